@@ -1,0 +1,75 @@
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import Fastify from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from './config/index.js';
+import { tokenFromRequest } from './http/auth.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { serveWebApp } from './http/static.js';
+import type { App } from './http/types.js';
+import { registerAuthRoutes } from './modules/auth/auth.controller.js';
+import { APP_VERSION, registerSystemRoutes } from './modules/system/system.controller.js';
+import type { Services } from './services.js';
+
+/** Assembles the HTTP API: plugins, auth hook, error envelope, routes, OpenAPI and the web app. */
+export async function buildHttpApp(config: AppConfig, services: Services): Promise<App> {
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Moments API',
+        version: APP_VERSION,
+        description:
+          'Every reply is the envelope { code, message, data }: code 0 on success, a stable string code on error.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'moments_session' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionToken', null);
+  app.addHook('onRequest', async (request) => {
+    const token = tokenFromRequest(request);
+    if (!token) return;
+    const session = await services.auth.authenticate(token);
+    if (session) {
+      request.user = { id: session.userId };
+      request.sessionToken = token;
+    }
+  });
+
+  registerSystemRoutes(app, services.database.db);
+  registerAuthRoutes(app, {
+    auth: services.auth,
+    cookieSecure: config.COOKIE_SECURE,
+    loginRateLimit: {
+      max: config.LOGIN_RATE_LIMIT_MAX,
+      timeWindow: config.LOGIN_RATE_LIMIT_WINDOW_MS,
+    },
+  });
+
+  await serveWebApp(app, config.WEB_DIST_DIR);
+  return app;
+}

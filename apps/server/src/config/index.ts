@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Where the repository lives, so default paths do not depend on the working directory. */
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
+
+const csv = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value)));
+
+/**
+ * Every knob the server reads from the environment, validated once at start. Defaults give the
+ * embedded one-machine setup: PGlite under DATA_DIR, local file storage, in-process realtime.
+ */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PUBLIC_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `api`, `worker` or both (the default), comma separated. */
+  ROLES: csv
+    .pipe(z.array(z.enum(['api', 'worker'])))
+    .transform((roles) => (roles.length ? roles : (['api', 'worker'] as const))),
+  DATA_DIR: z.string().default(path.join(REPO_ROOT, 'data')),
+  /** Absent: embedded PGlite in DATA_DIR/pglite. */
+  DATABASE_URL: z.string().optional(),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool(true),
+  REALTIME_BUS: z.enum(['memory', 'postgres', 'redis']).default('memory'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(8 * 1024 ** 3),
+  /** Hosts (or host:port) that links may point at although they resolve to private addresses. */
+  MEDIA_FETCH_ALLOW_HOSTS: csv,
+  WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
+  TOOLS_DIR: z.string().default(path.join(REPO_ROOT, '.tools')),
+  EXTERNAL_TOOLS_BASE_URL: z.string().optional(),
+  ASR_BASE_URL: z.string().optional(),
+  ASR_API_KEY: z.string().optional(),
+  ASR_MODEL: z.string().optional(),
+  ASR_MODEL_DIR: z.string().optional(),
+  LLM_BASE_URL: z.string().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+});
+
+export type AppConfig = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws one message listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (config.STORAGE_DRIVER === 's3' && !config.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE_DRIVER=s3');
+  }
+  return config;
+}

@@ -1,0 +1,66 @@
+import { ERROR_CODES } from '@moments/contract';
+import type { FastifyError } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { App } from './types.js';
+import { AppError } from './errors.js';
+
+/** Turns every failure into the `{ code, message, data: null }` envelope with a 4xx/5xx status. */
+export function installErrorHandler(app: App) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({
+        code: error.code,
+        message: error.message,
+        data: null,
+        ...(error.details === undefined ? {} : { details: error.details }),
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((issue) => ({
+        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: issue.message,
+      }));
+      const first = details[0];
+      return reply.status(400).send({
+        code: ERROR_CODES.VALIDATION_FAILED,
+        message: first
+          ? `Invalid ${error.validationContext ?? 'input'}: ${first.path || ''} ${first.message}`
+              .replace(/\s+/g, ' ')
+              .trim()
+          : 'Invalid input',
+        data: null,
+        details,
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply.status(429).send({
+        code: ERROR_CODES.RATE_LIMITED,
+        message: 'Too many attempts, please wait a minute and try again',
+        data: null,
+      });
+    }
+    if (status === 413) {
+      return reply
+        .status(413)
+        .send({
+          code: ERROR_CODES.PAYLOAD_TOO_LARGE,
+          message: 'The request is too large',
+          data: null,
+        });
+    }
+    if (status >= 400 && status < 500) {
+      return reply
+        .status(status)
+        .send({ code: ERROR_CODES.BAD_REQUEST, message: error.message, data: null });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .status(500)
+      .send({
+        code: ERROR_CODES.INTERNAL,
+        message: 'Something went wrong on our side',
+        data: null,
+      });
+  });
+}

@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { ERROR_CODES } from '@moments/contract';
+import type { App } from './types.js';
+
+const API_PREFIXES = ['/api/', '/sys/', '/stomp-ws', '/files/'];
+
+/**
+ * Serves the built web app and answers every other GET with index.html so client-side routes
+ * resolve (spec §2: unknown routes are redirected by the client, keeping query and hash).
+ * API paths never fall back to the page: they get the JSON 404 envelope.
+ */
+export async function serveWebApp(app: App, distDir: string) {
+  const indexFile = path.join(distDir, 'index.html');
+  const hasBuild = fs.existsSync(indexFile);
+  if (hasBuild) {
+    await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
+    if (isApi || request.method !== 'GET') {
+      return reply
+        .status(404)
+        .send({ code: ERROR_CODES.NOT_FOUND, message: 'No such endpoint', data: null });
+    }
+    if (!hasBuild) {
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The web app is not built yet: run `npm run build` (npm start does this for you).');
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,22 @@
+import { ConfigError, loadConfig } from './config/index.js';
+import { startServer } from './server.js';
+
+// Entry point: `npm start` (through scripts/start.mjs) runs this with the embedded defaults.
+try {
+  const config = loadConfig();
+  const server = await startServer(config);
+  const shutdown = async (signal: string) => {
+    server.log.info(`${signal}: shutting down`);
+    await server.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
+}

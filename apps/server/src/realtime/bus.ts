@@ -1,0 +1,128 @@
+// Fan-out of per-user messages between API instances (design.md: in-process by default,
+// Postgres LISTEN/NOTIFY or Redis pub/sub when several instances serve the same users).
+
+/** The JSON body of a STOMP MESSAGE on /user/queue/msg (spec §4 notification types). */
+export interface UserMessage {
+  type: string;
+  data: unknown;
+  id?: string;
+}
+
+export interface PublishOptions {
+  /**
+   * STOMP session (the CONNECTED frame's `session` header) that must not receive this message:
+   * spec §4, a view on one client is synced to the user's *other* clients.
+   */
+  exceptSessionId?: string;
+}
+
+export type UserMessageHandler = (
+  userId: string,
+  message: UserMessage,
+  options: PublishOptions,
+) => void;
+
+export interface RealtimeBus {
+  /** Resolves once the message is handed to the transport (not when clients got it). */
+  publish(userId: string, message: UserMessage, options?: PublishOptions): Promise<void>;
+  /** Resolves once the handler is receiving; the returned function stops it. */
+  subscribe(handler: UserMessageHandler): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** What travels between instances. `v` lets a rolling deploy refuse envelopes it cannot read. */
+export interface BusEnvelope {
+  v: 1;
+  userId: string;
+  message: UserMessage;
+  exceptSessionId?: string;
+}
+
+export function toEnvelope(
+  userId: string,
+  message: UserMessage,
+  options: PublishOptions = {},
+): BusEnvelope {
+  const envelope: BusEnvelope = { v: 1, userId, message };
+  if (options.exceptSessionId) envelope.exceptSessionId = options.exceptSessionId;
+  return envelope;
+}
+
+/** Parses an envelope from another instance; null when it is not one we understand. */
+export function parseEnvelope(text: string): BusEnvelope | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const envelope = value as Partial<BusEnvelope>;
+  if (envelope.v !== 1 || typeof envelope.userId !== 'string') return null;
+  const message = envelope.message as Partial<UserMessage> | undefined;
+  if (typeof message !== 'object' || message === null || typeof message.type !== 'string') {
+    return null;
+  }
+  return envelope as BusEnvelope;
+}
+
+/** Delivers to every handler, isolating one handler's failure from the others. */
+export class HandlerSet {
+  private readonly handlers = new Set<UserMessageHandler>();
+
+  get size(): number {
+    return this.handlers.size;
+  }
+
+  add(handler: UserMessageHandler): void {
+    this.handlers.add(handler);
+  }
+
+  delete(handler: UserMessageHandler): void {
+    this.handlers.delete(handler);
+  }
+
+  clear(): void {
+    this.handlers.clear();
+  }
+
+  dispatch(envelope: BusEnvelope, onError: (error: unknown) => void): void {
+    const options: PublishOptions = envelope.exceptSessionId
+      ? { exceptSessionId: envelope.exceptSessionId }
+      : {};
+    for (const handler of this.handlers) {
+      try {
+        handler(envelope.userId, envelope.message, options);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  }
+}
+
+/** Single-process bus: the default when one server serves every user. */
+export class InProcessBus implements RealtimeBus {
+  private readonly handlers = new HandlerSet();
+  private closed = false;
+
+  async publish(userId: string, message: UserMessage, options?: PublishOptions): Promise<void> {
+    if (this.closed) throw new Error('Realtime bus is closed');
+    // A JSON round trip gives subscribers the same value the networked buses would.
+    const envelope = parseEnvelope(JSON.stringify(toEnvelope(userId, message, options)));
+    if (!envelope) throw new Error('Realtime message must be JSON with a string "type"');
+    this.handlers.dispatch(envelope, (error) => {
+      console.error('Realtime handler failed', error);
+    });
+  }
+
+  async subscribe(handler: UserMessageHandler): Promise<() => Promise<void>> {
+    if (this.closed) throw new Error('Realtime bus is closed');
+    this.handlers.add(handler);
+    return async () => this.handlers.delete(handler);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.handlers.clear();
+  }
+}

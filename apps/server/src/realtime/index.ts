@@ -1,0 +1,61 @@
+// Realtime channel (spec §7, §9): STOMP 1.2 over WebSocket at /stomp-ws, one queue per user
+// (/user/queue/msg), fed by a bus so that any API instance can notify any user.
+//
+// Sync messages that must skip the client that caused them: the CONNECTED frame carries the
+// connection's `session` header; the web client sends it back on HTTP calls as `X-Stomp-Session`
+// and the route passes it as `publish(userId, message, { exceptSessionId })`.
+import type { PublishOptions, RealtimeBus, UserMessage } from './bus.js';
+import { InProcessBus } from './bus.js';
+import type { RealtimeLogger } from './logger.js';
+import { PostgresBus } from './postgres-bus.js';
+import { RedisBus } from './redis-bus.js';
+
+export {
+  InProcessBus,
+  type PublishOptions,
+  type RealtimeBus,
+  type UserMessage,
+  type UserMessageHandler,
+} from './bus.js';
+export type { RealtimeLogger } from './logger.js';
+export {
+  MAX_REALTIME_MESSAGE_BYTES,
+  PostgresBus,
+  RealtimeMessageTooLargeError,
+  type PostgresBusOptions,
+} from './postgres-bus.js';
+export { RedisBus, type RedisBusOptions } from './redis-bus.js';
+export {
+  attachStompServer,
+  DEFAULT_STOMP_PATH,
+  USER_QUEUE_DESTINATION,
+  type StompServerHandle,
+  type StompServerOptions,
+} from './stomp-server.js';
+
+export interface RealtimeBusConfig {
+  kind: 'memory' | 'postgres' | 'redis';
+  /** Connection string; required for 'postgres' and 'redis'. */
+  url?: string;
+  /** Channel shared by the instances of one deployment. */
+  channel?: string;
+  logger?: RealtimeLogger;
+}
+
+export function createRealtimeBus(config: RealtimeBusConfig): RealtimeBus {
+  const { kind, url, channel, logger } = config;
+  if (kind === 'memory') return new InProcessBus();
+  if (!url) throw new Error(`The ${kind} realtime bus needs a url`);
+  if (kind === 'postgres') return new PostgresBus({ connectionString: url, channel, logger });
+  return new RedisBus({ url, channel, logger });
+}
+
+/** Sends a message to every open client of one user (on every instance sharing the bus). */
+export function publishToUser(
+  bus: RealtimeBus,
+  userId: string,
+  message: UserMessage,
+  options?: PublishOptions,
+): Promise<void> {
+  return bus.publish(userId, message, options);
+}

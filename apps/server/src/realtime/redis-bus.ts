@@ -1,0 +1,107 @@
+import { Redis } from 'ioredis';
+import {
+  HandlerSet,
+  parseEnvelope,
+  toEnvelope,
+  type PublishOptions,
+  type RealtimeBus,
+  type UserMessage,
+  type UserMessageHandler,
+} from './bus.js';
+import { consoleLogger, type RealtimeLogger } from './logger.js';
+
+export interface RedisBusOptions {
+  url: string;
+  /** Pub/sub channel; instances that should share messages use the same one. */
+  channel?: string;
+  logger?: RealtimeLogger;
+}
+
+/**
+ * Fan-out over Redis pub/sub. A subscribed connection can run no other command, hence a
+ * second connection for publishing. ioredis reconnects and re-subscribes by itself; messages
+ * published while an instance is disconnected are lost for it (clients reload history, spec §7).
+ */
+export class RedisBus implements RealtimeBus {
+  private readonly channel: string;
+  private readonly logger: RealtimeLogger;
+  private readonly publisher: Redis;
+  private subscriber: Redis | null = null;
+  private subscribing: Promise<void> | null = null;
+  private readonly handlers = new HandlerSet();
+  private closed = false;
+
+  constructor(private readonly options: RedisBusOptions) {
+    this.channel = options.channel ?? 'moments:realtime';
+    this.logger = options.logger ?? consoleLogger;
+    this.publisher = this.connect('publisher');
+  }
+
+  async publish(userId: string, message: UserMessage, options?: PublishOptions): Promise<void> {
+    if (this.closed) throw new Error('Realtime bus is closed');
+    await this.publisher.publish(
+      this.channel,
+      JSON.stringify(toEnvelope(userId, message, options)),
+    );
+  }
+
+  async subscribe(handler: UserMessageHandler): Promise<() => Promise<void>> {
+    if (this.closed) throw new Error('Realtime bus is closed');
+    this.handlers.add(handler);
+    try {
+      await this.startSubscriber();
+    } catch (error) {
+      this.handlers.delete(handler);
+      throw error;
+    }
+    return async () => {
+      this.handlers.delete(handler);
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.handlers.clear();
+    const connections = [this.publisher, this.subscriber].filter((c): c is Redis => c !== null);
+    await Promise.allSettled(connections.map((connection) => connection.quit()));
+    for (const connection of connections) connection.disconnect();
+  }
+
+  private connect(role: string): Redis {
+    const connection = new Redis(this.options.url, { lazyConnect: false });
+    // Without an 'error' listener a lost Redis would crash the process; ioredis retries anyway.
+    connection.on('error', (error: Error) => {
+      if (!this.closed) this.logger.warn({ err: error, role }, 'Realtime Redis connection error');
+    });
+    return connection;
+  }
+
+  private startSubscriber(): Promise<void> {
+    this.subscribing ??= (async () => {
+      const subscriber = this.connect('subscriber');
+      this.subscriber = subscriber;
+      subscriber.on('message', (channel: string, payload: string) => {
+        if (channel === this.channel) this.receive(payload);
+      });
+      await subscriber.subscribe(this.channel);
+    })().catch((error: unknown) => {
+      this.subscribing = null;
+      this.subscriber?.disconnect();
+      this.subscriber = null;
+      throw error;
+    });
+    return this.subscribing;
+  }
+
+  private receive(payload: string): void {
+    const envelope = parseEnvelope(payload);
+    if (!envelope) {
+      this.logger.warn({ channel: this.channel }, 'Ignored an unreadable realtime message');
+      return;
+    }
+    this.handlers.dispatch(envelope, (error) => {
+      this.logger.error({ err: error }, 'Realtime handler failed');
+    });
+  }
+}

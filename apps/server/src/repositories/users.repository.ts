@@ -1,0 +1,65 @@
+import { and, eq, gt } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { entitlements, sessions, users } from '../db/schema.js';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** Thin data access for accounts and sessions; rules live in AuthService. */
+export class UsersRepository {
+  constructor(private readonly db: Db) {}
+
+  async findByEmail(email: string): Promise<UserRow | undefined> {
+    const rows = await this.db.select().from(users).where(eq(users.email, email)).limit(1);
+    return rows[0];
+  }
+
+  async findById(id: string): Promise<UserRow | undefined> {
+    const rows = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    return rows[0];
+  }
+
+  async createWithEntitlements(
+    user: { email: string; username: string; passwordHash: string; currentPlan: string },
+    grants: ReadonlyArray<{ feature: string; limit: number }>,
+  ): Promise<UserRow> {
+    return this.db.transaction(async (tx) => {
+      const [created] = await tx.insert(users).values(user).returning();
+      if (!created) throw new Error('user insert returned nothing');
+      if (grants.length) {
+        await tx
+          .insert(entitlements)
+          .values(grants.map((grant) => ({ ...grant, userId: created.id, usage: 0 })));
+      }
+      return created;
+    });
+  }
+
+  listEntitlements(userId: string) {
+    return this.db
+      .select({
+        feature: entitlements.feature,
+        limit: entitlements.limit,
+        usage: entitlements.usage,
+      })
+      .from(entitlements)
+      .where(eq(entitlements.userId, userId))
+      .orderBy(entitlements.feature);
+  }
+
+  async createSession(tokenHash: string, userId: string, expiresAt: Date): Promise<void> {
+    await this.db.insert(sessions).values({ tokenHash, userId, expiresAt });
+  }
+
+  async findSessionUser(tokenHash: string, now: Date): Promise<string | undefined> {
+    const rows = await this.db
+      .select({ userId: sessions.userId })
+      .from(sessions)
+      .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+      .limit(1);
+    return rows[0]?.userId;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  }
+}

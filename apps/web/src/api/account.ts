@@ -1,0 +1,54 @@
+import type { AuthResult, ComingSoonBody, LoginBody, SignupBody, UserInfo } from '@moments/contract';
+import { ERROR_CODES } from '@moments/contract';
+import { STORAGE_KEYS, readStored, writeStored } from '../lib/storage';
+import { api, isApiError } from './client';
+
+/**
+ * Account calls. The session itself is an httpOnly cookie; the token from login/sign-up is kept so
+ * the realtime client can send it as its auth header (spec §4).
+ */
+
+export function getAuthToken(): string | null {
+  return readStored(STORAGE_KEYS.authToken);
+}
+
+function rememberToken(result: AuthResult): AuthResult {
+  writeStored(STORAGE_KEYS.authToken, result.token);
+  return result;
+}
+
+// Pages show these failures next to the fields, so the global dialogs stay out of the way.
+export async function signup(body: SignupBody): Promise<AuthResult> {
+  return rememberToken(
+    await api.post<AuthResult>('/api/auth/signup', body, { suppressErrorDialog: true }),
+  );
+}
+
+export async function login(body: LoginBody): Promise<AuthResult> {
+  return rememberToken(
+    await api.post<AuthResult>('/api/auth/login', body, { suppressErrorDialog: true }),
+  );
+}
+
+export async function logout(): Promise<void> {
+  writeStored(STORAGE_KEYS.authToken, null);
+  await api.post<null>('/api/auth/logout');
+}
+
+/** spec §7 "User info fetch": null when signed out. */
+export async function fetchUserInfo(): Promise<UserInfo | null> {
+  try {
+    return await api.get<UserInfo>('/api/user/info');
+  } catch (error) {
+    if (isApiError(error) && error.code === ERROR_CODES.UNAUTHORIZED) {
+      writeStored(STORAGE_KEYS.authToken, null);
+      return null;
+    }
+    throw error;
+  }
+}
+
+/** spec §7: POST /sys/coming_soon. */
+export async function subscribeToComingSoon(body: ComingSoonBody): Promise<void> {
+  await api.post<null>('/sys/coming_soon', body, { suppressErrorDialog: true });
+}

@@ -1,0 +1,156 @@
+import type { ApiEnvelope } from '@moments/contract';
+import { ERROR_CODES, SUCCESS_CODE, SUPPRESS_ERROR_HEADER } from '@moments/contract';
+
+/**
+ * The one way the web app talks to the server: unwraps the `{ code, message, data }` envelope,
+ * turns every failure into an ApiError, and hands failures to the global error handler (spec §8)
+ * unless the request carries SUPPRESS_ERROR_HEADER.
+ */
+
+export class ApiError extends Error {
+  readonly code: string;
+  /** HTTP status; 0 when the request never reached the server. */
+  readonly status: number;
+  readonly suppressed: boolean;
+
+  constructor(code: string, message: string, status: number, suppressed = false) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+    this.suppressed = suppressed;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface ApiRequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON unless it is FormData. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Adds SUPPRESS_ERROR_HEADER: the caller shows its own message (spec §7). */
+  suppressErrorDialog?: boolean;
+  signal?: AbortSignal;
+}
+
+/** What the global handler decides about a request that could not reach the server. */
+export type NetworkFailureDecision = 'retry' | 'give-up';
+
+export interface ApiErrorHandler {
+  /** Called for server-side and client errors that are not suppressed. */
+  onError(error: ApiError): void;
+  /** Called when the network failed; the request is retried when this resolves to 'retry'. */
+  onNetworkFailure(error: ApiError): Promise<NetworkFailureDecision>;
+}
+
+let errorHandler: ApiErrorHandler | null = null;
+
+/** Installs the global handler (the error dialogs); returns a function that removes it. */
+export function setApiErrorHandler(handler: ApiErrorHandler | null): () => void {
+  errorHandler = handler;
+  return () => {
+    if (errorHandler === handler) errorHandler = null;
+  };
+}
+
+export function buildApiUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}${path.includes('?') ? '&' : '?'}${search}` : path;
+}
+
+function hasHeader(headers: Record<string, string> | undefined, name: string): boolean {
+  const wanted = name.toLowerCase();
+  return Object.keys(headers ?? {}).some((key) => key.toLowerCase() === wanted);
+}
+
+async function sendOnce<T>(path: string, options: ApiRequestOptions, suppressed: boolean) {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  if (options.suppressErrorDialog) headers[SUPPRESS_ERROR_HEADER] = '1';
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildApiUrl(path, options.query), {
+      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      credentials: 'include',
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    throw new ApiError(
+      ERROR_CODES.NETWORK_DISCONNECTED,
+      'The server could not be reached. Check your connection.',
+      0,
+      suppressed,
+    );
+  }
+
+  let envelope: Partial<ApiEnvelope<T>> | null = null;
+  try {
+    envelope = (await response.json()) as Partial<ApiEnvelope<T>>;
+  } catch {
+    envelope = null;
+  }
+  if (response.ok && envelope && envelope.code === SUCCESS_CODE) return envelope.data as T;
+
+  const code =
+    envelope && typeof envelope.code === 'string'
+      ? envelope.code
+      : response.status >= 500 || response.ok
+        ? ERROR_CODES.INTERNAL
+        : ERROR_CODES.BAD_REQUEST;
+  const message =
+    envelope && typeof envelope.message === 'string' && envelope.message
+      ? envelope.message
+      : `The server answered ${response.status} ${response.statusText}`.trim();
+  throw new ApiError(code, message, response.status, suppressed);
+}
+
+/** Sends a request and resolves with the envelope's `data`; rejects with an ApiError. */
+export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  const suppressed =
+    options.suppressErrorDialog === true || hasHeader(options.headers, SUPPRESS_ERROR_HEADER);
+  for (;;) {
+    try {
+      return await sendOnce<T>(path, options, suppressed);
+    } catch (error) {
+      if (!isApiError(error) || suppressed || !errorHandler) throw error;
+      if (error.code === ERROR_CODES.NETWORK_DISCONNECTED) {
+        // spec §8: 'Network Disconnected' with Retry; the request stays pending until decided.
+        const decision = await errorHandler.onNetworkFailure(error);
+        if (decision === 'retry') continue;
+        throw error;
+      }
+      errorHandler.onError(error);
+      throw error;
+    }
+  }
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  delete: <T>(path: string, options?: Omit<ApiRequestOptions, 'method'>) =>
+    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+};

@@ -1,0 +1,23 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The dev server forwards every server-owned path to the API so the SPA can use relative URLs
+// (cookie auth then works without CORS).
+const apiTarget = `http://127.0.0.1:${process.env.MOMENTS_API_PORT || 8080}`;
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: {
+      '/api': { target: apiTarget },
+      '/sys': { target: apiTarget },
+      '/files': { target: apiTarget },
+      '/stomp-ws': { target: apiTarget, ws: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+});

@@ -1,0 +1,290 @@
+import { LexicalIndex } from '../search/bm25.ts';
+import { contentTerms, wordTokens } from '../search/text.ts';
+import {
+  CLAIM_WORDS,
+  CONTRAST_PATTERNS,
+  EMOTION_WORDS,
+  HOOK_PHRASES,
+  INTENSIFIERS,
+  NUMBER_WORDS,
+  PERSONA_VOCABULARY,
+  RESOLUTION_MARKERS,
+  STORY_MARKERS,
+} from './lexicon.ts';
+import type { Sentence } from './sentences.ts';
+import type { MomentReason, MomentReasonKind } from './types.ts';
+
+/** Per-sentence signals, computed once per transcript so thousands of candidate spans score cheaply. */
+interface SentenceSignals {
+  wordCount: number;
+  terms: string[];
+  hook: number;
+  hookDetail: string;
+  story: string | undefined;
+  resolution: string | undefined;
+  emotionHits: string[];
+  exclamation: boolean;
+  quote: number;
+  audience: number;
+}
+
+export interface ScoringContext {
+  sentences: Sentence[];
+  signals: SentenceSignals[];
+  index: LexicalIndex;
+  totalTermCounts: Map<string, number>;
+  totalTerms: number;
+  medianWordsPerSecond: number;
+  persona: string | undefined;
+}
+
+export interface SpanScore {
+  /** 0..1 weighted sum of the signals, before the length preference. */
+  raw: number;
+  score: number;
+  reasons: MomentReason[];
+  salientTerms: string[];
+}
+
+/** Signal weights: points out of 100 when a signal is at its maximum. */
+const WEIGHTS: Record<Exclude<MomentReasonKind, 'relevance' | 'judge'>, number> = {
+  hook: 22,
+  payoff: 22,
+  emotion: 18,
+  quotability: 12,
+  salience: 16,
+  pace: 10,
+  audience: 0,
+};
+/** With a persona, its relevance takes this share of the score. */
+const AUDIENCE_SHARE = 0.25;
+
+function containsPhrase(text: string, phrases: readonly string[]): string | undefined {
+  return phrases.find((phrase) => new RegExp(`(^|[^\\p{L}])${phrase.replace(/'/g, "['’]")}([^\\p{L}]|$)`, 'u').test(text));
+}
+
+function hookOf(sentence: Sentence, tokens: string[]): { hook: number; detail: string } {
+  const lower = sentence.text.toLowerCase();
+  let hook = 0;
+  const details: string[] = [];
+  if (/\?["'”’)]*$/.test(sentence.text.trim())) {
+    hook += 0.35;
+    details.push('a question');
+  }
+  const phrase = containsPhrase(lower, HOOK_PHRASES);
+  if (phrase) {
+    hook += 0.4;
+    details.push(`"${phrase}"`);
+  }
+  const claims = tokens.filter((token) => CLAIM_WORDS.has(token));
+  if (claims.length > 0) {
+    hook += Math.min(0.45, 0.2 * claims.length);
+    details.push(`a bold claim (${[...new Set(claims)].slice(0, 3).join(', ')})`);
+  }
+  if (/\d/.test(lower) || tokens.some((token) => NUMBER_WORDS.has(token))) {
+    hook += 0.25;
+    details.push('a number');
+  }
+  if (tokens.some((token) => token === 'you' || token === 'your' || token === "you're")) {
+    hook += 0.15;
+    details.push('speaks to "you"');
+  }
+  return { hook: Math.min(1, hook), detail: details.join(', ') };
+}
+
+function quotabilityOf(sentence: Sentence, tokens: string[], emotionHits: number): number {
+  const lower = sentence.text.toLowerCase();
+  let quote = 0;
+  if (CONTRAST_PATTERNS.some((pattern) => pattern.test(lower))) quote += 0.6;
+  const short = tokens.length >= 4 && tokens.length <= 14 && sentence.terminal;
+  if (short) quote += 0.2;
+  if (short && (emotionHits > 0 || tokens.some((token) => CLAIM_WORDS.has(token)))) quote += 0.3;
+  return Math.min(1, quote);
+}
+
+function personaQuery(persona: string): string {
+  const extra = wordTokens(persona)
+    .map((token) => PERSONA_VOCABULARY[token] ?? PERSONA_VOCABULARY[token.replace(/s$/, '')] ?? '')
+    .join(' ');
+  return `${persona} ${extra}`;
+}
+
+export function buildScoringContext(sentences: Sentence[], persona?: string): ScoringContext {
+  const index = new LexicalIndex(sentences.map((sentence) => sentence.text));
+  const cleanPersona = persona?.trim() || undefined;
+  let audienceScores: Float64Array | undefined;
+  if (cleanPersona) {
+    const raw = index.scoreAll(LexicalIndex.expandQuery(personaQuery(cleanPersona)));
+    const max = Math.max(0, ...raw);
+    audienceScores = raw.map((value) => (max > 0 ? value / max : 0));
+  }
+  const totalTermCounts = new Map<string, number>();
+  let totalTerms = 0;
+  const signals = sentences.map((sentence, i): SentenceSignals => {
+    const tokens = wordTokens(sentence.text);
+    const terms = contentTerms(sentence.text);
+    for (const term of terms) totalTermCounts.set(term, (totalTermCounts.get(term) ?? 0) + 1);
+    totalTerms += terms.length;
+    const lower = sentence.text.toLowerCase();
+    const emotionHits = tokens.filter((token) => EMOTION_WORDS.has(token) || INTENSIFIERS.has(token));
+    const { hook, detail } = hookOf(sentence, tokens);
+    return {
+      wordCount: tokens.length,
+      terms,
+      hook,
+      hookDetail: detail,
+      story: containsPhrase(lower, STORY_MARKERS),
+      resolution: containsPhrase(lower, RESOLUTION_MARKERS),
+      emotionHits,
+      exclamation: /!["'”’)]*$/.test(sentence.text.trim()),
+      quote: quotabilityOf(sentence, tokens, emotionHits.length),
+      audience: audienceScores?.[i] ?? 0,
+    };
+  });
+  const rates = sentences
+    .filter((sentence) => sentence.endMs > sentence.startMs && sentence.words.length >= 3)
+    .map((sentence) => sentence.words.length / ((sentence.endMs - sentence.startMs) / 1000))
+    .sort((a, b) => a - b);
+  return {
+    sentences,
+    signals,
+    index,
+    totalTermCounts,
+    totalTerms,
+    medianWordsPerSecond: rates[Math.floor(rates.length / 2)] ?? 2.5,
+    persona: cleanPersona,
+  };
+}
+
+function quoteText(text: string, maxLength = 90): string {
+  const trimmed = text.trim();
+  return trimmed.length <= maxLength ? trimmed : `${trimmed.slice(0, maxLength - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+/** Scores the span of sentences first..last (inclusive) on the virality signals. */
+export function scoreSpan(context: ScoringContext, first: number, last: number): SpanScore {
+  const { sentences, signals } = context;
+  const firstSentence = sentences[first];
+  const lastSentence = sentences[last];
+  if (!firstSentence || !lastSentence) throw new RangeError(`no sentences ${first}..${last}`);
+  const spanSignals = signals.slice(first, last + 1);
+  const spanSentences = sentences.slice(first, last + 1);
+  const wordCount = spanSignals.reduce((sum, s) => sum + s.wordCount, 0);
+  const durationSeconds = Math.max(0.001, (lastSentence.endMs - firstSentence.startMs) / 1000);
+  const contributions: { kind: MomentReasonKind; value: number; detail: string }[] = [];
+
+  // Hook: the opening sentence, or the second one when it still falls in the first seconds.
+  let hook = spanSignals[0]?.hook ?? 0;
+  let hookSentence = firstSentence;
+  let hookDetail = spanSignals[0]?.hookDetail ?? '';
+  const second = spanSignals[1];
+  const secondSentence = sentences[first + 1];
+  if (second && secondSentence && secondSentence.startMs - firstSentence.startMs < 6000 && second.hook * 0.7 > hook) {
+    hook = second.hook * 0.7;
+    hookSentence = secondSentence;
+    hookDetail = second.hookDetail;
+  }
+  contributions.push({ kind: 'hook', value: hook, detail: `Opens with ${hookDetail}: "${quoteText(hookSentence.text)}"` });
+
+  // Payoff: a story that resolves near the end of the span, ending on a complete sentence.
+  const storyAt = spanSignals.findIndex((s) => s.story !== undefined);
+  let resolutionAt = -1;
+  for (let k = spanSignals.length - 1; k >= 0; k--) {
+    if (spanSignals[k]?.resolution !== undefined) {
+      resolutionAt = k;
+      break;
+    }
+  }
+  let payoff = 0;
+  const payoffDetails: string[] = [];
+  if (storyAt >= 0 && storyAt < spanSignals.length - 1) {
+    payoff += 0.3;
+    payoffDetails.push(`a story ("${spanSignals[storyAt]?.story}")`);
+  }
+  if (resolutionAt >= 0) {
+    const nearEnd = resolutionAt >= spanSignals.length - 2;
+    payoff += nearEnd ? 0.55 : 0.15;
+    payoffDetails.push(`${nearEnd ? 'resolves at the end' : 'resolves'} ("${spanSignals[resolutionAt]?.resolution}")`);
+  }
+  if (lastSentence.terminal && (spanSignals[spanSignals.length - 1]?.exclamation || payoff > 0)) payoff += 0.15;
+  contributions.push({ kind: 'payoff', value: Math.min(1, payoff), detail: `A complete thought: ${payoffDetails.join(', ')}` });
+
+  // Emotion and emphasis: density of feeling words, intensifiers and exclamations.
+  const emotionHits = spanSignals.flatMap((s) => s.emotionHits);
+  const exclamations = spanSignals.filter((s) => s.exclamation).length;
+  const emotionDensity = (emotionHits.length + exclamations) / Math.max(1, wordCount);
+  const emotion = 1 - Math.exp(-emotionDensity * 14);
+  const feelingWords = [...new Set(emotionHits)].slice(0, 5).join(', ');
+  contributions.push({
+    kind: 'emotion',
+    value: emotion,
+    detail: `Emotion and emphasis: ${feelingWords || 'none'}${exclamations ? `; ${exclamations} exclamation(s)` : ''}`,
+  });
+
+  // Quotability: the best short, self-contained or contrasting line.
+  let quote = 0;
+  let quoteSentence = firstSentence;
+  spanSignals.forEach((s, k) => {
+    if (s.quote > quote) {
+      quote = s.quote;
+      quoteSentence = spanSentences[k] ?? quoteSentence;
+    }
+  });
+  contributions.push({ kind: 'quotability', value: quote, detail: `Quotable line: "${quoteText(quoteSentence.text)}"` });
+
+  // Topic salience: terms that are rare in the video but concentrated in this span (TF-IDF).
+  const spanCounts = new Map<string, number>();
+  let spanTerms = 0;
+  for (const s of spanSignals) {
+    for (const term of s.terms) spanCounts.set(term, (spanCounts.get(term) ?? 0) + 1);
+    spanTerms += s.terms.length;
+  }
+  const termWeights: [string, number][] = [];
+  let focus = 0;
+  for (const [term, count] of spanCounts) {
+    const expected = ((context.totalTermCounts.get(term) ?? 0) * spanTerms) / Math.max(1, context.totalTerms);
+    const weight = Math.max(0, count - expected) * context.index.idf(term);
+    focus += weight;
+    termWeights.push([term, count * context.index.idf(term)]);
+  }
+  termWeights.sort((a, b) => b[1] - a[1]);
+  const salientTerms = termWeights.slice(0, 8).map(([term]) => term);
+  const salience = 1 - Math.exp(-(focus / Math.max(1, spanTerms)) * 0.9);
+  contributions.push({ kind: 'salience', value: salience, detail: `Focused topic: ${salientTerms.slice(0, 4).join(', ')}` });
+
+  // Pace: faster than the speaker's usual rate reads as energy.
+  const wordsPerSecond = wordCount / durationSeconds;
+  const paceRatio = wordsPerSecond / context.medianWordsPerSecond;
+  const pace = Math.max(0, Math.min(1, (paceRatio - 1) * 3));
+  contributions.push({
+    kind: 'pace',
+    value: pace,
+    detail: `Spoken at ${wordsPerSecond.toFixed(1)} words/s, ${Math.round((paceRatio - 1) * 100)}% vs the video's median`,
+  });
+
+  const personaShare = context.persona ? AUDIENCE_SHARE : 0;
+  if (context.persona) {
+    const values = spanSignals.map((s) => s.audience);
+    const audience = 0.5 * Math.max(...values) + (0.5 * values.reduce((a, b) => a + b, 0)) / values.length;
+    contributions.push({ kind: 'audience', value: audience, detail: `Speaks to ${context.persona}` });
+  }
+
+  const reasons: MomentReason[] = [];
+  let raw = 0;
+  for (const { kind, value, detail } of contributions) {
+    const points =
+      kind === 'audience' ? value * 100 * personaShare : value * (WEIGHTS[kind as keyof typeof WEIGHTS] ?? 0) * (1 - personaShare);
+    raw += points / 100;
+    if (points >= 1) reasons.push({ kind, detail, weight: Math.round(points * 10) / 10 });
+  }
+  reasons.sort((a, b) => b.weight - a.weight);
+  return { raw, score: Math.max(0, Math.min(100, Math.round(raw * 100))), reasons, salientTerms };
+}
+
+/** Gentle preference for clips of about 20–60 s inside the allowed range. */
+export function lengthPreference(durationMs: number): number {
+  const seconds = durationMs / 1000;
+  if (seconds < 20) return 0.85 + (0.15 * seconds) / 20;
+  if (seconds <= 60) return 1;
+  return Math.max(0.85, 1 - (seconds - 60) / 200);
+}

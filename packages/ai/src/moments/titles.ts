@@ -1,0 +1,81 @@
+import { contentTerms, contentTermsWithSurface, wordTokens } from '../search/text.ts';
+import type { ScoringContext } from './scoring.ts';
+import type { Sentence } from './sentences.ts';
+
+const FILLERS = /\b(um+|uh+|erm|hmm|you know|i mean|sort of|kind of)\b,?\s*/gi;
+const LEADING_CONNECTIVES = /^(?:(?:so|and|but|well|okay|ok|anyway|now|yeah|like|right|oh|also)\b[,\s]*)+/i;
+const TITLE_MAX_CHARS = 70;
+const DESCRIPTION_MAX_CHARS = 220;
+
+function truncateAtWord(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.slice(0, maxChars - 1);
+  const atClause = cut.lastIndexOf(', ');
+  const base = atClause > maxChars * 0.5 ? cut.slice(0, atClause) : cut.replace(/\s+\S*$/, '');
+  return `${base}…`;
+}
+
+/** Spoken text made readable: fillers and leading connectives dropped, first letter capitalised. */
+export function cleanSpokenText(text: string): string {
+  const cleaned = text.replace(FILLERS, '').replace(/\s+/g, ' ').trim().replace(LEADING_CONNECTIVES, '').trim();
+  return cleaned.charAt(0).toUpperCase() + cleaned.slice(1);
+}
+
+/** Title from the span's own words: its most salient short sentence, cleaned (no LLM needed). */
+export function extractiveTitle(context: ScoringContext, sentences: readonly Sentence[]): string {
+  let best: Sentence | undefined;
+  let bestScore = -Infinity;
+  for (const sentence of sentences) {
+    const words = wordTokens(cleanSpokenText(sentence.text)).length;
+    if (words < 3) continue;
+    const terms = contentTerms(sentence.text);
+    const idfSum = terms.reduce((sum, term) => sum + context.index.idf(term), 0);
+    const signals = context.signals[sentence.index];
+    let score = idfSum / Math.sqrt(words);
+    if (words > 14) score *= 14 / words;
+    score *= 1 + (signals?.hook ?? 0) * 0.5 + (signals?.quote ?? 0) * 0.5;
+    if (score > bestScore) {
+      bestScore = score;
+      best = sentence;
+    }
+  }
+  const source = best ?? sentences[0];
+  if (!source) return '';
+  const title = cleanSpokenText(source.text).replace(/[.,;:…]+$/, '');
+  return truncateAtWord(title, TITLE_MAX_CHARS);
+}
+
+export function extractiveDescription(sentences: readonly Sentence[]): string {
+  const text = cleanSpokenText(
+    sentences
+      .slice(0, 3)
+      .map((sentence) => sentence.text)
+      .join(' '),
+  );
+  return truncateAtWord(text, DESCRIPTION_MAX_CHARS);
+}
+
+/** Hashtags from the span's salient terms, in their spoken form (#Sourdough, not #sourdough's). */
+export function hashtagsFor(sentences: readonly Sentence[], salientTerms: readonly string[], limit = 4): string[] {
+  const surfaceByTerm = new Map<string, string>();
+  for (const sentence of sentences) {
+    for (const { term, surface } of contentTermsWithSurface(sentence.text)) {
+      if (!surfaceByTerm.has(term)) surfaceByTerm.set(term, surface);
+    }
+  }
+  const tags: string[] = [];
+  for (const term of salientTerms) {
+    const surface = surfaceByTerm.get(term);
+    if (!surface) continue;
+    const tag = `#${surface.charAt(0).toUpperCase()}${surface.slice(1)}`.replace(/[^#\p{L}\p{N}]/gu, '');
+    if (tag.length > 2 && !tags.includes(tag)) tags.push(tag);
+    if (tags.length >= limit) break;
+  }
+  return tags;
+}
+
+/** Cleans a hashtag an LLM proposed; drops what is not a tag. */
+export function normaliseHashtag(tag: string): string | undefined {
+  const body = tag.replace(/^#+/, '').replace(/[^\p{L}\p{N}_]/gu, '');
+  return body.length >= 2 && body.length <= 40 ? `#${body}` : undefined;
+}

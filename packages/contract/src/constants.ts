@@ -1,0 +1,152 @@
+/**
+ * Every enum value and constant the product spec names, under the spec's names, so a search for
+ * `TASK_STATUS_UPDATE` or `VIRAL_MOMENT_EXPORT` lands on its single definition.
+ */
+
+/** spec §1: where a video can come from. */
+export const VIDEO_SOURCES = [
+  'youtube',
+  'upload',
+  'google_drive',
+  'dailymotion',
+  'vimeo',
+  'tiktok',
+  'facebook',
+  'twitch',
+  'bilibili',
+] as const;
+export type VideoSource = (typeof VIDEO_SOURCES)[number];
+
+/** Any other http(s) media address that yt-dlp's generic extractor can fetch. */
+export const URL_SOURCES = [...VIDEO_SOURCES, 'direct'] as const;
+export type UrlSource = (typeof URL_SOURCES)[number];
+
+/** spec §3/§4: task states. */
+export const TASK_STATUSES = ['START', 'IN_PROGRESS', 'DONE', 'ERROR'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** Where a running task is; shown next to its progress percent. */
+export const TASK_STAGES = [
+  'queued',
+  'downloading',
+  'probing',
+  'transcribing',
+  'analysing',
+  'finishing',
+] as const;
+export type TaskStage = (typeof TASK_STAGES)[number];
+
+/** What a task does: find viral moments, answer a query, or make captions (spec §1). */
+export const TASK_KINDS = ['viral', 'search', 'caption'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
+
+/** spec §3: input types of the home box. */
+export const INPUT_TYPES = ['KEYWORD', 'URL'] as const;
+export type InputType = (typeof INPUT_TYPES)[number];
+
+/** spec §3: caption display modes; `all` stacks source and translation. */
+export const CAPTION_DISPLAYS = ['all', 'source', 'translate', 'none'] as const;
+export type CaptionDisplay = (typeof CAPTION_DISPLAYS)[number];
+
+/** spec §3: moment list types. */
+export const MOMENT_LIST_TYPES = ['video_snippet', 'search_snippet'] as const;
+export type MomentListType = (typeof MOMENT_LIST_TYPES)[number];
+
+/** spec §3: feedback actions. */
+export const FEEDBACK_ACTIONS = ['THUMB_UP', 'THUMB_DOWN'] as const;
+export type FeedbackAction = (typeof FEEDBACK_ACTIONS)[number];
+
+/** spec §3: entitlement features named by the spec. */
+export const FEATURES = ['CREDIT', 'FREE_TOOL_CREDIT', 'CANVAS_EXPORT'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+/** spec §3: tier order FREE < VIP < SVIP < SSVIP. */
+export const TIERS = ['FREE', 'VIP', 'SVIP', 'SSVIP'] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** spec §3: notification types, the main ones and those "also seen". */
+export const NOTIFICATION_TYPES = [
+  'JOB_VIRAL_MOMENT_EXPORT',
+  'JOB_ANIMATED_CAPTION_EXPORT',
+  'NOTIFY_DELETED',
+  'NOTIFY_VIEWED',
+  'TASK_STATUS_UPDATE',
+  'MOMENT_EXPORT',
+  'VIDEO_EXPORT',
+  'SYNC_NOTIFY_VIEW',
+  'SYNC_NOTIFY_DELETE',
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** spec §3: export job states and types. */
+export const JOB_STATUSES = ['IN_PROGRESS', 'DONE', 'ERROR'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const JOB_TYPES = [
+  'VIRAL_MOMENT_EXPORT',
+  'VIRAL_FIND_MOMENT_EXPORT',
+  'ANIMATED_CAPTION_EXPORT',
+] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+/** spec §4: plan change actions. */
+export const PLAN_CHANGE_ACTIONS = [
+  'CREATE',
+  'Recharge',
+  'UPGRADE',
+  'UNSUBSCRIBE',
+  'RESUBSCRIBE',
+  'CREDIT',
+] as const;
+export type PlanChangeAction = (typeof PLAN_CHANGE_ACTIONS)[number];
+
+/** spec §5: accepted upload extensions. */
+export const UPLOAD_EXTENSIONS = ['mp4', 'mov', 'webm'] as const;
+
+/** spec §5: enterprise form company sizes. */
+export const COMPANY_SIZES = [
+  '1 - 50',
+  '51 - 200',
+  '201 - 1000',
+  '1001 - 5000',
+  '5001 - 10000',
+  '10000 or more',
+] as const;
+
+/** spec §2: library tabs and settings tabs. */
+export const LIBRARY_TABS = ['videoTasks', 'moments', 'projects', 'notes'] as const;
+export type LibraryTab = (typeof LIBRARY_TABS)[number];
+export const SETTINGS_TABS = ['profile', 'plan', 'faq'] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+/** spec §2: the logged-out Tools dropdown opens these external pages in a new tab. */
+export const EXTERNAL_TOOLS = [
+  'video-summarizer',
+  'video-translator',
+  'subtitle-translator',
+  'auto-subtitle-generator',
+  'auto-caption-generator',
+] as const;
+
+/** spec §9: business constants. */
+export const SEARCH_PAGE_SIZE = 24;
+export const NOTIFICATION_PAGE_SIZE = 20;
+export const CREDIT_DISPLAY_DIVISOR = 10;
+export const REALTIME_RECONNECT_DELAY_MS = 5000;
+export const REALTIME_HEARTBEAT_MS = 4000;
+export const UPDATE_BANNER_HEIGHT_PX = 36;
+export const PAYMENT_SESSION_HISTORY_SIZE = 30;
+export const PAYMENT_SUCCESS_MESSAGE_MS = 5000;
+export const SUBSCRIPTION_RELOAD_DELAY_MS = 1500;
+export const CANCEL_SURVEY_MODAL_WIDTH = 446;
+export const PAYMENT_SUCCESS_MESSAGE =
+  'Enjoy your subscription! Refresh the page to see the latest data.';
+
+/** spec §4/§7: realtime endpoint and the per-user destination. */
+export const STOMP_ENDPOINT = '/stomp-ws';
+export const STOMP_USER_DESTINATION = '/user/queue/msg';
+
+/**
+ * spec §7: "Several calls carry a header that suppresses automatic error messages."
+ * The client's global error handler skips its dialogs for requests that send it.
+ */
+export const SUPPRESS_ERROR_HEADER = 'X-Suppress-Error-Message';

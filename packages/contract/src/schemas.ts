@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import {
+  CAPTION_DISPLAYS,
+  FEATURES,
+  FEEDBACK_ACTIONS,
+  JOB_STATUSES,
+  JOB_TYPES,
+  MOMENT_LIST_TYPES,
+  NOTIFICATION_TYPES,
+  TASK_KINDS,
+  TASK_STAGES,
+  TASK_STATUSES,
+  URL_SOURCES,
+} from './constants.js';
+
+/** Every reply: `{ code, message, data }`; code 0 on success, a stable string code on error. */
+export const envelopeOf = <T extends z.ZodType>(data: T) =>
+  z.object({ code: z.union([z.literal(0), z.string()]), message: z.string(), data });
+export const ErrorEnvelope = z.object({
+  code: z.string(),
+  message: z.string(),
+  data: z.null(),
+});
+export type ApiEnvelope<T> = { code: 0 | string; message: string; data: T };
+
+/** spec §9: notification pages hold `content` and `last`. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ content: z.array(item), last: z.boolean() });
+
+// ---------- accounts (spec §3 "User info", §6) ----------
+
+export const Email = z.string().trim().toLowerCase().pipe(z.email().max(254));
+export const Password = z.string().min(1).max(256);
+export const Username = z
+  .string()
+  .trim()
+  .min(2)
+  .max(40)
+  .regex(/^[\p{L}\p{N}_.\- ]+$/u, 'letters, digits, spaces, _ . - only');
+
+export const SignupBody = z.object({ email: Email, password: Password, username: Username });
+export type SignupBody = z.infer<typeof SignupBody>;
+export const LoginBody = z.object({ email: Email, password: Password });
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const Entitlement = z.object({
+  feature: z.enum(FEATURES).or(z.string()),
+  limit: z.number().int(), // -1 means unlimited (spec §3)
+  usage: z.number().int(),
+});
+export type Entitlement = z.infer<typeof Entitlement>;
+
+export const UserInfo = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  edu_verified: z.boolean(),
+  entitlements: z.array(Entitlement),
+  subscription: z.object({
+    current_plan: z.string().nullable(),
+    cancel_at_period_end: z.boolean(),
+  }),
+});
+export type UserInfo = z.infer<typeof UserInfo>;
+
+export const AuthResult = z.object({ token: z.string(), user: UserInfo });
+export type AuthResult = z.infer<typeof AuthResult>;
+
+export const ComingSoonBody = z.object({
+  types: z.array(z.string().trim().min(1).max(60)).min(1).max(20),
+  email: Email,
+});
+export type ComingSoonBody = z.infer<typeof ComingSoonBody>;
+
+// ---------- video metadata (spec §3) ----------
+
+export const VideoMeta = z.object({
+  url: z.string().min(1).max(4096),
+  title: z.string().max(1000).default(''),
+  thumbnail: z.string().max(4096).nullable().default(null),
+  /** seconds */
+  duration: z.number().nonnegative().nullable().default(null),
+  video_platform: z.enum(URL_SOURCES).nullable().default(null),
+  channel_title: z.string().max(500).nullable().default(null),
+  view_count: z.number().int().nonnegative().nullable().default(null),
+  /** seconds since epoch (spec §3: for non-YouTube sources) */
+  published_at: z.number().nullable().default(null),
+});
+export type VideoMeta = z.infer<typeof VideoMeta>;
+export const VideoMetaInput = z.object({ url: z.string().min(1).max(4096) });
+export const GetVideoMetaBody = z.object({ video_url: z.string().min(1).max(4096) });
+
+// ---------- tasks (spec §3, §4, §7) ----------
+
+export const Language = z
+  .string()
+  .trim()
+  .regex(/^(auto|[a-z]{2,3}(-[A-Za-z0-9]{2,8})?)$/, 'an ISO 639 code or auto');
+
+export const TaskStartParams = z.object({
+  url_source: z.enum(URL_SOURCES),
+  source_lang: Language.default('auto'),
+  target_lang: Language.optional(),
+  caption_display: z.enum(CAPTION_DISPLAYS).default('source'),
+  act_as: z.string().trim().max(200).optional(),
+  reset_language: z.coerce.boolean().optional(),
+  query: z.string().trim().max(500).optional(),
+  root_task_id: z.string().optional(),
+});
+export type TaskStartParams = z.infer<typeof TaskStartParams>;
+
+export const TaskRetryParams = z.object({
+  id: z.string(),
+  source_lang: Language.optional(),
+  target_lang: Language.optional(),
+  caption_display: z.enum(CAPTION_DISPLAYS).optional(),
+  reset_language: z.coerce.boolean().optional(),
+});
+
+export const Task = z.object({
+  id: z.string(),
+  root_task_id: z.string().nullable(),
+  kind: z.enum(TASK_KINDS),
+  url_source: z.enum(URL_SOURCES),
+  source_lang: z.string(),
+  target_lang: z.string().nullable(),
+  caption_display: z.enum(CAPTION_DISPLAYS),
+  act_as: z.string().nullable(),
+  query: z.string().nullable(),
+  status: z.enum(TASK_STATUSES),
+  stage: z.enum(TASK_STAGES),
+  progress: z.number().min(0).max(100),
+  error_reason: z.string().nullable(),
+  video: VideoMeta,
+  detected_lang: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
+  cost_credits: z.number().int(),
+  created_at: z.number(),
+  updated_at: z.number(),
+  // spec §3 result flags
+  done: z.boolean(),
+  error: z.boolean(),
+  completed: z.boolean(),
+});
+export type Task = z.infer<typeof Task>;
+
+export const TranscriptWord = z.object({
+  text: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  confidence: z.number().min(0).max(1),
+});
+export const TranscriptSegment = z.object({
+  start: z.number().int(),
+  end: z.number().int(),
+  text: z.string(),
+  words: z.array(TranscriptWord),
+});
+export const Transcript = z.object({
+  task_id: z.string(),
+  language: z.string(),
+  duration_ms: z.number().int(),
+  segments: z.array(TranscriptSegment),
+});
+export type Transcript = z.infer<typeof Transcript>;
+
+// ---------- moments (spec §3, §7) ----------
+
+export const MomentReason = z.object({ kind: z.string(), detail: z.string(), weight: z.number() });
+export const Moment = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  type: z.enum(MOMENT_LIST_TYPES),
+  start: z.number().int(),
+  end: z.number().int(),
+  score: z.number().int().min(0).max(100),
+  reasons: z.array(MomentReason),
+  title: z.string(),
+  description: z.string(),
+  hashtags: z.array(z.string()),
+  transcript: z.string(),
+  favorite: z.boolean(),
+  feedback: z.enum(FEEDBACK_ACTIONS).nullable(),
+  share_id: z.string().nullable(),
+  created_at: z.number(),
+});
+export type Moment = z.infer<typeof Moment>;
+
+export const FeedbackBody = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('THUMB_UP'), content: z.string().max(2000).optional() }),
+  z.object({
+    action: z.literal('THUMB_DOWN'),
+    content: z.string().max(2000).default(''),
+    reason: z.string().trim().min(1).max(200),
+  }),
+]);
+export const SearchVideosBody = z.object({
+  query: z.string().trim().min(1).max(500),
+  num: z.number().int().min(1).max(100).default(24),
+  search_id: z.string().optional(),
+});
+
+// ---------- notifications and jobs (spec §3) ----------
+
+export const Notification = z.object({
+  id: z.string(),
+  type: z.enum(NOTIFICATION_TYPES),
+  viewed: z.boolean(),
+  data: z.record(z.string(), z.unknown()),
+  created: z.number(),
+});
+export type Notification = z.infer<typeof Notification>;
+
+export const Job = z.object({
+  job_id: z.string(),
+  moment_id: z.string().nullable(),
+  task_id: z.string().nullable(),
+  type: z.enum(JOB_TYPES),
+  status: z.enum(JOB_STATUSES),
+  progress: z.number().min(0).max(100),
+  title: z.string(),
+  file_url: z.string().nullable(),
+  error_reason: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
+  cost_credits: z.number().int(),
+  created_at: z.number(),
+});
+export type Job = z.infer<typeof Job>;
+
+export const HealthReply = z.object({ status: z.literal('ok'), version: z.string() });

@@ -1,0 +1,2 @@
+export * from './plans/index.js';
+export * from './format/index.js';

@@ -1,0 +1,84 @@
+import type { Entitlement, Feature, Tier } from '@moments/contract';
+import { TIERS } from '@moments/contract';
+
+/** The plan a new account starts on. */
+export const DEFAULT_PLAN = 'free';
+
+/**
+ * Entitlements per tier. Credits are stored in tenths (spec §9 displays amount / 10), so the free
+ * plan's 600 shows as 60 credits: one credit per minute of video processed.
+ */
+export const PLAN_ENTITLEMENTS: Record<Tier, ReadonlyArray<{ feature: Feature; limit: number }>> = {
+  FREE: [
+    { feature: 'CREDIT', limit: 600 },
+    { feature: 'FREE_TOOL_CREDIT', limit: 100 },
+    { feature: 'CANVAS_EXPORT', limit: 3 },
+  ],
+  VIP: [
+    { feature: 'CREDIT', limit: 2000 },
+    { feature: 'FREE_TOOL_CREDIT', limit: 500 },
+    { feature: 'CANVAS_EXPORT', limit: -1 },
+  ],
+  SVIP: [
+    { feature: 'CREDIT', limit: 6000 },
+    { feature: 'FREE_TOOL_CREDIT', limit: 2000 },
+    { feature: 'CANVAS_EXPORT', limit: -1 },
+  ],
+  SSVIP: [
+    { feature: 'CREDIT', limit: 30000 },
+    { feature: 'FREE_TOOL_CREDIT', limit: -1 },
+    { feature: 'CANVAS_EXPORT', limit: -1 },
+  ],
+};
+
+/** spec §3: plan names carry tier markers (vip, svip, ssvip, free, edu) and period markers. */
+export function tierOfPlan(plan: string | null | undefined): Tier {
+  const name = (plan ?? 'free').toLowerCase();
+  if (/(^|[_-])ssvip/.test(name)) return 'SSVIP';
+  if (/(^|[_-])svip/.test(name)) return 'SVIP';
+  if (/(^|[_-])vip/.test(name) || /(^|[_-])edu/.test(name)) return 'VIP';
+  return 'FREE';
+}
+
+export type BillingPeriod = 'month' | 'year';
+export function periodOfPlan(plan: string | null | undefined): BillingPeriod | null {
+  const name = (plan ?? '').toLowerCase();
+  if (name.includes('year')) return 'year';
+  if (name.includes('month')) return 'month';
+  return null;
+}
+
+export const tierRank = (tier: Tier) => TIERS.indexOf(tier);
+
+/**
+ * spec §4 upgrade rule: same period needs a higher tier; a different period allows the same or a
+ * higher tier; yearly to monthly is never allowed.
+ */
+export function isUpgradeAllowed(currentPlan: string | null, targetPlan: string): boolean {
+  const currentTier = tierOfPlan(currentPlan);
+  const targetTier = tierOfPlan(targetPlan);
+  const currentPeriod = periodOfPlan(currentPlan);
+  const targetPeriod = periodOfPlan(targetPlan);
+  if (currentPeriod === 'year' && targetPeriod === 'month') return false;
+  if (currentPeriod === targetPeriod) return tierRank(targetTier) > tierRank(currentTier);
+  return tierRank(targetTier) >= tierRank(currentTier);
+}
+
+/** spec §5: a feature is usable when limit is -1 or usage is below limit. */
+export const isFeatureUsable = (entitlement: Pick<Entitlement, 'limit' | 'usage'>) =>
+  entitlement.limit === -1 || entitlement.usage < entitlement.limit;
+
+/** spec §6: canvas export remaining count. */
+export function canvasExportRemaining(
+  plan: string | null,
+  entitlement: Pick<Entitlement, 'limit' | 'usage'> | undefined,
+): number {
+  if (tierOfPlan(plan) !== 'FREE') return -1;
+  if (!entitlement || entitlement.limit === -1) return -1;
+  return Math.max(0, entitlement.limit - entitlement.usage);
+}
+
+/** Credits a task or export costs: one credit (10 units) per started minute of media. */
+export function creditCostForDuration(durationMs: number): number {
+  return Math.max(1, Math.ceil(durationMs / 60_000)) * 10;
+}

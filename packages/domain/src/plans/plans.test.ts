@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canvasExportRemaining,
+  creditCostForDuration,
+  isFeatureUsable,
+  isUpgradeAllowed,
+  tierOfPlan,
+} from './index.js';
+
+describe('plan rules (spec §4, §5, §6)', () => {
+  it('reads tiers from plan names', () => {
+    expect(tierOfPlan('free')).toBe('FREE');
+    expect(tierOfPlan('vip_month')).toBe('VIP');
+    expect(tierOfPlan('svip_year')).toBe('SVIP');
+    expect(tierOfPlan('ssvip_month')).toBe('SSVIP');
+    expect(tierOfPlan('edu_vip_year')).toBe('VIP');
+    expect(tierOfPlan(null)).toBe('FREE');
+  });
+
+  it('applies the upgrade rule', () => {
+    expect(isUpgradeAllowed('vip_month', 'svip_month')).toBe(true);
+    expect(isUpgradeAllowed('svip_month', 'vip_month')).toBe(false);
+    expect(isUpgradeAllowed('vip_month', 'vip_month')).toBe(false);
+    expect(isUpgradeAllowed('vip_month', 'vip_year')).toBe(true);
+    expect(isUpgradeAllowed('svip_month', 'vip_year')).toBe(false);
+    expect(isUpgradeAllowed('vip_year', 'ssvip_month')).toBe(false);
+    expect(isUpgradeAllowed('free', 'vip_month')).toBe(true);
+  });
+
+  it('decides usability and canvas export remaining', () => {
+    expect(isFeatureUsable({ limit: -1, usage: 999 })).toBe(true);
+    expect(isFeatureUsable({ limit: 3, usage: 2 })).toBe(true);
+    expect(isFeatureUsable({ limit: 3, usage: 3 })).toBe(false);
+    expect(canvasExportRemaining('vip_month', { limit: 3, usage: 9 })).toBe(-1);
+    expect(canvasExportRemaining('free', { limit: 3, usage: 1 })).toBe(2);
+    expect(canvasExportRemaining('free', { limit: 3, usage: 7 })).toBe(0);
+    expect(canvasExportRemaining('free', { limit: -1, usage: 7 })).toBe(-1);
+  });
+
+  it('costs one credit per started minute', () => {
+    expect(creditCostForDuration(1)).toBe(10);
+    expect(creditCostForDuration(60_000)).toBe(10);
+    expect(creditCostForDuration(60_001)).toBe(20);
+  });
+});

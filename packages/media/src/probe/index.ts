@@ -1,0 +1,308 @@
+/**
+ * What a media file is (ffprobe), whether an upload is a video we accept (spec §5), and the two
+ * extractions every task starts with: speech audio for recognition and a thumbnail.
+ */
+import { open, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { MediaError } from '../errors/index';
+import { FFmpegError, runFfmpeg, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index';
+
+export interface MediaInfo {
+  durationMs: number;
+  width?: number;
+  height?: number;
+  /** Average frame rate of the first video stream. */
+  fps?: number;
+  /** Clockwise rotation the player applies (phones record portrait video as rotated landscape). */
+  rotation?: number;
+  hasVideo: boolean;
+  hasAudio: boolean;
+  /** ffprobe's demuxer names, e.g. `mov,mp4,m4a,3gp,3g2,mj2` or `matroska,webm`. */
+  formatName: string;
+  videoCodec?: string;
+  audioCodec?: string;
+  sizeBytes: number;
+}
+
+interface ProbeStream {
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  duration?: string;
+  disposition?: { attached_pic?: number };
+  tags?: { rotate?: string };
+  side_data_list?: { rotation?: number }[];
+}
+
+interface ProbeOutput {
+  streams?: ProbeStream[];
+  format?: { format_name?: string; duration?: string; size?: string };
+}
+
+/** Describe a media file with ffprobe. Throws MediaError CORRUPT_MEDIA when ffprobe cannot read it. */
+export async function probeMedia(
+  file: string,
+  opts: { signal?: AbortSignal } = {},
+): Promise<MediaInfo> {
+  const sizeBytes = (await stat(file)).size;
+  let output: ProbeOutput;
+  try {
+    output = JSON.parse(
+      await runFfprobe(['-v', 'error', '-show_format', '-show_streams', '-of', 'json', '--', file], {
+        signal: opts.signal,
+      }),
+    ) as ProbeOutput;
+  } catch (error) {
+    if (error instanceof FFmpegError && error.code === 'FFPROBE_FAILED') {
+      throw new MediaError('CORRUPT_MEDIA', 'The file could not be read as media.', {
+        cause: error,
+        details: { stderrTail: error.stderrTail },
+      });
+    }
+    throw error;
+  }
+  const streams = output.streams ?? [];
+  // Cover art in audio files shows up as a one-frame "video" stream; it is not a video.
+  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  const durations = [output.format?.duration, ...streams.map((s) => s.duration)]
+    .map((value) => Number(value))
+    .filter((value) => Number.isFinite(value) && value > 0);
+  const info: MediaInfo = {
+    durationMs: durations.length > 0 ? Math.round(durations[0]! * 1000) : 0,
+    hasVideo: video !== undefined,
+    hasAudio: audio !== undefined,
+    formatName: output.format?.format_name ?? '',
+    sizeBytes,
+  };
+  if (video) {
+    if (video.width) info.width = video.width;
+    if (video.height) info.height = video.height;
+    const fps = parseRate(video.avg_frame_rate) ?? parseRate(video.r_frame_rate);
+    if (fps) info.fps = fps;
+    if (video.codec_name) info.videoCodec = video.codec_name;
+    const rotation = Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate);
+    if (Number.isFinite(rotation) && rotation !== 0) info.rotation = ((-rotation % 360) + 360) % 360;
+  }
+  if (audio?.codec_name) info.audioCodec = audio.codec_name;
+  return info;
+}
+
+/** Spec §5: uploaded videos are mp4, mov or webm. */
+export const ACCEPTED_UPLOAD_EXTENSIONS = ['mp4', 'mov', 'webm'] as const;
+
+// ffprobe names the ISO-BMFF demuxer `mov,mp4,...` and the Matroska one `matroska,webm`.
+const ACCEPTED_FORMAT_PARTS = ['mov', 'mp4', 'webm', 'matroska'];
+
+/**
+ * Check an uploaded file before anything else touches it: the name must end in an accepted
+ * extension and the content must really be such a video (right container, a video stream,
+ * a positive duration, not cut short). Returns the probe result.
+ */
+export async function validateUploadedVideo(file: string, originalName: string): Promise<MediaInfo> {
+  const extension = extname(originalName).slice(1).toLowerCase();
+  if (!(ACCEPTED_UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
+    throw new MediaError(
+      'UNSUPPORTED_EXTENSION',
+      `Only ${ACCEPTED_UPLOAD_EXTENSIONS.join(', ')} videos can be uploaded${extension ? ` (got .${extension})` : ''}.`,
+    );
+  }
+  const size = (await stat(file)).size;
+  if (size === 0) throw new MediaError('EMPTY_FILE', 'The uploaded file is empty.');
+
+  const container = await sniffContainer(file);
+  let info: MediaInfo;
+  try {
+    info = await probeMedia(file);
+  } catch (error) {
+    if (error instanceof MediaError && error.code === 'CORRUPT_MEDIA' && container === undefined) {
+      throw notAVideo(error);
+    }
+    if (error instanceof MediaError && error.code === 'CORRUPT_MEDIA') {
+      throw new MediaError('CORRUPT_MEDIA', 'The video file is damaged or incomplete.', {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  const family = info.formatName.split(',');
+  if (container === undefined || !family.some((name) => ACCEPTED_FORMAT_PARTS.includes(name))) {
+    throw notAVideo();
+  }
+  if (!info.hasVideo) {
+    throw new MediaError('NOT_A_VIDEO', 'The file has no video picture (audio only?).');
+  }
+  if (info.durationMs <= 0) {
+    // Browser recordings (MediaRecorder webm) often carry no duration: measure it from packets.
+    info.durationMs = await measureDurationFromPackets(file);
+    if (info.durationMs <= 0) {
+      throw new MediaError('CORRUPT_MEDIA', 'The video has no playable length.');
+    }
+  }
+  await assertEndIsReadable(file);
+  return info;
+}
+
+export interface ExtractOptions {
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+  /** Total input length, for progress fractions. */
+  durationMs?: number;
+}
+
+/** Speech audio for recognition: 16 kHz mono 16-bit PCM WAV of the first audio stream. */
+export async function extractAudioForAsr(
+  input: string,
+  outWav: string,
+  opts: ExtractOptions = {},
+): Promise<string> {
+  try {
+    await runFfmpeg(
+      [
+        '-i',
+        input,
+        '-map',
+        '0:a:0',
+        '-vn',
+        '-ac',
+        '1',
+        '-ar',
+        '16000',
+        '-c:a',
+        'pcm_s16le',
+        '-f',
+        'wav',
+        outWav,
+      ],
+      opts,
+    );
+  } catch (error) {
+    if (error instanceof FFmpegError && /matches no streams/.test(error.stderrTail)) {
+      throw new MediaError('NO_AUDIO', 'The video has no sound to transcribe.', { cause: error });
+    }
+    throw error;
+  }
+  return outWav;
+}
+
+/**
+ * One JPEG frame at `atMs` (clamped into the video), scaled to `width` (default 640) keeping
+ * the aspect ratio.
+ */
+export async function extractThumbnail(
+  input: string,
+  outJpg: string,
+  atMs: number,
+  opts: { width?: number; signal?: AbortSignal } = {},
+): Promise<string> {
+  const width = opts.width ?? 640;
+  const grab = (ms: number) =>
+    runFfmpeg(
+      [
+        '-ss',
+        (Math.max(0, ms) / 1000).toFixed(3),
+        '-i',
+        input,
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale=${width}:-2`,
+        '-q:v',
+        '3',
+        '-update',
+        '1',
+        outJpg,
+      ],
+      { signal: opts.signal, timeoutMs: 60_000 },
+    );
+  await grab(atMs);
+  // Seeking past the end writes nothing; fall back to the first frame.
+  if ((await stat(outJpg).catch(() => undefined))?.size) return outJpg;
+  await grab(0);
+  if (!(await stat(outJpg).catch(() => undefined))?.size) {
+    throw new MediaError('NOT_A_VIDEO', 'No picture could be taken from the video.');
+  }
+  return outJpg;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function notAVideo(cause?: unknown): MediaError {
+  return new MediaError('NOT_A_VIDEO', 'The file is not an mp4, mov or webm video.', { cause });
+}
+
+/** Container family from the first bytes, so a damaged real video is told apart from non-video. */
+async function sniffContainer(file: string): Promise<'isobmff' | 'matroska' | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(head, 0, 12, 0);
+    if (bytesRead >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return 'matroska';
+    const box = bytesRead >= 8 ? head.toString('latin1', 4, 8) : '';
+    if (['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip', 'pnot'].includes(box)) return 'isobmff';
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A file cut short after its index (mp4 with faststart, webm) still probes fine; demuxing its
+ * last second is where the missing bytes show up.
+ */
+async function assertEndIsReadable(file: string): Promise<void> {
+  const demux = spawnFfmpegStream(
+    ['-v', 'error', '-sseof', '-1', '-i', file, '-map', '0:v:0', '-c', 'copy', '-f', 'null', '-'],
+    { timeoutMs: 60_000, niceness: 0 },
+  );
+  demux.stdout.resume();
+  let failed = false;
+  try {
+    await demux.done;
+  } catch (error) {
+    if (!(error instanceof FFmpegError) || error.code !== 'FFMPEG_FAILED') throw error;
+    failed = true;
+  }
+  // These demuxer messages come with exit status 0, so stderr is read as well.
+  const stderr = demux.stderrTail();
+  if (failed || TRUNCATION_MESSAGES.test(stderr)) {
+    throw new MediaError('CORRUPT_MEDIA', 'The video file is damaged or incomplete.', {
+      details: { stderrTail: stderr },
+    });
+  }
+}
+
+const TRUNCATION_MESSAGES = /partial file|ended prematurely|truncat|invalid data found|error reading/i;
+
+async function measureDurationFromPackets(file: string): Promise<number> {
+  const csv = await runFfprobe([
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'packet=pts_time,duration_time',
+    '-of',
+    'csv=p=0',
+    '--',
+    file,
+  ]).catch(() => '');
+  let endSec = 0;
+  for (const line of csv.split('\n')) {
+    const [pts, duration] = line.split(',').map(Number);
+    if (pts !== undefined && Number.isFinite(pts)) {
+      endSec = Math.max(endSec, pts + (Number.isFinite(duration) ? duration! : 0));
+    }
+  }
+  return Math.round(endSec * 1000);
+}
+
+function parseRate(rate: string | undefined): number | undefined {
+  if (!rate) return undefined;
+  const [num, den] = rate.split('/').map(Number);
+  if (!num || !den) return undefined;
+  return Math.round((num / den) * 1000) / 1000;
+}

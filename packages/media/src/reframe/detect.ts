@@ -1,0 +1,189 @@
+/**
+ * Face detection with @vladmandic/human (BlazeFace) on the tfjs WebAssembly backend.
+ *
+ * design.md: `@tensorflow/tfjs-node` cannot install here, so Human's `node-wasm` build is used. The
+ * wasm binaries come from the @tensorflow/tfjs-backend-wasm package and the models from Human's own
+ * `models/` folder: nothing is fetched at run time.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Config, Human } from '@vladmandic/human';
+import { MediaError } from '../errors/index';
+
+/** A face box in pixels of the image it was found in. */
+export interface FaceBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Detector confidence in [0, 1]. */
+  score: number;
+}
+
+export interface FaceDetector {
+  /** Faces in one packed RGB24 image (`width * height * 3` bytes). */
+  detectFaces(rgb: Uint8Array, width: number, height: number): Promise<FaceBox[]>;
+}
+
+/** Below this BlazeFace confidence a "face" is too often a pattern or an animal. */
+const MIN_FACE_CONFIDENCE = 0.5;
+const MAX_FACES = 8;
+
+let detectorPromise: Promise<FaceDetector> | undefined;
+
+/** The shared detector; the models load once per process (about 0.1 s). */
+export function loadFaceDetector(): Promise<FaceDetector> {
+  detectorPromise ??= createFaceDetector().catch((error: unknown) => {
+    detectorPromise = undefined; // let a later call try again
+    throw error;
+  });
+  return detectorPromise;
+}
+
+async function createFaceDetector(): Promise<FaceDetector> {
+  const require = createRequire(import.meta.url);
+  let humanMain: string;
+  let wasmMain: string;
+  try {
+    humanMain = require.resolve('@vladmandic/human');
+    wasmMain = require.resolve('@tensorflow/tfjs-backend-wasm');
+  } catch (error) {
+    throw new MediaError('TOOL_MISSING', 'face detection packages are not installed', {
+      cause: error,
+    });
+  }
+  // Human's package.json maps its subpaths without "./", which Node rejects; load the file itself.
+  const humanModule = require(join(dirname(humanMain), 'human.node-wasm.js')) as {
+    Human: new (config?: Partial<Config>) => Human;
+  };
+  const modelsDir = join(dirname(dirname(humanMain)), 'models');
+  const config: Partial<Config> = {
+    backend: 'wasm',
+    // A folder path: in Node the wasm backend reads `tfjs-backend-wasm*.wasm` from it with fs.
+    wasmPath: dirname(wasmMain) + '/',
+    modelBasePath: pathToFileURL(modelsDir).href + '/',
+    debug: false,
+    async: false,
+    warmup: 'none',
+    cacheModels: false,
+    // Frames are seconds apart after sampling: never reuse boxes from an earlier frame.
+    cacheSensitivity: 0,
+    skipAllowed: false,
+    filter: { enabled: false } as Config['filter'],
+    face: {
+      enabled: true,
+      detector: {
+        modelPath: 'blazeface.json',
+        rotation: false,
+        maxDetected: MAX_FACES,
+        skipFrames: 0,
+        skipTime: 0,
+        minConfidence: MIN_FACE_CONFIDENCE,
+        minSize: 0,
+        iouThreshold: 0.3,
+        scale: 1, // the face itself, not Human's enlarged crop for its mesh model
+        square: true, // pad instead of squashing a wide frame into the 256x256 input
+        mask: false,
+        return: false,
+      },
+      mesh: { enabled: false },
+      iris: { enabled: false },
+      description: { enabled: false },
+      emotion: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+      attention: { enabled: false },
+      gear: { enabled: false },
+    } as unknown as Config['face'],
+    body: { enabled: false } as Config['body'],
+    hand: { enabled: false } as Config['hand'],
+    object: { enabled: false } as Config['object'],
+    gesture: { enabled: false },
+    segmentation: { enabled: false } as Config['segmentation'],
+  };
+  const human = new humanModule.Human(config);
+  registerFileModelLoader(human);
+  try {
+    await human.load();
+    await human.init();
+  } catch (error) {
+    throw new MediaError('FACE_DETECTOR_FAILED', 'the face detector could not start', {
+      cause: error,
+    });
+  }
+  if (human.tf.getBackend() !== 'wasm' || !isModelLoaded(human, 'blazeface')) {
+    throw new MediaError('FACE_DETECTOR_FAILED', 'the face detector model did not load', {
+      details: { backend: human.tf.getBackend() },
+    });
+  }
+
+  // Human keeps per-call state; one detection at a time per process.
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    detectFaces(rgb, width, height) {
+      const run = queue.then(() => detectOnce(human, rgb, width, height));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
+
+async function detectOnce(
+  human: Human,
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+): Promise<FaceBox[]> {
+  if (rgb.length !== width * height * 3) throw new RangeError('rgb must be width*height*3 bytes');
+  const tensor = human.tf.tensor4d(Int32Array.from(rgb), [1, height, width, 3], 'int32');
+  try {
+    const result = await human.detect(tensor as never);
+    if (result.error) throw new MediaError('FACE_DETECTOR_FAILED', String(result.error));
+    return result.face.map((face) => ({
+      x: face.box[0],
+      y: face.box[1],
+      w: face.box[2],
+      h: face.box[3],
+      score: face.boxScore ?? face.score,
+    }));
+  } finally {
+    human.tf.dispose(tensor);
+  }
+}
+
+/**
+ * Node's fetch cannot read file:// URLs and the wasm build has no file-system loader, so model
+ * files are handed to tfjs from disk here.
+ */
+function registerFileModelLoader(human: Human): void {
+  const io = human.tf.io;
+  io.registerLoadRouter((url: string | string[]) => {
+    if (typeof url !== 'string' || !url.startsWith('file://')) return null;
+    const modelFile = fileURLToPath(url);
+    return {
+      load: async () => {
+        const modelJson = JSON.parse(await readFile(modelFile, 'utf8'));
+        return io.getModelArtifactsForJSON(modelJson, async (manifest) => {
+          const specs = manifest.flatMap((group) => group.weights);
+          const parts = await Promise.all(
+            manifest
+              .flatMap((group) => group.paths)
+              .map((path) => readFile(join(dirname(modelFile), path))),
+          );
+          const weights = Buffer.concat(parts);
+          return [
+            specs,
+            weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
+          ];
+        });
+      },
+    };
+  });
+}
+
+function isModelLoaded(human: Human, name: string): boolean {
+  const models = human.models as unknown as { models?: Record<string, unknown> };
+  return Boolean((models.models ?? (human.models as unknown as Record<string, unknown>))[name]);
+}

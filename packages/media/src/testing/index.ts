@@ -1,0 +1,244 @@
+/**
+ * Helpers for tests across the repo: media made at test time (ffmpeg test patterns, synthetic
+ * speech), the optional shared speech fixtures, and a local HTTP server to fetch from.
+ * Nothing here is used by the product itself.
+ */
+import { spawn } from 'node:child_process';
+import { createReadStream, existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runFfmpeg } from '../ffmpeg/index';
+
+export interface TestVideoOptions {
+  /** Length in seconds. Default 2, or the audio's length when `audio` is given. */
+  durationSec?: number;
+  width?: number;
+  height?: number;
+  fps?: number;
+  /** Audio file to wrap (e.g. jfk.flac); without it a 440 Hz sine tone is used. */
+  audio?: string;
+  /** Leave the audio out entirely. */
+  silent?: boolean;
+}
+
+/**
+ * Make a small video with ffmpeg's `testsrc2` pattern. The container follows `out`'s extension:
+ * .mp4/.mov get H.264 + AAC, .webm gets VP8 + Opus.
+ */
+export async function makeTestVideo(out: string, options: TestVideoOptions = {}): Promise<string> {
+  const { width = 320, height = 240, fps = 25 } = options;
+  const durationSec = options.durationSec ?? (options.audio ? undefined : 2);
+  const webm = extname(out).toLowerCase() === '.webm';
+  const video = `testsrc2=size=${width}x${height}:rate=${fps}`;
+  const args = ['-f', 'lavfi', '-i', video];
+  if (!options.silent) {
+    if (options.audio) args.push('-i', options.audio);
+    else args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
+  }
+  if (durationSec !== undefined) args.push('-t', String(durationSec));
+  else args.push('-shortest'); // follow the wrapped audio's length
+  args.push('-pix_fmt', 'yuv420p');
+  args.push(
+    ...(webm
+      ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '300k']
+      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-movflags', '+faststart']),
+  );
+  if (!options.silent) args.push(...(webm ? ['-c:a', 'libopus'] : ['-c:a', 'aac', '-b:a', '96k']));
+  args.push(out);
+  await runFfmpeg(args, { timeoutMs: 120_000 });
+  return out;
+}
+
+export interface SpeechOptions {
+  /** festival uses the cmu_us_slt_arctic_hts voice (closer to real speech); espeak-ng is faster. */
+  engine?: 'festival' | 'espeak';
+  /** espeak-ng voice, e.g. `de` or `fr`. */
+  voice?: string;
+}
+
+/** Speak `text` into a WAV file with a local speech synthesiser. */
+export async function synthesizeSpeech(
+  text: string,
+  outWav: string,
+  options: SpeechOptions = {},
+): Promise<string> {
+  // The text goes through stdin so that nothing in it can be read as an option.
+  if ((options.engine ?? 'espeak') === 'festival') {
+    await runTool(
+      'text2wave',
+      ['-eval', '(voice_cmu_us_slt_arctic_hts)', '-o', outWav],
+      text,
+    );
+  } else {
+    await runTool(
+      'espeak-ng',
+      ['-v', options.voice ?? 'en-us', '-s', '160', '-w', outWav, '--stdin'],
+      text,
+    );
+  }
+  return outWav;
+}
+
+/** The repository root (the folder whose package.json declares the workspaces). */
+export function repoRoot(): string {
+  let folder = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(folder, 'package.json')) && existsSync(join(folder, 'packages'))) {
+      return folder;
+    }
+    const parent = dirname(folder);
+    if (parent === folder) throw new Error('repository root not found');
+    folder = parent;
+  }
+}
+
+/**
+ * Absolute path of `../shared/media` beside the repo (real speech fixtures), or undefined when a
+ * clone does not have it: tests using it must skip with a clear message then.
+ */
+export function sharedMediaDir(): string | undefined {
+  const folder = resolve(repoRoot(), '..', 'shared', 'media');
+  return existsSync(folder) ? folder : undefined;
+}
+
+export interface ServedFiles {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Paths requested so far, in order (e.g. to check a redirect was followed). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.webm': 'video/webm',
+  '.mkv': 'video/x-matroska',
+  '.mp3': 'audio/mpeg',
+  '.flac': 'audio/flac',
+  '.wav': 'audio/wav',
+  '.m4a': 'audio/mp4',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.vtt': 'text/vtt',
+};
+
+/**
+ * Serve the files of `dir` on 127.0.0.1 at a random port, with byte ranges. Extra routes:
+ * - `/__page`: an HTML page that holds no media;
+ * - `/__redirect?to=<path or url>`: a 302 to `to`;
+ * - `/__status/<code>`: an empty reply with that status.
+ */
+export async function serveFiles(dir: string): Promise<ServedFiles> {
+  const root = resolve(dir);
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? '/');
+    handleRequest(root, request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolveListen());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}
+
+async function handleRequest(
+  root: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  if (url.pathname === '/__page') {
+    const html = '<!doctype html><html><head><title>Not a video</title></head><body>Hello</body></html>';
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(request.method === 'HEAD' ? undefined : html);
+    return;
+  }
+  if (url.pathname === '/__redirect') {
+    response.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
+    response.end();
+    return;
+  }
+  const statusMatch = /^\/__status\/(\d{3})$/.exec(url.pathname);
+  if (statusMatch) {
+    response.writeHead(Number(statusMatch[1]));
+    response.end();
+    return;
+  }
+
+  const file = resolve(root, '.' + decodeURIComponent(url.pathname));
+  const info = file.startsWith(root + sep) ? await stat(file).catch(() => undefined) : undefined;
+  if (!info?.isFile()) {
+    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end('not found');
+    return;
+  }
+  const headers = {
+    'content-type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'accept-ranges': 'bytes',
+  };
+  const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
+  let start = 0;
+  let end = info.size - 1;
+  if (range && (range[1] || range[2])) {
+    if (range[1]) {
+      start = Number(range[1]);
+      if (range[2]) end = Math.min(end, Number(range[2]));
+    } else {
+      start = Math.max(0, info.size - Number(range[2]));
+    }
+    if (start > end || start >= info.size) {
+      response.writeHead(416, { 'content-range': `bytes */${info.size}` });
+      response.end();
+      return;
+    }
+    response.writeHead(206, {
+      ...headers,
+      'content-range': `bytes ${start}-${end}/${info.size}`,
+      'content-length': String(end - start + 1),
+    });
+  } else {
+    response.writeHead(200, { ...headers, 'content-length': String(info.size) });
+  }
+  if (request.method === 'HEAD' || info.size === 0) {
+    response.end();
+    return;
+  }
+  createReadStream(file, { start, end }).pipe(response);
+}
+
+function runTool(command: string, args: string[], stdinText: string): Promise<void> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolveRun()
+        : reject(new Error(`${command} failed (exit ${code}): ${stderr.trim().slice(-500)}`)),
+    );
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdinText);
+  });
+}
