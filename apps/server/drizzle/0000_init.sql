@@ -37,6 +37,8 @@ CREATE TABLE "jobs" (
 	"error_reason" text,
 	"duration_ms" integer,
 	"cost_credits" integer DEFAULT 0 NOT NULL,
+	"run_token" text,
+	"heartbeat_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -101,6 +103,8 @@ CREATE TABLE "tasks" (
 	"media_key" text,
 	"cost_credits" integer DEFAULT 0 NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
+	"run_token" text,
+	"heartbeat_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -157,6 +161,7 @@ CREATE INDEX "moments_user_idx" ON "moments" USING btree ("user_id");--> stateme
 CREATE UNIQUE INDEX "moments_share_key" ON "moments" USING btree ("share_id");--> statement-breakpoint
 CREATE INDEX "notifications_user_idx" ON "notifications" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "tasks_status_idx" ON "tasks" USING btree ("status","heartbeat_at");--> statement-breakpoint
 CREATE INDEX "tasks_user_idx" ON "tasks" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "tasks_root_idx" ON "tasks" USING btree ("root_task_id");--> statement-breakpoint
 CREATE INDEX "uploads_user_idx" ON "uploads" USING btree ("user_id");--> statement-breakpoint

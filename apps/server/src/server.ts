@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildHttpApp } from './app.js';
 import type { AppConfig } from './config/index.js';
-import { createServices } from './services.js';
+import { attachStompServer } from './realtime/index.js';
+import { createServices, startWorkers } from './services.js';
 
 export interface RunningServer {
   /** The address the API listens on, e.g. http://127.0.0.1:8080 */
@@ -14,12 +15,36 @@ export interface RunningServer {
 export async function startServer(config: AppConfig): Promise<RunningServer> {
   const services = await createServices(config);
   const app = await buildHttpApp(config, services);
-  const url = await app.listen({ host: config.HOST, port: config.PORT });
-  app.log.info(`Moments is ready at ${url} (database: ${services.database.kind})`);
+  const stomp = config.ROLES.includes('api')
+    ? attachStompServer(app.server, {
+        authenticate: async (token) => {
+          const session = await services.auth.authenticate(token);
+          return session ? { userId: session.userId } : null;
+        },
+        bus: services.bus,
+        logger: app.log,
+      })
+    : undefined;
+  // Subscribed to the bus before accepting traffic, so no startup message is missed.
+  await stomp?.ready;
+  if (config.ROLES.includes('worker')) await startWorkers(services);
+  if (config.ROLES.length === 1 && config.REALTIME_BUS === 'memory') {
+    app.log.warn(
+      'Running only the %s role with REALTIME_BUS=memory: live updates cannot cross processes; set REALTIME_BUS=postgres or redis',
+      config.ROLES[0],
+    );
+  }
+  const url = config.ROLES.includes('api')
+    ? await app.listen({ host: config.HOST, port: config.PORT })
+    : '(worker only)';
+  app.log.info(
+    `Moments is ready at ${url} (roles: ${config.ROLES.join('+')}, database: ${services.database.kind})`,
+  );
   return {
     url,
     log: app.log,
     async stop() {
+      await stomp?.close();
       await app.close();
       await services.close();
     },

@@ -1,29 +1,132 @@
 import path from 'node:path';
+import { createSpeechEngine } from '@moments/ai/asr';
 import type { AppConfig } from './config/index.js';
 import { openDatabase, type Database } from './db/client.js';
+import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { CreditsService } from './modules/credits/credits.service.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { StorageMediaFetcher } from './modules/tasks/media-fetcher.js';
+import { TaskReaper } from './modules/tasks/task-reaper.js';
+import { TaskRunner } from './modules/tasks/task-runner.js';
+import { TasksRepository } from './modules/tasks/tasks.repository.js';
+import { TasksService } from './modules/tasks/tasks.service.js';
+import { createRealtimeBus, type RealtimeBus } from './realtime/index.js';
+import { createStorage, type Storage } from './storage/index.js';
 import { UsersRepository } from './repositories/users.repository.js';
 
 /** Everything the HTTP layer and the workers share, built once per process from the config. */
 export interface Services {
   config: AppConfig;
   database: Database;
+  storage: Storage;
+  queue: JobQueue;
+  bus: RealtimeBus;
   auth: AuthService;
+  credits: CreditsService;
+  notifications: NotificationsService;
+  tasks: TasksService;
+  taskRunner: TaskRunner;
+  taskReaper: TaskReaper;
   close(): Promise<void>;
 }
 
-export async function createServices(config: AppConfig): Promise<Services> {
-  const database = await openDatabase(
+/** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
+export const openConfiguredDatabase = (config: AppConfig) =>
+  openDatabase(
     config.DATABASE_URL
       ? { url: config.DATABASE_URL }
       : { dataDir: path.join(config.DATA_DIR, 'pglite') },
   );
-  const users = new UsersRepository(database.db);
+
+function realtimeBusFor(config: AppConfig, database: Database): RealtimeBus {
+  if (config.REALTIME_BUS === 'postgres') {
+    if (!database.url) throw new Error('REALTIME_BUS=postgres needs DATABASE_URL');
+    return createRealtimeBus({ kind: 'postgres', url: database.url });
+  }
+  if (config.REALTIME_BUS === 'redis')
+    return createRealtimeBus({ kind: 'redis', url: config.REDIS_URL });
+  return createRealtimeBus({ kind: 'memory' });
+}
+
+/** `database` may be passed in by tests that open it themselves. */
+export async function createServices(config: AppConfig, database?: Database): Promise<Services> {
+  database ??= await openConfiguredDatabase(config);
+  const db = database.db;
+  const storage = createStorage(config);
+  const queue = await createJobQueue(database);
+  const bus = realtimeBusFor(config, database);
+
+  const users = new UsersRepository(db);
   const auth = new AuthService(users, config.SESSION_TTL_DAYS);
+  const credits = new CreditsService(db);
+  const notifications = new NotificationsService(db, bus);
+
+  const tasksRepo = new TasksRepository(db);
+  const hooks = {
+    onTaskChanged: (
+      task: Parameters<NotificationsService['taskChanged']>[0],
+      change: { statusChanged: boolean },
+    ) => notifications.taskChanged(task, change.statusChanged),
+  };
+  const fetcher = new StorageMediaFetcher(db, storage, {
+    allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
+    maxHeight: config.PROCESSING_MAX_HEIGHT,
+  });
+  const taskRunner = new TaskRunner(
+    tasksRepo,
+    storage,
+    fetcher,
+    createSpeechEngine(process.env),
+    credits,
+    hooks,
+    {
+      workRoot: path.join(config.DATA_DIR, 'tmp'),
+      heartbeatMs: Math.max(500, Math.floor(config.TASK_LEASE_MS / 4)),
+      downloadTimeoutMs: config.DOWNLOAD_TIMEOUT_MS,
+      transcribeTimeoutFactor: 4,
+      analyseTimeoutMs: 10 * 60_000,
+    },
+  );
+  const tasks = new TasksService(
+    db,
+    tasksRepo,
+    queue,
+    taskRunner,
+    storage,
+    hooks,
+    config.MEDIA_FETCH_ALLOW_HOSTS,
+  );
+  const taskReaper = new TaskReaper(tasksRepo, queue, config.TASK_LEASE_MS);
+
   return {
     config,
     database,
+    storage,
+    queue,
+    bus,
     auth,
-    close: () => database.close(),
+    credits,
+    notifications,
+    tasks,
+    taskRunner,
+    taskReaper,
+    async close() {
+      taskReaper.stop();
+      await queue.stop();
+      await bus.close();
+      await database.close();
+    },
   };
+}
+
+/** The worker role: take jobs from the queue and resume runs whose worker died. */
+export async function startWorkers(services: Services): Promise<void> {
+  await services.queue.work(
+    {
+      'task-run': ({ taskId, runToken }) => services.taskRunner.run(taskId, runToken),
+    },
+    services.config.WORKER_CONCURRENCY,
+  );
+  services.taskReaper.start();
 }

@@ -1,4 +1,4 @@
-import { EXTERNAL_TOOLS } from '@moments/contract';
+import type { EXTERNAL_TOOLS } from '@moments/contract';
 
 /**
  * Deployment settings read at build time (Vite `VITE_*` variables), so a self-hoster can point the

@@ -66,6 +66,15 @@ const EnvSchema = z.object({
   LLM_BASE_URL: z.string().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** A running task heart-beats; one silent this long is resumed by another worker. */
+  TASK_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  DOWNLOAD_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(30 * 60_000),
+  /** Downloads are capped at this height: exports are at most 1080p. */
+  PROCESSING_MAX_HEIGHT: z.coerce.number().int().min(144).max(4320).default(1080),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
 });
 

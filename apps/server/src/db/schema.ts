@@ -127,10 +127,15 @@ export const tasks = pgTable(
     mediaKey: text('media_key'),
     costCredits: integer('cost_credits').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
+    /** Identifies the current run; a worker holding an older token stops touching the task. */
+    runToken: text('run_token'),
+    /** Refreshed by the running worker; a stale one means the worker died and the run is resumed. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    index('tasks_status_idx').on(t.status, t.heartbeatAt),
     index('tasks_user_idx').on(t.userId, t.createdAt),
     index('tasks_root_idx').on(t.rootTaskId),
   ],
@@ -206,6 +211,8 @@ export const jobs = pgTable(
     errorReason: text('error_reason'),
     durationMs: integer('duration_ms'),
     costCredits: integer('cost_credits').notNull().default(0),
+    runToken: text('run_token'),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,12 +1,47 @@
 import { ERROR_CODES } from '@moments/contract';
+import { VideoLinkError } from '@moments/domain/links';
+import { MediaError } from '@moments/media/errors';
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { App } from './types.js';
 import { AppError } from './errors.js';
 
+const MEDIA_INPUT_CODES: ReadonlySet<string> = new Set([
+  'UNSUPPORTED_EXTENSION',
+  'EMPTY_FILE',
+  'NOT_A_VIDEO',
+  'CORRUPT_MEDIA',
+  'NO_AUDIO',
+  'INVALID_URL',
+  'PRIVATE_ADDRESS',
+  'LINK_NOT_FOUND',
+  'LINK_NOT_MEDIA',
+  'LINK_UNREACHABLE',
+  'DOWNLOAD_FAILED',
+]);
+
 /** Turns every failure into the `{ code, message, data: null }` envelope with a 4xx/5xx status. */
 export function installErrorHandler(app: App) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const failure: unknown = error;
+    if (failure instanceof MediaError) {
+      // Problems with what the user gave us are 4xx; failures of our tools are 5xx.
+      const status = MEDIA_INPUT_CODES.has(failure.code)
+        ? 400
+        : failure.code === 'TIMEOUT'
+          ? 504
+          : 502;
+      if (status >= 500)
+        request.log.error({ err: failure, details: failure.details }, 'media failure');
+      return reply
+        .status(status)
+        .send({ code: failure.code, message: failure.message, data: null });
+    }
+    if (failure instanceof VideoLinkError) {
+      return reply
+        .status(400)
+        .send({ code: ERROR_CODES.INVALID_URL, message: failure.message, data: null });
+    }
     if (error instanceof AppError) {
       return reply.status(error.status).send({
         code: error.code,
@@ -41,13 +76,11 @@ export function installErrorHandler(app: App) {
       });
     }
     if (status === 413) {
-      return reply
-        .status(413)
-        .send({
-          code: ERROR_CODES.PAYLOAD_TOO_LARGE,
-          message: 'The request is too large',
-          data: null,
-        });
+      return reply.status(413).send({
+        code: ERROR_CODES.PAYLOAD_TOO_LARGE,
+        message: 'The request is too large',
+        data: null,
+      });
     }
     if (status >= 400 && status < 500) {
       return reply
@@ -55,12 +88,10 @@ export function installErrorHandler(app: App) {
         .send({ code: ERROR_CODES.BAD_REQUEST, message: error.message, data: null });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply
-      .status(500)
-      .send({
-        code: ERROR_CODES.INTERNAL,
-        message: 'Something went wrong on our side',
-        data: null,
-      });
+    return reply.status(500).send({
+      code: ERROR_CODES.INTERNAL,
+      message: 'Something went wrong on our side',
+      data: null,
+    });
   });
 }

@@ -1,5 +1,6 @@
 // Fan-out of per-user messages between API instances (design.md: in-process by default,
 // Postgres LISTEN/NOTIFY or Redis pub/sub when several instances serve the same users).
+import { consoleLogger, type RealtimeLogger } from './logger.js';
 
 /** The JSON body of a STOMP MESSAGE on /user/queue/msg (spec §4 notification types). */
 export interface UserMessage {
@@ -105,13 +106,15 @@ export class InProcessBus implements RealtimeBus {
   private readonly handlers = new HandlerSet();
   private closed = false;
 
+  constructor(private readonly logger: RealtimeLogger = consoleLogger) {}
+
   async publish(userId: string, message: UserMessage, options?: PublishOptions): Promise<void> {
     if (this.closed) throw new Error('Realtime bus is closed');
     // A JSON round trip gives subscribers the same value the networked buses would.
     const envelope = parseEnvelope(JSON.stringify(toEnvelope(userId, message, options)));
     if (!envelope) throw new Error('Realtime message must be JSON with a string "type"');
     this.handlers.dispatch(envelope, (error) => {
-      console.error('Realtime handler failed', error);
+      this.logger.error({ err: error }, 'Realtime handler failed');
     });
   }
 

@@ -4,6 +4,12 @@
 // Sync messages that must skip the client that caused them: the CONNECTED frame carries the
 // connection's `session` header; the web client sends it back on HTTP calls as `X-Stomp-Session`
 // and the route passes it as `publish(userId, message, { exceptSessionId })`.
+//
+// Wiring:
+//   const bus = createRealtimeBus({ kind: 'memory' });          // or postgres/redis + url
+//   const realtime = attachStompServer(fastify.server, { bus, authenticate, logger: fastify.log });
+//   await realtime.ready;
+//   fastify.addHook('onClose', async () => { await realtime.close(); await bus.close(); });
 import type { PublishOptions, RealtimeBus, UserMessage } from './bus.js';
 import { InProcessBus } from './bus.js';
 import type { RealtimeLogger } from './logger.js';
@@ -44,7 +50,7 @@ export interface RealtimeBusConfig {
 
 export function createRealtimeBus(config: RealtimeBusConfig): RealtimeBus {
   const { kind, url, channel, logger } = config;
-  if (kind === 'memory') return new InProcessBus();
+  if (kind === 'memory') return new InProcessBus(logger);
   if (!url) throw new Error(`The ${kind} realtime bus needs a url`);
   if (kind === 'postgres') return new PostgresBus({ connectionString: url, channel, logger });
   return new RedisBus({ url, channel, logger });

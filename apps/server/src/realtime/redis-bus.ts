@@ -64,7 +64,12 @@ export class RedisBus implements RealtimeBus {
     this.closed = true;
     this.handlers.clear();
     const connections = [this.publisher, this.subscriber].filter((c): c is Redis => c !== null);
-    await Promise.allSettled(connections.map((connection) => connection.quit()));
+    // QUIT lets pending publishes finish; a connection that is down would queue it forever.
+    await Promise.allSettled(
+      connections.map((connection) =>
+        connection.status === 'ready' ? connection.quit() : connection.disconnect(),
+      ),
+    );
     for (const connection of connections) connection.disconnect();
   }
 

@@ -1,4 +1,10 @@
-import type { AuthResult, ComingSoonBody, LoginBody, SignupBody, UserInfo } from '@moments/contract';
+import type {
+  AuthResult,
+  ComingSoonBody,
+  LoginBody,
+  SignupBody,
+  UserInfo,
+} from '@moments/contract';
 import { ERROR_CODES } from '@moments/contract';
 import { STORAGE_KEYS, readStored, writeStored } from '../lib/storage';
 import { api, isApiError } from './client';

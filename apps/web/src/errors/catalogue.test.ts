@@ -41,9 +41,9 @@ describe('errorDialogFor (spec §8 global handler)', () => {
     expect(
       errorDialogFor({ code: ERROR_CODES.NETWORK_DISCONNECTED, suppressed: true }, null),
     ).toBeNull();
-    expect(errorDialogFor({ code: ERROR_CODES.USAGE_LIMIT_REACHED, suppressed: true }, 'free')).toBe(
-      null,
-    );
+    expect(
+      errorDialogFor({ code: ERROR_CODES.USAGE_LIMIT_REACHED, suppressed: true }, 'free'),
+    ).toBe(null);
     expect(errorDialogFor({ code: ERROR_CODES.INVALID_CREDENTIALS }, null)).toBeNull();
     expect(errorDialogFor({ code: ERROR_CODES.UNAUTHORIZED }, null)).toBeNull();
   });

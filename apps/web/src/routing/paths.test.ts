@@ -67,7 +67,7 @@ describe('menus and top bar (spec §2)', () => {
 });
 
 describe('isChunkLoadError (spec §8 route load failure)', () => {
-  it("recognises a lazy chunk that failed to load and nothing else", () => {
+  it('recognises a lazy chunk that failed to load and nothing else', () => {
     expect(
       isChunkLoadError(
         new TypeError('Failed to fetch dynamically imported module: https://m.test/assets/x.js'),

@@ -1,9 +1,9 @@
-import type { LlmClient } from '../llm/index.ts';
-import { judgeWithLlm } from './judge.ts';
-import { buildScoringContext, lengthPreference, scoreSpan, type ScoringContext, type SpanScore } from './scoring.ts';
-import { sentenceAt, splitSentences } from './sentences.ts';
-import { extractiveDescription, extractiveTitle, hashtagsFor } from './titles.ts';
-import type { Moment, Transcript } from './types.ts';
+import type { LlmClient } from '../llm/index';
+import { judgeWithLlm } from './judge';
+import { momentFromSpan, scoreCandidates, selectNonOverlapping } from './candidates';
+import { buildScoringContext, rankedScore, scoreSpan } from './scoring';
+import { sentenceAt, splitSentences } from './sentences';
+import type { Moment, Transcript } from './types';
 
 export interface FindViralMomentsOptions {
   minMs?: number;
@@ -24,69 +24,12 @@ export interface FindViralMomentsResult {
   warnings: string[];
 }
 
-export interface SpanCandidate {
-  first: number;
-  last: number;
-  startMs: number;
-  endMs: number;
-  rank: number;
-  scored: SpanScore;
-}
-
 const DEFAULT_MIN_MS = 15_000;
 const DEFAULT_MAX_MS = 90_000;
 /** Below this a candidate is ordinary talk, not a moment worth a clip. */
 const MIN_SCORE = 12;
 /** A video shorter than minMs still yields a moment if it holds a complete thought at least this long. */
 const SHORT_VIDEO_FLOOR_MS = 5_000;
-
-export function momentFromSpan(context: ScoringContext, first: number, last: number, scored: SpanScore): Moment {
-  const spanSentences = context.sentences.slice(first, last + 1);
-  const startMs = spanSentences[0]?.startMs ?? 0;
-  const endMs = spanSentences[spanSentences.length - 1]?.endMs ?? startMs;
-  return {
-    startMs,
-    endMs,
-    score: scored.score,
-    reasons: scored.reasons,
-    title: extractiveTitle(context, spanSentences),
-    description: extractiveDescription(spanSentences),
-    hashtags: hashtagsFor(spanSentences, scored.salientTerms),
-    text: spanSentences.map((sentence) => sentence.text).join(' '),
-  };
-}
-
-/** All sentence-aligned spans whose length is within [minMs, maxMs], each scored. */
-function scoreCandidates(context: ScoringContext, minMs: number, maxMs: number, signal?: AbortSignal): SpanCandidate[] {
-  const { sentences } = context;
-  const candidates: SpanCandidate[] = [];
-  for (let first = 0; first < sentences.length; first++) {
-    if (first % 64 === 0) signal?.throwIfAborted();
-    const startMs = sentences[first]?.startMs ?? 0;
-    for (let last = first; last < sentences.length; last++) {
-      const endMs = sentences[last]?.endMs ?? startMs;
-      const durationMs = endMs - startMs;
-      if (durationMs > maxMs) break;
-      if (durationMs < minMs) continue;
-      // A clip ends on a finished sentence unless the speech engine gave no punctuation at all.
-      if (!sentences[last]?.terminal && sentences.some((sentence) => sentence.terminal)) continue;
-      const scored = scoreSpan(context, first, last);
-      candidates.push({ first, last, startMs, endMs, rank: scored.raw * lengthPreference(durationMs), scored });
-    }
-  }
-  return candidates;
-}
-
-/** Best-first selection of spans that do not overlap. */
-export function selectNonOverlapping(candidates: SpanCandidate[], limit: number): SpanCandidate[] {
-  const chosen: SpanCandidate[] = [];
-  for (const candidate of [...candidates].sort((a, b) => b.rank - a.rank)) {
-    if (chosen.length >= limit) break;
-    if (chosen.some((other) => candidate.first <= other.last && other.first <= candidate.last)) continue;
-    chosen.push(candidate);
-  }
-  return chosen;
-}
 
 function defaultMaxMoments(durationMs: number): number {
   return Math.max(3, Math.min(30, Math.round(durationMs / 120_000)));
@@ -147,8 +90,8 @@ export async function findViralMoments(
 }
 
 /**
- * Re-scores one moment's span for the "refresh" call (PUT /api/highlight_moment/refresh), snapping the
- * start and end outward... to whole sentences: the sentence holding startMs through the one holding endMs.
+ * Re-scores one moment's span for the "refresh" call (spec: PUT /api/highlight_moment/refresh), snapped to
+ * whole sentences: from the sentence holding startMs through the one holding endMs.
  */
 export function rescoreSpan(transcript: Transcript, startMs: number, endMs: number, actAs?: string): Moment {
   if (!(endMs > startMs)) throw new RangeError(`empty span ${startMs}..${endMs} ms`);
@@ -157,5 +100,6 @@ export function rescoreSpan(transcript: Transcript, startMs: number, endMs: numb
   const context = buildScoringContext(sentences, actAs);
   const first = sentenceAt(sentences, startMs, 'start');
   const last = Math.max(first, sentenceAt(sentences, endMs, 'end'));
-  return momentFromSpan(context, first, last, scoreSpan(context, first, last));
+  const durationMs = (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
+  return momentFromSpan(context, first, last, rankedScore(scoreSpan(context, first, last), durationMs));
 }

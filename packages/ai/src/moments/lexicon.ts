@@ -19,8 +19,7 @@ insanely massively never always everything nothing everyone nobody`.split(/\s+/)
 /** Bold-claim words that make an opening line land. */
 export const CLAIM_WORDS = new Set(
   `never always nobody everyone everybody secret truth biggest mistake wrong lie lies myth worst best most only
-guaranteed proven impossible shocking stop forget ruined changed destroyed million billion thousand percent
-double triple half`.split(/\s+/),
+guaranteed proven impossible shocking stop forget ruined changed destroyed million billion percent`.split(/\s+/),
 );
 
 export const NUMBER_WORDS = new Set(
@@ -59,13 +58,11 @@ export const STORY_MARKERS = [
   'there i was',
   'so there i',
   'this one time',
+  'the first time i',
+  'the day i',
   'true story',
-  'last year',
-  'back in',
   'let me tell you',
   'i never told',
-  'the day',
-  'first time',
 ];
 
 export const RESOLUTION_MARKERS = [

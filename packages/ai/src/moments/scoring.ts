@@ -1,5 +1,5 @@
-import { LexicalIndex } from '../search/bm25.ts';
-import { contentTerms, wordTokens } from '../search/text.ts';
+import { LexicalIndex } from '../search/bm25';
+import { contentTerms, wordTokens } from '../search/text';
 import {
   CLAIM_WORDS,
   CONTRAST_PATTERNS,
@@ -10,9 +10,9 @@ import {
   PERSONA_VOCABULARY,
   RESOLUTION_MARKERS,
   STORY_MARKERS,
-} from './lexicon.ts';
-import type { Sentence } from './sentences.ts';
-import type { MomentReason, MomentReasonKind } from './types.ts';
+} from './lexicon';
+import type { Sentence } from './sentences';
+import type { MomentReason, MomentReasonKind } from './types';
 
 /** Per-sentence signals, computed once per transcript so thousands of candidate spans score cheaply. */
 interface SentenceSignals {
@@ -36,6 +36,8 @@ export interface ScoringContext {
   totalTerms: number;
   medianWordsPerSecond: number;
   persona: string | undefined;
+  /** 0..1 strength of the break after each sentence (long pause, topic change): where thoughts end. */
+  breakAfter: number[];
 }
 
 export interface SpanScore {
@@ -84,6 +86,11 @@ function hookOf(sentence: Sentence, tokens: string[]): { hook: number; detail: s
   if (/\d/.test(lower) || tokens.some((token) => NUMBER_WORDS.has(token))) {
     hook += 0.25;
     details.push('a number');
+  }
+  const story = containsPhrase(lower, STORY_MARKERS);
+  if (story) {
+    hook += 0.3;
+    details.push(`the start of a story ("${story}")`);
   }
   if (tokens.some((token) => token === 'you' || token === 'your' || token === "you're")) {
     hook += 0.15;
@@ -146,6 +153,7 @@ export function buildScoringContext(sentences: Sentence[], persona?: string): Sc
     .map((sentence) => sentence.words.length / ((sentence.endMs - sentence.startMs) / 1000))
     .sort((a, b) => a - b);
   return {
+    breakAfter: thoughtBreaks(sentences, signals),
     sentences,
     signals,
     index,
@@ -154,6 +162,23 @@ export function buildScoringContext(sentences: Sentence[], persona?: string): Sc
     medianWordsPerSecond: rates[Math.floor(rates.length / 2)] ?? 2.5,
     persona: cleanPersona,
   };
+}
+
+/** Break strength between consecutive sentences: a pause longer than usual and little shared vocabulary. */
+export function thoughtBreaks(sentences: readonly Sentence[], signals: readonly { terms: string[] }[]): number[] {
+  const gaps = sentences.slice(1).map((sentence, k) => sentence.startMs - (sentences[k]?.endMs ?? sentence.startMs));
+  const medianGap = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)] ?? 500;
+  const termsOf = (from: number, to: number) => new Set(signals.slice(Math.max(0, from), Math.max(0, to)).flatMap((s) => s.terms));
+  return sentences.map((_, k) => {
+    const gap = gaps[k];
+    if (gap === undefined) return 1;
+    const pause = Math.max(0, Math.min(1, (gap / Math.max(1, medianGap) - 1) / 1.5));
+    const before = termsOf(k - 1, k + 1);
+    const after = termsOf(k + 1, k + 3);
+    const shared = [...before].filter((term) => after.has(term)).length;
+    const cohesion = Math.min(1, shared / Math.max(1, Math.min(before.size, after.size)) * 2);
+    return 0.6 * pause + 0.4 * (1 - cohesion);
+  });
 }
 
 function quoteText(text: string, maxLength = 90): string {
@@ -206,7 +231,15 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
     payoff += nearEnd ? 0.55 : 0.15;
     payoffDetails.push(`${nearEnd ? 'resolves at the end' : 'resolves'} ("${spanSignals[resolutionAt]?.resolution}")`);
   }
-  if (lastSentence.terminal && (spanSignals[spanSignals.length - 1]?.exclamation || payoff > 0)) payoff += 0.15;
+  const closing = spanSignals[spanSignals.length - 1];
+  if (lastSentence.terminal && (closing?.exclamation || payoff > 0)) payoff += 0.15;
+  if (closing && closing.quote >= 0.5 && spanSignals.length > 1) {
+    payoff += 0.3;
+    payoffDetails.push(`ends on a punchline ("${quoteText(lastSentence.text, 60)}")`);
+  }
+  // A whole thought starts and ends at natural breaks rather than mid-topic.
+  const completeness = ((first > 0 ? (context.breakAfter[first - 1] ?? 0) : 1) + (context.breakAfter[last] ?? 0)) / 2;
+  if (completeness >= 0.6) payoffDetails.push('starts and ends at natural breaks');
   contributions.push({ kind: 'payoff', value: Math.min(1, payoff), detail: `A complete thought: ${payoffDetails.join(', ')}` });
 
   // Emotion and emphasis: density of feeling words, intensifiers and exclamations.
@@ -242,14 +275,15 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   const termWeights: [string, number][] = [];
   let focus = 0;
   for (const [term, count] of spanCounts) {
+    // Terms the span keeps returning to, beyond what their frequency in the whole video predicts.
     const expected = ((context.totalTermCounts.get(term) ?? 0) * spanTerms) / Math.max(1, context.totalTerms);
-    const weight = Math.max(0, count - expected) * context.index.idf(term);
+    const weight = Math.max(0, count - 1 - expected) * context.index.idf(term);
     focus += weight;
     termWeights.push([term, count * context.index.idf(term)]);
   }
   termWeights.sort((a, b) => b[1] - a[1]);
   const salientTerms = termWeights.slice(0, 8).map(([term]) => term);
-  const salience = 1 - Math.exp(-(focus / Math.max(1, spanTerms)) * 0.9);
+  const salience = 1 - Math.exp(-(focus / Math.max(1, spanTerms)) * 4);
   contributions.push({ kind: 'salience', value: salience, detail: `Focused topic: ${salientTerms.slice(0, 4).join(', ')}` });
 
   // Pace: faster than the speaker's usual rate reads as energy.
@@ -277,8 +311,18 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
     raw += points / 100;
     if (points >= 1) reasons.push({ kind, detail, weight: Math.round(points * 10) / 10 });
   }
+  // Cutting into a thought (no pause, shared topic across the cut) costs up to a quarter of the score.
+  const completenessFactor = 0.75 + 0.25 * completeness;
+  raw *= completenessFactor;
+  for (const reason of reasons) reason.weight = Math.round(reason.weight * completenessFactor * 10) / 10;
   reasons.sort((a, b) => b.weight - a.weight);
   return { raw, score: Math.max(0, Math.min(100, Math.round(raw * 100))), reasons, salientTerms };
+}
+
+/** The span's score with the length preference applied: what moments are ranked and shown by. */
+export function rankedScore(scored: SpanScore, durationMs: number): SpanScore {
+  const rank = scored.raw * lengthPreference(durationMs);
+  return { ...scored, raw: rank, score: Math.max(0, Math.min(100, Math.round(rank * 100))) };
 }
 
 /** Gentle preference for clips of about 20–60 s inside the allowed range. */

@@ -1,4 +1,4 @@
-import type { Transcript, TranscriptWord } from './types.ts';
+import type { Transcript, TranscriptWord } from './types';
 
 /** A sentence of the transcript: whole words only, so a span of sentences never cuts a word or a sentence. */
 export interface Sentence {

@@ -1,6 +1,6 @@
-import { contentTerms, contentTermsWithSurface, wordTokens } from '../search/text.ts';
-import type { ScoringContext } from './scoring.ts';
-import type { Sentence } from './sentences.ts';
+import { contentTerms, contentTermsWithSurface, wordTokens } from '../search/text';
+import type { ScoringContext } from './scoring';
+import type { Sentence } from './sentences';
 
 const FILLERS = /\b(um+|uh+|erm|hmm|you know|i mean|sort of|kind of)\b,?\s*/gi;
 const LEADING_CONNECTIVES = /^(?:(?:so|and|but|well|okay|ok|anyway|now|yeah|like|right|oh|also)\b[,\s]*)+/i;

@@ -1,5 +1,5 @@
-import { synonymsOf } from './synonyms.ts';
-import { contentTerms } from './text.ts';
+import { synonymsOf } from './synonyms';
+import { contentTerms } from './text';
 
 const K1 = 1.2;
 const B = 0.75;

@@ -1,4 +1,4 @@
-import { stem } from './text.ts';
+import { stem } from './text';
 
 // Small hand-made thesaurus so the lexical fallback still meets paraphrases ("quit" finds "resigned").
 // Each line is one group of words that can stand for each other in a search query.
@@ -22,7 +22,7 @@ doctor physician hospital clinic nurse
 sick ill illness disease cancer diagnosis
 health healthy fitness exercise workout training gym
 run running jog jogging marathon race
-sleep sleeping rest tired exhausted insomnia
+sleep asleep sleeping rest tired exhausted insomnia
 afraid scared fear fright terrified anxious anxiety nervous panic
 sad depressed cry cried crying tears grief heartbroken
 happy glad joy joyful thrilled delighted

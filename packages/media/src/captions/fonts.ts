@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { MediaError } from '../errors/index';
+import { MediaError } from '../errors/index.js';
 
 export interface CaptionFont {
   /** Family name inside the font file; the ASS `Fontname` and JASSUB's font key. */

@@ -1,6 +1,6 @@
 /**
- * Stable error codes the media layer reports. The server maps them to user messages and HTTP
- * statuses, so a code never changes meaning once shipped.
+ * Stable error codes the media layer reports. Where @moments/contract's ERROR_CODES has the same
+ * name, it means the same thing; the server maps the rest. A code never changes meaning once shipped.
  */
 export type MediaErrorCode =
   // uploads (spec §5: mp4, mov, webm only)
@@ -8,12 +8,10 @@ export type MediaErrorCode =
   | 'EMPTY_FILE'
   | 'NOT_A_VIDEO'
   | 'CORRUPT_MEDIA'
+  | 'NO_AUDIO'
   // links
   | 'INVALID_URL'
-  | 'UNSUPPORTED_SCHEME'
-  | 'BLOCKED_ADDRESS'
-  | 'HOST_NOT_FOUND'
-  | 'TOO_MANY_REDIRECTS'
+  | 'PRIVATE_ADDRESS'
   | 'LINK_NOT_FOUND'
   | 'LINK_NOT_MEDIA'
   | 'LINK_UNREACHABLE'

@@ -2,16 +2,20 @@ import { mkdtemp, rm, stat, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isMediaError } from '../errors/index';
-import { makeTestVideo } from '../testing/index';
-import { FFmpegError, readRawFrames, runFfmpeg, runFfprobe, spawnFfmpegStream } from './index';
+import { isMediaError } from '../errors/index.js';
+import { makeTestVideo } from '../testing/index.js';
+import { FFmpegError, readRawFrames, runFfmpeg, runFfprobe, spawnFfmpegStream } from './index.js';
 
 let work: string;
 let source: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'moments-ffmpeg-'));
-  source = await makeTestVideo(join(work, 'source.mp4'), { durationSec: 2, width: 160, height: 120 });
+  source = await makeTestVideo(join(work, 'source.mp4'), {
+    durationSec: 2,
+    width: 160,
+    height: 120,
+  });
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -30,6 +34,17 @@ describe('runFfmpeg', () => {
     expect(probed.streams.find((s) => s.codec_type === 'video')?.width).toBe(80);
     expect(fractions.at(-1)).toBe(1);
     expect([...fractions].sort((a, b) => a - b)).toEqual(fractions);
+  });
+
+  it('reports progress part way through a run, from the given duration', async () => {
+    const fractions: number[] = [];
+    // -re paces the input in real time, so ffmpeg reports progress while it runs.
+    await runFfmpeg(
+      ['-re', '-f', 'lavfi', '-i', 'color=size=16x16:rate=10:duration=1.6', '-f', 'null', '-'],
+      { durationMs: 1600, onProgress: (fraction) => fractions.push(fraction) },
+    );
+    expect(fractions.some((fraction) => fraction > 0.1 && fraction < 0.95)).toBe(true);
+    expect(fractions.at(-1)).toBe(1);
   });
 
   it('runs in the given working folder', async () => {
@@ -106,7 +121,8 @@ describe('spawnFfmpegStream', () => {
       'pipe:1',
     ]);
     const frames: Buffer[] = [];
-    for await (const frame of readRawFrames(stream.stdout, 8 * 4 * 3)) frames.push(Buffer.from(frame));
+    for await (const frame of readRawFrames(stream.stdout, 8 * 4 * 3))
+      frames.push(Buffer.from(frame));
     await stream.done;
     expect(frames).toHaveLength(10);
     const [r, g, b] = frames[0]!;

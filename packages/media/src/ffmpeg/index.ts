@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable, type Writable } from 'node:stream';
-import { MediaError, type MediaErrorCode } from '../errors/index';
+import { MediaError, type MediaErrorCode } from '../errors/index.js';
 
 export interface FfmpegOptions {
   /** Working folder of the process (two-pass logs and other stray files land here). */
@@ -104,10 +104,7 @@ export function spawnFfmpegStream(args: string[], opts: FfmpegStreamOptions = {}
  * Cut a byte stream into frames of `frameBytes` (width * height * 3 for rgb24). A short last
  * chunk is dropped: ffmpeg only writes whole frames, so it means the stream was cut off.
  */
-export async function* readRawFrames(
-  stream: Readable,
-  frameBytes: number,
-): AsyncGenerator<Buffer> {
+export async function* readRawFrames(stream: Readable, frameBytes: number): AsyncGenerator<Buffer> {
   if (!Number.isInteger(frameBytes) || frameBytes <= 0) throw new RangeError('frameBytes > 0');
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -222,22 +219,24 @@ function startFfmpeg(args: string[], opts: FfmpegOptions, stdinMode: StdinMode):
   }
 
   let stoppedOnPurpose = false;
-  const done = waitForExit(child, opts.timeoutMs ?? envInt('FFMPEG_TIMEOUT_MS') ?? DEFAULT_TIMEOUT_MS, opts.signal).then(
-    ({ exitCode, reason, spawnError }) => {
-      if (spawnError) throw toolMissing('ffmpeg', binary, spawnError);
-      if (stoppedOnPurpose) return;
-      if (reason) throw stoppedError('ffmpeg', reason, exitCode, tail.text());
-      if (exitCode !== 0) {
-        throw new FFmpegError(
-          'FFMPEG_FAILED',
-          `ffmpeg failed (exit ${exitCode}): ${lastMeaningfulLine(tail.text())}`,
-          exitCode,
-          tail.text(),
-        );
-      }
-      if (opts.onProgress) safeCall(opts.onProgress, 1);
-    },
-  );
+  const done = waitForExit(
+    child,
+    opts.timeoutMs ?? envInt('FFMPEG_TIMEOUT_MS') ?? DEFAULT_TIMEOUT_MS,
+    opts.signal,
+  ).then(({ exitCode, reason, spawnError }) => {
+    if (spawnError) throw toolMissing('ffmpeg', binary, spawnError);
+    if (stoppedOnPurpose) return;
+    if (reason) throw stoppedError('ffmpeg', reason, exitCode, tail.text());
+    if (exitCode !== 0) {
+      throw new FFmpegError(
+        'FFMPEG_FAILED',
+        `ffmpeg failed (exit ${exitCode}): ${lastMeaningfulLine(tail.text())}`,
+        exitCode,
+        tail.text(),
+      );
+    }
+    if (opts.onProgress) safeCall(opts.onProgress, 1);
+  });
   return {
     child,
     done,
@@ -336,7 +335,8 @@ class TailBuffer {
   push(chunk: Buffer): void {
     this.chunks.push(chunk);
     this.size += chunk.length;
-    while (this.size - this.chunks[0]!.length >= this.limit) this.size -= this.chunks.shift()!.length;
+    while (this.size - this.chunks[0]!.length >= this.limit)
+      this.size -= this.chunks.shift()!.length;
   }
   text(): string {
     const all = Buffer.concat(this.chunks);

@@ -4,8 +4,8 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { MediaError } from '../errors/index';
-import { FFmpegError, runFfmpeg, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index';
+import { MediaError } from '../errors/index.js';
+import { FFmpegError, runFfmpeg, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index.js';
 
 export interface MediaInfo {
   durationMs: number;
@@ -51,9 +51,12 @@ export async function probeMedia(
   let output: ProbeOutput;
   try {
     output = JSON.parse(
-      await runFfprobe(['-v', 'error', '-show_format', '-show_streams', '-of', 'json', '--', file], {
-        signal: opts.signal,
-      }),
+      await runFfprobe(
+        ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', '--', file],
+        {
+          signal: opts.signal,
+        },
+      ),
     ) as ProbeOutput;
   } catch (error) {
     if (error instanceof FFmpegError && error.code === 'FFPROBE_FAILED') {
@@ -84,8 +87,11 @@ export async function probeMedia(
     const fps = parseRate(video.avg_frame_rate) ?? parseRate(video.r_frame_rate);
     if (fps) info.fps = fps;
     if (video.codec_name) info.videoCodec = video.codec_name;
-    const rotation = Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate);
-    if (Number.isFinite(rotation) && rotation !== 0) info.rotation = ((-rotation % 360) + 360) % 360;
+    const rotation = Number(
+      video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate,
+    );
+    if (Number.isFinite(rotation) && rotation !== 0)
+      info.rotation = ((-rotation % 360) + 360) % 360;
   }
   if (audio?.codec_name) info.audioCodec = audio.codec_name;
   return info;
@@ -102,7 +108,10 @@ const ACCEPTED_FORMAT_PARTS = ['mov', 'mp4', 'webm', 'matroska'];
  * extension and the content must really be such a video (right container, a video stream,
  * a positive duration, not cut short). Returns the probe result.
  */
-export async function validateUploadedVideo(file: string, originalName: string): Promise<MediaInfo> {
+export async function validateUploadedVideo(
+  file: string,
+  originalName: string,
+): Promise<MediaInfo> {
   const extension = extname(originalName).slice(1).toLowerCase();
   if (!(ACCEPTED_UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
     throw new MediaError(
@@ -275,7 +284,8 @@ async function assertEndIsReadable(file: string): Promise<void> {
   }
 }
 
-const TRUNCATION_MESSAGES = /partial file|ended prematurely|truncat|invalid data found|error reading/i;
+const TRUNCATION_MESSAGES =
+  /partial file|ended prematurely|truncat|invalid data found|error reading/i;
 
 async function measureDurationFromPackets(file: string): Promise<number> {
   const csv = await runFfprobe([

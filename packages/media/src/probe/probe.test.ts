@@ -2,10 +2,15 @@ import { copyFile, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MediaError } from '../errors/index';
-import { readRawFrames, runFfmpeg, spawnFfmpegStream } from '../ffmpeg/index';
-import { makeTestVideo, sharedMediaDir } from '../testing/index';
-import { extractAudioForAsr, extractThumbnail, probeMedia, validateUploadedVideo } from './index';
+import { MediaError } from '../errors/index.js';
+import { readRawFrames, runFfmpeg, spawnFfmpegStream } from '../ffmpeg/index.js';
+import { makeTestVideo, sharedMediaDir } from '../testing/index.js';
+import {
+  extractAudioForAsr,
+  extractThumbnail,
+  probeMedia,
+  validateUploadedVideo,
+} from './index.js';
 
 let work: string;
 let mp4: string;
@@ -91,14 +96,13 @@ describe('validateUploadedVideo (spec §5: mp4, mov, webm)', () => {
   });
 
   it('refuses an mp4 cut short, with its index at the end or at the start', async () => {
-    const indexAtEnd = join(work, 'cut-end.mp4');
-    await copyFile(mp4, indexAtEnd);
+    // makeTestVideo writes +faststart (index first); remux once more with the index at the end.
     const size = (await readFile(mp4)).length;
-    await runFfmpeg(['-i', mp4, '-c', 'copy', '-movflags', '+faststart', join(work, 'fs.mp4')]);
-    // makeTestVideo writes +faststart, so remux without it for the index-at-end case.
+    const indexAtEnd = join(work, 'cut-end.mp4');
+    const indexAtStart = join(work, 'cut-start.mp4');
     await runFfmpeg(['-i', mp4, '-c', 'copy', indexAtEnd]);
+    await copyFile(mp4, indexAtStart);
     await truncate(indexAtEnd, Math.floor(size / 2));
-    const indexAtStart = join(work, 'fs.mp4');
     await truncate(indexAtStart, Math.floor(size / 2));
     expect(await errorCodeOf(validateUploadedVideo(indexAtEnd, 'cut-end.mp4'))).toBe(
       'CORRUPT_MEDIA',

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Config, Human } from '@vladmandic/human';
-import { MediaError } from '../errors/index';
+import { MediaError } from '../errors/index.js';
 
 /** A face box in pixels of the image it was found in. */
 export interface FaceBox {
@@ -84,7 +84,7 @@ async function createFaceDetector(): Promise<FaceDetector> {
         minSize: 0,
         iouThreshold: 0.3,
         scale: 1, // the face itself, not Human's enlarged crop for its mesh model
-        square: true, // pad instead of squashing a wide frame into the 256x256 input
+        square: false, // Human 3.3.6 misplaces boxes (y) when it pads to square
         mask: false,
         return: false,
       },
@@ -165,7 +165,7 @@ function registerFileModelLoader(human: Human): void {
     return {
       load: async () => {
         const modelJson = JSON.parse(await readFile(modelFile, 'utf8'));
-        return io.getModelArtifactsForJSON(modelJson, async (manifest) => {
+        return io.getModelArtifactsForJSON(modelJson, async (manifest: WeightsGroup[]) => {
           const specs = manifest.flatMap((group) => group.weights);
           const parts = await Promise.all(
             manifest
@@ -176,11 +176,17 @@ function registerFileModelLoader(human: Human): void {
           return [
             specs,
             weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
-          ];
+          ] as never;
         });
       },
     };
   });
+}
+
+/** One entry of a tfjs model.json `weightsManifest`. */
+interface WeightsGroup {
+  paths: string[];
+  weights: unknown[];
 }
 
 function isModelLoaded(human: Human, name: string): boolean {

@@ -33,7 +33,10 @@ const MIN_IOU = 0.1;
 /** A face may move this many of its own widths per second and still be the same face. */
 const MAX_WIDTHS_PER_SECOND = 2.5;
 
-export function buildTracks(frames: AnalyzedFrame[], options: TrackingOptions = {}): SubjectTrack[] {
+export function buildTracks(
+  frames: AnalyzedFrame[],
+  options: TrackingOptions = {},
+): SubjectTrack[] {
   const maxGapMs = options.maxGapMs ?? 1000;
   const cuts = [...(options.shotCutsMs ?? [])].sort((a, b) => a - b);
   const finished: SubjectTrack[] = [];
@@ -59,7 +62,10 @@ export function buildTracks(frames: AnalyzedFrame[], options: TrackingOptions = 
       const gapSec = Math.max(0.001, (frame.tMs - frames[last.frame]!.tMs) / 1000);
       frame.faces.forEach((face, faceIndex) => {
         const overlap = iou(last.box, face);
-        const distance = Math.hypot(centerX(face) - centerX(last.box), centerY(face) - centerY(last.box));
+        const distance = Math.hypot(
+          centerX(face) - centerX(last.box),
+          centerY(face) - centerY(last.box),
+        );
         const reach = Math.max(last.box.w, face.w) * Math.max(1, MAX_WIDTHS_PER_SECOND * gapSec);
         const sizeRatio = Math.max(face.w, last.box.w) / Math.max(1, Math.min(face.w, last.box.w));
         if (sizeRatio > 2) return; // a different face at another depth

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runFfmpeg } from '../ffmpeg/index';
+import { runFfmpeg } from '../ffmpeg/index.js';
 
 export interface TestVideoOptions {
   /** Length in seconds. Default 2, or the audio's length when `audio` is given. */
@@ -67,11 +67,7 @@ export async function synthesizeSpeech(
 ): Promise<string> {
   // The text goes through stdin so that nothing in it can be read as an option.
   if ((options.engine ?? 'espeak') === 'festival') {
-    await runTool(
-      'text2wave',
-      ['-eval', '(voice_cmu_us_slt_arctic_hts)', '-o', outWav],
-      text,
-    );
+    await runTool('text2wave', ['-eval', '(voice_cmu_us_slt_arctic_hts)', '-o', outWav], text);
   } else {
     await runTool(
       'espeak-ng',
@@ -169,7 +165,8 @@ async function handleRequest(
 ): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   if (url.pathname === '/__page') {
-    const html = '<!doctype html><html><head><title>Not a video</title></head><body>Hello</body></html>';
+    const html =
+      '<!doctype html><html><head><title>Not a video</title></head><body>Hello</body></html>';
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(request.method === 'HEAD' ? undefined : html);
     return;
@@ -196,6 +193,7 @@ async function handleRequest(
   const headers = {
     'content-type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
     'accept-ranges': 'bytes',
+    'last-modified': info.mtime.toUTCString(),
   };
   const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
   let start = 0;

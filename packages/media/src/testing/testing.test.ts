@@ -2,8 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeMedia } from '../probe/index';
-import { makeTestVideo, serveFiles, sharedMediaDir, synthesizeSpeech, type ServedFiles } from './index';
+import { probeMedia } from '../probe/index.js';
+import {
+  makeTestVideo,
+  serveFiles,
+  sharedMediaDir,
+  synthesizeSpeech,
+  type ServedFiles,
+} from './index.js';
 
 let work: string;
 let served: ServedFiles;
@@ -48,7 +54,8 @@ describe('synthesizeSpeech', () => {
 describe('sharedMediaDir', () => {
   it('points at the shared speech fixtures when they exist', () => {
     const folder = sharedMediaDir();
-    if (folder === undefined) console.log('shared media (../shared/media) not found beside the repo');
+    if (folder === undefined)
+      console.log('shared media (../shared/media) not found beside the repo');
     else expect(folder).toMatch(/shared[\\/]media$/);
   });
 });

@@ -1,0 +1,154 @@
+import type { JobStatus, Notification, NotificationType, TaskStatus } from '@moments/contract';
+import { and, desc, eq, inArray, lte } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { notifications } from '../../db/schema.js';
+import type { RealtimeBus } from '../../realtime/index.js';
+import type { TaskRow } from '../tasks/task-mapper.js';
+
+type NotificationRow = typeof notifications.$inferSelect;
+
+const toDto = (row: NotificationRow): Notification => ({
+  id: row.id,
+  type: row.type as NotificationType,
+  viewed: row.viewed,
+  data: row.data as Record<string, unknown>,
+  created: row.createdAt.getTime(),
+});
+
+/** Finished work the user should hear about: stored, then pushed to every open client. */
+const TERMINAL_TASK_STATUSES: ReadonlySet<TaskStatus> = new Set(['DONE', 'ERROR']);
+
+/**
+ * Stores notifications and pushes them over the realtime channel (spec §3, §4). Live progress is
+ * pushed without being stored; viewing or deleting on one client is mirrored to the user's other
+ * clients with SYNC_NOTIFY_VIEW / SYNC_NOTIFY_DELETE.
+ */
+export class NotificationsService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: RealtimeBus,
+  ) {}
+
+  async taskChanged(task: TaskRow, statusChanged: boolean): Promise<void> {
+    const status = task.status as TaskStatus;
+    const data: Record<string, unknown> = {
+      task_id: task.id,
+      task_status: status,
+      task_title: (task.video as { title?: string }).title || 'Untitled video',
+      progress: Math.round(task.progress),
+      stage: task.stage,
+      error_reason: task.errorReason,
+    };
+    if (statusChanged && TERMINAL_TASK_STATUSES.has(status)) {
+      const stored = await this.store(task.userId, 'TASK_STATUS_UPDATE', data);
+      await this.bus.publish(task.userId, {
+        type: 'TASK_STATUS_UPDATE',
+        id: stored.id,
+        data: stored.data,
+      });
+      return;
+    }
+    await this.bus.publish(task.userId, { type: 'TASK_STATUS_UPDATE', data });
+  }
+
+  async jobChanged(
+    userId: string,
+    job: {
+      id: string;
+      type: string;
+      status: JobStatus;
+      title: string;
+      progress: number;
+      momentId: string | null;
+    },
+    statusChanged: boolean,
+  ): Promise<void> {
+    const type: NotificationType =
+      job.type === 'ANIMATED_CAPTION_EXPORT'
+        ? 'JOB_ANIMATED_CAPTION_EXPORT'
+        : 'JOB_VIRAL_MOMENT_EXPORT';
+    const data: Record<string, unknown> = {
+      job_id: job.id,
+      job_status: job.status,
+      job_title: job.title,
+      moment_id: job.momentId,
+      progress: Math.round(job.progress),
+    };
+    if (statusChanged && job.status !== 'IN_PROGRESS') {
+      const stored = await this.store(userId, type, data);
+      await this.bus.publish(userId, { type, id: stored.id, data: stored.data });
+      return;
+    }
+    await this.bus.publish(userId, { type, data });
+  }
+
+  /** spec §9: pages of `page_size`, newest first, only those created at or before `created`. */
+  async history(userId: string, pageNum: number, pageSize: number, created?: number) {
+    const conditions = [eq(notifications.userId, userId)];
+    if (created) conditions.push(lte(notifications.createdAt, new Date(created)));
+    const rows = await this.db
+      .select()
+      .from(notifications)
+      .where(and(...conditions))
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(pageSize + 1)
+      .offset((pageNum - 1) * pageSize);
+    return { content: rows.slice(0, pageSize).map(toDto), last: rows.length <= pageSize };
+  }
+
+  async markViewed(userId: string, ids: string[], exceptSessionId?: string): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.db
+      .update(notifications)
+      .set({ viewed: true })
+      .where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)))
+      .returning({ id: notifications.id });
+    const changed = rows.map((row) => row.id);
+    if (changed.length) {
+      await this.bus.publish(
+        userId,
+        { type: 'SYNC_NOTIFY_VIEW', data: { ids: changed } },
+        { exceptSessionId },
+      );
+    }
+    return changed;
+  }
+
+  async markAllViewed(userId: string, exceptSessionId?: string): Promise<void> {
+    const rows = await this.db
+      .update(notifications)
+      .set({ viewed: true })
+      .where(and(eq(notifications.userId, userId), eq(notifications.viewed, false)))
+      .returning({ id: notifications.id });
+    if (rows.length) {
+      await this.bus.publish(
+        userId,
+        { type: 'SYNC_NOTIFY_VIEW', data: { ids: rows.map((row) => row.id) } },
+        { exceptSessionId },
+      );
+    }
+  }
+
+  async delete(userId: string, ids: string[], exceptSessionId?: string): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.db
+      .delete(notifications)
+      .where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)))
+      .returning({ id: notifications.id });
+    const deleted = rows.map((row) => row.id);
+    if (deleted.length) {
+      await this.bus.publish(
+        userId,
+        { type: 'SYNC_NOTIFY_DELETE', data: { ids: deleted } },
+        { exceptSessionId },
+      );
+    }
+    return deleted;
+  }
+
+  private async store(userId: string, type: NotificationType, data: Record<string, unknown>) {
+    const [row] = await this.db.insert(notifications).values({ userId, type, data }).returning();
+    if (!row) throw new Error('notification insert returned nothing');
+    return toDto(row);
+  }
+}

@@ -1,0 +1,87 @@
+import path from 'node:path';
+import type { VideoMeta } from '@moments/contract';
+import { downloadVideo } from '@moments/media/ingest';
+import { resolveMediaUrl } from '@moments/media/net';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { uploads } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import type { Storage } from '../../storage/index.js';
+import type { TaskRow } from './task-mapper.js';
+
+export const UPLOAD_URL_PREFIX = 'upload://';
+
+export interface FetchedMedia {
+  mediaKey: string;
+  meta: Partial<VideoMeta>;
+}
+
+/** Gets a task's media into storage: an upload is already there, a link is downloaded. */
+export interface MediaFetcher {
+  fetch(
+    task: TaskRow,
+    workDir: string,
+    opts: { signal: AbortSignal; onProgress: (fraction: number) => void },
+  ): Promise<FetchedMedia>;
+}
+
+export interface LinkFetcherOptions {
+  allowHosts: string[];
+  /** Processing resolution cap: clips are reframed to at most 1080p anyway. */
+  maxHeight: number;
+}
+
+export class StorageMediaFetcher implements MediaFetcher {
+  constructor(
+    private readonly db: Db,
+    private readonly storage: Storage,
+    private readonly options: LinkFetcherOptions,
+  ) {}
+
+  async fetch(
+    task: TaskRow,
+    workDir: string,
+    opts: { signal: AbortSignal; onProgress: (fraction: number) => void },
+  ): Promise<FetchedMedia> {
+    const video = task.video as VideoMeta;
+    if (video.url.startsWith(UPLOAD_URL_PREFIX)) {
+      const uploadId = video.url.slice(UPLOAD_URL_PREFIX.length);
+      const [upload] = await this.db
+        .select()
+        .from(uploads)
+        .where(and(eq(uploads.id, uploadId), eq(uploads.userId, task.userId)))
+        .limit(1);
+      if (!upload)
+        throw new AppError('NOT_FOUND', 404, 'The uploaded file is no longer available.');
+      opts.onProgress(1);
+      return { mediaKey: upload.storageKey, meta: {} };
+    }
+
+    // Checked again here, not only at task start: DNS answers can change in between.
+    const resolved = await resolveMediaUrl(video.url, {
+      allowHosts: this.options.allowHosts,
+      signal: opts.signal,
+    });
+    const downloaded = await downloadVideo(resolved.finalUrl, workDir, {
+      maxHeight: this.options.maxHeight,
+      signal: opts.signal,
+      onProgress: opts.onProgress,
+      allowHosts: this.options.allowHosts,
+    });
+    const extension = path.extname(downloaded.file).toLowerCase() || '.mp4';
+    const mediaKey = `users/${task.userId}/tasks/${task.id}/source${extension}`;
+    await this.storage.putFile(mediaKey, downloaded.file, { move: true });
+    const m = downloaded.metadata;
+    return {
+      mediaKey,
+      meta: {
+        title: video.title || m.title || '',
+        thumbnail: video.thumbnail ?? m.thumbnail ?? null,
+        duration: m.durationMs != null ? m.durationMs / 1000 : video.duration,
+        channel_title: video.channel_title ?? m.channelTitle ?? null,
+        view_count: video.view_count ?? m.viewCount ?? null,
+        published_at: video.published_at ?? m.publishedAt ?? null,
+      },
+    };
+  }
+}

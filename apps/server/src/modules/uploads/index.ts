@@ -1,0 +1,8 @@
+export { registerUploadRoutes, type UploadRoutesDeps } from './uploads.controller.js';
+export { safeDisplayName, titleFromFileName } from './display-name.js';
+export {
+  THUMBNAIL_URL_TTL_SEC,
+  UPLOAD_URL_PREFIX,
+  UploadsService,
+  type IngestInput,
+} from './uploads.service.js';

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import { ERROR_CODES, VideoMeta, envelopeOf } from '@moments/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppConfig } from '../../config/index.js';
+import type { Db } from '../../db/client.js';
+import { currentUser, requireUser } from '../../http/auth.js';
+import { ok } from '../../http/envelope.js';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
+import type { App } from '../../http/types.js';
+import type { FileUrls, Storage } from '../../storage/index.js';
+import { TUS_PATH, TusUploads } from './tus-uploads.js';
+import { UploadsService } from './uploads.service.js';
+
+export interface UploadRoutesDeps {
+  config: Pick<AppConfig, 'DATA_DIR' | 'UPLOAD_MAX_BYTES'>;
+  db: Db;
+  storage: Storage;
+  fileUrls: FileUrls;
+}
+
+const tooLarge = (maxBytes: number) =>
+  new AppError(
+    ERROR_CODES.PAYLOAD_TOO_LARGE,
+    413,
+    `The file is larger than the ${formatBytes(maxBytes)} upload limit.`,
+  );
+
+/**
+ * Video uploads (spec §5: mp4, mov, webm): `POST /api/upload` for a plain multipart upload,
+ * `/api/upload/tus` for resumable ones, `GET /api/upload/{id}` for an upload's video meta.
+ * Routes live in their own scope so the multipart parser is registered only here.
+ */
+export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Promise<void> {
+  const maxBytes = deps.config.UPLOAD_MAX_BYTES;
+  const tmpDir = path.join(deps.config.DATA_DIR, 'tmp');
+  await fs.mkdir(tmpDir, { recursive: true });
+  const uploads = new UploadsService(deps.db, deps.storage, deps.fileUrls, tmpDir);
+  const tus = new TusUploads(uploads, {
+    directory: path.join(deps.config.DATA_DIR, 'tus'),
+    maxBytes,
+    log: (error) => app.log.error({ err: error }, 'resumable upload failed'),
+  });
+  const sweep = setInterval(() => {
+    tus.sweepAbandoned().catch((error) => app.log.warn({ err: error }, 'tus sweep failed'));
+  }, 3600_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 64 * 1024 },
+    });
+
+    scope.post(
+      '/api/upload',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['upload'],
+          summary: 'Upload a video (multipart field `file`: mp4, mov or webm)',
+          consumes: ['multipart/form-data'],
+          response: { 200: envelopeOf(VideoMeta) },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        if (!request.isMultipart()) {
+          throw badRequest('Send the video as multipart/form-data in a field named "file".');
+        }
+        // Refuse early what cannot fit; the streamed byte count below is what really counts.
+        if (Number(request.headers['content-length']) > maxBytes + 1024 * 1024) {
+          throw tooLarge(maxBytes);
+        }
+        const part = await request.file();
+        if (!part || part.fieldname !== 'file') {
+          part?.file.resume();
+          throw badRequest('Send the video in a multipart field named "file".');
+        }
+        // Streamed to disk: a multi-GB file never sits in memory.
+        const received = path.join(tmpDir, `upload-${randomUUID()}.part`);
+        try {
+          await pipeline(part.file, createWriteStream(received));
+          if (part.file.truncated) throw tooLarge(maxBytes);
+        } catch (error) {
+          await fs.rm(received, { force: true });
+          if (part.file.truncated || isFileTooLarge(error)) throw tooLarge(maxBytes);
+          throw error;
+        }
+        return ok(
+          await uploads.ingest({ userId: user.id, file: received, originalName: part.filename }),
+        );
+      },
+    );
+  });
+
+  app.get(
+    '/api/upload/:id',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['upload'],
+        summary: "An upload's video meta (the body to start a task with)",
+        params: z.object({ id: z.string() }),
+        response: { 200: envelopeOf(VideoMeta) },
+      },
+    },
+    async (request) => ok(await uploads.getVideoMeta(currentUser(request).id, request.params.id)),
+  );
+
+  await app.register(async (scope) => {
+    // tus reads PATCH bodies itself from the raw request.
+    scope.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) =>
+      done(null),
+    );
+    const forwardToTus = async (request: FastifyRequest, reply: FastifyReply) => {
+      const user = currentUser(request);
+      const uploadId = (request.params as { '*'?: string })['*'];
+      // Another user's upload id answers exactly like a missing one.
+      if (uploadId !== undefined && !(await tus.isOwnedBy(uploadId, user.id))) {
+        throw notFound('Upload');
+      }
+      reply.hijack();
+      await tus.handle(user.id, request.raw, reply.raw);
+    };
+    const routeOptions = { preHandler: requireUser, schema: { hide: true } };
+    scope.all(TUS_PATH, routeOptions, forwardToTus);
+    scope.all(`${TUS_PATH}/*`, routeOptions, forwardToTus);
+  });
+}
+
+function isFileTooLarge(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' ||
+      (error as { statusCode?: number }).statusCode === 413)
+  );
+}
+
+function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}

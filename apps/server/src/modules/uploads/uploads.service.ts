@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ERROR_CODES, type ErrorCode, type VideoMeta } from '@moments/contract';
+import { MediaError } from '@moments/media/errors';
+import { extractThumbnail, validateUploadedVideo } from '@moments/media/probe';
+import type { Db } from '../../db/client.js';
+import { uploads } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { findOwned } from '../../repositories/owned.js';
+import type { FileUrls, Storage } from '../../storage/index.js';
+import { safeDisplayName, titleFromFileName } from './display-name.js';
+
+export const UPLOAD_URL_PREFIX = 'upload://';
+
+/** Presigned S3 links live at most 7 days; the task page asks again when it needs a fresh one. */
+export const THUMBNAIL_URL_TTL_SEC = 7 * 24 * 3600;
+
+// What was wrong with the file the user gave: a 400 with the media layer's code.
+const USER_FILE_CODES: ReadonlySet<string> = new Set([
+  ERROR_CODES.UNSUPPORTED_EXTENSION,
+  ERROR_CODES.EMPTY_FILE,
+  ERROR_CODES.NOT_A_VIDEO,
+  ERROR_CODES.CORRUPT_MEDIA,
+]);
+
+export interface IngestInput {
+  userId: string;
+  /** The id the stored files and row get (the tus id for resumable uploads). */
+  uploadId?: string;
+  /** The received file; consumed (moved into storage or removed) whatever the outcome. */
+  file: string;
+  /** As the client sent it: only ever shown, never used as a path. */
+  originalName: string;
+}
+
+type UploadRow = typeof uploads.$inferSelect;
+
+/** Turns a received file into a stored, validated upload with its spec §3 video meta. */
+export class UploadsService {
+  constructor(
+    private readonly db: Db,
+    private readonly storage: Storage,
+    private readonly fileUrls: FileUrls,
+    /** Scratch folder for thumbnails, on the same disk as received files (DATA_DIR/tmp). */
+    private readonly tmpDir: string,
+  ) {}
+
+  async ingest(input: IngestInput): Promise<VideoMeta> {
+    const uploadId = input.uploadId ?? randomUUID();
+    const displayName = safeDisplayName(input.originalName);
+    const thumbnailFile = path.join(this.tmpDir, `${uploadId}-thumbnail.jpg`);
+    const folder = `users/${input.userId}/uploads/${uploadId}/`;
+    let stored = false;
+    try {
+      const info = await validateUploadedVideo(input.file, displayName).catch(asUserFileError);
+      // A frame a little in, past fade-ins and black first frames.
+      await extractThumbnail(input.file, thumbnailFile, Math.min(1000, info.durationMs / 2)).catch(
+        asUserFileError,
+      );
+      const extension = path.extname(displayName).slice(1).toLowerCase();
+      const storageKey = `${folder}source.${extension}`;
+      const thumbnailKey = `${folder}thumbnail.jpg`;
+      stored = true;
+      await this.storage.putFile(storageKey, input.file, { move: true });
+      await this.storage.putFile(thumbnailKey, thumbnailFile, { move: true });
+      const [row] = await this.db
+        .insert(uploads)
+        .values({
+          id: uploadId,
+          userId: input.userId,
+          storageKey,
+          originalName: displayName,
+          sizeBytes: info.sizeBytes,
+          durationMs: info.durationMs,
+          width: info.width ?? null,
+          height: info.height ?? null,
+          thumbnailKey,
+        })
+        .returning();
+      return this.videoMeta(row!);
+    } catch (error) {
+      if (stored) await this.storage.deletePrefix(folder).catch(() => undefined);
+      throw error;
+    } finally {
+      await fs.rm(input.file, { force: true });
+      await fs.rm(thumbnailFile, { force: true });
+    }
+  }
+
+  /** An upload's video meta for its owner; another user's id is a 404 like a missing one. */
+  async getVideoMeta(userId: string, uploadId: string): Promise<VideoMeta> {
+    return this.videoMeta(await findOwned(this.db, uploads, userId, uploadId, 'Upload'));
+  }
+
+  /** spec §3 video metadata, passed back as the task start body. */
+  async videoMeta(row: UploadRow): Promise<VideoMeta> {
+    return {
+      url: `${UPLOAD_URL_PREFIX}${row.id}`,
+      title: titleFromFileName(row.originalName),
+      thumbnail: row.thumbnailKey
+        ? await this.fileUrls.signFileUrl(row.thumbnailKey, { expiresInSec: THUMBNAIL_URL_TTL_SEC })
+        : null,
+      duration: row.durationMs === null ? null : row.durationMs / 1000,
+      video_platform: 'upload',
+      channel_title: null,
+      view_count: null,
+      published_at: Math.floor(row.createdAt.getTime() / 1000),
+    };
+  }
+}
+
+function asUserFileError(error: unknown): never {
+  if (error instanceof MediaError && USER_FILE_CODES.has(error.code)) {
+    throw new AppError(error.code as ErrorCode, 400, error.message);
+  }
+  throw error;
+}

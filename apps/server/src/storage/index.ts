@@ -1,0 +1,50 @@
+import path from 'node:path';
+import type { AppConfig } from '../config/index.js';
+import { FileUrls, loadAppSecret } from './file-urls.js';
+import { LocalStorage } from './local-storage.js';
+import { S3Storage } from './s3-storage.js';
+import type { Storage } from './storage.js';
+
+export { contentTypeForKey } from './content-types.js';
+export { registerFileRoutes } from './file-routes.js';
+export {
+  FileUrls,
+  loadAppSecret,
+  type FileUrlQuery,
+  type SignFileUrlOptions,
+} from './file-urls.js';
+export { LocalStorage } from './local-storage.js';
+export { S3Storage, type S3StorageOptions } from './s3-storage.js';
+export {
+  assertValidKey,
+  InvalidStorageKeyError,
+  StorageNotFoundError,
+  type ByteRange,
+  type Storage,
+} from './storage.js';
+
+/** The configured driver: DATA_DIR/files by default, a bucket with STORAGE_DRIVER=s3. */
+export function createStorage(config: AppConfig): Storage {
+  if (config.STORAGE_DRIVER === 's3') {
+    if (!config.S3_BUCKET) throw new Error('S3_BUCKET is required when STORAGE_DRIVER=s3');
+    return new S3Storage({
+      bucket: config.S3_BUCKET,
+      region: config.S3_REGION,
+      endpoint: config.S3_ENDPOINT,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      tmpDir: path.join(config.DATA_DIR, 'tmp'),
+    });
+  }
+  return new LocalStorage(path.join(config.DATA_DIR, 'files'));
+}
+
+/** Signed links for the configured storage, with the secret from APP_SECRET or DATA_DIR/secret. */
+export async function createFileUrls(
+  config: Pick<AppConfig, 'DATA_DIR'>,
+  storage: Storage,
+  appSecret: string | undefined = process.env.APP_SECRET,
+): Promise<FileUrls> {
+  return new FileUrls(storage, await loadAppSecret(config.DATA_DIR, appSecret));
+}

@@ -1,0 +1,182 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { attachmentDisposition, contentTypeForKey } from './content-types.js';
+import {
+  assertValidKey,
+  assertValidPrefix,
+  StorageNotFoundError,
+  type ByteRange,
+  type Storage,
+} from './storage.js';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** For S3-compatible servers (MinIO, Garage, moto...); absent means AWS. */
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle?: boolean;
+  /** Where `withLocalFile` downloads to; default the OS temp folder. */
+  tmpDir?: string;
+}
+
+/** Objects in one bucket, key for key (AWS SDK v3; multipart uploads through lib-storage). */
+export class S3Storage implements Storage {
+  readonly driver = 's3' as const;
+  readonly client: S3Client;
+  readonly bucket: string;
+  private readonly tmpDir: string;
+
+  constructor(options: S3StorageOptions) {
+    this.bucket = options.bucket;
+    this.tmpDir = options.tmpDir ?? os.tmpdir();
+    this.client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle ?? true,
+      credentials:
+        options.accessKeyId && options.secretAccessKey
+          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+          : undefined,
+      // Checksums only where S3 demands them: several S3-compatible servers reject the newer
+      // default trailing checksums.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async putFile(key: string, localPath: string, options: { move?: boolean } = {}): Promise<void> {
+    await this.putStream(key, createReadStream(localPath));
+    if (options.move) await fs.rm(localPath, { force: true });
+  }
+
+  async putStream(key: string, stream: Readable, contentType?: string): Promise<void> {
+    assertValidKey(key);
+    // Multipart above 8 MiB parts, so multi-GB sources never sit in memory whole.
+    const upload = new Upload({
+      client: this.client,
+      params: {
+        Bucket: this.bucket,
+        Key: key,
+        Body: stream,
+        ContentType: contentType ?? contentTypeForKey(key),
+      },
+      partSize: 8 * 1024 * 1024,
+      queueSize: 2,
+    });
+    await upload.done();
+  }
+
+  async withLocalFile<T>(key: string, fn: (localPath: string) => Promise<T>): Promise<T> {
+    const folder = await fs.mkdtemp(path.join(this.tmpDir, 'moments-s3-'));
+    try {
+      const file = path.join(folder, path.basename(key));
+      await pipeline(await this.createReadStream(key), createWriteStream(file));
+      return await fn(file);
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  async createReadStream(key: string, range: ByteRange = {}): Promise<Readable> {
+    assertValidKey(key);
+    const wanted =
+      range.start !== undefined || range.end !== undefined
+        ? `bytes=${range.start ?? 0}-${range.end ?? ''}`
+        : undefined;
+    try {
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: wanted }),
+      );
+      return object.Body as Readable;
+    } catch (error) {
+      if (isMissing(error)) throw new StorageNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    assertValidKey(key);
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: head.ContentLength ?? 0 };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    assertValidPrefix(prefix);
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          ContinuationToken: continuationToken,
+        }),
+      );
+      const keys = (page.Contents ?? []).flatMap((item) => (item.Key ? [{ Key: item.Key }] : []));
+      if (keys.length > 0) {
+        await this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.bucket,
+            Delete: { Objects: keys, Quiet: true },
+          }),
+        );
+      }
+      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuationToken);
+  }
+
+  /** A presigned GET the browser fetches from the bucket directly (SigV4 allows at most 7 days). */
+  async presignGetUrl(
+    key: string,
+    options: { expiresInSec: number; downloadName?: string },
+  ): Promise<string> {
+    assertValidKey(key);
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ResponseContentType: contentTypeForKey(key),
+        ResponseContentDisposition: options.downloadName
+          ? attachmentDisposition(options.downloadName)
+          : undefined,
+      }),
+      { expiresIn: Math.min(options.expiresInSec, 7 * 24 * 3600) },
+    );
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (
+    error instanceof S3ServiceException &&
+    (error.name === 'NoSuchKey' ||
+      error.name === 'NotFound' ||
+      error.$metadata.httpStatusCode === 404)
+  );
+}

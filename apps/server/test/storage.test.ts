@@ -1,0 +1,430 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import Fastify from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../src/config/index.js';
+import { installErrorHandler } from '../src/http/error-handler.js';
+import type { App } from '../src/http/types.js';
+import {
+  FileUrls,
+  LocalStorage,
+  loadAppSecret,
+  registerFileRoutes,
+  S3Storage,
+  StorageNotFoundError,
+  type Storage,
+} from '../src/storage/index.js';
+import { parseByteRange } from '../src/storage/file-routes.js';
+
+// ---------- a real S3-compatible server: moto's standalone server on loopback ----------
+
+const MOTO_SERVER =
+  process.env.MOTO_SERVER_PATH ?? path.join(REPO_ROOT, '.tools/venv/bin/moto_server');
+const hasMoto = existsSync(MOTO_SERVER);
+if (!hasMoto) {
+  console.warn(
+    `moto_server not found at ${MOTO_SERVER}: skipping the S3 storage tests ` +
+      '(run scripts/setup.sh, or set MOTO_SERVER_PATH to a moto_server binary)',
+  );
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startMoto(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(MOTO_SERVER, ['-H', '127.0.0.1', '-p', String(port)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`moto_server exited: ${stderr}`);
+    try {
+      await fetch(`${endpoint}/moto-api/`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`moto_server did not start: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  return {
+    endpoint,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+// ---------- the same contract for both drivers ----------
+
+interface Driver {
+  name: string;
+  skip: string | null;
+  setUp(): Promise<{ storage: Storage; tearDown(): Promise<void> }>;
+}
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const readAll = async (stream: Readable) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
+
+let tmpRoot: string;
+beforeAll(async () => {
+  tmpRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-storage-test-'));
+});
+afterAll(async () => {
+  await fs.rm(tmpRoot, { recursive: true, force: true });
+});
+
+const drivers: Driver[] = [
+  {
+    name: 'local',
+    skip: null,
+    async setUp() {
+      const root = await fs.mkdtemp(path.join(tmpRoot, 'files-'));
+      return { storage: new LocalStorage(root), tearDown: async () => undefined };
+    },
+  },
+  {
+    name: 's3 (moto)',
+    skip: hasMoto ? null : `moto_server not found at ${MOTO_SERVER}`,
+    async setUp() {
+      const moto = await startMoto();
+      const storage = new S3Storage({
+        bucket: 'moments-test',
+        region: 'us-east-1',
+        endpoint: moto.endpoint,
+        accessKeyId: 'test',
+        secretAccessKey: 'test',
+        forcePathStyle: true,
+        tmpDir: tmpRoot,
+      });
+      await storage.client.send(new CreateBucketCommand({ Bucket: storage.bucket }));
+      return { storage, tearDown: () => moto.stop() };
+    },
+  },
+];
+
+describe.each(drivers)('storage contract: $name', (driver) => {
+  let storage: Storage;
+  let tearDown: () => Promise<void> = async () => undefined;
+
+  beforeAll(async () => {
+    if (driver.skip) return;
+    ({ storage, tearDown } = await driver.setUp());
+  });
+  afterAll(async () => {
+    await tearDown();
+  });
+
+  it('stores a stream and reads it back whole and by inclusive byte range', async (ctx) => {
+    if (driver.skip) return ctx.skip(driver.skip);
+    const data = Buffer.from('0123456789abcdefghij');
+    await storage.putStream('users/u1/notes/a.txt', Readable.from([data]), 'text/plain');
+    expect(await storage.stat('users/u1/notes/a.txt')).toEqual({ size: data.length });
+    expect(await readAll(await storage.createReadStream('users/u1/notes/a.txt'))).toEqual(data);
+    const middle = await storage.createReadStream('users/u1/notes/a.txt', { start: 5, end: 9 });
+    expect(await text(middle)).toBe('56789');
+    const tail = await storage.createReadStream('users/u1/notes/a.txt', { start: 15 });
+    expect(await text(tail)).toBe('fghij');
+  });
+
+  it('stores a local file, keeping it by default and consuming it with move', async (ctx) => {
+    if (driver.skip) return ctx.skip(driver.skip);
+    const source = path.join(tmpRoot, `source-${driver.name.length}-${Date.now()}.bin`);
+    const data = randomBytes(4096);
+    await fs.writeFile(source, data);
+    await storage.putFile('users/u1/copy.bin', source);
+    expect(existsSync(source)).toBe(true);
+    await storage.putFile('users/u1/moved.bin', source, { move: true });
+    expect(existsSync(source)).toBe(false);
+    for (const key of ['users/u1/copy.bin', 'users/u1/moved.bin']) {
+      expect(sha256(await readAll(await storage.createReadStream(key)))).toBe(sha256(data));
+    }
+  });
+
+  it('round-trips a 20 MiB stream (multipart on S3) byte for byte', async (ctx) => {
+    if (driver.skip) return ctx.skip(driver.skip);
+    const data = randomBytes(20 * 1024 * 1024);
+    // Delivered in 1 MiB pieces, as a request body would be.
+    const pieces = Array.from({ length: 20 }, (_, i) =>
+      data.subarray(i * 1048576, (i + 1) * 1048576),
+    );
+    await storage.putStream('users/u2/big.mp4', Readable.from(pieces));
+    expect(await storage.stat('users/u2/big.mp4')).toEqual({ size: data.length });
+    expect(sha256(await readAll(await storage.createReadStream('users/u2/big.mp4')))).toBe(
+      sha256(data),
+    );
+  });
+
+  it('lends a local path for tools that need one, then cleans up any download', async (ctx) => {
+    if (driver.skip) return ctx.skip(driver.skip);
+    await storage.putStream('users/u1/clip.webm', Readable.from([Buffer.from('not really webm')]));
+    let lent = '';
+    const content = await storage.withLocalFile('users/u1/clip.webm', async (file) => {
+      lent = file;
+      return fs.readFile(file, 'utf8');
+    });
+    expect(content).toBe('not really webm');
+    if (storage.driver === 's3') expect(existsSync(lent)).toBe(false);
+    else expect(existsSync(lent)).toBe(true);
+    await expect(storage.withLocalFile('users/u1/none.webm', async () => 1)).rejects.toBeInstanceOf(
+      StorageNotFoundError,
+    );
+  });
+
+  it('reports missing files as null or StorageNotFoundError, and deletes idempotently', async (ctx) => {
+    if (driver.skip) return ctx.skip(driver.skip);
+    expect(await storage.stat('users/nobody/x.mp4')).toBeNull();
+    await expect(storage.createReadStream('users/nobody/x.mp4')).rejects.toBeInstanceOf(
+      StorageNotFoundError,
+    );
+    await storage.putStream('users/u3/gone.txt', Readable.from([Buffer.from('x')]));
+    await storage.delete('users/u3/gone.txt');
+    await storage.delete('users/u3/gone.txt');
+    expect(await storage.stat('users/u3/gone.txt')).toBeNull();
+  });
+
+  it('deletes a folder-like prefix and nothing that merely starts with the same letters', async (ctx) => {
+    if (driver.skip) return ctx.skip(driver.skip);
+    const put = (key: string) => storage.putStream(key, Readable.from([Buffer.from(key)]));
+    await put('users/ab/uploads/1/source.mp4');
+    await put('users/ab/uploads/1/thumbnail.jpg');
+    await put('users/ab/tasks/2/out.mp4');
+    await put('users/abc/uploads/3/source.mp4');
+    await storage.deletePrefix('users/ab/uploads/');
+    expect(await storage.stat('users/ab/uploads/1/source.mp4')).toBeNull();
+    expect(await storage.stat('users/ab/uploads/1/thumbnail.jpg')).toBeNull();
+    expect(await storage.stat('users/ab/tasks/2/out.mp4')).not.toBeNull();
+    await storage.deletePrefix('users/ab/');
+    expect(await storage.stat('users/ab/tasks/2/out.mp4')).toBeNull();
+    expect(await storage.stat('users/abc/uploads/3/source.mp4')).not.toBeNull();
+    await expect(storage.deletePrefix('users/ab')).rejects.toThrow(/must end with/);
+  });
+
+  it('refuses keys that could escape the root or smuggle odd characters', async (ctx) => {
+    if (driver.skip) return ctx.skip(driver.skip);
+    const bad = [
+      '../outside.txt',
+      'users/../../outside.txt',
+      '/etc/passwd',
+      'users\\u1\\a.txt',
+      'users/u1/a\0.txt',
+      'users//a.txt',
+      'users/./a.txt',
+      'users/u1/ünï.mp4',
+      'users/u1/a b.mp4',
+      'users/u1/$(id).mp4',
+      '',
+    ];
+    for (const key of bad) {
+      await expect(storage.putStream(key, Readable.from([Buffer.from('x')])), key).rejects.toThrow(
+        /storage key/i,
+      );
+      await expect(storage.stat(key), key).rejects.toThrow(/storage key/i);
+      await expect(storage.delete(key), key).rejects.toThrow(/storage key/i);
+    }
+    if (storage instanceof LocalStorage) {
+      expect(existsSync(path.join(path.dirname(storage.rootDir), 'outside.txt'))).toBe(false);
+    }
+  });
+});
+
+describe.skipIf(!hasMoto)('S3 signed links', () => {
+  let moto: Awaited<ReturnType<typeof startMoto>>;
+  let storage: S3Storage;
+  beforeAll(async () => {
+    moto = await startMoto();
+    storage = new S3Storage({
+      bucket: 'moments-links',
+      region: 'us-east-1',
+      endpoint: moto.endpoint,
+      accessKeyId: 'test',
+      secretAccessKey: 'test',
+    });
+    await storage.client.send(new CreateBucketCommand({ Bucket: storage.bucket }));
+  });
+  afterAll(async () => {
+    await moto?.stop();
+  });
+
+  it('are presigned bucket URLs that fetch the file, as a download when named', async () => {
+    await storage.putStream('users/u1/exports/e1/clip.mp4', Readable.from([Buffer.from('mp4!')]));
+    const fileUrls = new FileUrls(storage, Buffer.from('x'.repeat(32)));
+    const url = await fileUrls.signFileUrl('users/u1/exports/e1/clip.mp4', {
+      expiresInSec: 600,
+      downloadName: 'My clip.mp4',
+    });
+    expect(url.startsWith(`${moto.endpoint}/moments-links/users/u1/exports/e1/clip.mp4?`)).toBe(
+      true,
+    );
+    expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('600');
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('mp4!');
+    expect(response.headers.get('content-disposition')).toContain('attachment');
+    expect(response.headers.get('content-type')).toBe('video/mp4');
+  });
+});
+
+// ---------- signed /files links on the local driver ----------
+
+describe('local signed file links', () => {
+  let app: App;
+  let storage: LocalStorage;
+  let fileUrls: FileUrls;
+  let clock = Date.now();
+  const video = randomBytes(100_000);
+
+  beforeAll(async () => {
+    storage = new LocalStorage(path.join(tmpRoot, 'route-files'));
+    fileUrls = new FileUrls(storage, await loadAppSecret(path.join(tmpRoot, 'data')), () => clock);
+    app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    installErrorHandler(app);
+    registerFileRoutes(app, { storage, fileUrls });
+    await app.ready();
+    await storage.putStream('users/u1/uploads/x/source.mp4', Readable.from([video]));
+    await storage.putStream(
+      'users/u1/uploads/x/thumbnail.jpg',
+      Readable.from([Buffer.from('jpg')]),
+    );
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('keeps a generated secret at DATA_DIR/secret readable by its owner only, and reuses it', async () => {
+    const dataDir = path.join(tmpRoot, 'data');
+    const info = await fs.stat(path.join(dataDir, 'secret'));
+    expect(info.mode & 0o777).toBe(0o600);
+    const again = await loadAppSecret(dataDir);
+    const first = await loadAppSecret(dataDir);
+    expect(again.equals(first)).toBe(true);
+    expect((await loadAppSecret(dataDir, 'y'.repeat(40))).equals(first)).toBe(false);
+    await expect(loadAppSecret(dataDir, 'short')).rejects.toThrow(/at least 32/);
+  });
+
+  it('serves a signed file with its content type and byte ranges for seeking', async () => {
+    const url = await fileUrls.signFileUrl('users/u1/uploads/x/source.mp4', { expiresInSec: 60 });
+    expect(url).toMatch(/^\/files\/users\/u1\/uploads\/x\/source\.mp4\?exp=\d+&sig=[\w-]+$/);
+    const whole = await app.inject({ method: 'GET', url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-type']).toBe('video/mp4');
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.rawPayload.equals(video)).toBe(true);
+
+    const part = await app.inject({ method: 'GET', url, headers: { range: 'bytes=1000-1999' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 1000-1999/${video.length}`);
+    expect(part.headers['content-length']).toBe('1000');
+    expect(part.rawPayload.equals(video.subarray(1000, 2000))).toBe(true);
+
+    const last = await app.inject({ method: 'GET', url, headers: { range: 'bytes=-10' } });
+    expect(last.rawPayload.equals(video.subarray(-10))).toBe(true);
+    const open = await app.inject({ method: 'GET', url, headers: { range: 'bytes=99990-' } });
+    expect(open.headers['content-range']).toBe(`bytes 99990-99999/${video.length}`);
+
+    const beyond = await app.inject({ method: 'GET', url, headers: { range: 'bytes=200000-' } });
+    expect(beyond.statusCode).toBe(416);
+    expect(beyond.headers['content-range']).toBe(`bytes */${video.length}`);
+
+    const thumb = await fileUrls.signFileUrl('users/u1/uploads/x/thumbnail.jpg', {
+      expiresInSec: 60,
+    });
+    expect((await app.inject({ method: 'GET', url: thumb })).headers['content-type']).toBe(
+      'image/jpeg',
+    );
+  });
+
+  it('sends a named download as an attachment with a safe header', async () => {
+    const url = await fileUrls.signFileUrl('users/u1/uploads/x/source.mp4', {
+      expiresInSec: 60,
+      downloadName: 'Ünïcode "clip"; rm -rf.mp4',
+    });
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    const disposition = response.headers['content-disposition'] as string;
+    expect(disposition).toMatch(/^attachment; filename="[^"]*"; filename\*=UTF-8''/);
+    expect(disposition).toContain(
+      `filename*=UTF-8''${encodeURIComponent('Ünïcode "clip"; rm -rf.mp4')}`,
+    );
+  });
+
+  it('answers 403 FORBIDDEN for a tampered, re-targeted, renamed, unsigned or expired link', async () => {
+    const url = await fileUrls.signFileUrl('users/u1/uploads/x/thumbnail.jpg', {
+      expiresInSec: 60,
+      downloadName: 'a.jpg',
+    });
+    const parsed = new URL(url, 'http://x');
+    const sig = parsed.searchParams.get('sig')!;
+    const variants = [
+      url.replace(`sig=${sig}`, `sig=${sig.slice(0, -2)}AA`),
+      url.replace('thumbnail.jpg', 'source.mp4'),
+      url.replace('dn=a.jpg', 'dn=b.jpg'),
+      url.replace(/exp=\d+/, `exp=${Math.floor(clock / 1000) + 999_999}`),
+      '/files/users/u1/uploads/x/thumbnail.jpg',
+    ];
+    for (const variant of variants) {
+      const response = await app.inject({ method: 'GET', url: variant });
+      expect(response.statusCode, variant).toBe(403);
+      expect(response.json(), variant).toMatchObject({ code: 'FORBIDDEN', data: null });
+    }
+    // Clients resolve `..` before sending; a raw one that does not still gets no file.
+    const query = Object.fromEntries(parsed.searchParams);
+    expect(fileUrls.verify('users/u1/uploads/x/thumbnail.jpg', query)).toBe(true);
+    expect(fileUrls.verify('users/u1/../u1/uploads/x/thumbnail.jpg', query)).toBe(false);
+    expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    clock += 61_000;
+    const expired = await app.inject({ method: 'GET', url });
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json().code).toBe('FORBIDDEN');
+  });
+
+  it('answers 404 for a validly signed key with no file', async () => {
+    const url = await fileUrls.signFileUrl('users/u1/uploads/x/missing.mp4', { expiresInSec: 60 });
+    expect((await app.inject({ method: 'GET', url })).statusCode).toBe(404);
+  });
+
+  it('parses single byte ranges and ignores what it cannot serve', () => {
+    expect(parseByteRange('bytes=0-0', 10)).toEqual({ start: 0, end: 0 });
+    expect(parseByteRange('bytes=5-100', 10)).toEqual({ start: 5, end: 9 });
+    expect(parseByteRange('bytes=-3', 10)).toEqual({ start: 7, end: 9 });
+    expect(parseByteRange('bytes=-30', 10)).toEqual({ start: 0, end: 9 });
+    expect(parseByteRange('bytes=10-', 10)).toBe('unsatisfiable');
+    expect(parseByteRange('bytes=6-5', 10)).toBe('unsatisfiable');
+    expect(parseByteRange('bytes=0-1,4-5', 10)).toBeNull();
+    expect(parseByteRange('items=0-1', 10)).toBeNull();
+    expect(parseByteRange(undefined, 10)).toBeNull();
+  });
+});

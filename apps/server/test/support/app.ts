@@ -1,0 +1,87 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildHttpApp } from '../../src/app.js';
+import { loadConfig, type AppConfig } from '../../src/config/index.js';
+import type { Database } from '../../src/db/client.js';
+import type { App } from '../../src/http/types.js';
+import { createServices, startWorkers, type Services } from '../../src/services.js';
+
+export interface TestApp {
+  app: App;
+  services: Services;
+  config: AppConfig;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The real HTTP app on a given database, driven with `app.inject` (no port needed). */
+export async function startTestApp(
+  database: Database,
+  env: Record<string, string> = {},
+  options: { workers?: boolean } = {},
+): Promise<TestApp> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    ...env,
+  });
+  const services = await createServices(config, database);
+  const app = await buildHttpApp(config, services);
+  await app.ready();
+  if (options.workers) await startWorkers(services);
+  return {
+    app,
+    services,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await services.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs a user up and returns the bearer header for later calls. */
+export async function signUp(app: App, who = 'user') {
+  const email = `${who}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    payload: { email, password: 'a sturdy passphrase', username: who },
+  });
+  if (response.statusCode !== 200) throw new Error(`signup failed: ${response.body}`);
+  const token = response.json().data.token as string;
+  return {
+    email,
+    token,
+    userId: response.json().data.user.id as string,
+    headers: { authorization: `Bearer ${token}` },
+  };
+}
+
+/** Polls a task until it ends (tests only; the product pushes updates over STOMP). */
+export async function waitForTask(
+  app: App,
+  headers: Record<string, string>,
+  id: string,
+  timeoutMs = 240_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/highlight_moment/task?id=${id}`,
+      headers,
+    });
+    const task = response.json().data;
+    if (task.status === 'DONE' || task.status === 'ERROR') return task;
+    if (Date.now() > deadline)
+      throw new Error(`task ${id} still ${task.status} (${task.stage} ${task.progress}%)`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

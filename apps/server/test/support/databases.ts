@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../src/db/client.js';
+
+/** PostgreSQL used by the suite; CI and this machine run one at 127.0.0.1:5432 with trust auth. */
+export const TEST_POSTGRES_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let reachable: Promise<boolean> | undefined;
+export function postgresReachable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({
+      connectionString: TEST_POSTGRES_URL,
+      connectionTimeoutMillis: 2000,
+    });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return reachable;
+}
+
+export interface DatabaseTarget {
+  name: 'pglite' | 'postgres';
+  /** Why the target cannot run here, or null when it can. */
+  unavailable(): Promise<string | null>;
+  /** A fresh, migrated database of this kind, dropped by close(). */
+  open(): Promise<Database>;
+}
+
+/**
+ * A throwaway database per call on the PostgreSQL server, so test files run in parallel without
+ * sharing rows, and the same migrations run as on PGlite.
+ */
+async function openFreshPostgres(): Promise<Database> {
+  const name = `moments_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await dropper.connect();
+      // Other pools (job queue, realtime bus) close asynchronously; wait for them rather than
+      // killing their connections, which would surface as errors in the test run.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await dropper.query(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+export const DATABASE_TARGETS: DatabaseTarget[] = [
+  { name: 'pglite', unavailable: async () => null, open: () => openDatabase({}) },
+  {
+    name: 'postgres',
+    async unavailable() {
+      if (await postgresReachable()) return null;
+      const message = `PostgreSQL is not reachable at ${TEST_POSTGRES_URL}: skipping the PostgreSQL run of these tests`;
+      // CI sets REQUIRE_POSTGRES=1: there a missing server is a failure, not a skip.
+      if (process.env.REQUIRE_POSTGRES === '1') throw new Error(message);
+      console.warn(message);
+      return message;
+    },
+    open: openFreshPostgres,
+  },
+];

@@ -1,0 +1,115 @@
+import { Anchor, Avatar, Button, Group, Menu, Tooltip } from '@mantine/core';
+import { EXTERNAL_TOOLS, type UserInfo } from '@moments/contract';
+import {
+  IconBolt,
+  IconBrandDiscord,
+  IconChevronDown,
+  IconExternalLink,
+  IconTools,
+} from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { COMMUNITY_CHAT_URL, EXTERNAL_TOOL_LABELS, externalToolUrl } from '../config';
+import { NotificationBell } from './NotificationBell';
+
+export function userInitial(user: Pick<UserInfo, 'username' | 'email'>): string {
+  return (user.username.trim()[0] ?? user.email[0] ?? '?').toUpperCase();
+}
+
+export function AccountAvatar({ user, size = 34 }: { user: UserInfo; size?: number }) {
+  return (
+    <Tooltip label={user.username}>
+      <Avatar
+        component={Link}
+        to="/settings/profile"
+        size={size}
+        radius="xl"
+        color="violet"
+        variant="filled"
+        aria-label={`Account settings for ${user.username}`}
+      >
+        {userInitial(user)}
+      </Avatar>
+    </Tooltip>
+  );
+}
+
+/** spec §2 header when logged in: bell, upgrade, avatar. */
+export function AccountActions({ user }: { user: UserInfo }) {
+  return (
+    <Group gap="sm" wrap="nowrap">
+      <NotificationBell />
+      <Button
+        component={Link}
+        to="/settings/plan"
+        variant="gradient"
+        gradient={{ from: 'violet.6', to: 'grape.5', deg: 135 }}
+        leftSection={<IconBolt size={16} />}
+        size="sm"
+      >
+        Upgrade
+      </Button>
+      <AccountAvatar user={user} />
+    </Group>
+  );
+}
+
+/** spec §2 Tools dropdown: external pages in a new tab. */
+export function ToolsMenu() {
+  return (
+    <Menu position="bottom-start" shadow="md" width={240}>
+      <Menu.Target>
+        <Button
+          variant="subtle"
+          color="gray"
+          rightSection={<IconChevronDown size={14} />}
+          leftSection={<IconTools size={16} />}
+        >
+          Tools
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {EXTERNAL_TOOLS.map((tool) => (
+          <Menu.Item
+            key={tool}
+            component="a"
+            href={externalToolUrl(tool)}
+            target="_blank"
+            rel="noopener noreferrer"
+            rightSection={<IconExternalLink size={14} />}
+          >
+            {EXTERNAL_TOOL_LABELS[tool]}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** spec §2 header when logged out: Tools, community chat, Log in, Sign up free. */
+export function GuestActions() {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <ToolsMenu />
+      <Anchor
+        href={COMMUNITY_CHAT_URL}
+        target="_blank"
+        rel="noopener noreferrer"
+        c="dimmed"
+        size="sm"
+        fw={500}
+        px="xs"
+      >
+        <Group gap={6} wrap="nowrap">
+          <IconBrandDiscord size={16} />
+          Community
+        </Group>
+      </Anchor>
+      <Button component={Link} to="/login" variant="default">
+        Log in
+      </Button>
+      <Button component={Link} to="/login?type=signup">
+        Sign up free
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,47 @@
+import { Group, HoverCard, Image, Stack, Text } from '@mantine/core';
+import { IconCalendar, IconClock, IconEye, IconUser } from '@tabler/icons-react';
+import { formatDuration, formatPublishedDate, formatViewCount } from '../lib/format';
+import type { TopBarVideo } from './topBarVideo';
+
+/** spec §2: on moment and job routes the top bar shows the video's title with a hover card. */
+export function VideoTitleHoverCard({ video }: { video: TopBarVideo }) {
+  const facts: Array<{ icon: typeof IconClock; text: string }> = [];
+  if (video.duration != null) facts.push({ icon: IconClock, text: formatDuration(video.duration) });
+  if (video.channel) facts.push({ icon: IconUser, text: video.channel });
+  if (video.viewCount != null) {
+    facts.push({ icon: IconEye, text: `${formatViewCount(video.viewCount)} views` });
+  } else if (video.platform) {
+    facts.push({ icon: IconEye, text: video.platform });
+  }
+  if (video.publishedAt != null) {
+    facts.push({ icon: IconCalendar, text: formatPublishedDate(video.publishedAt) });
+  }
+
+  return (
+    <HoverCard width={320} shadow="md" openDelay={150} position="bottom-start" withArrow>
+      <HoverCard.Target>
+        <Text fw={600} truncate="end" maw={480} style={{ cursor: 'default' }}>
+          {video.title}
+        </Text>
+      </HoverCard.Target>
+      <HoverCard.Dropdown>
+        <Stack gap="xs">
+          {video.thumbnail && (
+            <Image src={video.thumbnail} alt="" radius="sm" h={160} fit="cover" />
+          )}
+          <Text fw={600} lineClamp={2}>
+            {video.title}
+          </Text>
+          {facts.map(({ icon: Icon, text }) => (
+            <Group key={text} gap={6} wrap="nowrap">
+              <Icon size={14} stroke={1.6} />
+              <Text size="sm" c="dimmed" truncate="end">
+                {text}
+              </Text>
+            </Group>
+          ))}
+        </Stack>
+      </HoverCard.Dropdown>
+    </HoverCard>
+  );
+}

@@ -1,0 +1,200 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Center,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { ERROR_CODES, LoginBody, SignupBody } from '@moments/contract';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useSession } from '../account/session';
+import { login, signup } from '../api/account';
+import { isApiError } from '../api/client';
+import { safeRedirectTarget } from '../routing/paths';
+
+type Field = 'email' | 'password' | 'username';
+type FieldErrors = Partial<Record<Field, string>>;
+
+/** Server error codes shown next to the field they concern. */
+export function fieldErrorsFor(code: string, message: string): FieldErrors | null {
+  switch (code) {
+    case ERROR_CODES.EMAIL_TAKEN:
+      return { email: 'An account with this email already exists. Log in instead?' };
+    case ERROR_CODES.USERNAME_TAKEN:
+      return { username: 'This username is taken.' };
+    case ERROR_CODES.WEAK_PASSWORD:
+      return { password: message || 'Choose a stronger password.' };
+    case ERROR_CODES.INVALID_CREDENTIALS:
+      return { password: 'Email or password is incorrect.' };
+    default:
+      return null;
+  }
+}
+
+const CLIENT_MESSAGES: Record<Field, string> = {
+  email: 'Enter a valid email address.',
+  password: 'Enter your password.',
+  username: 'Use 2–40 letters, digits, spaces, _ . or -.',
+};
+
+/** spec §2 /login; `?type=signup` selects sign-up; `?redirect=` is where to return. */
+export default function LoginPage() {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const { status, setUser } = useSession();
+  const mode = params.get('type') === 'signup' ? 'signup' : 'login';
+  const redirectTo = safeRedirectTarget(params.get('redirect'));
+
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [username, setUsername] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  if (status === 'authenticated' && !submitting) return <Navigate to={redirectTo} replace />;
+
+  const switchMode = (next: string) => {
+    setErrors({});
+    setFormError(null);
+    setParams(
+      (prev) => {
+        if (next === 'signup') prev.set('type', 'signup');
+        else prev.delete('type');
+        return prev;
+      },
+      { replace: true },
+    );
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const parsed =
+      mode === 'signup'
+        ? SignupBody.safeParse({ email, password, username })
+        : LoginBody.safeParse({ email, password });
+    if (!parsed.success) {
+      const next: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as Field;
+        next[field] ??= CLIENT_MESSAGES[field];
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    setSubmitting(true);
+    try {
+      const result =
+        mode === 'signup'
+          ? await signup(parsed.data as SignupBody)
+          : await login(parsed.data as LoginBody);
+      setUser(result.user);
+      void navigate(redirectTo, { replace: true });
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      const fieldErrors = fieldErrorsFor(error.code, error.message);
+      if (fieldErrors) setErrors(fieldErrors);
+      else if (error.code === ERROR_CODES.RATE_LIMITED) {
+        setFormError('Too many attempts. Wait a minute and try again.');
+      } else if (error.code === ERROR_CODES.NETWORK_DISCONNECTED) {
+        setFormError('The server could not be reached. Check your connection and try again.');
+      } else setFormError(error.message);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Center py={{ base: 'md', sm: 48 }}>
+      <Card w="100%" maw={420} p="xl" shadow="sm">
+        <Stack gap="lg">
+          <Stack gap={4}>
+            <Title order={2}>{mode === 'signup' ? 'Create your account' : 'Welcome back'}</Title>
+            <Text c="dimmed" size="sm">
+              {mode === 'signup'
+                ? 'Sign up free and turn your first video into clips.'
+                : 'Log in to your Moments account.'}
+            </Text>
+          </Stack>
+          <SegmentedControl
+            fullWidth
+            value={mode}
+            onChange={switchMode}
+            data={[
+              { label: 'Log in', value: 'login' },
+              { label: 'Sign up', value: 'signup' },
+            ]}
+          />
+          <form onSubmit={(event) => void onSubmit(event)} noValidate>
+            <Stack gap="md">
+              {formError && (
+                <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />}>
+                  {formError}
+                </Alert>
+              )}
+              {mode === 'signup' && (
+                <TextInput
+                  label="Username"
+                  name="username"
+                  autoComplete="username"
+                  value={username}
+                  onChange={(event) => setUsername(event.currentTarget.value)}
+                  error={errors.username}
+                  required
+                />
+              )}
+              <TextInput
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="email"
+                value={email}
+                onChange={(event) => setEmail(event.currentTarget.value)}
+                error={errors.email}
+                required
+              />
+              <PasswordInput
+                label="Password"
+                name="password"
+                autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+                description={
+                  mode === 'signup'
+                    ? 'At least 8 characters, mixing letters and digits or symbols.'
+                    : undefined
+                }
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+                error={errors.password}
+                required
+              />
+              <Button type="submit" size="md" loading={submitting} fullWidth>
+                {mode === 'signup' ? 'Sign up free' : 'Log in'}
+              </Button>
+            </Stack>
+          </form>
+          <Text size="xs" c="dimmed" ta="center">
+            By continuing you agree to the{' '}
+            <Anchor component={Link} to="/terms-of-use" size="xs">
+              Terms of Use
+            </Anchor>{' '}
+            and{' '}
+            <Anchor component={Link} to="/privacy-policy" size="xs">
+              Privacy Policy
+            </Anchor>
+            .
+          </Text>
+        </Stack>
+      </Card>
+    </Center>
+  );
+}

@@ -1,0 +1,62 @@
+import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import type { UserInfo } from '@moments/contract';
+import { IconCalendarStar } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { isYearlyPlan } from '../account/plan';
+
+/** spec §6: users whose current plan is missing or not yearly get the guard modal. */
+export function needsYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null): boolean {
+  return !isYearlyPlan(user?.subscription.current_plan);
+}
+
+/**
+ * The not-yearly-plan guard (spec §2). Used by the NOT_YEARLY_PLAN error and by features reserved
+ * for yearly members: render it with `opened={needsYearlyPlanGuard(user) && wantsFeature}`.
+ */
+export function NotYearlyPlanModal({
+  opened,
+  onClose,
+  feature,
+}: {
+  opened: boolean;
+  onClose(): void;
+  /** What the user tried to use, e.g. "Video summaries". */
+  feature?: string;
+}) {
+  const navigate = useNavigate();
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      size="sm"
+      title={
+        <Group gap="sm">
+          <ThemeIcon variant="light" radius="xl">
+            <IconCalendarStar size={18} />
+          </ThemeIcon>
+          <Text fw={700}>Available on yearly plans</Text>
+        </Group>
+      }
+    >
+      <Stack>
+        <Text size="sm" c="dimmed">
+          {feature ? `${feature} is` : 'This feature is'} included with yearly plans. Switch to a
+          yearly plan to unlock it — it also costs less per month.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Maybe later
+          </Button>
+          <Button
+            onClick={() => {
+              onClose();
+              void navigate('/settings/plan?type=yearly');
+            }}
+          >
+            See yearly plans
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

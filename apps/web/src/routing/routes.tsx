@@ -1,0 +1,82 @@
+import type { ComponentType } from 'react';
+import type * as PlannedPages from '../pages/planned';
+import { Navigate, useLocation, type RouteObject } from 'react-router';
+import { AppFrame, PageLoader } from '../layout/AppFrame';
+import { HomeFallback, RequireLogin } from './guards';
+import { RouteError } from './RouteError';
+
+/**
+ * Pages load lazily, so a stale chunk after a deploy surfaces as a route error that RouteError
+ * turns into the update dialog (spec §8).
+ */
+function page(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
+  return async () => ({ Component: (await load()).default });
+}
+
+type PlannedModule = typeof PlannedPages;
+function planned(name: keyof PlannedModule): RouteObject['lazy'] {
+  return async () => ({ Component: (await import('../pages/planned'))[name] });
+}
+
+function RootRedirect() {
+  const { search, hash } = useLocation();
+  return <Navigate to={`/home${search}${hash}`} replace />;
+}
+
+/** spec §2 route table with its access rules. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppFrame />,
+    errorElement: (
+      <AppFrame>
+        <RouteError />
+      </AppFrame>
+    ),
+    hydrateFallbackElement: <PageLoader />,
+    children: [
+      {
+        // Inside the layout, so a failing page keeps the menus around it.
+        errorElement: <RouteError />,
+        children: [
+          // anonymous (spec §6)
+          { index: true, element: <RootRedirect /> },
+          { path: 'home', lazy: page(() => import('../pages/HomePage')) },
+          { path: 'home/moment/:momentId', lazy: planned('MomentViewPage') },
+          { path: 'login', lazy: page(() => import('../pages/LoginPage')) },
+          { path: 'invite/landing', lazy: planned('InviteLandingPage') },
+          { path: 'comingsoon', lazy: page(() => import('../pages/ComingSoonPage')) },
+          { path: 'unsubscribe/:encodedParam', lazy: planned('UnsubscribePage') },
+          { path: 'privacy-policy', lazy: page(() => import('../pages/PrivacyPolicyPage')) },
+          { path: 'terms-of-use', lazy: page(() => import('../pages/TermsOfUsePage')) },
+          // "not marked as login" in the route table: export results can be opened from a link.
+          { path: 'job/:jobId', lazy: planned('JobResultPage') },
+          // Target of the legacy /sharesummary and /note links: shared content is public.
+          { path: 's/:shareId', lazy: planned('SharedPage') },
+
+          // login required (spec §2)
+          {
+            element: <RequireLogin />,
+            children: [
+              { path: 'home/video/result', lazy: planned('VideoResultPage') },
+              { path: 'search/result', lazy: planned('SearchResultPage') },
+              { path: 'search/result/video/result', lazy: planned('VideoResultPage') },
+              { path: 'library', element: <Navigate to="/library/videoTasks" replace /> },
+              { path: 'library/:tab', lazy: page(() => import('../pages/LibraryPage')) },
+              { path: 'video/:taskId/moments', lazy: planned('MomentsOfTaskPage') },
+              { path: 'video/:taskId/summary', lazy: planned('VideoSummaryPage') },
+              { path: 'notification', lazy: planned('NotificationListPage') },
+              { path: 'moment/:momentId/clip', lazy: planned('ClipEditorPage') },
+              { path: 'note/detail/:noteId', lazy: planned('NoteDetailPage') },
+              { path: 'settings', element: <Navigate to="/settings/profile" replace /> },
+              { path: 'settings/:tab', lazy: page(() => import('../pages/SettingsPage')) },
+              { path: 'invite', lazy: planned('InvitePage') },
+              { path: 'moments', lazy: planned('MomentsListPage') },
+            ],
+          },
+
+          { path: '*', element: <HomeFallback /> },
+        ],
+      },
+    ],
+  },
+];

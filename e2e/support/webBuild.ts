@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT, WEB_DIR, WEB_DIST_DIR } from './paths';
+
+const run = promisify(execFile);
+
+/** Everything the bundle is made from; a build older than any of these is rebuilt. */
+const BUILD_INPUTS = [
+  path.join(WEB_DIR, 'src'),
+  path.join(WEB_DIR, 'public'),
+  path.join(WEB_DIR, 'index.html'),
+  path.join(WEB_DIR, 'vite.config.ts'),
+  path.join(WEB_DIR, 'package.json'),
+  path.join(REPO_ROOT, 'packages/contract/src'),
+];
+
+function newestMtime(target: string): number {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) {
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+export function isWebBuildStale(): boolean {
+  const builtIndex = path.join(WEB_DIST_DIR, 'index.html');
+  if (!fs.existsSync(builtIndex)) return true;
+  const builtAt = fs.statSync(builtIndex).mtimeMs;
+  return BUILD_INPUTS.some((input) => newestMtime(input) > builtAt);
+}
+
+const LOCK_DIR = path.join(
+  os.tmpdir(),
+  `moments-web-build-${Buffer.from(REPO_ROOT).toString('hex').slice(-16)}.lock`,
+);
+const STALE_LOCK_MS = 5 * 60_000;
+
+async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+  // Test files run in parallel workers; only one of them may write apps/web/dist at a time.
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK_DIR);
+      break;
+    } catch {
+      const age = Date.now() - (fs.statSync(LOCK_DIR, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+      if (age > STALE_LOCK_MS) fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+  }
+}
+
+/** Builds apps/web with Vite when its dist is missing or older than its sources. */
+export async function ensureWebBuild(): Promise<void> {
+  if (!isWebBuildStale()) return;
+  await withBuildLock(async () => {
+    if (!isWebBuildStale()) return;
+    const viteBin = path.join(WEB_DIR, 'node_modules/vite/bin/vite.js');
+    const bin = fs.existsSync(viteBin)
+      ? viteBin
+      : path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js');
+    try {
+      await run(process.execPath, [bin, 'build', '--logLevel', 'warn'], {
+        cwd: WEB_DIR,
+        maxBuffer: 32 * 1024 * 1024,
+      });
+    } catch (error) {
+      const { stderr = '', stdout = '' } = error as { stderr?: string; stdout?: string };
+      throw new Error(`vite build failed:\n${stdout.slice(-2000)}\n${stderr.slice(-4000)}`);
+    }
+  });
+}

@@ -1,0 +1,19 @@
+// Speech recognition behind one narrow interface (style.md: providers chosen by configuration).
+export type {
+  SpeechEngine,
+  Transcript,
+  TranscriptSegment,
+  TranscriptWord,
+  TranscribeOptions,
+} from './types';
+export { SpeechRecognitionError } from './types';
+export { createSpeechEngine } from './create';
+export {
+  FasterWhisperEngine,
+  fasterWhisperAvailability,
+  fasterWhisperOptionsFromEnv,
+  DEFAULT_MODEL_DIR,
+  type FasterWhisperOptions,
+} from './faster-whisper';
+export { OpenAICompatibleEngine, type OpenAICompatibleOptions } from './openai-compatible';
+export { WHISPER_LANGUAGES, toLanguageCode } from './languages';

@@ -1,0 +1,62 @@
+import { rankedScore, scoreSpan, type ScoringContext, type SpanScore } from './scoring';
+import { extractiveDescription, extractiveTitle, hashtagsFor } from './titles';
+import type { Moment } from './types';
+
+export interface SpanCandidate {
+  first: number;
+  last: number;
+  startMs: number;
+  endMs: number;
+  rank: number;
+  scored: SpanScore;
+}
+
+export function momentFromSpan(context: ScoringContext, first: number, last: number, scored: SpanScore): Moment {
+  const spanSentences = context.sentences.slice(first, last + 1);
+  const startMs = spanSentences[0]?.startMs ?? 0;
+  const endMs = spanSentences[spanSentences.length - 1]?.endMs ?? startMs;
+  return {
+    startMs,
+    endMs,
+    score: scored.score,
+    reasons: scored.reasons,
+    title: extractiveTitle(context, spanSentences),
+    description: extractiveDescription(spanSentences),
+    hashtags: hashtagsFor(spanSentences, scored.salientTerms),
+    text: spanSentences.map((sentence) => sentence.text).join(' '),
+  };
+}
+
+/** All sentence-aligned spans whose length is within [minMs, maxMs], each scored. */
+export function scoreCandidates(context: ScoringContext, minMs: number, maxMs: number, signal?: AbortSignal): SpanCandidate[] {
+  const { sentences } = context;
+  const candidates: SpanCandidate[] = [];
+  const hasPunctuation = sentences.some((sentence) => sentence.terminal);
+  for (let first = 0; first < sentences.length; first++) {
+    if (first % 64 === 0) signal?.throwIfAborted();
+    const startMs = sentences[first]?.startMs ?? 0;
+    for (let last = first; last < sentences.length; last++) {
+      const endMs = sentences[last]?.endMs ?? startMs;
+      const durationMs = endMs - startMs;
+      if (durationMs > maxMs) break;
+      if (durationMs < minMs) continue;
+      // A clip ends on a finished sentence unless the speech engine gave no punctuation at all.
+      if (hasPunctuation && !sentences[last]?.terminal) continue;
+      const scored = rankedScore(scoreSpan(context, first, last), durationMs);
+      candidates.push({ first, last, startMs, endMs, rank: scored.raw, scored });
+    }
+  }
+  return candidates;
+}
+
+/** Best-first selection of spans that do not overlap. */
+export function selectNonOverlapping(candidates: SpanCandidate[], limit: number): SpanCandidate[] {
+  const chosen: SpanCandidate[] = [];
+  for (const candidate of [...candidates].sort((a, b) => b.rank - a.rank)) {
+    if (chosen.length >= limit) break;
+    if (chosen.some((other) => candidate.first <= other.last && other.first <= candidate.last)) continue;
+    chosen.push(candidate);
+  }
+  return chosen;
+}
+

@@ -1,0 +1,157 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findViralMoments, rescoreSpan, type Moment, type Transcript } from './index';
+import { boundaryProblems, rankOfPlanted } from './testing/expectations';
+import { PLANTED_CLAIM, PLANTED_CONFESSION, PLANTED_FOUNDER, PLANTED_STORY } from './testing/planted';
+import { buildSyntheticTranscript, type SyntheticTranscript } from './testing/synthetic-transcript';
+
+function expectWellFormed(moments: Moment[], synthetic: SyntheticTranscript, minMs: number, maxMs: number) {
+  expect(boundaryProblems(moments, synthetic)).toEqual([]);
+  const byStart = [...moments].sort((a, b) => a.startMs - b.startMs);
+  byStart.slice(1).forEach((moment, i) => expect(moment.startMs).toBeGreaterThan(byStart[i]?.endMs ?? 0));
+  moments.slice(1).forEach((moment, i) => expect(moment.score).toBeLessThanOrEqual(moments[i]?.score ?? 0));
+  for (const moment of moments) {
+    expect(moment.endMs - moment.startMs).toBeGreaterThanOrEqual(minMs);
+    expect(moment.endMs - moment.startMs).toBeLessThanOrEqual(maxMs);
+    expect(Number.isInteger(moment.score) && moment.score >= 0 && moment.score <= 100).toBe(true);
+    expect(moment.title.length).toBeGreaterThan(3);
+    expect(moment.reasons.length).toBeGreaterThan(0);
+    for (const tag of moment.hashtags) expect(tag).toMatch(/^#[\p{L}\p{N}_]+$/u);
+  }
+}
+
+describe('findViralMoments on a 30-minute talk with three planted strong segments', () => {
+  let synthetic: SyntheticTranscript;
+  beforeAll(() => {
+    synthetic = buildSyntheticTranscript({
+      minutes: 30,
+      seed: 1,
+      plants: [
+        { id: 'story', sentences: PLANTED_STORY, at: 0.2 },
+        { id: 'claim', sentences: PLANTED_CLAIM, at: 0.5 },
+        { id: 'confession', sentences: PLANTED_CONFESSION, at: 0.8 },
+      ],
+    });
+  });
+
+  it('ranks the story, the claim and the confession as the top three, with well-formed moments', async () => {
+    const result = await findViralMoments(synthetic.transcript);
+    expect(result.method).toBe('deterministic');
+    expect(result.warnings).toEqual([]);
+    expect(result.moments.length).toBeGreaterThanOrEqual(5);
+    expectWellFormed(result.moments, synthetic, 15_000, 90_000);
+    const top3 = result.moments.slice(0, 3);
+    for (const id of ['story', 'claim', 'confession']) {
+      expect(rankOfPlanted(top3, synthetic.planted.get(id)!), `${id} in the top 3`).toBeGreaterThanOrEqual(0);
+    }
+    const confession = top3.find((moment) => moment.text.includes('confess'))!;
+    expect(confession.reasons.map((reason) => reason.kind)).toContain('emotion');
+    expect(confession.title).toMatch(/confess/i);
+  });
+
+  it('keeps to a narrower length range and a moment limit', async () => {
+    const result = await findViralMoments(synthetic.transcript, { minMs: 20_000, maxMs: 40_000, maxMoments: 4 });
+    expect(result.moments).toHaveLength(4);
+    expectWellFormed(result.moments, synthetic, 20_000, 40_000);
+  });
+
+  it('rescoreSpan snaps a rough span to whole sentences and scores it like the finder', async () => {
+    const { moments } = await findViralMoments(synthetic.transcript);
+    const best = moments[0]!;
+    const rescored = rescoreSpan(synthetic.transcript, best.startMs + 400, best.endMs - 300);
+    expect(rescored.startMs).toBe(best.startMs);
+    expect(rescored.endMs).toBe(best.endMs);
+    expect(rescored.score).toBe(best.score);
+    expect(boundaryProblems([rescored], synthetic)).toEqual([]);
+  });
+});
+
+describe.each([
+  ['story', PLANTED_STORY, 21],
+  ['claim', PLANTED_CLAIM, 22],
+  ['confession', PLANTED_CONFESSION, 23],
+])('findViralMoments with the %s planted alone in 20 minutes of talk', (id, sentences, seed) => {
+  it('ranks it in the top 3', async () => {
+    const synthetic = buildSyntheticTranscript({ minutes: 20, seed, plants: [{ id, sentences, at: 0.6 }] });
+    const { moments } = await findViralMoments(synthetic.transcript);
+    expectWellFormed(moments, synthetic, 15_000, 90_000);
+    const rank = rankOfPlanted(moments, synthetic.planted.get(id)!);
+    expect(rank).toBeGreaterThanOrEqual(0);
+    expect(rank).toBeLessThan(3);
+  });
+});
+
+describe('findViralMoments steering and edge cases', () => {
+  it('lifts the passage that speaks to the persona given in actAs', async () => {
+    const synthetic = buildSyntheticTranscript({
+      minutes: 25,
+      seed: 5,
+      plants: [
+        { id: 'story', sentences: PLANTED_STORY, at: 0.2 },
+        { id: 'founder', sentences: PLANTED_FOUNDER, at: 0.5 },
+        { id: 'confession', sentences: PLANTED_CONFESSION, at: 0.8 },
+      ],
+    });
+    const founder = synthetic.planted.get('founder')!;
+    const neutral = await findViralMoments(synthetic.transcript);
+    const steered = await findViralMoments(synthetic.transcript, { actAs: 'a startup founder' });
+    const neutralRank = rankOfPlanted(neutral.moments, founder);
+    const steeredRank = rankOfPlanted(steered.moments, founder);
+    expect(steeredRank).toBe(0);
+    expect(neutralRank === -1 || neutralRank > steeredRank).toBe(true);
+    expect(steered.moments[0]!.reasons.some((reason) => reason.kind === 'audience')).toBe(true);
+  });
+
+  it('returns nothing, with a warning, for an empty transcript', async () => {
+    const empty: Transcript = { language: 'en', durationMs: 0, segments: [] };
+    const result = await findViralMoments(empty);
+    expect(result.moments).toEqual([]);
+    expect(result.warnings.join(' ')).toMatch(/no words/i);
+  });
+
+  it('never returns a short video of fragments as one moment', async () => {
+    const fragments: Transcript = {
+      language: 'en',
+      durationMs: 6000,
+      segments: [
+        {
+          startMs: 500,
+          endMs: 4200,
+          text: 'um so yeah the',
+          words: ['um', 'so', 'yeah', 'the'].map((text, i) => ({ text, startMs: 500 + i * 900, endMs: 1200 + i * 900, confidence: 0.6 })),
+        },
+      ],
+    };
+    const result = await findViralMoments(fragments);
+    expect(result.moments).toEqual([]);
+    expect(result.warnings.join(' ')).toMatch(/less than the 15 s minimum/);
+  });
+
+  it('finds the complete thought in a video shorter than the minimum length, and says so', async () => {
+    const synthetic = buildSyntheticTranscript({ minutes: 0, seed: 3, plants: [{ id: 'confession', sentences: PLANTED_CONFESSION, at: 0 }] });
+    const spoken = synthetic.planted.get('confession')!;
+    const result = await findViralMoments(synthetic.transcript, { minMs: 60_000 });
+    expect(result.warnings.join(' ')).toMatch(/less than the 60 s minimum/);
+    expect(result.moments.length).toBeGreaterThanOrEqual(1);
+    expect(boundaryProblems(result.moments, synthetic)).toEqual([]);
+    expect(result.moments[0]!.endMs).toBeLessThanOrEqual(spoken.endMs);
+  });
+
+  it('still cuts on whole words when the speech engine gave no punctuation', async () => {
+    const synthetic = buildSyntheticTranscript({ minutes: 10, seed: 9, plants: [{ id: 'story', sentences: PLANTED_STORY, at: 0.5 }] });
+    const bare: Transcript = {
+      ...synthetic.transcript,
+      segments: synthetic.transcript.segments.map((segment) => ({
+        ...segment,
+        words: segment.words.map((word) => ({ ...word, text: word.text.replace(/[.!?,]+$/, '') })),
+      })),
+    };
+    const wordStarts = new Set(bare.segments.flatMap((segment) => segment.words.map((word) => word.startMs)));
+    const wordEnds = new Set(bare.segments.flatMap((segment) => segment.words.map((word) => word.endMs)));
+    const { moments } = await findViralMoments(bare);
+    expect(moments.length).toBeGreaterThan(0);
+    for (const moment of moments) {
+      expect(wordStarts.has(moment.startMs) && wordEnds.has(moment.endMs)).toBe(true);
+      expect(moment.endMs - moment.startMs).toBeLessThanOrEqual(90_000);
+    }
+  });
+});

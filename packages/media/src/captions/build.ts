@@ -1,0 +1,688 @@
+/**
+ * Word-by-word animated captions as one ASS document. The exporter burns it in with libass
+ * (ffmpeg's `ass` filter) and the web preview draws the same file with libass in WebAssembly, so
+ * the preview equals the export. Lines are broken here, by measured width (HarfBuzz on the same
+ * fonts), and libass is told not to re-wrap (WrapStyle 2).
+ */
+import { MediaError } from '../errors/index';
+import {
+  fallbackFonts,
+  fontForLanguage,
+  fontForScript,
+  isRightToLeft,
+  writtenWithoutSpaces,
+  type CaptionFont,
+} from './fonts';
+import { cellHeightInEms, fontCovers, measureWith } from './measure';
+import {
+  KEYWORD_COLOR,
+  KEYWORD_SCALE,
+  TEMPLATE_LOOKS,
+  TRANSLATION_COLOR,
+  type CaptionDisplay,
+  type CaptionTemplateId,
+  type TemplateLook,
+} from './templates';
+import { graphemeCount, splitIntoWords, spreadOverSpan, type CaptionWord } from './words';
+
+export interface BuildCaptionsInput {
+  /** Source-language words with their spoken times (ms, in the source video's time line). */
+  words: readonly CaptionWord[];
+  /** Translated lines with the time span of the speech they translate. */
+  translationLines?: readonly CaptionWord[];
+  template: CaptionTemplateId;
+  display: CaptionDisplay;
+  /** Output frame size: the ASS canvas (PlayResX/PlayResY) is exactly the frame. */
+  width: number;
+  height: number;
+  /** Source language (BCP 47, e.g. `ar`, `zh`, `ja`); picks fonts and casing rules. */
+  language?: string;
+  translationLanguage?: string;
+  /** Clip start in the source video, so caption times come out clip-relative. */
+  offsetMs?: number;
+  /** Words `keyword_color` emphasises; by default numbers and long content words. */
+  keywords?: readonly string[];
+}
+
+/** A page leaves the screen at most this long after its last word when speech pauses. */
+const HOLD_MS = 600;
+/** A pause this long starts a new page even if the current one has room. */
+const PAGE_BREAK_PAUSE_MS = 700;
+const SENTENCE_END = /[.!?…。！？؟।]["'”’»)\]]*$/u;
+const HOUSE_SIZE = 0.075;
+
+interface LaidWord {
+  text: string;
+  startMs: number;
+  endMs: number;
+  font: CaptionFont;
+  /** Width at scale 1 in the template's font size, in pixels. */
+  width: number;
+  /** Scale (1 = style size): above 1 for keywords, below 1 for a word wider than a whole line. */
+  scale: number;
+  keyword: boolean;
+  /** Joined to the previous word without a space (Chinese, Japanese, Thai...). */
+  joined: boolean;
+}
+
+interface Page {
+  lines: LaidWord[][];
+  words: LaidWord[];
+  startMs: number;
+  endMs: number;
+}
+
+interface Geometry {
+  width: number;
+  height: number;
+  marginX: number;
+  safeWidth: number;
+  /** Bottom edge of the source captions and top edge of the translation below them. */
+  sourceBottomY: number;
+  translationTopY: number;
+  houseSize: number;
+}
+
+interface Typesetting {
+  look: TemplateLook;
+  styleFont: CaptionFont;
+  language: string | undefined;
+  /** ASS size of the style font; `sizeFor` gives other fonts' sizes. */
+  size: number;
+  sizeFor: (font: CaptionFont) => number;
+  outlinePx: number;
+  shadowPx: number;
+  spaceWidth: number;
+  safeWidth: number;
+  maxLines: number;
+  maxWordsPerPage: number;
+}
+
+interface AssEvent {
+  layer: number;
+  startMs: number;
+  endMs: number;
+  style: string;
+  text: string;
+}
+
+/** A complete ASS document for the clip; an empty (but valid) one for display `none`. */
+export function buildCaptionsAss(input: BuildCaptionsInput): string {
+  const { width, height, template, display } = input;
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
+    throw new MediaError('INVALID_FRAME_SIZE', `Invalid caption frame size ${width}x${height}`);
+  }
+  const look = TEMPLATE_LOOKS[template];
+  if (!look) throw new MediaError('UNKNOWN_TEMPLATE', `Unknown caption template "${template}"`);
+  const needsTranslation = display === 'all' || display === 'translate';
+  if (needsTranslation && !input.translationLines) {
+    // Showing the source instead would be a silent wrong result.
+    throw new MediaError('TRANSLATION_MISSING', `Caption display "${display}" needs a translation`);
+  }
+
+  const geometry = frameGeometry(width, height, display);
+  const offsetMs = input.offsetMs ?? 0;
+  const animatedWords =
+    display === 'translate'
+      ? (input.translationLines ?? []).flatMap((line) =>
+          spreadOverSpan(splitIntoWords(line.text, input.translationLanguage), line.startMs, line.endMs),
+        )
+      : input.words;
+  const animatedLanguage = display === 'translate' ? input.translationLanguage : input.language;
+
+  const main = typesetting(look, geometry, animatedWords, animatedLanguage, look.sizeFactor);
+  const events: AssEvent[] = [];
+  if (display !== 'none') {
+    const laid = layWords(clipWords(animatedWords, offsetMs), main, input.keywords, template);
+    for (const page of paginate(laid, main)) events.push(...animatePage(template, page, main));
+  }
+  let translation: Typesetting | undefined;
+  if (display === 'all') {
+    const lines = clipWords(input.translationLines ?? [], offsetMs);
+    translation = typesetting(
+      { ...look, uppercase: false, maxLines: 2, maxWordsPerPage: Number.POSITIVE_INFINITY },
+      geometry,
+      lines,
+      input.translationLanguage,
+      0.72,
+    );
+    events.push(...translationEvents(lines, translation, input.translationLanguage));
+  }
+  return assDocument(geometry, main, translation, events);
+}
+
+function frameGeometry(width: number, height: number, display: CaptionDisplay): Geometry {
+  const portrait = height > width * 1.15;
+  // 9:16 apps lay their buttons over the bottom fifth and the right edge: stay above and inside.
+  const anchor = display === 'all' ? (portrait ? 0.66 : 0.76) : portrait ? 0.74 : 0.9;
+  const marginX = Math.round(width * 0.08);
+  const sourceBottomY = Math.round(height * anchor);
+  return {
+    width,
+    height,
+    marginX,
+    safeWidth: width - 2 * marginX,
+    sourceBottomY,
+    translationTopY: sourceBottomY + Math.round(height * 0.015),
+    houseSize: Math.min(width, height) * HOUSE_SIZE,
+  };
+}
+
+function typesetting(
+  look: TemplateLook,
+  geometry: Geometry,
+  words: readonly CaptionWord[],
+  language: string | undefined,
+  sizeFactor: number,
+): Typesetting {
+  const styleFont = primaryFont(words, language);
+  const sizeFor = fontSizer(geometry.houseSize * sizeFactor);
+  const size = sizeFor(styleFont);
+  return {
+    look,
+    styleFont,
+    language,
+    size,
+    sizeFor,
+    // Outline thickness follows the letter size, not the (script-dependent) cell size.
+    outlinePx: Math.round(geometry.houseSize * sizeFactor * look.outline * 10) / 10,
+    shadowPx: Math.round(geometry.houseSize * sizeFactor * look.shadow * 10) / 10,
+    spaceWidth: measureWith(' ', styleFont, size),
+    // Ink may overhang a glyph's advance (side bearings, antialiasing): keep a little slack.
+    safeWidth: geometry.safeWidth * 0.97,
+    maxLines: look.maxLines,
+    maxWordsPerPage: look.maxWordsPerPage,
+  };
+}
+
+/**
+ * libass sizes a font by its whole cell (ascent + descent), and Noto Sans Arabic's cell is 1.55
+ * times Noto Sans's for the same letter size: scale each font so scripts look equally large,
+ * capped so tall-cell fonts do not push lines far apart.
+ */
+function fontSizer(latinSize: number): (font: CaptionFont) => number {
+  const latinCell = cellHeightInEms(fontForLanguage('en'));
+  const sizes = new Map<CaptionFont, number>();
+  return (font) => {
+    let size = sizes.get(font);
+    if (size === undefined) {
+      const ratio = Math.min(1.4, Math.max(0.9, cellHeightInEms(font) / latinCell));
+      size = Math.max(8, Math.round(latinSize * ratio));
+      sizes.set(font, size);
+    }
+    return size;
+  };
+}
+
+/** The language's font, or else the font most words need. */
+function primaryFont(words: readonly CaptionWord[], language: string | undefined): CaptionFont {
+  if (language) return fontForLanguage(language);
+  const counts = new Map<CaptionFont, number>();
+  for (const word of words) {
+    const scriptFont = fontForScript(word.text);
+    if (scriptFont) counts.set(scriptFont, (counts.get(scriptFont) ?? 0) + 1);
+  }
+  let best: CaptionFont | undefined;
+  for (const [candidate, count] of counts) {
+    if (!best || count > (counts.get(best) ?? 0)) best = candidate;
+  }
+  return best ?? fontForLanguage('en');
+}
+
+/** The font that draws every character of the word: its script's, the line's, then fallbacks. */
+function fontForWord(text: string, styleFont: CaptionFont, language: string | undefined): CaptionFont {
+  const scriptFont = fontForScript(text, language);
+  const candidates = [scriptFont, styleFont, ...fallbackFonts(language)].filter(
+    (candidate): candidate is CaptionFont => candidate !== undefined,
+  );
+  return candidates.find((candidate) => fontCovers(text, candidate)) ?? scriptFont ?? styleFont;
+}
+
+/** Shift to clip time, drop words outside the clip, repair empty or reversed spans. */
+function clipWords(words: readonly CaptionWord[], offsetMs: number): CaptionWord[] {
+  return words
+    .map((word) => ({
+      text: word.text.replace(/\s+/gu, ' ').trim(),
+      startMs: Math.max(0, word.startMs - offsetMs),
+      endMs: Math.max(word.endMs, word.startMs + 1) - offsetMs,
+    }))
+    .filter((word) => word.text !== '' && word.endMs > 0)
+    .sort((a, b) => a.startMs - b.startMs);
+}
+
+const STOPWORDS = new Set(
+  'the a an and or but so to of in on at for with from by is are was were be been this that these those it its you your we our they their he she his her i me my not no yes do does did have has had will would can could should just very really about into over than then there here what when where which who how'.split(
+    ' ',
+  ),
+);
+
+function looksLikeKeyword(text: string): boolean {
+  const bare = text.replace(/[\p{P}]/gu, '');
+  if (/\p{N}/u.test(bare)) return true;
+  if (STOPWORDS.has(bare.toLowerCase())) return false;
+  return graphemeCount(bare) >= (writtenWithoutSpaces(bare) ? 3 : 6);
+}
+
+function layWords(
+  words: CaptionWord[],
+  set: Typesetting,
+  keywords: readonly string[] | undefined,
+  template: CaptionTemplateId,
+): LaidWord[] {
+  const keyOf = (text: string) => text.toLocaleLowerCase().replace(/[\p{P}]/gu, '');
+  const chosen = keywords ? new Set(keywords.map(keyOf)) : undefined;
+  const widest = set.safeWidth - 2 * set.outlinePx - set.shadowPx;
+  let previous: string | undefined;
+  return words.map((word) => {
+    const text = set.look.uppercase ? word.text.toLocaleUpperCase(set.language) : word.text;
+    const font = fontForWord(text, set.styleFont, set.language);
+    const width = measureWith(text, font, set.sizeFor(font));
+    const keyword =
+      template === 'keyword_color' &&
+      (chosen ? chosen.has(keyOf(word.text)) : looksLikeKeyword(word.text));
+    const emphasis = keyword ? KEYWORD_SCALE : 1;
+    // A word wider than a whole line is squeezed to fit rather than cut by the frame edge.
+    const scale = width * emphasis > widest ? widest / width : emphasis;
+    const joined =
+      previous !== undefined && writtenWithoutSpaces(previous.slice(-1)) && writtenWithoutSpaces(text[0] ?? '');
+    previous = text;
+    return { ...word, text, font, width, scale, keyword, joined };
+  });
+}
+
+function lineWidth(words: readonly LaidWord[], set: Typesetting): number {
+  let total = 2 * set.outlinePx + set.shadowPx;
+  words.forEach((word, index) => {
+    if (index > 0 && !word.joined) total += set.spaceWidth;
+    total += word.width * word.scale;
+  });
+  return total;
+}
+
+/** Break words into at most `maxLines` lines that fit, as even as possible; undefined if none. */
+function breakLines(words: LaidWord[], set: Typesetting, maxLines: number): LaidWord[][] | undefined {
+  if (lineWidth(words, set) <= set.safeWidth) return [words];
+  if (maxLines <= 1 || words.length < 2) return undefined;
+  let best: LaidWord[][] | undefined;
+  let bestWidest = Number.POSITIVE_INFINITY;
+  for (let split = 1; split < words.length; split++) {
+    const first = words.slice(0, split);
+    const firstWidth = lineWidth(first, set);
+    if (firstWidth > set.safeWidth) break;
+    const rest = breakLines(words.slice(split), set, maxLines - 1);
+    if (!rest) continue;
+    const widest = Math.max(firstWidth, ...rest.map((line) => lineWidth(line, set)));
+    if (widest < bestWidest) {
+      best = [first, ...rest];
+      bestWidest = widest;
+    }
+  }
+  return best;
+}
+
+function paginate(words: LaidWord[], set: Typesetting): Page[] {
+  const groups: { words: LaidWord[]; lines: LaidWord[][] }[] = [];
+  let current: { words: LaidWord[]; lines: LaidWord[][] } | undefined;
+  for (const word of words) {
+    const last = current?.words[current.words.length - 1];
+    const breakHere =
+      last !== undefined &&
+      (word.startMs - last.endMs >= PAGE_BREAK_PAUSE_MS || SENTENCE_END.test(last.text));
+    if (current && !breakHere && current.words.length < set.maxWordsPerPage) {
+      const candidate = [...current.words, word];
+      const lines = breakLines(candidate, set, set.maxLines);
+      if (lines) {
+        current = { words: candidate, lines };
+        groups[groups.length - 1] = current;
+        continue;
+      }
+    }
+    current = { words: [word], lines: [[word]] };
+    groups.push(current);
+  }
+  return groups.map((group, index) => {
+    const first = group.words[0]!;
+    const last = group.words[group.words.length - 1]!;
+    const next = groups[index + 1]?.words[0];
+    const endMs = Math.max(
+      last.endMs,
+      Math.min(last.endMs + HOLD_MS, next ? next.startMs : Number.POSITIVE_INFINITY),
+    );
+    return { lines: group.lines, words: group.words, startMs: first.startMs, endMs };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Animation: each template turns a page into events with per-word override tags.
+
+interface WordTags {
+  open: string;
+  close: string;
+}
+
+type Decorate = (word: LaidWord, index: number, scalePercent: number) => WordTags | undefined;
+
+function animatePage(template: CaptionTemplateId, page: Page, set: Typesetting): AssEvent[] {
+  const { look } = set;
+  const active = assColor(look.activeColor);
+  const base = assColor(look.baseColor);
+  switch (template) {
+    case 'karaoke':
+      return [karaokeEvent(page, set)];
+    case 'highlight_box':
+      return perSpokenWord(page, (activeIndex, startMs, endMs) => [
+        // Layer 0 draws only the box (BorderStyle 3) behind the active word; layer 1 the text.
+        {
+          layer: 0,
+          startMs,
+          endMs,
+          style: 'Box',
+          text:
+            '{\\1a&HFF&\\3a&HFF&}' +
+            renderText(page, set, (_word, index) =>
+              index === activeIndex ? { open: '\\3a&H00&', close: '\\3a&HFF&' } : undefined,
+            ),
+        },
+        { layer: 1, startMs, endMs, style: 'Main', text: renderText(page, set, () => undefined) },
+      ]);
+    case 'pop_in':
+      return perSpokenWord(page, (activeIndex, startMs, endMs) => [
+        {
+          layer: 0,
+          startMs,
+          endMs,
+          style: 'Main',
+          text: renderText(page, set, (_word, index, scale) => {
+            // Unspoken words stay in the line, invisible, so spoken words never shift.
+            if (index > activeIndex) return { open: '\\alpha&HFF&', close: '\\alpha&H00&' };
+            if (index < activeIndex) return undefined;
+            return {
+              open: `\\1c${active}\\fscx${pct(scale * 0.7)}\\fscy${pct(scale * 0.7)}\\t(0,90,\\fscx${pct(scale * 1.08)}\\fscy${pct(scale * 1.08)})\\t(90,160,\\fscx${pct(scale)}\\fscy${pct(scale)})`,
+              close: `\\1c${base}`,
+            };
+          }),
+        },
+      ]);
+    case 'one_word':
+      return [
+        {
+          layer: 0,
+          startMs: page.startMs,
+          endMs: page.endMs,
+          style: 'Main',
+          text: renderText(page, set, (_word, _index, scale) => ({
+            open: `\\fscx${pct(scale * 0.8)}\\fscy${pct(scale * 0.8)}\\t(0,80,\\fscx${pct(scale)}\\fscy${pct(scale)})`,
+            close: '',
+          })),
+        },
+      ];
+    case 'classic':
+      return perSpokenWord(page, (activeIndex, startMs, endMs) => [
+        {
+          layer: 0,
+          startMs,
+          endMs,
+          style: 'Main',
+          text: renderText(page, set, (_word, index) =>
+            index <= activeIndex ? { open: `\\1c${active}`, close: `\\1c${base}` } : undefined,
+          ),
+        },
+      ]);
+    case 'keyword_color':
+      return perSpokenWord(page, (activeIndex, startMs, endMs) => [
+        {
+          layer: 0,
+          startMs,
+          endMs,
+          style: 'Main',
+          text: renderText(page, set, (word, index) => {
+            if (word.keyword) return { open: `\\1c${assColor(KEYWORD_COLOR)}`, close: `\\1c${base}` };
+            if (index === activeIndex) return { open: `\\1c${active}`, close: `\\1c${base}` };
+            return undefined;
+          }),
+        },
+      ]);
+  }
+}
+
+/** One state per word: from its start until the next word starts (the page's end for the last). */
+function perSpokenWord(
+  page: Page,
+  eventsFor: (activeIndex: number, startMs: number, endMs: number) => AssEvent[],
+): AssEvent[] {
+  return page.words.flatMap((word, index) => {
+    const startMs = index === 0 ? page.startMs : word.startMs;
+    const endMs = page.words[index + 1]?.startMs ?? page.endMs;
+    return centis(endMs) > centis(startMs) ? eventsFor(index, startMs, endMs) : [];
+  });
+}
+
+function karaokeEvent(page: Page, set: Typesetting): AssEvent {
+  // \kf sweeps left to right inside a word, wrong for right-to-left words: those switch at once.
+  const fill = page.words.some((word) => isRightToLeft(word.text)) ? '\\k' : '\\kf';
+  let cursor = centis(page.startMs);
+  const tags = new Map<LaidWord, string>();
+  for (const word of page.words) {
+    const start = Math.max(centis(word.startMs), cursor);
+    const gap = start - cursor;
+    const duration = Math.max(1, centis(word.endMs) - start);
+    tags.set(word, `${gap > 0 ? `\\k${gap}` : ''}${fill}${duration}`);
+    cursor = start + duration;
+  }
+  return {
+    layer: 0,
+    startMs: page.startMs,
+    endMs: page.endMs,
+    style: 'Main',
+    text: renderText(page, set, (word) => ({ open: tags.get(word)!, close: '' })),
+  };
+}
+
+/** The page's text: words in their fonts and scales, decorated, lines joined by hard breaks. */
+function renderText(page: Page, set: Typesetting, decorate: Decorate): string {
+  let wordIndex = 0;
+  return page.lines
+    .map((line) =>
+      line
+        .map((word, indexInLine) => {
+          const index = wordIndex++;
+          const scale = word.scale;
+          const decoration = decorate(word, index, scale);
+          let open = '';
+          let close = '';
+          if (word.font !== set.styleFont) {
+            open += `\\fn${word.font.family}\\fs${set.sizeFor(word.font)}`;
+            close += `\\fn${set.styleFont.family}\\fs${set.size}`;
+          }
+          if (Math.abs(scale - 1) > 0.005) {
+            open += `\\fscx${pct(scale)}\\fscy${pct(scale)}`;
+            close += '\\fscx100\\fscy100';
+          }
+          open += decoration?.open ?? '';
+          close += decoration?.close ?? '';
+          const separator = indexInLine === 0 || word.joined ? '' : ' ';
+          return `${separator}${open ? `{${open}}` : ''}${escapeAssText(word.text)}${close ? `{${close}}` : ''}`;
+        })
+        .join(''),
+    )
+    .join('\\N');
+}
+
+function translationEvents(
+  lines: CaptionWord[],
+  set: Typesetting,
+  language: string | undefined,
+): AssEvent[] {
+  const events: AssEvent[] = [];
+  for (const line of lines) {
+    const words = spreadOverSpan(splitIntoWords(line.text, language), line.startMs, line.endMs);
+    const laid = layWords(words, set, undefined, 'classic');
+    for (const page of paginate(laid, set)) {
+      events.push({
+        layer: 2,
+        startMs: page.startMs,
+        endMs: Math.max(page.words[page.words.length - 1]!.endMs, page.startMs + 10),
+        style: 'Translation',
+        text: renderText(page, set, () => undefined),
+      });
+    }
+  }
+  return events;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ASS serialisation.
+
+function assDocument(
+  geometry: Geometry,
+  main: Typesetting,
+  translation: Typesetting | undefined,
+  events: AssEvent[],
+): string {
+  const { look } = main;
+  const styleRow = (
+    name: string,
+    set: Typesetting,
+    colors: { primary: string; secondary: string; outline: string; back: string },
+    borderStyle: number,
+    outline: number,
+    shadow: number,
+    alignment: number,
+    marginV: number,
+  ) =>
+    [
+      `Style: ${name}`,
+      set.styleFont.family,
+      set.size,
+      colors.primary,
+      colors.secondary,
+      colors.outline,
+      colors.back,
+      -1, // bold: captions use the bold faces
+      0,
+      0,
+      0,
+      100,
+      100,
+      0,
+      0,
+      borderStyle,
+      outline,
+      shadow,
+      alignment,
+      geometry.marginX,
+      geometry.marginX,
+      marginV,
+      // Encoding -1 lets libass pick the base direction from the text, so an Arabic line ending
+      // in "?" or a number keeps them on the left.
+      -1,
+    ].join(',');
+
+  const karaoke = look === TEMPLATE_LOOKS.karaoke;
+  const mainColors = {
+    primary: styleColor(karaoke ? look.activeColor : look.baseColor),
+    secondary: styleColor(karaoke ? look.baseColor : look.activeColor),
+    outline: styleColor(look.outlineColor),
+    back: styleColor('#000000', 0x80),
+  };
+  const bottomMargin = geometry.height - geometry.sourceBottomY;
+  const styles = [
+    styleRow('Main', main, mainColors, 1, main.outlinePx, main.shadowPx, 2, bottomMargin),
+    // The highlight box: libass draws BorderStyle 3 as a box per glyph, in the outline colour.
+    styleRow(
+      'Box',
+      main,
+      { ...mainColors, outline: styleColor(look.activeColor), back: styleColor('#000000', 0xff) },
+      3,
+      Math.round(main.size * 0.16),
+      0,
+      2,
+      bottomMargin,
+    ),
+  ];
+  if (translation) {
+    styles.push(
+      styleRow(
+        'Translation',
+        translation,
+        { ...mainColors, primary: styleColor(TRANSLATION_COLOR) },
+        1,
+        translation.outlinePx,
+        translation.shadowPx,
+        8,
+        geometry.translationTopY,
+      ),
+    );
+  }
+  const eventRows = events
+    .filter((event) => centis(event.endMs) > centis(event.startMs))
+    .sort((a, b) => a.startMs - b.startMs || a.layer - b.layer)
+    .map(
+      (event) =>
+        `Dialogue: ${event.layer},${assTime(event.startMs)},${assTime(event.endMs)},${event.style},,0,0,0,,${event.text}`,
+    );
+  return [
+    '[Script Info]',
+    '; Made by Moments: word-by-word captions',
+    'ScriptType: v4.00+',
+    `PlayResX: ${geometry.width}`,
+    `PlayResY: ${geometry.height}`,
+    `LayoutResX: ${geometry.width}`,
+    `LayoutResY: ${geometry.height}`,
+    'WrapStyle: 2',
+    'ScaledBorderAndShadow: yes',
+    'YCbCr Matrix: None',
+    '',
+    '[V4+ Styles]',
+    'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
+    ...styles,
+    '',
+    '[Events]',
+    'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
+    ...eventRows,
+    '',
+  ].join('\n');
+}
+
+/** Text can never open an override block or form an escape such as `\N`. */
+function escapeAssText(text: string): string {
+  return text
+    .replace(/\\/g, '\\\u2060')
+    .replace(/\{/g, '(')
+    .replace(/\}/g, ')');
+}
+
+function centis(ms: number): number {
+  return Math.round(ms / 10);
+}
+
+function assTime(ms: number): string {
+  const total = centis(ms);
+  const cs = total % 100;
+  const seconds = Math.floor(total / 100) % 60;
+  const minutes = Math.floor(total / 6000) % 60;
+  const hours = Math.floor(total / 360000);
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${hours}:${two(minutes)}:${two(seconds)}.${two(cs)}`;
+}
+
+function pct(scale: number): number {
+  return Math.round(scale * 100);
+}
+
+/** `#RRGGBB` → override colour `&HBBGGRR&`. */
+function assColor(hex: string): string {
+  const [r, g, b] = rgb(hex);
+  return `&H${b}${g}${r}&`;
+}
+
+/** `#RRGGBB` + alpha (0 opaque … 255 transparent) → style colour `&HAABBGGRR`. */
+function styleColor(hex: string, alpha = 0): string {
+  const [r, g, b] = rgb(hex);
+  return `&H${alpha.toString(16).padStart(2, '0').toUpperCase()}${b}${g}${r}`;
+}
+
+function rgb(hex: string): [string, string, string] {
+  const value = hex.replace('#', '').toUpperCase();
+  return [value.slice(0, 2), value.slice(2, 4), value.slice(4, 6)];
+}

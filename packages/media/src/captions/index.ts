@@ -1,0 +1,23 @@
+/**
+ * Word-by-word animated captions (design.md: preview equals export; right-to-left and complex
+ * scripts render correctly; transcript corrections re-time captions).
+ */
+export {
+  CAPTION_DISPLAY_MODES,
+  CAPTION_TEMPLATES,
+  isCaptionTemplateId,
+  type CaptionDisplay,
+  type CaptionTemplateId,
+} from './templates';
+export { buildCaptionsAss, type BuildCaptionsInput } from './build';
+export { burnCaptions, captionsFilter, escapeFilterValue, type BurnCaptionsOptions } from './burn';
+export {
+  captionFontFiles,
+  captionFontsDir,
+  fontForLanguage,
+  type CaptionFont,
+  type CaptionFontFile,
+} from './fonts';
+export { measureTextWidth } from './measure';
+export { retimeWords } from './retime';
+export { splitIntoWords, type CaptionWord } from './words';
