@@ -5,7 +5,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCaptionsAss, burnCaptions, type CaptionTemplateId } from '../packages/media/src/captions/index';
+import {
+  buildCaptionsAss,
+  burnCaptions,
+  type CaptionTemplateId,
+} from '../packages/media/src/captions/index';
 import { runFfmpeg } from '../packages/media/src/ffmpeg/index';
 
 const CLIP_S = 60;
@@ -17,9 +21,23 @@ export default async function run(): Promise<void> {
   try {
     const source = join(dir, 'source.mp4');
     await runFfmpeg([
-      '-f', 'lavfi', '-i', `testsrc2=s=${WIDTH}x${HEIGHT}:r=30:d=${CLIP_S}`,
-      '-f', 'lavfi', '-i', `sine=frequency=300:duration=${CLIP_S}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=s=${WIDTH}x${HEIGHT}:r=30:d=${CLIP_S}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=300:duration=${CLIP_S}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
       source,
     ]);
     // About three words a second, as in fast speech, with a pause every sentence.
@@ -32,7 +50,14 @@ export default async function run(): Promise<void> {
 
     for (const template of ['karaoke', 'highlight_box'] as CaptionTemplateId[]) {
       const buildStart = performance.now();
-      const ass = buildCaptionsAss({ words, template, display: 'source', width: WIDTH, height: HEIGHT, language: 'en' });
+      const ass = buildCaptionsAss({
+        words,
+        template,
+        display: 'source',
+        width: WIDTH,
+        height: HEIGHT,
+        language: 'en',
+      });
       const buildMs = performance.now() - buildStart;
       const assPath = join(dir, `${template}.ass`);
       await writeFile(assPath, ass);

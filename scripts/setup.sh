@@ -51,8 +51,8 @@ log() { printf '[setup] %s\n' "$*"; }
 sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
 
 # One setup at a time per checkout (npm start and a test run may both call it).
+[[ $mode == install ]] && mkdir -p "$tools_dir"
 if [[ $mode == install ]] && command -v flock > /dev/null; then
-  mkdir -p "$tools_dir"
   exec 9> "$tools_dir/.setup.lock"
   flock 9
 fi
@@ -127,7 +127,8 @@ model_ready() {
 
 install_model() {
   local work pip_python
-  work="$(mktemp -d)"
+  # Inside .tools so the final move is a rename on one file system, never a half-copied model.
+  work="$(mktemp -d "$tools_dir/.model-download.XXXXXX")"
   # shellcheck disable=SC2064 # expand now: $work is local
   trap "rm -rf '$work'" RETURN
   pip_python="$venv_dir/bin/python"

@@ -1,7 +1,12 @@
-import { ConfigError, loadConfig } from './config/index.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, REPO_ROOT, loadConfig } from './config/index.js';
 import { startServer } from './server.js';
 
 // Entry point: `npm start` (through scripts/start.mjs) runs this with the embedded defaults.
+// A .env file at the repository root, if any, fills in variables the environment does not set.
+const envFile = path.join(REPO_ROOT, '.env');
+if (fs.existsSync(envFile)) process.loadEnvFile(envFile);
 try {
   const config = loadConfig();
   const server = await startServer(config);

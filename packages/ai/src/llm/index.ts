@@ -19,7 +19,8 @@ export interface LlmClient {
   complete(messages: LlmMessage[], options?: LlmCompleteOptions): Promise<string>;
 }
 
-export type LlmErrorCode = 'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_HTTP_ERROR' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE';
+export type LlmErrorCode =
+  'LLM_TIMEOUT' | 'LLM_ABORTED' | 'LLM_HTTP_ERROR' | 'LLM_NETWORK_ERROR' | 'LLM_BAD_RESPONSE';
 
 export class LlmError extends Error {
   constructor(
@@ -65,24 +66,41 @@ export class OpenAICompatibleLlm implements LlmClient {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(this.endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal });
+      response = await fetch(this.endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal,
+      });
       text = await response.text();
     } catch (error) {
-      if (timeout.aborted) throw new LlmError('LLM_TIMEOUT', `LLM did not answer within ${timeoutMs} ms`, { cause: error });
-      if (options.signal?.aborted) throw new LlmError('LLM_ABORTED', 'LLM request was cancelled', { cause: error });
-      throw new LlmError('LLM_NETWORK_ERROR', `LLM request failed: ${(error as Error).message}`, { cause: error });
+      if (timeout.aborted)
+        throw new LlmError('LLM_TIMEOUT', `LLM did not answer within ${timeoutMs} ms`, {
+          cause: error,
+        });
+      if (options.signal?.aborted)
+        throw new LlmError('LLM_ABORTED', 'LLM request was cancelled', { cause: error });
+      throw new LlmError('LLM_NETWORK_ERROR', `LLM request failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     if (!response.ok) {
-      throw new LlmError('LLM_HTTP_ERROR', `LLM answered HTTP ${response.status}: ${text.slice(0, 200)}`);
+      throw new LlmError(
+        'LLM_HTTP_ERROR',
+        `LLM answered HTTP ${response.status}: ${text.slice(0, 200)}`,
+      );
     }
     let content: unknown;
     try {
       const parsed = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] };
       content = parsed.choices?.[0]?.message?.content;
     } catch (error) {
-      throw new LlmError('LLM_BAD_RESPONSE', `LLM reply is not JSON: ${text.slice(0, 200)}`, { cause: error });
+      throw new LlmError('LLM_BAD_RESPONSE', `LLM reply is not JSON: ${text.slice(0, 200)}`, {
+        cause: error,
+      });
     }
-    if (typeof content !== 'string') throw new LlmError('LLM_BAD_RESPONSE', 'LLM reply has no choices[0].message.content');
+    if (typeof content !== 'string')
+      throw new LlmError('LLM_BAD_RESPONSE', 'LLM reply has no choices[0].message.content');
     return content;
   }
 }

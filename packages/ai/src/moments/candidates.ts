@@ -11,7 +11,12 @@ export interface SpanCandidate {
   scored: SpanScore;
 }
 
-export function momentFromSpan(context: ScoringContext, first: number, last: number, scored: SpanScore): Moment {
+export function momentFromSpan(
+  context: ScoringContext,
+  first: number,
+  last: number,
+  scored: SpanScore,
+): Moment {
   const spanSentences = context.sentences.slice(first, last + 1);
   const startMs = spanSentences[0]?.startMs ?? 0;
   const endMs = spanSentences[spanSentences.length - 1]?.endMs ?? startMs;
@@ -28,7 +33,12 @@ export function momentFromSpan(context: ScoringContext, first: number, last: num
 }
 
 /** All sentence-aligned spans whose length is within [minMs, maxMs], each scored. */
-export function scoreCandidates(context: ScoringContext, minMs: number, maxMs: number, signal?: AbortSignal): SpanCandidate[] {
+export function scoreCandidates(
+  context: ScoringContext,
+  minMs: number,
+  maxMs: number,
+  signal?: AbortSignal,
+): SpanCandidate[] {
   const { sentences } = context;
   const candidates: SpanCandidate[] = [];
   const hasPunctuation = sentences.some((sentence) => sentence.terminal);
@@ -54,9 +64,9 @@ export function selectNonOverlapping(candidates: SpanCandidate[], limit: number)
   const chosen: SpanCandidate[] = [];
   for (const candidate of [...candidates].sort((a, b) => b.rank - a.rank)) {
     if (chosen.length >= limit) break;
-    if (chosen.some((other) => candidate.first <= other.last && other.first <= candidate.last)) continue;
+    if (chosen.some((other) => candidate.first <= other.last && other.first <= candidate.last))
+      continue;
     chosen.push(candidate);
   }
   return chosen;
 }
-

@@ -1,14 +1,28 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findViralMoments, rescoreSpan, type Moment, type Transcript } from './index';
 import { boundaryProblems, rankOfPlanted } from './testing/expectations';
-import { PLANTED_CLAIM, PLANTED_CONFESSION, PLANTED_FOUNDER, PLANTED_STORY } from './testing/planted';
+import {
+  PLANTED_CLAIM,
+  PLANTED_CONFESSION,
+  PLANTED_FOUNDER,
+  PLANTED_STORY,
+} from './testing/planted';
 import { buildSyntheticTranscript, type SyntheticTranscript } from './testing/synthetic-transcript';
 
-function expectWellFormed(moments: Moment[], synthetic: SyntheticTranscript, minMs: number, maxMs: number) {
+function expectWellFormed(
+  moments: Moment[],
+  synthetic: SyntheticTranscript,
+  minMs: number,
+  maxMs: number,
+) {
   expect(boundaryProblems(moments, synthetic)).toEqual([]);
   const byStart = [...moments].sort((a, b) => a.startMs - b.startMs);
-  byStart.slice(1).forEach((moment, i) => expect(moment.startMs).toBeGreaterThan(byStart[i]?.endMs ?? 0));
-  moments.slice(1).forEach((moment, i) => expect(moment.score).toBeLessThanOrEqual(moments[i]?.score ?? 0));
+  byStart
+    .slice(1)
+    .forEach((moment, i) => expect(moment.startMs).toBeGreaterThan(byStart[i]?.endMs ?? 0));
+  moments
+    .slice(1)
+    .forEach((moment, i) => expect(moment.score).toBeLessThanOrEqual(moments[i]?.score ?? 0));
   for (const moment of moments) {
     expect(moment.endMs - moment.startMs).toBeGreaterThanOrEqual(minMs);
     expect(moment.endMs - moment.startMs).toBeLessThanOrEqual(maxMs);
@@ -41,7 +55,10 @@ describe('findViralMoments on a 30-minute talk with three planted strong segment
     expectWellFormed(result.moments, synthetic, 15_000, 90_000);
     const top3 = result.moments.slice(0, 3);
     for (const id of ['story', 'claim', 'confession']) {
-      expect(rankOfPlanted(top3, synthetic.planted.get(id)!), `${id} in the top 3`).toBeGreaterThanOrEqual(0);
+      expect(
+        rankOfPlanted(top3, synthetic.planted.get(id)!),
+        `${id} in the top 3`,
+      ).toBeGreaterThanOrEqual(0);
     }
     const confession = top3.find((moment) => moment.text.includes('confess'))!;
     expect(confession.reasons.map((reason) => reason.kind)).toContain('emotion');
@@ -49,7 +66,11 @@ describe('findViralMoments on a 30-minute talk with three planted strong segment
   });
 
   it('keeps to a narrower length range and a moment limit', async () => {
-    const result = await findViralMoments(synthetic.transcript, { minMs: 20_000, maxMs: 40_000, maxMoments: 4 });
+    const result = await findViralMoments(synthetic.transcript, {
+      minMs: 20_000,
+      maxMs: 40_000,
+      maxMoments: 4,
+    });
     expect(result.moments).toHaveLength(4);
     expectWellFormed(result.moments, synthetic, 20_000, 40_000);
   });
@@ -71,7 +92,11 @@ describe.each([
   ['confession', PLANTED_CONFESSION, 23],
 ])('findViralMoments with the %s planted alone in 20 minutes of talk', (id, sentences, seed) => {
   it('ranks it in the top 3', async () => {
-    const synthetic = buildSyntheticTranscript({ minutes: 20, seed, plants: [{ id, sentences, at: 0.6 }] });
+    const synthetic = buildSyntheticTranscript({
+      minutes: 20,
+      seed,
+      plants: [{ id, sentences, at: 0.6 }],
+    });
     const { moments } = await findViralMoments(synthetic.transcript);
     expectWellFormed(moments, synthetic, 15_000, 90_000);
     const rank = rankOfPlanted(moments, synthetic.planted.get(id)!);
@@ -117,7 +142,12 @@ describe('findViralMoments steering and edge cases', () => {
           startMs: 500,
           endMs: 4200,
           text: 'um so yeah the',
-          words: ['um', 'so', 'yeah', 'the'].map((text, i) => ({ text, startMs: 500 + i * 900, endMs: 1200 + i * 900, confidence: 0.6 })),
+          words: ['um', 'so', 'yeah', 'the'].map((text, i) => ({
+            text,
+            startMs: 500 + i * 900,
+            endMs: 1200 + i * 900,
+            confidence: 0.6,
+          })),
         },
       ],
     };
@@ -127,7 +157,11 @@ describe('findViralMoments steering and edge cases', () => {
   });
 
   it('finds the complete thought in a video shorter than the minimum length, and says so', async () => {
-    const synthetic = buildSyntheticTranscript({ minutes: 0, seed: 3, plants: [{ id: 'confession', sentences: PLANTED_CONFESSION, at: 0 }] });
+    const synthetic = buildSyntheticTranscript({
+      minutes: 0,
+      seed: 3,
+      plants: [{ id: 'confession', sentences: PLANTED_CONFESSION, at: 0 }],
+    });
     const spoken = synthetic.planted.get('confession')!;
     const result = await findViralMoments(synthetic.transcript, { minMs: 60_000 });
     expect(result.warnings.join(' ')).toMatch(/less than the 60 s minimum/);
@@ -137,7 +171,11 @@ describe('findViralMoments steering and edge cases', () => {
   });
 
   it('still cuts on whole words when the speech engine gave no punctuation', async () => {
-    const synthetic = buildSyntheticTranscript({ minutes: 10, seed: 9, plants: [{ id: 'story', sentences: PLANTED_STORY, at: 0.5 }] });
+    const synthetic = buildSyntheticTranscript({
+      minutes: 10,
+      seed: 9,
+      plants: [{ id: 'story', sentences: PLANTED_STORY, at: 0.5 }],
+    });
     const bare: Transcript = {
       ...synthetic.transcript,
       segments: synthetic.transcript.segments.map((segment) => ({
@@ -145,8 +183,12 @@ describe('findViralMoments steering and edge cases', () => {
         words: segment.words.map((word) => ({ ...word, text: word.text.replace(/[.!?,]+$/, '') })),
       })),
     };
-    const wordStarts = new Set(bare.segments.flatMap((segment) => segment.words.map((word) => word.startMs)));
-    const wordEnds = new Set(bare.segments.flatMap((segment) => segment.words.map((word) => word.endMs)));
+    const wordStarts = new Set(
+      bare.segments.flatMap((segment) => segment.words.map((word) => word.startMs)),
+    );
+    const wordEnds = new Set(
+      bare.segments.flatMap((segment) => segment.words.map((word) => word.endMs)),
+    );
     const { moments } = await findViralMoments(bare);
     expect(moments.length).toBeGreaterThan(0);
     for (const moment of moments) {

@@ -45,11 +45,16 @@ export async function findViralMoments(
 ): Promise<FindViralMomentsResult> {
   const minMs = options.minMs ?? DEFAULT_MIN_MS;
   const maxMs = options.maxMs ?? DEFAULT_MAX_MS;
-  if (!(minMs > 0 && maxMs >= minMs)) throw new RangeError(`invalid moment length range ${minMs}..${maxMs} ms`);
+  if (!(minMs > 0 && maxMs >= minMs))
+    throw new RangeError(`invalid moment length range ${minMs}..${maxMs} ms`);
   const warnings: string[] = [];
   const sentences = splitSentences(transcript);
   if (sentences.length === 0) {
-    return { moments: [], method: 'deterministic', warnings: ['The transcript has no words: no moments to find.'] };
+    return {
+      moments: [],
+      method: 'deterministic',
+      warnings: ['The transcript has no words: no moments to find.'],
+    };
   }
   const context = buildScoringContext(sentences, options.actAs);
   let candidates = scoreCandidates(context, minMs, maxMs, options.signal);
@@ -62,16 +67,21 @@ export async function findViralMoments(
     );
     warnings.push(
       `The speech lasts ${Math.round(spokenMs / 1000)} s, less than the ${Math.round(minMs / 1000)} s minimum: ` +
-        (candidates.length ? 'moments shorter than the minimum were considered.' : 'no complete thought long enough was found.'),
+        (candidates.length
+          ? 'moments shorter than the minimum were considered.'
+          : 'no complete thought long enough was found.'),
     );
   } else if (candidates.length === 0) {
     warnings.push('No span of whole sentences fits the requested length range.');
   }
   const strong = candidates.filter((candidate) => candidate.scored.score >= MIN_SCORE);
-  if (candidates.length > 0 && strong.length === 0) warnings.push('No span scored high enough to be a moment.');
+  if (candidates.length > 0 && strong.length === 0)
+    warnings.push('No span scored high enough to be a moment.');
   const limit = options.maxMoments ?? defaultMaxMoments(transcript.durationMs || spokenMs);
   const chosen = selectNonOverlapping(strong, limit);
-  const deterministic = chosen.map((candidate) => momentFromSpan(context, candidate.first, candidate.last, candidate.scored));
+  const deterministic = chosen.map((candidate) =>
+    momentFromSpan(context, candidate.first, candidate.last, candidate.scored),
+  );
 
   if (options.llm && chosen.length > 0) {
     // The LLM judges a wider pool than will be shown, so it can promote a candidate the rules underrated.
@@ -82,9 +92,16 @@ export async function findViralMoments(
       signal: options.signal,
       timeoutMs: options.llmTimeoutMs,
     });
-    if (judged.ok) return { moments: judged.moments, method: 'llm', warnings: [...warnings, ...judged.warnings] };
+    if (judged.ok)
+      return {
+        moments: judged.moments,
+        method: 'llm',
+        warnings: [...warnings, ...judged.warnings],
+      };
     options.signal?.throwIfAborted();
-    warnings.push(`LLM judging failed (${judged.error}); moments were scored deterministically instead.`);
+    warnings.push(
+      `LLM judging failed (${judged.error}); moments were scored deterministically instead.`,
+    );
   }
   return { moments: deterministic, method: 'deterministic', warnings };
 }
@@ -93,7 +110,12 @@ export async function findViralMoments(
  * Re-scores one moment's span for the "refresh" call (spec: PUT /api/highlight_moment/refresh), snapped to
  * whole sentences: from the sentence holding startMs through the one holding endMs.
  */
-export function rescoreSpan(transcript: Transcript, startMs: number, endMs: number, actAs?: string): Moment {
+export function rescoreSpan(
+  transcript: Transcript,
+  startMs: number,
+  endMs: number,
+  actAs?: string,
+): Moment {
   if (!(endMs > startMs)) throw new RangeError(`empty span ${startMs}..${endMs} ms`);
   const sentences = splitSentences(transcript);
   if (sentences.length === 0) throw new RangeError('the transcript has no words');
@@ -101,5 +123,10 @@ export function rescoreSpan(transcript: Transcript, startMs: number, endMs: numb
   const first = sentenceAt(sentences, startMs, 'start');
   const last = Math.max(first, sentenceAt(sentences, endMs, 'end'));
   const durationMs = (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
-  return momentFromSpan(context, first, last, rankedScore(scoreSpan(context, first, last), durationMs));
+  return momentFromSpan(
+    context,
+    first,
+    last,
+    rankedScore(scoreSpan(context, first, last), durationMs),
+  );
 }

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAICompatibleLlm } from '../llm/index';
-import { startOpenAIStubServer, type ChatRequest, type StubServer } from '../llm/testing/openai-stub-server';
+import {
+  startOpenAIStubServer,
+  type ChatRequest,
+  type StubServer,
+} from '../llm/testing/openai-stub-server';
 import { findViralMoments } from './index';
 import { boundaryProblems, rankOfPlanted } from './testing/expectations';
 import { PLANTED_CLAIM, PLANTED_CONFESSION, PLANTED_STORY } from './testing/planted';
@@ -15,7 +19,8 @@ function candidatesIn(request: ChatRequest): { id: number; text: string }[] {
 describe('findViralMoments with an LLM judge over the OpenAI chat API', () => {
   let server: StubServer;
   let synthetic: SyntheticTranscript;
-  const llmFor = () => new OpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'judge-model', apiKey: 'test-key' });
+  const llmFor = () =>
+    new OpenAICompatibleLlm({ baseUrl: server.baseUrl, model: 'judge-model', apiKey: 'test-key' });
 
   beforeAll(async () => {
     server = await startOpenAIStubServer({ kind: 'status', status: 500, body: 'not configured' });
@@ -47,7 +52,11 @@ describe('findViralMoments with an LLM judge over the OpenAI chat API', () => {
           })),
         }),
     });
-    const result = await findViralMoments(synthetic.transcript, { llm: llmFor(), actAs: 'a personal finance fan', maxMoments: 5 });
+    const result = await findViralMoments(synthetic.transcript, {
+      llm: llmFor(),
+      actAs: 'a personal finance fan',
+      maxMoments: 5,
+    });
     expect(result.method).toBe('llm');
     expect(result.moments).toHaveLength(5);
     expect(boundaryProblems(result.moments, synthetic)).toEqual([]);
@@ -60,13 +69,27 @@ describe('findViralMoments with an LLM judge over the OpenAI chat API', () => {
     expect(request.model).toBe('judge-model');
     expect(request.authorization).toBe('Bearer test-key');
     expect(request.response_format).toEqual({ type: 'json_object' });
-    expect(request.messages.map((message) => message.content).join('\n')).toContain('a personal finance fan');
+    expect(request.messages.map((message) => message.content).join('\n')).toContain(
+      'a personal finance fan',
+    );
   });
 
   const failures = [
-    ['a non-JSON reply', { kind: 'reply', content: () => 'Sure! Here are some great clips for you.' }],
-    ['JSON of the wrong shape', { kind: 'reply', content: () => JSON.stringify({ clips: [{ start: 0, end: 999999 }] }) }],
-    ['ids it was never given', { kind: 'reply', content: () => JSON.stringify({ moments: [{ id: 999, score: 99, title: 'Whole video' }] }) }],
+    [
+      'a non-JSON reply',
+      { kind: 'reply', content: () => 'Sure! Here are some great clips for you.' },
+    ],
+    [
+      'JSON of the wrong shape',
+      { kind: 'reply', content: () => JSON.stringify({ clips: [{ start: 0, end: 999999 }] }) },
+    ],
+    [
+      'ids it was never given',
+      {
+        kind: 'reply',
+        content: () => JSON.stringify({ moments: [{ id: 999, score: 99, title: 'Whole video' }] }),
+      },
+    ],
     ['HTTP 500', { kind: 'status', status: 500, body: 'internal error' }],
     ['a body that is not a chat completion', { kind: 'raw', body: '<html>gateway</html>' }],
     ['no answer before the timeout', { kind: 'hang' }],
@@ -74,7 +97,10 @@ describe('findViralMoments with an LLM judge over the OpenAI chat API', () => {
 
   it.each(failures)('falls back to the deterministic moments on %s', async (_name, behaviour) => {
     server.setBehaviour(behaviour);
-    const result = await findViralMoments(synthetic.transcript, { llm: llmFor(), llmTimeoutMs: 800 });
+    const result = await findViralMoments(synthetic.transcript, {
+      llm: llmFor(),
+      llmTimeoutMs: 800,
+    });
     expect(result.method).toBe('deterministic');
     expect(result.warnings.join(' ')).toMatch(/LLM judging failed .*scored deterministically/);
     expect(boundaryProblems(result.moments, synthetic)).toEqual([]);

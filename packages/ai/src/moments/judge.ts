@@ -25,9 +25,15 @@ const MAX_CANDIDATE_CHARS = 1_500;
 /** The LLM's verdict leads; the deterministic score keeps an unreasonable verdict from ruling alone. */
 const LLM_SHARE = 0.6;
 
-export type JudgeOutcome = { ok: true; moments: Moment[]; warnings: string[] } | { ok: false; error: string };
+export type JudgeOutcome =
+  { ok: true; moments: Moment[]; warnings: string[] } | { ok: false; error: string };
 
-function prompt(context: ScoringContext, pool: SpanCandidate[], limit: number, actAs: string | undefined): string {
+function prompt(
+  context: ScoringContext,
+  pool: SpanCandidate[],
+  limit: number,
+  actAs: string | undefined,
+): string {
   const candidates = pool.map((candidate, id) => ({
     id,
     seconds: `${(candidate.startMs / 1000).toFixed(1)}-${(candidate.endMs / 1000).toFixed(1)}`,
@@ -61,14 +67,20 @@ export async function judgeWithLlm(
   try {
     const reply = await llm.complete(
       [
-        { role: 'system', content: 'You are a video editor who picks the most shareable moments of long videos.' },
+        {
+          role: 'system',
+          content: 'You are a video editor who picks the most shareable moments of long videos.',
+        },
         { role: 'user', content: prompt(context, pool, options.limit, options.actAs) },
       ],
       { json: true, signal: options.signal, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
     );
     parsed = judgementSchema.parse(parseJsonReply(reply));
   } catch (error) {
-    const message = error instanceof z.ZodError ? `reply did not match the expected JSON: ${error.issues[0]?.message}` : (error as Error).message;
+    const message =
+      error instanceof z.ZodError
+        ? `reply did not match the expected JSON: ${error.issues[0]?.message}`
+        : (error as Error).message;
     return { ok: false, error: message };
   }
   const warnings: string[] = [];
@@ -82,13 +94,22 @@ export async function judgeWithLlm(
     }
     seen.add(verdict.id);
     const base = momentFromSpan(context, candidate.first, candidate.last, candidate.scored);
-    const hashtags = verdict.hashtags.map(normaliseHashtag).filter((tag): tag is string => tag !== undefined);
+    const hashtags = verdict.hashtags
+      .map(normaliseHashtag)
+      .filter((tag): tag is string => tag !== undefined);
     moments.push({
       ...base,
       score: Math.round(LLM_SHARE * verdict.score + (1 - LLM_SHARE) * base.score),
       reasons: [
-        { kind: 'judge', detail: verdict.reason || 'Chosen by the LLM judge', weight: Math.round(LLM_SHARE * verdict.score * 10) / 10 },
-        ...base.reasons.map((reason) => ({ ...reason, weight: Math.round((1 - LLM_SHARE) * reason.weight * 10) / 10 })),
+        {
+          kind: 'judge',
+          detail: verdict.reason || 'Chosen by the LLM judge',
+          weight: Math.round(LLM_SHARE * verdict.score * 10) / 10,
+        },
+        ...base.reasons.map((reason) => ({
+          ...reason,
+          weight: Math.round((1 - LLM_SHARE) * reason.weight * 10) / 10,
+        })),
       ],
       title: verdict.title,
       description: verdict.description || base.description,

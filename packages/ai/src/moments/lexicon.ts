@@ -19,7 +19,9 @@ insanely massively never always everything nothing everyone nobody`.split(/\s+/)
 /** Bold-claim words that make an opening line land. */
 export const CLAIM_WORDS = new Set(
   `never always nobody everyone everybody secret truth biggest mistake wrong lie lies myth worst best most only
-guaranteed proven impossible shocking stop forget ruined changed destroyed million billion percent`.split(/\s+/),
+guaranteed proven impossible shocking stop forget ruined changed destroyed million billion percent`.split(
+    /\s+/,
+  ),
 );
 
 export const NUMBER_WORDS = new Set(

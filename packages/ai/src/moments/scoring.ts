@@ -62,7 +62,9 @@ const WEIGHTS: Record<Exclude<MomentReasonKind, 'relevance' | 'judge'>, number> 
 const AUDIENCE_SHARE = 0.25;
 
 function containsPhrase(text: string, phrases: readonly string[]): string | undefined {
-  return phrases.find((phrase) => new RegExp(`(^|[^\\p{L}])${phrase.replace(/'/g, "['’]")}([^\\p{L}]|$)`, 'u').test(text));
+  return phrases.find((phrase) =>
+    new RegExp(`(^|[^\\p{L}])${phrase.replace(/'/g, "['’]")}([^\\p{L}]|$)`, 'u').test(text),
+  );
 }
 
 function hookOf(sentence: Sentence, tokens: string[]): { hook: number; detail: string } {
@@ -133,7 +135,9 @@ export function buildScoringContext(sentences: Sentence[], persona?: string): Sc
     for (const term of terms) totalTermCounts.set(term, (totalTermCounts.get(term) ?? 0) + 1);
     totalTerms += terms.length;
     const lower = sentence.text.toLowerCase();
-    const emotionHits = tokens.filter((token) => EMOTION_WORDS.has(token) || INTENSIFIERS.has(token));
+    const emotionHits = tokens.filter(
+      (token) => EMOTION_WORDS.has(token) || INTENSIFIERS.has(token),
+    );
     const { hook, detail } = hookOf(sentence, tokens);
     return {
       wordCount: tokens.length,
@@ -165,10 +169,16 @@ export function buildScoringContext(sentences: Sentence[], persona?: string): Sc
 }
 
 /** Break strength between consecutive sentences: a pause longer than usual and little shared vocabulary. */
-export function thoughtBreaks(sentences: readonly Sentence[], signals: readonly { terms: string[] }[]): number[] {
-  const gaps = sentences.slice(1).map((sentence, k) => sentence.startMs - (sentences[k]?.endMs ?? sentence.startMs));
+export function thoughtBreaks(
+  sentences: readonly Sentence[],
+  signals: readonly { terms: string[] }[],
+): number[] {
+  const gaps = sentences
+    .slice(1)
+    .map((sentence, k) => sentence.startMs - (sentences[k]?.endMs ?? sentence.startMs));
   const medianGap = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)] ?? 500;
-  const termsOf = (from: number, to: number) => new Set(signals.slice(Math.max(0, from), Math.max(0, to)).flatMap((s) => s.terms));
+  const termsOf = (from: number, to: number) =>
+    new Set(signals.slice(Math.max(0, from), Math.max(0, to)).flatMap((s) => s.terms));
   return sentences.map((_, k) => {
     const gap = gaps[k];
     if (gap === undefined) return 1;
@@ -176,14 +186,16 @@ export function thoughtBreaks(sentences: readonly Sentence[], signals: readonly 
     const before = termsOf(k - 1, k + 1);
     const after = termsOf(k + 1, k + 3);
     const shared = [...before].filter((term) => after.has(term)).length;
-    const cohesion = Math.min(1, shared / Math.max(1, Math.min(before.size, after.size)) * 2);
+    const cohesion = Math.min(1, (shared / Math.max(1, Math.min(before.size, after.size))) * 2);
     return 0.6 * pause + 0.4 * (1 - cohesion);
   });
 }
 
 function quoteText(text: string, maxLength = 90): string {
   const trimmed = text.trim();
-  return trimmed.length <= maxLength ? trimmed : `${trimmed.slice(0, maxLength - 1).replace(/\s+\S*$/, '')}…`;
+  return trimmed.length <= maxLength
+    ? trimmed
+    : `${trimmed.slice(0, maxLength - 1).replace(/\s+\S*$/, '')}…`;
 }
 
 /** Scores the span of sentences first..last (inclusive) on the virality signals. */
@@ -204,12 +216,21 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   let hookDetail = spanSignals[0]?.hookDetail ?? '';
   const second = spanSignals[1];
   const secondSentence = sentences[first + 1];
-  if (second && secondSentence && secondSentence.startMs - firstSentence.startMs < 6000 && second.hook * 0.7 > hook) {
+  if (
+    second &&
+    secondSentence &&
+    secondSentence.startMs - firstSentence.startMs < 6000 &&
+    second.hook * 0.7 > hook
+  ) {
     hook = second.hook * 0.7;
     hookSentence = secondSentence;
     hookDetail = second.hookDetail;
   }
-  contributions.push({ kind: 'hook', value: hook, detail: `Opens with ${hookDetail}: "${quoteText(hookSentence.text)}"` });
+  contributions.push({
+    kind: 'hook',
+    value: hook,
+    detail: `Opens with ${hookDetail}: "${quoteText(hookSentence.text)}"`,
+  });
 
   // Payoff: a story that resolves near the end of the span, ending on a complete sentence.
   const storyAt = spanSignals.findIndex((s) => s.story !== undefined);
@@ -229,7 +250,9 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   if (resolutionAt >= 0) {
     const nearEnd = resolutionAt >= spanSignals.length - 2;
     payoff += nearEnd ? 0.55 : 0.15;
-    payoffDetails.push(`${nearEnd ? 'resolves at the end' : 'resolves'} ("${spanSignals[resolutionAt]?.resolution}")`);
+    payoffDetails.push(
+      `${nearEnd ? 'resolves at the end' : 'resolves'} ("${spanSignals[resolutionAt]?.resolution}")`,
+    );
   }
   const closing = spanSignals[spanSignals.length - 1];
   if (lastSentence.terminal && (closing?.exclamation || payoff > 0)) payoff += 0.15;
@@ -238,9 +261,14 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
     payoffDetails.push(`ends on a punchline ("${quoteText(lastSentence.text, 60)}")`);
   }
   // A whole thought starts and ends at natural breaks rather than mid-topic.
-  const completeness = ((first > 0 ? (context.breakAfter[first - 1] ?? 0) : 1) + (context.breakAfter[last] ?? 0)) / 2;
+  const completeness =
+    ((first > 0 ? (context.breakAfter[first - 1] ?? 0) : 1) + (context.breakAfter[last] ?? 0)) / 2;
   if (completeness >= 0.6) payoffDetails.push('starts and ends at natural breaks');
-  contributions.push({ kind: 'payoff', value: Math.min(1, payoff), detail: `A complete thought: ${payoffDetails.join(', ')}` });
+  contributions.push({
+    kind: 'payoff',
+    value: Math.min(1, payoff),
+    detail: `A complete thought: ${payoffDetails.join(', ')}`,
+  });
 
   // Emotion and emphasis: density of feeling words, intensifiers and exclamations.
   const emotionHits = spanSignals.flatMap((s) => s.emotionHits);
@@ -263,7 +291,11 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
       quoteSentence = spanSentences[k] ?? quoteSentence;
     }
   });
-  contributions.push({ kind: 'quotability', value: quote, detail: `Quotable line: "${quoteText(quoteSentence.text)}"` });
+  contributions.push({
+    kind: 'quotability',
+    value: quote,
+    detail: `Quotable line: "${quoteText(quoteSentence.text)}"`,
+  });
 
   // Topic salience: terms that are rare in the video but concentrated in this span (TF-IDF).
   const spanCounts = new Map<string, number>();
@@ -276,7 +308,8 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   let focus = 0;
   for (const [term, count] of spanCounts) {
     // Terms the span keeps returning to, beyond what their frequency in the whole video predicts.
-    const expected = ((context.totalTermCounts.get(term) ?? 0) * spanTerms) / Math.max(1, context.totalTerms);
+    const expected =
+      ((context.totalTermCounts.get(term) ?? 0) * spanTerms) / Math.max(1, context.totalTerms);
     const weight = Math.max(0, count - 1 - expected) * context.index.idf(term);
     focus += weight;
     termWeights.push([term, count * context.index.idf(term)]);
@@ -284,7 +317,11 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   termWeights.sort((a, b) => b[1] - a[1]);
   const salientTerms = termWeights.slice(0, 8).map(([term]) => term);
   const salience = 1 - Math.exp(-(focus / Math.max(1, spanTerms)) * 4);
-  contributions.push({ kind: 'salience', value: salience, detail: `Focused topic: ${salientTerms.slice(0, 4).join(', ')}` });
+  contributions.push({
+    kind: 'salience',
+    value: salience,
+    detail: `Focused topic: ${salientTerms.slice(0, 4).join(', ')}`,
+  });
 
   // Pace: faster than the speaker's usual rate reads as energy.
   const wordsPerSecond = wordCount / durationSeconds;
@@ -299,22 +336,30 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   const personaShare = context.persona ? AUDIENCE_SHARE : 0;
   if (context.persona) {
     const values = spanSignals.map((s) => s.audience);
-    const audience = 0.5 * Math.max(...values) + (0.5 * values.reduce((a, b) => a + b, 0)) / values.length;
-    contributions.push({ kind: 'audience', value: audience, detail: `Speaks to ${context.persona}` });
+    const audience =
+      0.5 * Math.max(...values) + (0.5 * values.reduce((a, b) => a + b, 0)) / values.length;
+    contributions.push({
+      kind: 'audience',
+      value: audience,
+      detail: `Speaks to ${context.persona}`,
+    });
   }
 
   const reasons: MomentReason[] = [];
   let raw = 0;
   for (const { kind, value, detail } of contributions) {
     const points =
-      kind === 'audience' ? value * 100 * personaShare : value * (WEIGHTS[kind as keyof typeof WEIGHTS] ?? 0) * (1 - personaShare);
+      kind === 'audience'
+        ? value * 100 * personaShare
+        : value * (WEIGHTS[kind as keyof typeof WEIGHTS] ?? 0) * (1 - personaShare);
     raw += points / 100;
     if (points >= 1) reasons.push({ kind, detail, weight: Math.round(points * 10) / 10 });
   }
   // Cutting into a thought (no pause, shared topic across the cut) costs up to a quarter of the score.
   const completenessFactor = 0.75 + 0.25 * completeness;
   raw *= completenessFactor;
-  for (const reason of reasons) reason.weight = Math.round(reason.weight * completenessFactor * 10) / 10;
+  for (const reason of reasons)
+    reason.weight = Math.round(reason.weight * completenessFactor * 10) / 10;
   reasons.sort((a, b) => b.weight - a.weight);
   return { raw, score: Math.max(0, Math.min(100, Math.round(raw * 100))), reasons, salientTerms };
 }

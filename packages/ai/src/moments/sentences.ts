@@ -30,7 +30,9 @@ export function transcriptWords(transcript: Transcript): TranscriptWord[] {
     const totalChars = texts.reduce((sum, text) => sum + text.length + 1, 0);
     let cursor = segment.startMs;
     for (const text of texts) {
-      const length = Math.round(((segment.endMs - segment.startMs) * (text.length + 1)) / totalChars);
+      const length = Math.round(
+        ((segment.endMs - segment.startMs) * (text.length + 1)) / totalChars,
+      );
       words.push({ text, startMs: cursor, endMs: cursor + Math.max(1, length - 1), confidence: 0 });
       cursor += length;
     }
@@ -71,7 +73,11 @@ export function splitSentences(transcript: Transcript): Sentence[] {
 }
 
 /** Index of the sentence a time falls in, or the nearest one after (or before, at the end). */
-export function sentenceAt(sentences: readonly Sentence[], timeMs: number, prefer: 'start' | 'end'): number {
+export function sentenceAt(
+  sentences: readonly Sentence[],
+  timeMs: number,
+  prefer: 'start' | 'end',
+): number {
   let best = -1;
   for (const sentence of sentences) {
     if (timeMs >= sentence.startMs && timeMs <= sentence.endMs) return sentence.index;

@@ -3,7 +3,8 @@ import type { ScoringContext } from './scoring';
 import type { Sentence } from './sentences';
 
 const FILLERS = /\b(um+|uh+|erm|hmm|you know|i mean|sort of|kind of)\b,?\s*/gi;
-const LEADING_CONNECTIVES = /^(?:(?:so|and|but|well|okay|ok|anyway|now|yeah|like|right|oh|also)\b[,\s]*)+/i;
+const LEADING_CONNECTIVES =
+  /^(?:(?:so|and|but|well|okay|ok|anyway|now|yeah|like|right|oh|also)\b[,\s]*)+/i;
 const TITLE_MAX_CHARS = 70;
 const DESCRIPTION_MAX_CHARS = 220;
 
@@ -17,7 +18,12 @@ function truncateAtWord(text: string, maxChars: number): string {
 
 /** Spoken text made readable: fillers and leading connectives dropped, first letter capitalised. */
 export function cleanSpokenText(text: string): string {
-  const cleaned = text.replace(FILLERS, '').replace(/\s+/g, ' ').trim().replace(LEADING_CONNECTIVES, '').trim();
+  const cleaned = text
+    .replace(FILLERS, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(LEADING_CONNECTIVES, '')
+    .trim();
   return cleaned.charAt(0).toUpperCase() + cleaned.slice(1);
 }
 
@@ -56,7 +62,11 @@ export function extractiveDescription(sentences: readonly Sentence[]): string {
 }
 
 /** Hashtags from the span's salient terms, in their spoken form (#Sourdough, not #sourdough's). */
-export function hashtagsFor(sentences: readonly Sentence[], salientTerms: readonly string[], limit = 4): string[] {
+export function hashtagsFor(
+  sentences: readonly Sentence[],
+  salientTerms: readonly string[],
+  limit = 4,
+): string[] {
   const surfaceByTerm = new Map<string, string>();
   for (const sentence of sentences) {
     for (const { term, surface } of contentTermsWithSurface(sentence.text)) {
@@ -67,7 +77,10 @@ export function hashtagsFor(sentences: readonly Sentence[], salientTerms: readon
   for (const term of salientTerms) {
     const surface = surfaceByTerm.get(term);
     if (!surface) continue;
-    const tag = `#${surface.charAt(0).toUpperCase()}${surface.slice(1)}`.replace(/[^#\p{L}\p{N}]/gu, '');
+    const tag = `#${surface.charAt(0).toUpperCase()}${surface.slice(1)}`.replace(
+      /[^#\p{L}\p{N}]/gu,
+      '',
+    );
     if (tag.length > 2 && !tags.includes(tag)) tags.push(tag);
     if (tags.length >= limit) break;
   }

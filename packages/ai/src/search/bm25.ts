@@ -16,12 +16,17 @@ export class LexicalIndex {
   constructor(documents: readonly string[]) {
     this.termFrequencies = documents.map((document) => {
       const frequencies = new Map<string, number>();
-      for (const term of contentTerms(document)) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
-      for (const term of frequencies.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      for (const term of contentTerms(document))
+        frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+      for (const term of frequencies.keys())
+        this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       return frequencies;
     });
-    this.lengths = this.termFrequencies.map((frequencies) => [...frequencies.values()].reduce((a, b) => a + b, 0));
-    this.averageLength = this.lengths.reduce((a, b) => a + b, 0) / Math.max(1, this.lengths.length) || 1;
+    this.lengths = this.termFrequencies.map((frequencies) =>
+      [...frequencies.values()].reduce((a, b) => a + b, 0),
+    );
+    this.averageLength =
+      this.lengths.reduce((a, b) => a + b, 0) / Math.max(1, this.lengths.length) || 1;
   }
 
   get size(): number {

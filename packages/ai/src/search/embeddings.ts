@@ -35,7 +35,8 @@ export class MiniLmEmbedder implements SentenceEmbedder {
     const modelPath = path.join(modelDir, 'model.onnx');
     const vocabPath = path.join(modelDir, 'vocab.txt');
     for (const file of [modelPath, vocabPath]) {
-      if (!existsSync(file)) throw new Error(`embedding model file missing: ${file} (run npm run setup)`);
+      if (!existsSync(file))
+        throw new Error(`embedding model file missing: ${file} (run npm run setup)`);
     }
     const ort = await import('onnxruntime-node');
     const session = await ort.InferenceSession.create(modelPath, {
@@ -44,10 +45,17 @@ export class MiniLmEmbedder implements SentenceEmbedder {
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
     });
-    return new MiniLmEmbedder(ort, session, new WordPieceTokenizer(await readFile(vocabPath, 'utf8')));
+    return new MiniLmEmbedder(
+      ort,
+      session,
+      new WordPieceTokenizer(await readFile(vocabPath, 'utf8')),
+    );
   }
 
-  async embed(texts: readonly string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
+  async embed(
+    texts: readonly string[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Float32Array[]> {
     const vectors: Float32Array[] = [];
     for (let offset = 0; offset < texts.length; offset += BATCH_SIZE) {
       options.signal?.throwIfAborted();
@@ -99,13 +107,18 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-const embeddersByDir = new Map<string, Promise<{ embedder?: SentenceEmbedder; warning?: string }>>();
+const embeddersByDir = new Map<
+  string,
+  Promise<{ embedder?: SentenceEmbedder; warning?: string }>
+>();
 
 /**
  * The sentence embedder from EMBEDDING_MODEL_DIR (default .tools/models/all-minilm-l6-v2), loaded once;
  * when it is absent or fails to load, a warning saying search falls back to words only.
  */
-export function loadDefaultEmbedder(env: NodeJS.ProcessEnv = process.env): Promise<{ embedder?: SentenceEmbedder; warning?: string }> {
+export function loadDefaultEmbedder(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ embedder?: SentenceEmbedder; warning?: string }> {
   const modelDir = env.EMBEDDING_MODEL_DIR?.trim() || DEFAULT_EMBEDDING_MODEL_DIR;
   let loading = embeddersByDir.get(modelDir);
   if (!loading) {

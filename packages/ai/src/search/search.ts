@@ -32,9 +32,17 @@ const SEMANTIC_FULL = 0.65;
 const MIN_PEAK_RELEVANCE = 0.3;
 const LEXICAL_SATURATION = 4;
 
-const vectorCache = new WeakMap<Transcript, { modelId: string; vectors: Promise<Float32Array[]> }>();
+const vectorCache = new WeakMap<
+  Transcript,
+  { modelId: string; vectors: Promise<Float32Array[]> }
+>();
 
-function sentenceVectors(transcript: Transcript, sentences: Sentence[], embedder: SentenceEmbedder, signal?: AbortSignal) {
+function sentenceVectors(
+  transcript: Transcript,
+  sentences: Sentence[],
+  embedder: SentenceEmbedder,
+  signal?: AbortSignal,
+) {
   const cached = vectorCache.get(transcript);
   if (cached && cached.modelId === embedder.modelId) return cached.vectors;
   // Each sentence is embedded with its neighbours too, so a passage answer is found by its gist.
@@ -64,12 +72,16 @@ export async function searchMomentsWithReport(
   const maxMs = options.maxMs ?? DEFAULT_MAX_MS;
   const warnings: string[] = [];
   const sentences = splitSentences(transcript);
-  if (!query.trim()) return { moments: [], method: 'lexical', warnings: ['The search query is empty.'] };
-  if (sentences.length === 0) return { moments: [], method: 'lexical', warnings: ['The transcript has no words to search.'] };
+  if (!query.trim())
+    return { moments: [], method: 'lexical', warnings: ['The search query is empty.'] };
+  if (sentences.length === 0)
+    return { moments: [], method: 'lexical', warnings: ['The transcript has no words to search.'] };
 
   const index = new LexicalIndex(sentences.map((sentence) => sentence.text));
   const queryWeights = LexicalIndex.expandQuery(query);
-  const lexical = [...index.scoreAll(queryWeights)].map((score) => score / (score + LEXICAL_SATURATION));
+  const lexical = [...index.scoreAll(queryWeights)].map(
+    (score) => score / (score + LEXICAL_SATURATION),
+  );
 
   let embedder = options.embedder;
   if (embedder === undefined) {
@@ -86,12 +98,20 @@ export async function searchMomentsWithReport(
       semantic = sentences.map((_, i) => {
         const own = vectors[i];
         const context = vectors[sentences.length + i];
-        const similarity = Math.max(own ? cosine(queryVector, own) : 0, context ? cosine(queryVector, context) : 0);
-        return Math.max(0, Math.min(1, (similarity - SEMANTIC_FLOOR) / (SEMANTIC_FULL - SEMANTIC_FLOOR)));
+        const similarity = Math.max(
+          own ? cosine(queryVector, own) : 0,
+          context ? cosine(queryVector, context) : 0,
+        );
+        return Math.max(
+          0,
+          Math.min(1, (similarity - SEMANTIC_FLOOR) / (SEMANTIC_FULL - SEMANTIC_FLOOR)),
+        );
       });
     } catch (error) {
       options.signal?.throwIfAborted();
-      warnings.push(`Semantic search failed (${(error as Error).message}); using word matching with synonyms only.`);
+      warnings.push(
+        `Semantic search failed (${(error as Error).message}); using word matching with synonyms only.`,
+      );
     }
   }
   const relevance = sentences.map((_, i) =>
@@ -104,7 +124,8 @@ export async function searchMomentsWithReport(
   );
   // Windows of whole sentences: the best sentence carries the answer, the rest should stay on topic.
   const candidates: SpanCandidate[] = [];
-  const durationOf = (first: number, last: number) => (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
+  const durationOf = (first: number, last: number) =>
+    (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
   for (let first = 0; first < sentences.length; first++) {
     let peak = 0;
     let weighted = 0;
@@ -121,8 +142,10 @@ export async function searchMomentsWithReport(
       if (durationMs < minMs && last < sentences.length - 1) continue;
       if (peak < MIN_PEAK_RELEVANCE) continue;
       // An answer starts and ends where the talk pauses or changes topic.
-      const completeness = ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
-      const rank = (0.6 * peak + 0.4 * (weighted / Math.max(1, totalMs))) * (0.6 + 0.4 * completeness);
+      const completeness =
+        ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
+      const rank =
+        (0.6 * peak + 0.4 * (weighted / Math.max(1, totalMs))) * (0.6 + 0.4 * completeness);
       candidates.push({
         first,
         last,
@@ -137,10 +160,12 @@ export async function searchMomentsWithReport(
   const moments = selectNonOverlapping(candidates, limit).map((candidate): Moment => {
     const spanSentences = sentences.slice(candidate.first, candidate.last + 1);
     let best = spanSentences[0] as Sentence;
-    for (const sentence of spanSentences) if ((relevance[sentence.index] ?? 0) > (relevance[best.index] ?? 0)) best = sentence;
+    for (const sentence of spanSentences)
+      if ((relevance[sentence.index] ?? 0) > (relevance[best.index] ?? 0)) best = sentence;
     const matched = index.matchedTerms(best.index, queryWeights);
     const counts = new Map<string, number>();
-    for (const term of contentTerms(spanText(spanSentences))) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of contentTerms(spanText(spanSentences)))
+      counts.set(term, (counts.get(term) ?? 0) + 1);
     const salientTerms = [...counts]
       .map(([term, count]) => [term, count * index.idf(term)] as const)
       .sort((a, b) => b[1] - a[1])
@@ -149,7 +174,11 @@ export async function searchMomentsWithReport(
     const detail =
       `Answers "${query.trim()}": "${title}"` +
       (semantic ? ` (meaning match ${Math.round((semantic[best.index] ?? 0) * 100)}%` : ' (') +
-      (matched.length ? `${semantic ? '; ' : ''}words: ${matched.slice(0, 5).join(', ')})` : semantic ? ')' : 'word match)');
+      (matched.length
+        ? `${semantic ? '; ' : ''}words: ${matched.slice(0, 5).join(', ')})`
+        : semantic
+          ? ')'
+          : 'word match)');
     return {
       startMs: candidate.startMs,
       endMs: candidate.endMs,
@@ -166,7 +195,11 @@ export async function searchMomentsWithReport(
 }
 
 /** The spans answering a query, best first; warnings (e.g. no local model) go to the console. */
-export async function searchMoments(transcript: Transcript, query: string, options: SearchMomentsOptions = {}): Promise<Moment[]> {
+export async function searchMoments(
+  transcript: Transcript,
+  query: string,
+  options: SearchMomentsOptions = {},
+): Promise<Moment[]> {
   const report = await searchMomentsWithReport(transcript, query, options);
   for (const warning of report.warnings) console.warn(`[moments/search] ${warning}`);
   return report.moments;

@@ -98,7 +98,14 @@ house mortgage rent renting landlord
 const synonymsByStem = new Map<string, Set<string>>();
 
 for (const line of SYNONYM_GROUPS.trim().split('\n')) {
-  const stems = [...new Set(line.trim().split(/\s+/).map((word) => stem(word.replace(/-/g, ''))))];
+  const stems = [
+    ...new Set(
+      line
+        .trim()
+        .split(/\s+/)
+        .map((word) => stem(word.replace(/-/g, ''))),
+    ),
+  ];
   for (const s of stems) {
     let set = synonymsByStem.get(s);
     if (!set) synonymsByStem.set(s, (set = new Set()));

@@ -3,12 +3,19 @@ import { createLlmClient, parseJsonReply, type LlmClient } from '../llm/index';
 
 /** Translates caption lines one to one (same count, same order), or fails: never made-up output. */
 export interface Translator {
-  translateLines(lines: readonly { text: string }[], from: string, to: string, options?: { signal?: AbortSignal }): Promise<string[]>;
+  translateLines(
+    lines: readonly { text: string }[],
+    from: string,
+    to: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<string[]>;
 }
 
 export class TranslationUnavailableError extends Error {
   readonly code = 'TRANSLATION_UNAVAILABLE';
-  constructor(message = 'Translation needs an LLM: set LLM_BASE_URL and LLM_MODEL (any OpenAI-compatible endpoint).') {
+  constructor(
+    message = 'Translation needs an LLM: set LLM_BASE_URL and LLM_MODEL (any OpenAI-compatible endpoint).',
+  ) {
     super(message);
     this.name = 'TranslationUnavailableError';
   }
@@ -37,7 +44,12 @@ export class LlmTranslator implements Translator {
     private readonly options: { timeoutMs?: number } = {},
   ) {}
 
-  async translateLines(lines: readonly { text: string }[], from: string, to: string, options: { signal?: AbortSignal } = {}) {
+  async translateLines(
+    lines: readonly { text: string }[],
+    from: string,
+    to: string,
+    options: { signal?: AbortSignal } = {},
+  ) {
     if (sameLanguage(from, to)) return lines.map((line) => line.text);
     const result: string[] = [];
     for (let offset = 0; offset < lines.length; offset += LINES_PER_REQUEST) {
@@ -47,7 +59,12 @@ export class LlmTranslator implements Translator {
     return result;
   }
 
-  private async translateBatch(texts: string[], from: string, to: string, signal?: AbortSignal): Promise<string[]> {
+  private async translateBatch(
+    texts: string[],
+    from: string,
+    to: string,
+    signal?: AbortSignal,
+  ): Promise<string[]> {
     let lastError: unknown;
     // One retry: models occasionally merge or drop a line; a second miss is a failure, not a guess.
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -74,16 +91,20 @@ export class LlmTranslator implements Translator {
         if (translations.length !== texts.length) {
           throw new Error(`expected ${texts.length} lines, got ${translations.length}`);
         }
-        if (translations.some((line, i) => !line.trim() && (texts[i] ?? '').trim())) throw new Error('an empty translated line');
+        if (translations.some((line, i) => !line.trim() && (texts[i] ?? '').trim()))
+          throw new Error('an empty translated line');
         return translations;
       } catch (error) {
         if (signal?.aborted) throw error;
         lastError = error;
       }
     }
-    throw new TranslationFailedError(`Translation from ${from} to ${to} failed: ${(lastError as Error).message}`, {
-      cause: lastError,
-    });
+    throw new TranslationFailedError(
+      `Translation from ${from} to ${to} failed: ${(lastError as Error).message}`,
+      {
+        cause: lastError,
+      },
+    );
   }
 }
 

@@ -52,11 +52,21 @@ describe('buildCaptionsAss', () => {
     const long = splitIntoWords(
       'Extraordinary circumstances require internationalization of responsibilities immediately',
     ).map((text, index) => ({ text, startMs: index * 200, endMs: index * 200 + 150 }));
-    const ass = buildCaptionsAss({ words: long, template: 'classic', display: 'source', width: 720, height: 1280 });
+    const ass = buildCaptionsAss({
+      words: long,
+      template: 'classic',
+      display: 'source',
+      width: 720,
+      height: 1280,
+    });
     const size = Number(/Style: Main,Noto Sans,(\d+)/.exec(ass)![1]);
     const safeWidth = 720 * (1 - 2 * 0.08);
     const lines = dialogues(ass).flatMap((event) =>
-      event.split(',,').at(-1)!.replace(/\{[^}]*\}/g, '').split('\\N'),
+      event
+        .split(',,')
+        .at(-1)!
+        .replace(/\{[^}]*\}/g, '')
+        .split('\\N'),
     );
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) {
@@ -65,8 +75,19 @@ describe('buildCaptionsAss', () => {
   });
 
   it('joins Chinese and Thai words without spaces and picks their fonts', () => {
-    const chinese = ['大家', '好', '今天'].map((text, index) => ({ text, startMs: index * 300, endMs: index * 300 + 250 }));
-    const ass = buildCaptionsAss({ words: chinese, template: 'classic', display: 'source', width: 720, height: 1280, language: 'zh' });
+    const chinese = ['大家', '好', '今天'].map((text, index) => ({
+      text,
+      startMs: index * 300,
+      endMs: index * 300 + 250,
+    }));
+    const ass = buildCaptionsAss({
+      words: chinese,
+      template: 'classic',
+      display: 'source',
+      width: 720,
+      height: 1280,
+      language: 'zh',
+    });
     expect(ass).toContain('Style: Main,Noto Sans CJK SC,');
     expect(dialogues(ass)[0]!.replace(/\{[^}]*\}/g, '')).toMatch(/大家好今天$/);
     expect(fontForLanguage('สวัสดีครับ').family).toBe('Noto Sans Thai');
@@ -76,15 +97,32 @@ describe('buildCaptionsAss', () => {
   });
 
   it('switches font for a Latin word inside Arabic captions', () => {
-    const mixed = ['أحب', 'iPhone', 'جدا'].map((text, index) => ({ text, startMs: index * 300, endMs: index * 300 + 250 }));
-    const ass = buildCaptionsAss({ words: mixed, template: 'classic', display: 'source', width: 720, height: 1280, language: 'ar' });
+    const mixed = ['أحب', 'iPhone', 'جدا'].map((text, index) => ({
+      text,
+      startMs: index * 300,
+      endMs: index * 300 + 250,
+    }));
+    const ass = buildCaptionsAss({
+      words: mixed,
+      template: 'classic',
+      display: 'source',
+      width: 720,
+      height: 1280,
+      language: 'ar',
+    });
     expect(ass).toContain('Style: Main,Noto Sans Arabic,');
     expect(dialogues(ass)[0]).toMatch(/\{\\fnNoto Sans\\fs\d+[^}]*\}iPhone/);
   });
 
   it('refuses a translated display without a translation, and escapes override braces', () => {
     expect(() =>
-      buildCaptionsAss({ words, template: 'classic', display: 'translate', width: 720, height: 1280 }),
+      buildCaptionsAss({
+        words,
+        template: 'classic',
+        display: 'translate',
+        width: 720,
+        height: 1280,
+      }),
     ).toThrow(/translation/);
     const ass = buildCaptionsAss({
       words: [{ text: '{\\fs200}hacked\\N', startMs: 0, endMs: 500 }],
@@ -100,7 +138,16 @@ describe('buildCaptionsAss', () => {
   it('lists installed font files the browser preview can load', () => {
     const files = captionFontFiles();
     const families = files.map((entry) => entry.family);
-    for (const family of ['Noto Sans', 'Noto Sans Arabic', 'Noto Sans Hebrew', 'Noto Sans Devanagari', 'Noto Sans Thai', 'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Noto Sans CJK KR']) {
+    for (const family of [
+      'Noto Sans',
+      'Noto Sans Arabic',
+      'Noto Sans Hebrew',
+      'Noto Sans Devanagari',
+      'Noto Sans Thai',
+      'Noto Sans CJK SC',
+      'Noto Sans CJK JP',
+      'Noto Sans CJK KR',
+    ]) {
       expect(families).toContain(family);
     }
     for (const entry of files) expect(existsSync(entry.file)).toBe(true);
@@ -108,7 +155,10 @@ describe('buildCaptionsAss', () => {
 
   it('measures shaped text: Arabic joining makes words narrower than their letters apart', () => {
     const joined = measureTextWidth('بسم', 'Noto Sans Arabic', 60);
-    const apart = ['ب', 'س', 'م'].reduce((sum, letter) => sum + measureTextWidth(letter, 'Noto Sans Arabic', 60), 0);
+    const apart = ['ب', 'س', 'م'].reduce(
+      (sum, letter) => sum + measureTextWidth(letter, 'Noto Sans Arabic', 60),
+      0,
+    );
     expect(joined).toBeGreaterThan(0);
     expect(joined).toBeLessThan(apart);
   });

@@ -50,6 +50,7 @@ const HOLD_MS = 600;
 const PAGE_BREAK_PAUSE_MS = 700;
 const SENTENCE_END = /[.!?…。！？؟।]["'”’»)\]]*$/u;
 const HOUSE_SIZE = 0.075;
+const MAX_KEYWORDS_PER_PAGE = 2;
 
 interface LaidWord {
   text: string;
@@ -125,7 +126,11 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
   const animatedWords =
     display === 'translate'
       ? (input.translationLines ?? []).flatMap((line) =>
-          spreadOverSpan(splitIntoWords(line.text, input.translationLanguage), line.startMs, line.endMs),
+          spreadOverSpan(
+            splitIntoWords(line.text, input.translationLanguage),
+            line.startMs,
+            line.endMs,
+          ),
         )
       : input.words;
   const animatedLanguage = display === 'translate' ? input.translationLanguage : input.language;
@@ -134,7 +139,10 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
   const events: AssEvent[] = [];
   if (display !== 'none') {
     const laid = layWords(clipWords(animatedWords, offsetMs), main, input.keywords, template);
-    for (const page of paginate(laid, main)) events.push(...animatePage(template, page, main));
+    for (const page of paginate(laid, main)) {
+      limitKeywords(page);
+      events.push(...animatePage(template, page, main));
+    }
   }
   let translation: Typesetting | undefined;
   if (display === 'all') {
@@ -230,7 +238,11 @@ function primaryFont(words: readonly CaptionWord[], language: string | undefined
 }
 
 /** The font that draws every character of the word: its script's, the line's, then fallbacks. */
-function fontForWord(text: string, styleFont: CaptionFont, language: string | undefined): CaptionFont {
+function fontForWord(
+  text: string,
+  styleFont: CaptionFont,
+  language: string | undefined,
+): CaptionFont {
   const scriptFont = fontForScript(text, language);
   const candidates = [scriptFont, styleFont, ...fallbackFonts(language)].filter(
     (candidate): candidate is CaptionFont => candidate !== undefined,
@@ -284,10 +296,32 @@ function layWords(
     // A word wider than a whole line is squeezed to fit rather than cut by the frame edge.
     const scale = width * emphasis > widest ? widest / width : emphasis;
     const joined =
-      previous !== undefined && writtenWithoutSpaces(previous.slice(-1)) && writtenWithoutSpaces(text[0] ?? '');
+      previous !== undefined &&
+      writtenWithoutSpaces(previous.slice(-1)) &&
+      writtenWithoutSpaces(text[0] ?? '');
     previous = text;
     return { ...word, text, font, width, scale, keyword, joined };
   });
+}
+
+/** Emphasis works when it is rare: at most two keywords a page, the longest ones. */
+function limitKeywords(page: Page): void {
+  const keywords = page.words.filter((word) => word.keyword);
+  if (keywords.length <= MAX_KEYWORDS_PER_PAGE) return;
+  const kept = new Set(
+    [...keywords]
+      .sort(
+        (a, b) =>
+          Number(/\p{N}/u.test(b.text)) - Number(/\p{N}/u.test(a.text)) || b.width - a.width,
+      )
+      .slice(0, MAX_KEYWORDS_PER_PAGE),
+  );
+  for (const word of keywords) {
+    if (kept.has(word)) continue;
+    // Un-emphasised words only get narrower, so the page's line breaks still fit.
+    word.keyword = false;
+    word.scale /= KEYWORD_SCALE;
+  }
 }
 
 function lineWidth(words: readonly LaidWord[], set: Typesetting): number {
@@ -300,7 +334,11 @@ function lineWidth(words: readonly LaidWord[], set: Typesetting): number {
 }
 
 /** Break words into at most `maxLines` lines that fit, as even as possible; undefined if none. */
-function breakLines(words: LaidWord[], set: Typesetting, maxLines: number): LaidWord[][] | undefined {
+function breakLines(
+  words: LaidWord[],
+  set: Typesetting,
+  maxLines: number,
+): LaidWord[][] | undefined {
   if (lineWidth(words, set) <= set.safeWidth) return [words];
   if (maxLines <= 1 || words.length < 2) return undefined;
   let best: LaidWord[][] | undefined;
@@ -436,7 +474,8 @@ function animatePage(template: CaptionTemplateId, page: Page, set: Typesetting):
           endMs,
           style: 'Main',
           text: renderText(page, set, (word, index) => {
-            if (word.keyword) return { open: `\\1c${assColor(KEYWORD_COLOR)}`, close: `\\1c${base}` };
+            if (word.keyword)
+              return { open: `\\1c${assColor(KEYWORD_COLOR)}`, close: `\\1c${base}` };
             if (index === activeIndex) return { open: `\\1c${active}`, close: `\\1c${base}` };
             return undefined;
           }),
@@ -646,10 +685,7 @@ function assDocument(
 
 /** Text can never open an override block or form an escape such as `\N`. */
 function escapeAssText(text: string): string {
-  return text
-    .replace(/\\/g, '\\\u2060')
-    .replace(/\{/g, '(')
-    .replace(/\}/g, ')');
+  return text.replace(/\\/g, '\\\u2060').replace(/\{/g, '(').replace(/\}/g, ')');
 }
 
 function centis(ms: number): number {

@@ -58,7 +58,12 @@ afterAll(async () => {
 });
 
 /** Words of `text` spoken one after another from `firstMs`, each `stepMs` apart. */
-function timedWords(text: string, firstMs: number, stepMs: number, language?: string): CaptionWord[] {
+function timedWords(
+  text: string,
+  firstMs: number,
+  stepMs: number,
+  language?: string,
+): CaptionWord[] {
   return splitIntoWords(text, language).map((word, index) => ({
     text: word,
     startMs: firstMs + index * stepMs,
@@ -67,7 +72,10 @@ function timedWords(text: string, firstMs: number, stepMs: number, language?: st
 }
 
 let assCounter = 0;
-async function writeAss(input: Omit<BuildCaptionsInput, 'width' | 'height'>, folder = dir): Promise<string> {
+async function writeAss(
+  input: Omit<BuildCaptionsInput, 'width' | 'height'>,
+  folder = dir,
+): Promise<string> {
   const path = join(folder, `captions-${assCounter++}.ass`);
   await writeFile(path, buildCaptionsAss({ width: WIDTH, height: HEIGHT, ...input }));
   return path;
@@ -95,7 +103,9 @@ async function captionedFrame(assPath: string, atMs: number): Promise<Buffer> {
 }
 
 /** Bounding box of every pixel that is not the background colour (undefined when none). */
-function inkBox(rgb: Buffer): { left: number; right: number; top: number; bottom: number; pixels: number } | undefined {
+function inkBox(
+  rgb: Buffer,
+): { left: number; right: number; top: number; bottom: number; pixels: number } | undefined {
   let left = WIDTH;
   let right = -1;
   let top = HEIGHT;
@@ -147,7 +157,10 @@ async function burn(input: Omit<BuildCaptionsInput, 'width' | 'height'>): Promis
 async function probe(video: string): Promise<{ width: number; height: number; durationS: number }> {
   const json = JSON.parse(
     await runFfprobe(['-v', 'error', '-show_streams', '-show_format', '-of', 'json', video]),
-  ) as { streams: { codec_type: string; width?: number; height?: number }[]; format: { duration: string } };
+  ) as {
+    streams: { codec_type: string; width?: number; height?: number }[];
+    format: { duration: string };
+  };
   const videoStream = json.streams.find((stream) => stream.codec_type === 'video')!;
   return {
     width: videoStream.width!,
@@ -231,13 +244,25 @@ describe('burned captions', () => {
   it('stacks source and translation in display "all", and shows only the translation in "translate"', async () => {
     const words = timedWords('Good morning everyone', 200, 500);
     const translationLines = [{ text: 'Bonjour tout le monde', startMs: 200, endMs: 1700 }];
-    const both = await burn({ words, translationLines, template: 'classic', display: 'all', language: 'en' });
+    const both = await burn({
+      words,
+      translationLines,
+      template: 'classic',
+      display: 'all',
+      language: 'en',
+    });
     const shown = await readCaptionsAt(both, 1500, 'eng');
     expect(shown).toContain('everyone');
     expect(shown).toContain('Bonjour');
     expect(shown.indexOf('everyone')).toBeLessThan(shown.indexOf('Bonjour')); // source on top
 
-    const translated = await burn({ words, translationLines, template: 'classic', display: 'translate', language: 'en' });
+    const translated = await burn({
+      words,
+      translationLines,
+      template: 'classic',
+      display: 'translate',
+      language: 'en',
+    });
     const onlyTranslation = await readCaptionsAt(translated, 1500, 'eng');
     expect(onlyTranslation).toContain('monde');
     expect(onlyTranslation).not.toContain('morning');
@@ -248,7 +273,12 @@ describe('caption frames', () => {
   it('every template is accepted by libass, draws while words are spoken and clears after', async () => {
     const words = timedWords('Every template draws these words', 200, 250);
     for (const template of CAPTION_TEMPLATES) {
-      const ass = await writeAss({ words, template: template.id, display: 'source', language: 'en' });
+      const ass = await writeAss({
+        words,
+        template: template.id,
+        display: 'source',
+        language: 'en',
+      });
       expect(inkBox(await captionedFrame(ass, 900)), template.id).toBeDefined();
       expect(inkBox(await captionedFrame(ass, 3500)), template.id).toBeUndefined();
     }
@@ -265,7 +295,10 @@ describe('caption frames', () => {
 
   it('never draws outside the safe width, whatever the script', async () => {
     const samples: [string, string][] = [
-      ['en', 'Supercalifragilisticexpialidocious internationalization responsibilities extraordinarily'],
+      [
+        'en',
+        'Supercalifragilisticexpialidocious internationalization responsibilities extraordinarily',
+      ],
       ['de', 'Donaudampfschifffahrtsgesellschaftskapitän Rechtsschutzversicherungsgesellschaften'],
       ['ar', 'الاستراتيجيات الاقتصادية والاجتماعية المستدامة للمجتمعات'],
       ['hi', 'अंतर्राष्ट्रीयकरण प्रौद्योगिकीविदों आत्मनिर्भरता'],

@@ -11,7 +11,13 @@ const MIN_INSERTED_WORD_MS = 120;
 
 type Step =
   | { kind: 'same'; original: number; edited: number }
-  | { kind: 'changed'; originalFrom: number; originalTo: number; editedFrom: number; editedTo: number };
+  | {
+      kind: 'changed';
+      originalFrom: number;
+      originalTo: number;
+      editedFrom: number;
+      editedTo: number;
+    };
 
 /**
  * Re-time `editedText` against the words it was edited from. Matching ignores case and

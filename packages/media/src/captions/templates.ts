@@ -4,10 +4,18 @@
  */
 export const CAPTION_TEMPLATES = [
   { id: 'karaoke', name: 'Karaoke', description: 'Words fill with colour as they are spoken' },
-  { id: 'highlight_box', name: 'Highlight box', description: 'A coloured box behind the spoken word' },
+  {
+    id: 'highlight_box',
+    name: 'Highlight box',
+    description: 'A coloured box behind the spoken word',
+  },
   { id: 'pop_in', name: 'Pop in', description: 'Words pop in one by one as they are spoken' },
   { id: 'one_word', name: 'One word', description: 'One big word at a time' },
-  { id: 'classic', name: 'Classic', description: 'Two lines of subtitles; spoken words turn white' },
+  {
+    id: 'classic',
+    name: 'Classic',
+    description: 'Two lines of subtitles; spoken words turn white',
+  },
   { id: 'keyword_color', name: 'Keyword colour', description: 'Key words stand out in colour' },
 ] as const;
 

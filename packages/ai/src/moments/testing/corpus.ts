@@ -277,4 +277,16 @@ export const ORDINARY_TALK: Record<string, string[]> = {
 };
 
 /** Short asides that vary the start of an ordinary sentence. */
-export const ORDINARY_OPENERS = ['', '', '', '', 'So ', 'And ', 'Anyway, ', 'Also, ', 'I think ', 'Well, ', 'Yeah, '];
+export const ORDINARY_OPENERS = [
+  '',
+  '',
+  '',
+  '',
+  'So ',
+  'And ',
+  'Anyway, ',
+  'Also, ',
+  'I think ',
+  'Well, ',
+  'Yeah, ',
+];

@@ -35,7 +35,11 @@ export function seededRandom(seed: number): () => number {
  * ones between paragraphs, speech-engine segments that ignore sentence boundaries, and the planted
  * passages at their positions.
  */
-export function buildSyntheticTranscript(options: { minutes: number; seed: number; plants?: Plant[] }): SyntheticTranscript {
+export function buildSyntheticTranscript(options: {
+  minutes: number;
+  seed: number;
+  plants?: Plant[];
+}): SyntheticTranscript {
   const random = seededRandom(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const topics = Object.keys(ORDINARY_TALK);
@@ -58,7 +62,12 @@ export function buildSyntheticTranscript(options: { minutes: number; seed: numbe
       const gapMs = 30 + random() * 60;
       const startWord = Math.round(clock);
       const endWord = Math.max(startWord + 60, Math.round(clock + slotMs - gapMs));
-      words.push({ text: token, startMs: startWord, endMs: endWord, confidence: Math.round((0.8 + random() * 0.19) * 100) / 100 });
+      words.push({
+        text: token,
+        startMs: startWord,
+        endMs: endWord,
+        confidence: Math.round((0.8 + random() * 0.19) * 100) / 100,
+      });
       clock = Math.max(clock + slotMs, endWord + 20);
     }
     const endMs = words[words.length - 1]?.endMs ?? startMs;
@@ -73,7 +82,10 @@ export function buildSyntheticTranscript(options: { minutes: number; seed: numbe
     if (plant && clock >= plant.at * targetMs) {
       clock += 700 + random() * 600;
       const spans = plant.sentences.map((text) => speak(text, plant.wordsPerSecond ?? 2.7));
-      planted.set(plant.id, { startMs: spans[0]?.startMs ?? 0, endMs: spans[spans.length - 1]?.endMs ?? 0 });
+      planted.set(plant.id, {
+        startMs: spans[0]?.startMs ?? 0,
+        endMs: spans[spans.length - 1]?.endMs ?? 0,
+      });
       clock += 700 + random() * 600;
       plantIndex++;
       continue;
@@ -91,7 +103,10 @@ export function buildSyntheticTranscript(options: { minutes: number; seed: numbe
       const sentence = pool.splice(Math.floor(random() * pool.length), 1)[0] ?? '';
       const opener = pick(ORDINARY_OPENERS);
       const keepCapital = /^I\b/.test(sentence);
-      const text = opener && !keepCapital ? `${opener}${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}` : opener + sentence;
+      const text =
+        opener && !keepCapital
+          ? `${opener}${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}`
+          : opener + sentence;
       speak(text, 2.3 + random() * 0.7);
       const nextPlant = plants[plantIndex];
       if (nextPlant && clock >= nextPlant.at * targetMs) break;
@@ -101,7 +116,7 @@ export function buildSyntheticTranscript(options: { minutes: number; seed: numbe
 
   // Speech-engine segments of 8..24 words that often end mid-sentence, as real engines do.
   const segments: Transcript['segments'] = [];
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     const size = 8 + Math.floor(random() * 17);
     const chunk = words.slice(i, i + size);
     i += size;
