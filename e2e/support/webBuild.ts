@@ -72,6 +72,8 @@ export async function ensureWebBuild(): Promise<void> {
     try {
       await run(process.execPath, [bin, 'build', '--logLevel', 'warn'], {
         cwd: WEB_DIR,
+        // vitest sets NODE_ENV=test, which would give a development bundle (no service worker).
+        env: { ...process.env, NODE_ENV: 'production' },
         maxBuffer: 32 * 1024 * 1024,
       });
     } catch (error) {

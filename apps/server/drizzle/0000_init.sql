@@ -98,6 +98,7 @@ CREATE TABLE "tasks" (
 	"stage" text DEFAULT 'queued' NOT NULL,
 	"progress" real DEFAULT 0 NOT NULL,
 	"error_reason" text,
+	"warnings" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"detected_lang" text,
 	"duration_ms" integer,
 	"media_key" text,

@@ -14,13 +14,14 @@ import { installErrorHandler } from './http/error-handler.js';
 import { serveWebApp } from './http/static.js';
 import type { App } from './http/types.js';
 import { registerAuthRoutes } from './modules/auth/auth.controller.js';
+import { registerMomentRoutes } from './modules/moments/moments.controller.js';
 import { registerNotificationRoutes } from './modules/notifications/notifications.controller.js';
 import { APP_VERSION, registerSystemRoutes } from './modules/system/system.controller.js';
 import { registerTaskRoutes } from './modules/tasks/tasks.controller.js';
 import { registerVideoRoutes } from './modules/video/video.controller.js';
 import { registerUploadRoutes } from './modules/uploads/index.js';
 import type { Services } from './services.js';
-import { createFileUrls, registerFileRoutes } from './storage/index.js';
+import { registerFileRoutes } from './storage/index.js';
 
 /** Assembles the HTTP API: plugins, auth hook, error envelope, routes, OpenAPI and the web app. */
 export async function buildHttpApp(config: AppConfig, services: Services): Promise<App> {
@@ -78,10 +79,14 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
   registerVideoRoutes(app, { allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS });
   registerTaskRoutes(app, services.tasks);
   registerNotificationRoutes(app, services.notifications);
-  // Storage/uploads engineer: fileUrls belongs in Services once the workers sign links too.
-  const fileUrls = await createFileUrls(config, services.storage);
-  registerFileRoutes(app, { storage: services.storage, fileUrls });
-  await registerUploadRoutes(app, { config, db: services.database.db, storage: services.storage, fileUrls });
+  registerMomentRoutes(app, services.moments);
+  registerFileRoutes(app, { storage: services.storage, fileUrls: services.fileUrls });
+  await registerUploadRoutes(app, {
+    config,
+    db: services.database.db,
+    storage: services.storage,
+    fileUrls: services.fileUrls,
+  });
 
   await serveWebApp(app, config.WEB_DIST_DIR);
   return app;

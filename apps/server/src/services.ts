@@ -1,18 +1,21 @@
 import path from 'node:path';
 import { createSpeechEngine } from '@moments/ai/asr';
+import { createLlmClient } from '@moments/ai/llm';
 import type { AppConfig } from './config/index.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { CreditsService } from './modules/credits/credits.service.js';
+import { MomentsRepository } from './modules/moments/moments.repository.js';
+import { MomentsService } from './modules/moments/moments.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { StorageMediaFetcher } from './modules/tasks/media-fetcher.js';
 import { TaskReaper } from './modules/tasks/task-reaper.js';
-import { TaskRunner } from './modules/tasks/task-runner.js';
+import { TaskRunner, type TaskHooks } from './modules/tasks/task-runner.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
 import { createRealtimeBus, type RealtimeBus } from './realtime/index.js';
-import { createStorage, type Storage } from './storage/index.js';
+import { FileUrls, createStorage, loadAppSecret, type Storage } from './storage/index.js';
 import { UsersRepository } from './repositories/users.repository.js';
 
 /** Everything the HTTP layer and the workers share, built once per process from the config. */
@@ -20,11 +23,13 @@ export interface Services {
   config: AppConfig;
   database: Database;
   storage: Storage;
+  fileUrls: FileUrls;
   queue: JobQueue;
   bus: RealtimeBus;
   auth: AuthService;
   credits: CreditsService;
   notifications: NotificationsService;
+  moments: MomentsService;
   tasks: TasksService;
   taskRunner: TaskRunner;
   taskReaper: TaskReaper;
@@ -54,6 +59,7 @@ export async function createServices(config: AppConfig, database?: Database): Pr
   database ??= await openConfiguredDatabase(config);
   const db = database.db;
   const storage = createStorage(config);
+  const fileUrls = new FileUrls(storage, await loadAppSecret(config.DATA_DIR, config.APP_SECRET));
   const queue = await createJobQueue(database);
   const bus = realtimeBusFor(config, database);
 
@@ -63,11 +69,16 @@ export async function createServices(config: AppConfig, database?: Database): Pr
   const notifications = new NotificationsService(db, bus);
 
   const tasksRepo = new TasksRepository(db);
-  const hooks = {
-    onTaskChanged: (
-      task: Parameters<NotificationsService['taskChanged']>[0],
-      change: { statusChanged: boolean },
-    ) => notifications.taskChanged(task, change.statusChanged),
+  const moments = new MomentsService(
+    db,
+    new MomentsRepository(db),
+    tasksRepo,
+    fileUrls,
+    createLlmClient(process.env),
+  );
+  const hooks: TaskHooks = {
+    onTaskChanged: (task, change) => notifications.taskChanged(task, change.statusChanged),
+    analyse: (task, transcript, signal) => moments.analyse(task, transcript, signal),
   };
   const fetcher = new StorageMediaFetcher(db, storage, {
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
@@ -103,11 +114,13 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     config,
     database,
     storage,
+    fileUrls,
     queue,
     bus,
     auth,
     credits,
     notifications,
+    moments,
     tasks,
     taskRunner,
     taskReaper,

@@ -236,7 +236,7 @@ describe.each(DATABASE_TARGETS)('uploads on $name', (target) => {
     expect(await fs.readdir(path.join(t.dataDir, 'tus'))).toEqual([]);
 
     const byOwner = await fetch(`${base}/api/upload/${uploadId}`, { headers: owner.headers });
-    expect((await byOwner.json()).data.url).toBe(meta.url);
+    expect(((await byOwner.json()) as { data: VideoMeta }).data.url).toBe(meta.url);
     const byStranger = await fetch(`${base}/api/upload/${uploadId}`, { headers: stranger.headers });
     expect(byStranger.status).toBe(404);
   });
@@ -330,6 +330,43 @@ describe('upload refusals', () => {
     });
     expect(avi.statusCode).toBe(400);
     expect(avi.json().code).toBe('UNSUPPORTED_EXTENSION');
+  });
+
+  it('runs a finished resumable upload through the same checks, keeping nothing of a bad one', async () => {
+    const text = Buffer.from('definitely not a video\n'.repeat(50));
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/upload/tus',
+      headers: {
+        ...headers,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(text.length),
+        'upload-metadata': `filename ${Buffer.from('notes.mp4').toString('base64')}`,
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const location = created.headers.location as string;
+    expect(location).toMatch(/^\/api\/upload\/tus\/[0-9a-f-]{36}$/);
+    const finished = await t.app.inject({
+      method: 'PATCH',
+      url: location,
+      headers: {
+        ...headers,
+        'tus-resumable': '1.0.0',
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      payload: text,
+    });
+    expect(finished.statusCode).toBe(400);
+    expect(['NOT_A_VIDEO', 'CORRUPT_MEDIA']).toContain(finished.json().code);
+    expect(await fs.readdir(path.join(t.dataDir, 'tus'))).toEqual([]);
+    const gone = await t.app.inject({
+      method: 'HEAD',
+      url: location,
+      headers: { ...headers, 'tus-resumable': '1.0.0' },
+    });
+    expect(gone.statusCode).toBe(404);
   });
 
   it('asks for a login first', async () => {

@@ -131,6 +131,8 @@ export const Task = z.object({
   stage: z.enum(TASK_STAGES),
   progress: z.number().min(0).max(100),
   error_reason: z.string().nullable(),
+  /** Things the user should know about a DONE result (e.g. the LLM failed, scoring fell back). */
+  warnings: z.array(z.string()),
   video: VideoMeta,
   detected_lang: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
@@ -185,6 +187,16 @@ export const Moment = z.object({
   created_at: z.number(),
 });
 export type Moment = z.infer<typeof Moment>;
+
+/** A moment with what a viewer needs to play it: its video and a signed media address. */
+export const MomentView = Moment.extend({
+  video: VideoMeta,
+  /** Signed address of the source media (seek to start..end); null when it is gone. */
+  media_url: z.string().nullable(),
+  /** Whether the requester owns it (owners get actions; others only view a shared moment). */
+  owned: z.boolean(),
+});
+export type MomentView = z.infer<typeof MomentView>;
 
 export const FeedbackBody = z.discriminatedUnion('action', [
   z.object({ action: z.literal('THUMB_UP'), content: z.string().max(2000).optional() }),

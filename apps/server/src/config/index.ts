@@ -45,6 +45,8 @@ const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: bool(true),
   REALTIME_BUS: z.enum(['memory', 'postgres', 'redis']).default('memory'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Signs file links; absent: a random secret kept in DATA_DIR/secret. */
+  APP_SECRET: z.string().min(32).optional(),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),

@@ -121,6 +121,10 @@ export const tasks = pgTable(
     stage: text('stage').notNull().default('queued'),
     progress: real('progress').notNull().default(0),
     errorReason: text('error_reason'),
+    /** What the analysis wants the user to know, e.g. that the LLM failed and scoring fell back. */
+    warnings: jsonb('warnings')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     detectedLang: text('detected_lang'),
     durationMs: integer('duration_ms'),
     /** Key of the processed media file in storage, once downloaded or uploaded. */

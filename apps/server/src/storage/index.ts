@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { AppConfig } from '../config/index.js';
-import { FileUrls, loadAppSecret } from './file-urls.js';
 import { LocalStorage } from './local-storage.js';
 import { S3Storage } from './s3-storage.js';
 import type { Storage } from './storage.js';
@@ -38,13 +37,4 @@ export function createStorage(config: AppConfig): Storage {
     });
   }
   return new LocalStorage(path.join(config.DATA_DIR, 'files'));
-}
-
-/** Signed links for the configured storage, with the secret from APP_SECRET or DATA_DIR/secret. */
-export async function createFileUrls(
-  config: Pick<AppConfig, 'DATA_DIR'>,
-  storage: Storage,
-  appSecret: string | undefined = process.env.APP_SECRET,
-): Promise<FileUrls> {
-  return new FileUrls(storage, await loadAppSecret(config.DATA_DIR, appSecret));
 }

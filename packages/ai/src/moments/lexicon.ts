@@ -19,9 +19,7 @@ insanely massively never always everything nothing everyone nobody`.split(/\s+/)
 /** Bold-claim words that make an opening line land. */
 export const CLAIM_WORDS = new Set(
   `never always nobody everyone everybody secret truth biggest mistake wrong lie lies myth worst best most only
-guaranteed proven impossible shocking stop forget ruined changed destroyed million billion percent`.split(
-    /\s+/,
-  ),
+guaranteed proven impossible shocking ruined destroyed million billion percent`.split(/\s+/),
 );
 
 export const NUMBER_WORDS = new Set(
@@ -91,6 +89,10 @@ export const RESOLUTION_MARKERS = [
   'i learned',
   'never again',
   'and that was',
+  // A closing call to action also lands a thought.
+  'please',
+  'next time you',
+  'take one thing',
 ];
 
 export const CONTRAST_PATTERNS = [
@@ -101,6 +103,7 @@ export const CONTRAST_PATTERNS = [
   /\bthe more\b[^.?!]{1,40}\bthe (more|less)\b/,
   /\bisn'?t\b[^.?!]{1,60}\bit'?s\b/,
   /\bdon'?t\b[^.?!]{1,40}\b(do|instead)\b/,
+  /\b(?:don'?t|do not) need\b[^.?!]{1,50}\bneed\b/,
 ];
 
 /** Persona words that pull in an audience's vocabulary for `actAs` (a deterministic stand-in for an LLM's judgement). */

@@ -1,4 +1,5 @@
 import { contentTerms, contentTermsWithSurface, wordTokens } from '../search/text';
+import { CLAIM_WORDS, INTENSIFIERS } from './lexicon';
 import type { ScoringContext } from './scoring';
 import type { Sentence } from './sentences';
 
@@ -39,6 +40,8 @@ export function extractiveTitle(context: ScoringContext, sentences: readonly Sen
     const signals = context.signals[sentence.index];
     let score = idfSum / Math.sqrt(words);
     if (words > 14) score *= 14 / words;
+    // A title that must be cut short reads worse than a shorter whole sentence.
+    if (cleanSpokenText(sentence.text).length > TITLE_MAX_CHARS) score *= 0.6;
     score *= 1 + (signals?.hook ?? 0) * 0.5 + (signals?.quote ?? 0) * 0.5;
     if (score > bestScore) {
       bestScore = score;
@@ -61,6 +64,13 @@ export function extractiveDescription(sentences: readonly Sentence[]): string {
   return truncateAtWord(text, DESCRIPTION_MAX_CHARS);
 }
 
+/** Words that are salient by rarity but name no topic, so they make poor hashtags. */
+const NOT_TOPICS = new Set(
+  `told tell telling said anyone someone something anything every single whole thing day days time times year years
+way part start started tried try felt feel looked look put took turned gave give kept keep called call stopped
+ever once twice since still almost`.split(/\s+/),
+);
+
 /** Hashtags from the span's salient terms, in their spoken form (#Sourdough, not #sourdough's). */
 export function hashtagsFor(
   sentences: readonly Sentence[],
@@ -76,7 +86,13 @@ export function hashtagsFor(
   const tags: string[] = [];
   for (const term of salientTerms) {
     const surface = surfaceByTerm.get(term);
-    if (!surface) continue;
+    if (
+      !surface ||
+      NOT_TOPICS.has(surface) ||
+      CLAIM_WORDS.has(surface) ||
+      INTENSIFIERS.has(surface)
+    )
+      continue;
     const tag = `#${surface.charAt(0).toUpperCase()}${surface.slice(1)}`.replace(
       /[^#\p{L}\p{N}]/gu,
       '',

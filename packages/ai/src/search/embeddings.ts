@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as OnnxRuntime from 'onnxruntime-node';
 import { WordPieceTokenizer } from './wordpiece';
 
 /** Turns texts into unit-length vectors whose dot product is their semantic similarity. */
@@ -18,7 +19,7 @@ export const DEFAULT_EMBEDDING_MODEL_DIR = path.resolve(
 
 const BATCH_SIZE = 32;
 
-type OrtModule = typeof import('onnxruntime-node');
+type OrtModule = typeof OnnxRuntime;
 type OrtSession = Awaited<ReturnType<OrtModule['InferenceSession']['create']>>;
 
 /** all-MiniLM-L6-v2 (int8 ONNX) run on onnxruntime's CPU backend, loaded from local files only. */

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { boundaryProblems, rankOfPlanted } from '../moments/testing/expectations';
@@ -7,7 +8,9 @@ import {
   buildSyntheticTranscript,
   type SyntheticTranscript,
 } from '../moments/testing/synthetic-transcript';
+import { cosine, MiniLmEmbedder } from './embeddings';
 import { DEFAULT_EMBEDDING_MODEL_DIR, searchMoments, searchMomentsWithReport } from './index';
+import { WordPieceTokenizer } from './wordpiece';
 
 const modelDir = process.env.EMBEDDING_MODEL_DIR?.trim() || DEFAULT_EMBEDDING_MODEL_DIR;
 const hasModel =
@@ -68,6 +71,24 @@ describe('searchMoments without the embedding model (words, stems and synonyms)'
 });
 
 describe.skipIf(!hasModel)('searchMoments with the local sentence-embedding model', () => {
+  it('tokenises like BERT uncased (the vocabulary the model was trained with)', async () => {
+    const tokenizer = new WordPieceTokenizer(
+      await readFile(path.join(modelDir, 'vocab.txt'), 'utf8'),
+    );
+    expect(tokenizer.encode('Hello, world! Café')).toEqual([101, 7592, 1010, 2088, 999, 7668, 102]);
+  });
+
+  it('embeds paraphrases closer than unrelated sentences', async () => {
+    const embedder = await MiniLmEmbedder.load(modelDir);
+    const [query, answer, unrelated] = await embedder.embed([
+      'how do I repair a punctured bike wheel',
+      'My neighbor showed me how to patch the inner tube on my bicycle.',
+      'We usually start the week by making a big pot of soup.',
+    ]);
+    expect(cosine(query!, answer!)).toBeGreaterThan(0.35);
+    expect(cosine(query!, unrelated!)).toBeLessThan(0.15);
+  });
+
   it('finds paraphrased questions among ordinary talk (recall@1 and recall@3)', async () => {
     let atRank1 = 0;
     let inTop3 = 0;

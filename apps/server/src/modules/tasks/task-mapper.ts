@@ -21,6 +21,7 @@ export function toTaskDto(row: TaskRow): Task {
     stage: row.stage as TaskStage,
     progress: Math.round(row.progress * 10) / 10,
     error_reason: row.errorReason,
+    warnings: row.warnings as string[],
     video: VideoMetaSchema.parse(row.video) as VideoMeta,
     detected_lang: row.detectedLang,
     duration_ms: row.durationMs,

@@ -17,8 +17,8 @@ import type { TasksRepository } from './tasks.repository.js';
 export interface TaskHooks {
   /** Called after every status change, and at most about once a second for progress. */
   onTaskChanged(task: TaskRow, change: { statusChanged: boolean }): Promise<void> | void;
-  /** The analysing stage: moment finding or search, given the transcript. */
-  analyse?(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<void>;
+  /** The analysing stage (moment finding or search); returns what the user should be told. */
+  analyse?(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<string[]>;
 }
 
 export interface TaskRunnerOptions {
@@ -196,14 +196,15 @@ export class TaskRunner {
       }
       await save({ detectedLang: transcript.language });
 
+      let warnings: string[] = [];
       if (this.hooks.analyse) {
         const analyse = this.hooks.analyse;
         const current = task;
-        await stage('analysing', this.options.analyseTimeoutMs, (signal) =>
+        warnings = await stage('analysing', this.options.analyseTimeoutMs, (signal) =>
           analyse(current, transcript, signal),
         );
       }
-      await save({ status: 'DONE', stage: 'finishing', progress: 100 }, true);
+      await save({ status: 'DONE', stage: 'finishing', progress: 100, warnings }, true);
     } catch (error) {
       if (error instanceof RunSuperseded) return;
       await this.credits.refund(chargeKey).catch(() => undefined);

@@ -98,6 +98,7 @@ export class TasksService {
       stage: 'queued',
       progress: 0,
       errorReason: null,
+      warnings: [],
       sourceLang,
       targetLang: params.target_lang ?? task.targetLang,
       captionDisplay: params.caption_display ?? task.captionDisplay,

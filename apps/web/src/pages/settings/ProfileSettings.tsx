@@ -74,9 +74,10 @@ export function ProfileSettings() {
     try {
       await logout();
     } finally {
+      // Leave the login-only page first: clearing the user while still here would make the login
+      // guard send us to /login?redirect=/settings/profile instead.
+      await navigate('/home', { replace: true });
       setUser(null);
-      setLoggingOut(false);
-      void navigate('/home', { replace: true });
     }
   };
 

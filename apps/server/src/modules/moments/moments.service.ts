@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  FeedbackAction,
+  Moment,
+  MomentListType,
+  MomentView,
+  VideoMeta,
+} from '@moments/contract';
+import { MOMENT_LIST_TYPES } from '@moments/contract';
+import type { LlmClient } from '@moments/ai/llm';
+import {
+  findViralMoments,
+  rescoreSpan,
+  type Moment as FoundMoment,
+  type Transcript,
+} from '@moments/ai/moments';
+import { searchMomentsWithReport } from '@moments/ai/search';
+import type { Db } from '../../db/client.js';
+import { moments, tasks } from '../../db/schema.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { findOwned, isUuid } from '../../repositories/owned.js';
+import type { FileUrls } from '../../storage/index.js';
+import type { TaskRow } from '../tasks/task-mapper.js';
+import type { TasksRepository } from '../tasks/tasks.repository.js';
+import type { MomentRow, MomentsRepository, NewMoment } from './moments.repository.js';
+
+/** Signed media links in moment views live this long; the client refreshes them after. */
+const MEDIA_URL_TTL_SEC = 6 * 3600;
+
+const toDto = (row: MomentRow): Moment => ({
+  id: row.id,
+  task_id: row.taskId,
+  type: row.type as MomentListType,
+  start: row.startMs,
+  end: row.endMs,
+  score: row.score,
+  reasons: row.reasons as Moment['reasons'],
+  title: row.title,
+  description: row.description,
+  hashtags: row.hashtags as string[],
+  transcript: row.transcript,
+  favorite: row.favorite,
+  feedback: (row.feedback as FeedbackAction | null) ?? null,
+  share_id: row.shareId,
+  created_at: row.createdAt.getTime(),
+});
+
+const toRows = (task: TaskRow, type: MomentListType, found: FoundMoment[]): NewMoment[] =>
+  found.map((moment, rank) => ({
+    taskId: task.id,
+    userId: task.userId,
+    type,
+    rank,
+    startMs: moment.startMs,
+    endMs: moment.endMs,
+    score: moment.score,
+    reasons: moment.reasons,
+    title: moment.title,
+    description: moment.description,
+    hashtags: moment.hashtags,
+    transcript: moment.text,
+  }));
+
+/**
+ * Moment finding (the analysing stage of viral and search tasks) and everything users do with a
+ * moment: list, view, rate, favourite, share, refresh.
+ */
+export class MomentsService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: MomentsRepository,
+    private readonly tasks: TasksRepository,
+    private readonly fileUrls: FileUrls,
+    private readonly llm: LlmClient | undefined,
+  ) {}
+
+  /** The analysing stage: stores the task's moments and returns what the user should be told. */
+  async analyse(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<string[]> {
+    if (task.kind === 'caption') return [];
+    if (task.kind === 'search' && task.query) {
+      const report = await searchMomentsWithReport(transcript, task.query, { signal });
+      await this.repo.replaceForTask(task.id, toRows(task, 'search_snippet', report.moments));
+      const warnings = [...report.warnings];
+      if (!report.moments.length) warnings.push('No part of this video answers that question.');
+      return warnings;
+    }
+    const result = await findViralMoments(transcript, {
+      actAs: task.actAs ?? undefined,
+      llm: this.llm,
+      signal,
+    });
+    await this.repo.replaceForTask(task.id, toRows(task, 'video_snippet', result.moments));
+    const warnings = [...result.warnings];
+    if (!result.moments.length) warnings.push('No moment in this video stood out as worth a clip.');
+    return warnings;
+  }
+
+  async listForTask(userId: string, taskId: unknown): Promise<Moment[]> {
+    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    return (await this.repo.forTask(task.id)).map(toDto);
+  }
+
+  /** spec §6: anyone may view a moment that was shared; otherwise only its owner. */
+  async view(requesterId: string | null, id: unknown): Promise<MomentView> {
+    if (!isUuid(id)) throw notFound('Moment');
+    const row = await this.repo.findById(id);
+    const owned = !!row && row.userId === requesterId;
+    if (!row || (!owned && !row.shareId)) throw notFound('Moment');
+    const task = await this.repo.taskOf(row);
+    if (!task) throw notFound('Moment');
+    return {
+      ...toDto(row),
+      video: task.video as VideoMeta,
+      media_url: task.mediaKey
+        ? await this.fileUrls.signFileUrl(task.mediaKey, { expiresInSec: MEDIA_URL_TTL_SEC })
+        : null,
+      owned,
+    };
+  }
+
+  /** The home page's default list: shared moments of one list type, best first. */
+  async defaultList(type: MomentListType, limit = 24): Promise<MomentView[]> {
+    const rows = await this.repo.sharedByType(type, limit);
+    return Promise.all(rows.map((row) => this.view(null, row.id)));
+  }
+
+  async feedback(
+    userId: string,
+    id: unknown,
+    body: { action: FeedbackAction; content?: string; reason?: string },
+  ): Promise<Moment> {
+    const row = await findOwned(this.db, moments, userId, id, 'Moment');
+    const updated = await this.repo.update(row.id, {
+      feedback: body.action,
+      feedbackContent: body.content ?? null,
+      feedbackReason: body.action === 'THUMB_DOWN' ? (body.reason ?? null) : null,
+    });
+    return toDto(updated!);
+  }
+
+  async clearFeedback(userId: string, id: unknown): Promise<Moment> {
+    const row = await findOwned(this.db, moments, userId, id, 'Moment');
+    const updated = await this.repo.update(row.id, {
+      feedback: null,
+      feedbackContent: null,
+      feedbackReason: null,
+    });
+    return toDto(updated!);
+  }
+
+  async setFavorite(userId: string, id: unknown, favorite: boolean): Promise<Moment> {
+    const row = await findOwned(this.db, moments, userId, id, 'Moment');
+    return toDto((await this.repo.update(row.id, { favorite }))!);
+  }
+
+  async favorites(userId: string): Promise<Moment[]> {
+    return (await this.repo.favorites(userId)).map(toDto);
+  }
+
+  async clipped(userId: string): Promise<Moment[]> {
+    return (await this.repo.clipped(userId)).map(toDto);
+  }
+
+  async unclip(userId: string, id: unknown): Promise<void> {
+    const row = await findOwned(this.db, moments, userId, id, 'Moment');
+    await this.repo.update(row.id, { clipped: false });
+  }
+
+  async all(userId: string): Promise<Moment[]> {
+    return (await this.repo.allForUser(userId, 500)).map(toDto);
+  }
+
+  /** Makes the moment viewable by link (spec §2 /home/moment/{momentId}). Idempotent. */
+  async share(userId: string, id: unknown): Promise<{ share_id: string; path: string }> {
+    const row = await findOwned(this.db, moments, userId, id, 'Moment');
+    const shareId = row.shareId ?? randomBytes(9).toString('base64url');
+    if (!row.shareId) await this.repo.update(row.id, { shareId });
+    return { share_id: shareId, path: `/home/moment/${row.id}` };
+  }
+
+  /** Re-scores the moment's span against the current transcript (spec §7 refresh). */
+  async refresh(userId: string, id: unknown): Promise<Moment> {
+    const row = await findOwned(this.db, moments, userId, id, 'Moment');
+    const transcriptRow = await this.tasks.findTranscript(row.taskId);
+    if (!transcriptRow)
+      throw new AppError('NOT_FOUND', 404, 'The transcript of this moment is gone.');
+    const transcript: Transcript = {
+      language: transcriptRow.language,
+      durationMs: transcriptRow.durationMs,
+      segments: transcriptRow.segments as Transcript['segments'],
+    };
+    const task = await this.repo.taskOf(row);
+    const rescored = rescoreSpan(transcript, row.startMs, row.endMs, task?.actAs ?? undefined);
+    const updated = await this.repo.update(row.id, {
+      startMs: rescored.startMs,
+      endMs: rescored.endMs,
+      score: rescored.score,
+      reasons: rescored.reasons,
+      transcript: rescored.text,
+      // A title the user sees already is kept unless the moment had none.
+      title: row.title || rescored.title,
+      hashtags: (row.hashtags as string[]).length ? row.hashtags : rescored.hashtags,
+    });
+    return toDto(updated!);
+  }
+}
+
+export const isMomentListType = (value: string): value is MomentListType =>
+  (MOMENT_LIST_TYPES as readonly string[]).includes(value);
