@@ -15,6 +15,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestVideo } from '@moments/media/testing';
 import { REPO_ROOT } from '../src/config/index.js';
 import { installErrorHandler } from '../src/http/error-handler.js';
 import type { App } from '../src/http/types.js';
@@ -28,6 +29,8 @@ import {
   type Storage,
 } from '../src/storage/index.js';
 import { parseByteRange } from '../src/storage/file-routes.js';
+import { signUp, startTestApp, type TestApp } from './support/app.js';
+import { DATABASE_TARGETS } from './support/databases.js';
 
 // ---------- a real S3-compatible server: moto's standalone server on loopback ----------
 
@@ -35,6 +38,8 @@ const MOTO_SERVER =
   process.env.MOTO_SERVER_PATH ?? path.join(REPO_ROOT, '.tools/venv/bin/moto_server');
 const hasMoto = existsSync(MOTO_SERVER);
 if (!hasMoto) {
+  // Like REQUIRE_POSTGRES: where CI installs moto, a missing server is a failure, not a skip.
+  if (process.env.REQUIRE_MOTO === '1') throw new Error(`moto_server not found at ${MOTO_SERVER}`);
   console.warn(
     `moto_server not found at ${MOTO_SERVER}: skipping the S3 storage tests ` +
       '(run scripts/setup.sh, or set MOTO_SERVER_PATH to a moto_server binary)',
@@ -293,6 +298,67 @@ describe.skipIf(!hasMoto)('S3 signed links', () => {
     expect(await response.text()).toBe('mp4!');
     expect(response.headers.get('content-disposition')).toContain('attachment');
     expect(response.headers.get('content-type')).toBe('video/mp4');
+  });
+});
+
+describe.skipIf(!hasMoto)('uploads on S3 storage', () => {
+  let moto: Awaited<ReturnType<typeof startMoto>>;
+  let t: TestApp;
+  beforeAll(async () => {
+    moto = await startMoto();
+    const pglite = DATABASE_TARGETS.find((target) => target.name === 'pglite')!;
+    t = await startTestApp(await pglite.open(), {
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: moto.endpoint,
+      S3_BUCKET: 'moments-uploads',
+      S3_ACCESS_KEY_ID: 'test',
+      S3_SECRET_ACCESS_KEY: 'test',
+    });
+    await (t.services.storage as S3Storage).client.send(
+      new CreateBucketCommand({ Bucket: 'moments-uploads' }),
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+    await moto?.stop();
+  });
+
+  it('stores an uploaded video in the bucket and links its thumbnail presigned', async () => {
+    const video = await makeTestVideo(path.join(tmpRoot, 'for-s3.webm'), { durationSec: 1 });
+    const user = await signUp(t.app, 's3user');
+    const boundary = 'moments-s3-boundary';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="garden.webm"\r\n\r\n`,
+      ),
+      await fs.readFile(video),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/upload',
+      payload,
+      headers: { ...user.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const meta = response.json().data;
+    expect(meta.title).toBe('garden');
+    const uploadId = meta.url.slice('upload://'.length);
+    const key = `users/${user.userId}/uploads/${uploadId}/source.webm`;
+    expect(await t.services.storage.stat(key)).toEqual({ size: (await fs.stat(video)).size });
+    expect(
+      meta.thumbnail.startsWith(`${moto.endpoint}/moments-uploads/users/${user.userId}/`),
+    ).toBe(true);
+    const thumbnail = await fetch(meta.thumbnail);
+    expect(thumbnail.status).toBe(200);
+    expect(thumbnail.headers.get('content-type')).toBe('image/jpeg');
+    expect(
+      Buffer.from(await thumbnail.arrayBuffer())
+        .subarray(0, 2)
+        .toString('hex'),
+    ).toBe('ffd8');
+    // Nothing of the received file stays on the API machine's disk.
+    expect(await fs.readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { VideoMeta } from '@moments/contract';
 import { probeMedia } from '@moments/media/probe';
 import { makeTestVideo } from '@moments/media/testing';
+import { safeDisplayName, titleFromFileName } from '../src/modules/uploads/index.js';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.js';
@@ -405,5 +406,16 @@ describe('upload refusals', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toMatch(/field named "file"/);
+  });
+});
+
+describe('display names of uploaded files', () => {
+  it('shortens long names but keeps the extension, and never answers an empty name', () => {
+    const long = safeDisplayName(`${'é'.repeat(300)}.webm`);
+    expect([...long].length).toBeLessThanOrEqual(200);
+    expect(long.endsWith('.webm')).toBe(true);
+    expect(safeDisplayName('../../')).toBe('video');
+    expect(safeDisplayName('C:\\Users\\me\\clip.MOV')).toBe('clip.MOV');
+    expect(titleFromFileName('clip.MOV')).toBe('clip');
   });
 });

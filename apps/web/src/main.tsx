@@ -3,7 +3,9 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider, createBrowserRouter } from 'react-router';
+import { createBrowserRouter } from 'react-router';
+// The DOM flavour passes react-dom's flushSync to the router (used by navigate({ flushSync })).
+import { RouterProvider } from 'react-router/dom';
 import { registerServiceWorker } from './registerServiceWorker';
 import { routes } from './routing/routes';
 import { theme } from './theme';

@@ -24,7 +24,7 @@ export async function startTestApp(
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     ...env,

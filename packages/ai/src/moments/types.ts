@@ -1,26 +1,5 @@
-/**
- * The transcript shape the speech engine produces (integer milliseconds). Declared here, structurally
- * identical to the one `@moments/ai/asr` exports, so moment finding does not depend on the engine.
- */
-export interface TranscriptWord {
-  text: string;
-  startMs: number;
-  endMs: number;
-  confidence: number;
-}
-
-export interface TranscriptSegment {
-  startMs: number;
-  endMs: number;
-  text: string;
-  words: TranscriptWord[];
-}
-
-export interface Transcript {
-  language: string;
-  durationMs: number;
-  segments: TranscriptSegment[];
-}
+// The speech engine's transcript (integer milliseconds) is the one input of moment finding and search.
+export type { Transcript, TranscriptSegment, TranscriptWord } from '../asr/index';
 
 /** Why a moment scored as it did; `weight` is the points this reason added to the 0..100 score. */
 export type MomentReasonKind =

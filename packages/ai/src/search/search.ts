@@ -31,6 +31,8 @@ const SEMANTIC_FULL = 0.65;
 /** A span is an answer only if its best sentence reaches this relevance. */
 const MIN_PEAK_RELEVANCE = 0.3;
 const LEXICAL_SATURATION = 4;
+/** Weight of the whole-span similarity when re-ranking the best spans. */
+const PASSAGE_SHARE = 0.4;
 
 const vectorCache = new WeakMap<
   Transcript,
@@ -52,6 +54,11 @@ function sentenceVectors(
   vectors.catch(() => vectorCache.delete(transcript));
   vectorCache.set(transcript, { modelId: embedder.modelId, vectors });
   return vectors;
+}
+
+/** Cosine similarity mapped to 0..1 between "unrelated" and "clearly about it". */
+function scaledSimilarity(similarity: number): number {
+  return Math.max(0, Math.min(1, (similarity - SEMANTIC_FLOOR) / (SEMANTIC_FULL - SEMANTIC_FLOOR)));
 }
 
 function spanText(sentences: readonly Sentence[]): string {
@@ -90,22 +97,21 @@ export async function searchMomentsWithReport(
     if (loaded.warning) warnings.push(loaded.warning);
   }
   let semantic: number[] | undefined;
+  let queryVector: Float32Array | undefined;
   if (embedder) {
     try {
       const vectors = await sentenceVectors(transcript, sentences, embedder, options.signal);
-      const [queryVector] = await embedder.embed([query], { signal: options.signal });
+      [queryVector] = await embedder.embed([query], { signal: options.signal });
       if (!queryVector) throw new Error('no query vector');
+      const queryVectorSet = queryVector;
       semantic = sentences.map((_, i) => {
         const own = vectors[i];
         const context = vectors[sentences.length + i];
         const similarity = Math.max(
-          own ? cosine(queryVector, own) : 0,
-          context ? cosine(queryVector, context) : 0,
+          own ? cosine(queryVectorSet, own) : 0,
+          context ? cosine(queryVectorSet, context) : 0,
         );
-        return Math.max(
-          0,
-          Math.min(1, (similarity - SEMANTIC_FLOOR) / (SEMANTIC_FULL - SEMANTIC_FLOOR)),
-        );
+        return scaledSimilarity(similarity);
       });
     } catch (error) {
       options.signal?.throwIfAborted();
@@ -144,8 +150,12 @@ export async function searchMomentsWithReport(
       // An answer starts and ends where the talk pauses or changes topic.
       const completeness =
         ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
+      // Search answers should be tight: each second past the minimum costs a little.
+      const tightness = 1 - (0.2 * Math.max(0, durationMs - minMs)) / Math.max(1, maxMs - minMs);
       const rank =
-        (0.6 * peak + 0.4 * (weighted / Math.max(1, totalMs))) * (0.6 + 0.4 * completeness);
+        (0.6 * peak + 0.4 * (weighted / Math.max(1, totalMs))) *
+        (0.6 + 0.4 * completeness) *
+        tightness;
       candidates.push({
         first,
         last,
@@ -157,7 +167,31 @@ export async function searchMomentsWithReport(
     }
   }
 
-  const moments = selectNonOverlapping(candidates, limit).map((candidate): Moment => {
+  let chosen = selectNonOverlapping(candidates, limit);
+  if (semantic && embedder && queryVector) {
+    // Re-rank a wider pool by embedding each whole span: a passage can answer what no single sentence does.
+    const pool = selectNonOverlapping(candidates, Math.max(limit * 2, 12));
+    try {
+      const passageVectors = await embedder.embed(
+        pool.map((candidate) => spanText(sentences.slice(candidate.first, candidate.last + 1))),
+        { signal: options.signal },
+      );
+      pool.forEach((candidate, i) => {
+        const vector = passageVectors[i];
+        const passage = vector ? scaledSimilarity(cosine(queryVector!, vector)) : 0;
+        const rank = (1 - PASSAGE_SHARE) * candidate.rank + PASSAGE_SHARE * passage;
+        candidate.rank = rank;
+        candidate.scored = { ...candidate.scored, raw: rank, score: Math.round(rank * 100) };
+      });
+      chosen = pool.sort((a, b) => b.rank - a.rank).slice(0, limit);
+    } catch (error) {
+      options.signal?.throwIfAborted();
+      warnings.push(
+        `Passage re-ranking failed (${(error as Error).message}); sentence scores used.`,
+      );
+    }
+  }
+  const moments = chosen.map((candidate): Moment => {
     const spanSentences = sentences.slice(candidate.first, candidate.last + 1);
     let best = spanSentences[0] as Sentence;
     for (const sentence of spanSentences)

@@ -6,7 +6,7 @@ import type {
   MomentView,
   VideoMeta,
 } from '@moments/contract';
-import { MOMENT_LIST_TYPES } from '@moments/contract';
+import { MOMENT_LIST_TYPES, VideoMeta as VideoMetaSchema } from '@moments/contract';
 import type { LlmClient } from '@moments/ai/llm';
 import {
   findViralMoments,
@@ -110,7 +110,7 @@ export class MomentsService {
     if (!task) throw notFound('Moment');
     return {
       ...toDto(row),
-      video: task.video as VideoMeta,
+      video: VideoMetaSchema.parse(task.video),
       media_url: task.mediaKey
         ? await this.fileUrls.signFileUrl(task.mediaKey, { expiresInSec: MEDIA_URL_TTL_SEC })
         : null,

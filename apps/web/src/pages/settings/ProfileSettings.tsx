@@ -74,9 +74,10 @@ export function ProfileSettings() {
     try {
       await logout();
     } finally {
-      // Leave the login-only page first: clearing the user while still here would make the login
-      // guard send us to /login?redirect=/settings/profile instead.
-      await navigate('/home', { replace: true });
+      // Leave the login-only page first (committed synchronously, not as a transition): clearing
+      // the user while it is still shown would make the guard send us to /login?redirect=... .
+      await navigate('/home', { replace: true, flushSync: true });
+      console.log('DEBUG navigated', window.location.pathname);
       setUser(null);
     }
   };

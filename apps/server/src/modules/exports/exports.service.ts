@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CaptionPreview,
+  CaptionPreviewBody,
+  ExportOptions,
+  Job,
+  JobCreateBody,
+  JobType,
+  VideoMeta,
+} from '@moments/contract';
+import { ERROR_CODES } from '@moments/contract';
+import type { Translator } from '@moments/ai/translate';
+import { CAPTION_TEMPLATES, isCaptionTemplateId } from '@moments/media/captions';
+import { probeMedia } from '@moments/media/probe';
+import type { Size } from '@moments/media/reframe';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { jobs, moments, tasks } from '../../db/schema.js';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { findOwned } from '../../repositories/owned.js';
+import type { FileUrls, Storage } from '../../storage/index.js';
+import type { CreditsService } from '../credits/credits.service.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { TaskRow } from '../tasks/task-mapper.js';
+import type { TasksRepository } from '../tasks/tasks.repository.js';
+import {
+  assertTranslationAvailable,
+  buildClipCaptions,
+  captionFontUrl,
+  snapToWords,
+  type ResolvedClipOptions,
+  type StoredTranscript,
+} from './clip-captions.js';
+import type { ExportRenderer } from './export-renderer.js';
+import type { ExportsRepository, JobRow } from './exports.repository.js';
+import { jobCaptionsKey, jobFileKey, jobForNotification, toJobDto } from './job-mapper.js';
+
+/** Signed download links of finished exports live this long; the client re-fetches the job after. */
+const FILE_URL_TTL_SEC = 6 * 3600;
+/** spec §6: free plans have a number of canvas exports; paid plans are unlimited (-1). */
+const EXPORT_FEATURE = 'CANVAS_EXPORT';
+
+/** What an export or a preview is made from. */
+export interface ClipSource {
+  task: TaskRow;
+  momentId: string | null;
+  title: string;
+  transcript: StoredTranscript;
+  options: ResolvedClipOptions;
+}
+
+/**
+ * Export jobs (spec §3 Job, §7 /api/job) and the clip editor's caption preview. Both resolve the
+ * request the same way and build captions with the same function, so the preview is the export.
+ */
+export class ExportsService {
+  private readonly sourceSizes = new Map<string, Size>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: ExportsRepository,
+    private readonly tasks: TasksRepository,
+    private readonly storage: Storage,
+    private readonly fileUrls: FileUrls,
+    private readonly queue: JobQueue,
+    private readonly credits: CreditsService,
+    private readonly notifications: NotificationsService,
+    private readonly translator: Translator,
+    private readonly renderer: ExportRenderer,
+  ) {}
+
+  async create(userId: string, body: JobCreateBody): Promise<Job> {
+    const source = await this.resolveClip(userId, body.type, body);
+    await assertTranslationAvailable(
+      this.translator,
+      source.options,
+      source.transcript.language,
+    );
+    const runToken = randomUUID();
+    const row = await this.repo.insert({
+      userId,
+      momentId: source.momentId,
+      taskId: source.task.id,
+      type: body.type,
+      status: 'IN_PROGRESS',
+      progress: 0,
+      title: source.title,
+      options: source.options,
+      durationMs: source.options.endMs - source.options.startMs,
+      costCredits: 1,
+      runToken,
+    });
+    try {
+      await this.credits.charge(userId, EXPORT_FEATURE, 1, chargeKey(row.id), `export ${row.id}`);
+    } catch (error) {
+      await this.repo.delete(row.id);
+      if (error instanceof AppError && error.code === ERROR_CODES.BALANCE_NOT_ENOUGH) {
+        throw new AppError(
+          ERROR_CODES.USAGE_LIMIT_REACHED,
+          402,
+          'You have used all the exports of your plan. Upgrade to export more clips.',
+        );
+      }
+      throw error;
+    }
+    // spec §7 clipped/list: a moment the user exported is a clipped moment.
+    if (source.momentId) {
+      await this.db
+        .update(moments)
+        .set({ clipped: true })
+        .where(eq(moments.id, source.momentId));
+    }
+    await this.queue.send('export-render', { jobId: row.id, runToken });
+    await this.notifications.jobChanged(userId, jobForNotification(row), false);
+    return toJobDto(row, null);
+  }
+
+  async list(
+    userId: string,
+    query: { page_num: number; page_size: number; type?: JobType },
+  ): Promise<Job[]> {
+    const rows = await this.repo.listForUser(
+      userId,
+      query.page_size,
+      (query.page_num - 1) * query.page_size,
+      query.type,
+    );
+    return Promise.all(rows.map((row) => this.toDto(row)));
+  }
+
+  async get(userId: string, id: unknown): Promise<Job> {
+    return this.toDto(await this.owned(userId, id));
+  }
+
+  /** Stops the export if it runs, deletes its files; an unfinished export is refunded. */
+  async delete(userId: string, id: unknown): Promise<void> {
+    const row = await this.owned(userId, id);
+    this.renderer.cancel(row.id);
+    await this.repo.delete(row.id);
+    if (row.status !== 'DONE') await this.credits.refund(chargeKey(row.id));
+    await this.storage.delete(jobFileKey(userId, row.id));
+    await this.storage.delete(jobCaptionsKey(userId, row.id));
+  }
+
+  async preview(userId: string, body: CaptionPreviewBody): Promise<CaptionPreview> {
+    const source = await this.resolveClip(userId, undefined, body);
+    const size =
+      source.options.aspect === 'original'
+        ? await this.sourceSize(source.task)
+        : { width: 0, height: 0 };
+    const captions = await buildClipCaptions(
+      source.transcript,
+      source.options,
+      size,
+      this.translator,
+    );
+    return {
+      ass: captions.ass,
+      width: captions.width,
+      height: captions.height,
+      start_ms: source.options.startMs,
+      end_ms: source.options.endMs,
+      words: captions.words.map((word) => ({
+        text: word.text,
+        start: word.startMs,
+        end: word.endMs,
+      })),
+      fonts: captions.fonts.map((font) => ({ family: font.family, url: captionFontUrl(font.file) })),
+    };
+  }
+
+  templates() {
+    return CAPTION_TEMPLATES.map(({ id, name, description }) => ({ id, name, description }));
+  }
+
+  /**
+   * Loads what the request points at (owner-scoped: another user's moment or task is 404) and
+   * checks the options: template, trim inside the video, translation needs.
+   */
+  async resolveClip(
+    userId: string,
+    type: JobType | undefined,
+    body: { moment_id?: string; task_id?: string; options: ExportOptions },
+  ): Promise<ClipSource> {
+    let task: TaskRow;
+    let moment: typeof moments.$inferSelect | undefined;
+    const wantsTask = type === 'ANIMATED_CAPTION_EXPORT' || (!type && !body.moment_id);
+    if (wantsTask) {
+      if (!body.task_id) throw badRequest('task_id is required for a caption export');
+      task = await findOwned(this.db, tasks, userId, body.task_id, 'Task');
+    } else {
+      if (!body.moment_id) throw badRequest('moment_id is required for a moment export');
+      moment = await findOwned(this.db, moments, userId, body.moment_id, 'Moment');
+      const owner = await this.tasks.findById(moment.taskId);
+      if (!owner) throw notFound('Moment');
+      task = owner;
+    }
+    const transcriptRow = await this.tasks.findTranscript(task.id);
+    if (task.status !== 'DONE' || !task.mediaKey || !transcriptRow) {
+      throw new AppError(
+        ERROR_CODES.CONFLICT,
+        409,
+        'This video is still being processed; export it once its task is done.',
+      );
+    }
+    const transcript: StoredTranscript = {
+      language: transcriptRow.language,
+      segments: transcriptRow.segments as StoredTranscript['segments'],
+    };
+
+    const options = body.options;
+    if (!isCaptionTemplateId(options.template)) {
+      throw new AppError(
+        ERROR_CODES.UNKNOWN_TEMPLATE,
+        400,
+        `Unknown caption template "${options.template}".`,
+      );
+    }
+    const videoMs = task.durationMs ?? transcriptRow.durationMs;
+    const startMs = options.start_ms ?? moment?.startMs ?? 0;
+    const endMs = options.end_ms ?? moment?.endMs ?? videoMs;
+    if (startMs < 0 || endMs > videoMs || endMs <= startMs) {
+      throw new AppError(
+        ERROR_CODES.INVALID_RANGE,
+        400,
+        `The clip must start before it ends and lie inside the video (0 to ${videoMs} ms).`,
+      );
+    }
+    const span = snapToWords(transcript, startMs, endMs);
+    const title =
+      moment?.title || (task.video as VideoMeta).title || (moment ? 'Untitled moment' : 'Untitled');
+    return {
+      task,
+      momentId: moment?.id ?? null,
+      title,
+      transcript,
+      options: {
+        aspect: options.aspect,
+        quality: options.quality,
+        template: options.template,
+        captionDisplay:
+          options.caption_display ?? (task.captionDisplay as ResolvedClipOptions['captionDisplay']),
+        sourceLang: transcript.language,
+        targetLang: options.target_lang ?? task.targetLang,
+        startMs: span.startMs,
+        endMs: span.endMs,
+        transcriptText: options.transcript_text ?? null,
+        layout: options.layout,
+      },
+    };
+  }
+
+  private async sourceSize(task: TaskRow): Promise<Size> {
+    const key = task.mediaKey!;
+    let size = this.sourceSizes.get(key);
+    if (!size) {
+      const info = await this.storage.withLocalFile(key, (file) => probeMedia(file));
+      if (!info.width || !info.height) {
+        throw new AppError(ERROR_CODES.NOT_A_VIDEO, 400, 'This media has no picture to export.');
+      }
+      const quarterTurn = Math.abs(Math.round((info.rotation ?? 0) / 90)) % 2 === 1;
+      size = quarterTurn
+        ? { width: info.height, height: info.width }
+        : { width: info.width, height: info.height };
+      this.sourceSizes.set(key, size);
+    }
+    return size;
+  }
+
+  private owned(userId: string, id: unknown): Promise<JobRow> {
+    return findOwned(this.db, jobs, userId, id, 'Job');
+  }
+
+  private async toDto(row: JobRow): Promise<Job> {
+    const url =
+      row.status === 'DONE' && row.fileKey
+        ? await this.fileUrls.signFileUrl(row.fileKey, {
+            expiresInSec: FILE_URL_TTL_SEC,
+            downloadName: downloadName(row.title),
+          })
+        : null;
+    return toJobDto(row, url);
+  }
+}
+
+export const chargeKey = (jobId: string) => `job:${jobId}`;
+
+/** A file name safe for a download header, from the job's title. */
+function downloadName(title: string): string {
+  const base = title
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N} _.-]+/gu, '')
+    .trim()
+    .slice(0, 80);
+  return `${base || 'clip'}.mp4`;
+}

@@ -1,0 +1,35 @@
+import type { Job, JobStatus, JobType } from '@moments/contract';
+import type { JobRow } from './exports.repository.js';
+
+/** The stored MP4 of a job, and the ASS document burnt into it (kept for support and re-checks). */
+export const jobFileKey = (userId: string, jobId: string) => `users/${userId}/jobs/${jobId}.mp4`;
+export const jobCaptionsKey = (userId: string, jobId: string) =>
+  `users/${userId}/jobs/${jobId}.ass`;
+
+/** spec §3 Job as the client reads it; `file_url` only once DONE. */
+export function toJobDto(row: JobRow, fileUrl: string | null): Job {
+  return {
+    job_id: row.id,
+    moment_id: row.momentId,
+    task_id: row.taskId,
+    type: row.type as JobType,
+    status: row.status as JobStatus,
+    progress: Math.round(row.progress * 10) / 10,
+    title: row.title,
+    file_url: row.status === 'DONE' ? fileUrl : null,
+    error_reason: row.errorReason,
+    duration_ms: row.durationMs,
+    cost_credits: row.costCredits,
+    created_at: row.createdAt.getTime(),
+  };
+}
+
+/** What notifications need to know about a job. */
+export const jobForNotification = (row: JobRow) => ({
+  id: row.id,
+  type: row.type,
+  status: row.status as JobStatus,
+  title: row.title,
+  progress: row.progress,
+  momentId: row.momentId,
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { CAPTION_DISPLAYS, JOB_TYPES } from './constants.js';
+import { Language } from './schemas.js';
+
+/**
+ * Export jobs and the clip editor's caption preview (issue "Clip studio"; the spec names the job
+ * calls but not their bodies, so these are ours). Times are milliseconds in the source video.
+ */
+
+/** Frame shapes; `original` keeps the source's shape (caption exports of a whole video). */
+export const EXPORT_ASPECTS = ['9:16', '1:1', '4:5', '16:9', 'original'] as const;
+export type ExportAspect = (typeof EXPORT_ASPECTS)[number];
+/** The short side of the output: 720 or 1080 pixels. */
+export const EXPORT_QUALITIES = ['720p', '1080p'] as const;
+export type ExportQuality = (typeof EXPORT_QUALITIES)[number];
+/** `auto` follows the subject (falls back to blur_fit when none is found). */
+export const EXPORT_LAYOUTS = ['auto', 'blur_fit'] as const;
+export type ExportLayout = (typeof EXPORT_LAYOUTS)[number];
+
+export const ExportOptions = z.object({
+  aspect: z.enum(EXPORT_ASPECTS).default('9:16'),
+  quality: z.enum(EXPORT_QUALITIES).default('1080p'),
+  /** A caption template id (GET /api/captions/templates); an unknown one is UNKNOWN_TEMPLATE. */
+  template: z.string().trim().min(1).max(60).default('karaoke'),
+  /** Default: the task's caption_display. */
+  caption_display: z.enum(CAPTION_DISPLAYS).optional(),
+  /** Language of the translated captions; default: the task's target_lang. */
+  target_lang: Language.optional(),
+  /** Trim; default the moment's span (or the whole video). Snapped to word boundaries. */
+  start_ms: z.number().int().optional(),
+  end_ms: z.number().int().optional(),
+  /** The edited transcript of the span; touched words are re-timed. */
+  transcript_text: z.string().max(200_000).optional(),
+  layout: z.enum(EXPORT_LAYOUTS).default('auto'),
+});
+export type ExportOptions = z.infer<typeof ExportOptions>;
+
+/** POST /api/job. moment_id for the moment types, task_id for ANIMATED_CAPTION_EXPORT. */
+export const JobCreateBody = z.object({
+  type: z.enum(JOB_TYPES),
+  moment_id: z.string().max(100).optional(),
+  task_id: z.string().max(100).optional(),
+  options: ExportOptions.default(ExportOptions.parse({})),
+});
+export type JobCreateBody = z.infer<typeof JobCreateBody>;
+
+export const JobListQuery = z.object({
+  page_num: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  type: z.enum(JOB_TYPES).optional(),
+});
+
+/** POST /api/captions/preview: what the export of the same body would burn in. */
+export const CaptionPreviewBody = z.object({
+  moment_id: z.string().max(100).optional(),
+  task_id: z.string().max(100).optional(),
+  options: ExportOptions.default(ExportOptions.parse({})),
+});
+export type CaptionPreviewBody = z.infer<typeof CaptionPreviewBody>;
+
+export const CaptionFontRef = z.object({ family: z.string(), url: z.string() });
+
+export const CaptionPreview = z.object({
+  /** The ASS document; its times count from `start_ms` (clip time), its canvas is width x height. */
+  ass: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  /** The trim after snapping to word boundaries. */
+  start_ms: z.number().int(),
+  end_ms: z.number().int(),
+  /** The caption words (after re-timing an edited transcript), in source time. */
+  words: z.array(z.object({ text: z.string(), start: z.number(), end: z.number() })),
+  /** Fonts the document uses, for JASSUB's availableFonts. */
+  fonts: z.array(CaptionFontRef),
+});
+export type CaptionPreview = z.infer<typeof CaptionPreview>;
+
+export const CaptionTemplate = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+});
+export type CaptionTemplate = z.infer<typeof CaptionTemplate>;
