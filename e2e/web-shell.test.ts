@@ -59,13 +59,35 @@ describe.skipIf(!hasChromium)('web app shell', () => {
 
     await page.waitForURL('**/home');
     // spec §2: logged-in users get the welcome offer, then the community chat pop-up on home.
-    await page.getByRole('button', { name: 'Maybe later' }).click();
-    await page.getByRole('button', { name: 'Close', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Welcome gift' })
+      .getByRole('button', { name: 'Maybe later' })
+      .click();
+    await page
+      .getByRole('dialog', { name: 'Community' })
+      .getByRole('button', { name: 'Close', exact: true })
+      .click();
     await page.getByRole('link', { name: `Account settings for ${account.username}` }).click();
 
     await page.waitForURL('**/settings/profile');
     expect(await page.getByTestId('profile-username').textContent()).toBe(account.username);
     expect(await page.getByTestId('profile-email').textContent()).toBe(account.email);
+    // spec §9: credits show as the amount divided by 10.
+    const info = (await (await page.context().request.get('/api/user/info')).json()) as {
+      data: { entitlements: Array<{ feature: string; limit: number; usage: number }> };
+    };
+    const credit = info.data.entitlements.find((entitlement) => entitlement.feature === 'CREDIT');
+    expect(credit).toBeDefined();
+    const creditRow = page.getByTestId('entitlements').getByRole('row', { name: /^Credits/ });
+    expect(await creditRow.getByRole('cell').nth(2).textContent()).toBe(
+      String(Math.round(credit!.limit) / 10),
+    );
+
+    // The pop-ups remember being closed.
+    await page.goto('/home');
+    await page.getByRole('textbox', { name: 'Video link or search' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.goto('/settings/profile');
     await page.getByRole('button', { name: 'Log out' }).click();
 
     await page.waitForURL('**/home');
@@ -225,5 +247,18 @@ describe.skipIf(!hasChromium)('web app shell', () => {
     await page.unroute('**/assets/TermsOfUsePage-*.js');
     await dialog.getByRole('button', { name: 'Reload' }).click();
     await page.getByRole('heading', { name: 'Terms of Use' }).waitFor();
+  });
+
+  it('signs up for coming-soon updates, validating the form first', async () => {
+    const page = await openPage(PHONE_VIEWPORT);
+    await page.goto('/comingsoon');
+    await page.getByRole('button', { name: 'Notify me' }).click();
+    await page.getByText('Pick at least one tool.').waitFor();
+    await page.getByText('Enter a valid email address.').waitFor();
+
+    await page.getByRole('checkbox', { name: 'Video translator' }).check();
+    await page.getByRole('textbox', { name: 'Email' }).fill('updates@example.com');
+    await page.getByRole('button', { name: 'Notify me' }).click();
+    await page.getByRole('heading', { name: "You're on the list" }).waitFor();
   });
 });

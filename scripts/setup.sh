@@ -118,6 +118,29 @@ if ! venv_ready; then
   fi
 fi
 
+# ---------------------------------------------------------------- test-only Python tools
+test_venv_dir="$tools_dir/test-venv"
+test_requirements="$root_dir/scripts/setup/test-requirements.txt"
+test_venv_stamp="$test_venv_dir/.moments-requirements"
+test_venv_ready() {
+  [[ -x $test_venv_dir/bin/moto_server && -f $test_venv_stamp ]] &&
+    [[ $(cat "$test_venv_stamp") == "$(sha256_of "$test_requirements")" ]]
+}
+if ! test_venv_ready; then
+  if [[ $mode == check ]]; then
+    warnings+=("test tools (moto S3 server) are not installed in .tools/test-venv: the S3 storage tests will skip; run bash scripts/setup.sh")
+  elif "$python_bin" -c 'import venv, ensurepip' 2> /dev/null; then
+    log "creating .tools/test-venv with pinned moto (S3-compatible server for the storage tests)"
+    rm -rf "$test_venv_dir"
+    "$python_bin" -m venv "$test_venv_dir"
+    if "$test_venv_dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$test_requirements"; then
+      sha256_of "$test_requirements" > "$test_venv_stamp"
+    else
+      warnings+=("could not install the test tools into .tools/test-venv: the S3 storage tests will skip")
+    fi
+  fi
+fi
+
 # ---------------------------------------------------------------- speech model
 model_stamp="$model_dir/.moments-model"
 model_ready() {

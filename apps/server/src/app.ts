@@ -14,6 +14,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { serveWebApp } from './http/static.js';
 import type { App } from './http/types.js';
 import { registerAuthRoutes } from './modules/auth/auth.controller.js';
+import { registerExportRoutes } from './modules/exports/exports.controller.js';
 import { registerMomentRoutes } from './modules/moments/moments.controller.js';
 import { registerNotificationRoutes } from './modules/notifications/notifications.controller.js';
 import { APP_VERSION, registerSystemRoutes } from './modules/system/system.controller.js';
@@ -80,6 +81,7 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
   registerTaskRoutes(app, services.tasks);
   registerNotificationRoutes(app, services.notifications);
   registerMomentRoutes(app, services.moments);
+  registerExportRoutes(app, services.exports);
   registerFileRoutes(app, { storage: services.storage, fileUrls: services.fileUrls });
   await registerUploadRoutes(app, {
     config,

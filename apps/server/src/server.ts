@@ -2,7 +2,20 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildHttpApp } from './app.js';
 import type { AppConfig } from './config/index.js';
 import { attachStompServer } from './realtime/index.js';
-import { createServices, startWorkers } from './services.js';
+import type { App } from './http/types.js';
+import { createServices, startWorkers, type Services } from './services.js';
+
+/** The STOMP endpoint beside the HTTP API on the same port, authenticated by session token. */
+export function attachRealtime(app: App, services: Services) {
+  return attachStompServer(app.server, {
+    authenticate: async (token) => {
+      const session = await services.auth.authenticate(token);
+      return session ? { userId: session.userId } : null;
+    },
+    bus: services.bus,
+    logger: app.log,
+  });
+}
 
 export interface RunningServer {
   /** The address the API listens on, e.g. http://127.0.0.1:8080 */
@@ -15,16 +28,7 @@ export interface RunningServer {
 export async function startServer(config: AppConfig): Promise<RunningServer> {
   const services = await createServices(config);
   const app = await buildHttpApp(config, services);
-  const stomp = config.ROLES.includes('api')
-    ? attachStompServer(app.server, {
-        authenticate: async (token) => {
-          const session = await services.auth.authenticate(token);
-          return session ? { userId: session.userId } : null;
-        },
-        bus: services.bus,
-        logger: app.log,
-      })
-    : undefined;
+  const stomp = config.ROLES.includes('api') ? attachRealtime(app, services) : undefined;
   // Subscribed to the bus before accepting traffic, so no startup message is missed.
   await stomp?.ready;
   if (config.ROLES.includes('worker')) await startWorkers(services);

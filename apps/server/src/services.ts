@@ -1,11 +1,16 @@
 import path from 'node:path';
 import { createSpeechEngine } from '@moments/ai/asr';
 import { createLlmClient } from '@moments/ai/llm';
+import { createTranslator } from '@moments/ai/translate';
 import type { AppConfig } from './config/index.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { CreditsService } from './modules/credits/credits.service.js';
+import { ExportReaper } from './modules/exports/export-reaper.js';
+import { ExportRenderer } from './modules/exports/export-renderer.js';
+import { ExportsRepository } from './modules/exports/exports.repository.js';
+import { ExportsService } from './modules/exports/exports.service.js';
 import { MomentsRepository } from './modules/moments/moments.repository.js';
 import { MomentsService } from './modules/moments/moments.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
@@ -33,6 +38,9 @@ export interface Services {
   tasks: TasksService;
   taskRunner: TaskRunner;
   taskReaper: TaskReaper;
+  exports: ExportsService;
+  exportRenderer: ExportRenderer;
+  exportReaper: ExportReaper;
   close(): Promise<void>;
 }
 
@@ -110,6 +118,34 @@ export async function createServices(config: AppConfig, database?: Database): Pr
   );
   const taskReaper = new TaskReaper(tasksRepo, queue, config.TASK_LEASE_MS);
 
+  const exportsRepo = new ExportsRepository(db);
+  const translator = createTranslator(process.env);
+  const exportRenderer = new ExportRenderer(
+    exportsRepo,
+    tasksRepo,
+    storage,
+    credits,
+    notifications,
+    translator,
+    {
+      workRoot: path.join(config.DATA_DIR, 'tmp'),
+      heartbeatMs: Math.max(500, Math.floor(config.TASK_LEASE_MS / 4)),
+    },
+  );
+  const exports = new ExportsService(
+    db,
+    exportsRepo,
+    tasksRepo,
+    storage,
+    fileUrls,
+    queue,
+    credits,
+    notifications,
+    translator,
+    exportRenderer,
+  );
+  const exportReaper = new ExportReaper(exportsRepo, queue, config.TASK_LEASE_MS);
+
   return {
     config,
     database,
@@ -124,8 +160,12 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     tasks,
     taskRunner,
     taskReaper,
+    exports,
+    exportRenderer,
+    exportReaper,
     async close() {
       taskReaper.stop();
+      exportReaper.stop();
       await queue.stop();
       await bus.close();
       await database.close();
@@ -138,8 +178,10 @@ export async function startWorkers(services: Services): Promise<void> {
   await services.queue.work(
     {
       'task-run': ({ taskId, runToken }) => services.taskRunner.run(taskId, runToken),
+      'export-render': ({ jobId, runToken }) => services.exportRenderer.run(jobId, runToken),
     },
     services.config.WORKER_CONCURRENCY,
   );
   services.taskReaper.start();
+  services.exportReaper.start();
 }

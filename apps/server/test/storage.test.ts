@@ -35,7 +35,7 @@ import { DATABASE_TARGETS } from './support/databases.js';
 // ---------- a real S3-compatible server: moto's standalone server on loopback ----------
 
 const MOTO_SERVER =
-  process.env.MOTO_SERVER_PATH ?? path.join(REPO_ROOT, '.tools/venv/bin/moto_server');
+  process.env.MOTO_SERVER_PATH ?? path.join(REPO_ROOT, '.tools/test-venv/bin/moto_server');
 const hasMoto = existsSync(MOTO_SERVER);
 if (!hasMoto) {
   // Like REQUIRE_POSTGRES: where CI installs moto, a missing server is a failure, not a skip.

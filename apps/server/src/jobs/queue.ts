@@ -10,10 +10,18 @@ export const JOB_KINDS = {
   // Failures end the task as ERROR (the user retries); the one retry covers a job whose worker
   // died before it marked the task IN_PROGRESS. Later deaths are resumed by TaskReaper.
   'task-run': { retryLimit: 1, retryDelay: 5, retryBackoff: false, expireInSeconds: 6 * 3600 },
+  /** Renders one export to MP4. Same policy as task-run: failures end the job as ERROR; ExportReaper resumes dead runs. */
+  'export-render': {
+    retryLimit: 1,
+    retryDelay: 5,
+    retryBackoff: false,
+    expireInSeconds: 6 * 3600,
+  },
 } as const satisfies Record<string, PgBoss.RetryOptions & PgBoss.ExpirationOptions>;
 
 export interface JobPayloads {
   'task-run': { taskId: string; runToken: string };
+  'export-render': { jobId: string; runToken: string };
 }
 export type JobKind = keyof typeof JOB_KINDS;
 export type JobHandler<K extends JobKind> = (payload: JobPayloads[K]) => Promise<void>;

@@ -5,6 +5,7 @@ import { buildHttpApp } from '../../src/app.js';
 import { loadConfig, type AppConfig } from '../../src/config/index.js';
 import type { Database } from '../../src/db/client.js';
 import type { App } from '../../src/http/types.js';
+import { attachRealtime } from '../../src/server.js';
 import { createServices, startWorkers, type Services } from '../../src/services.js';
 
 export interface TestApp {
@@ -12,6 +13,8 @@ export interface TestApp {
   services: Services;
   config: AppConfig;
   dataDir: string;
+  /** http://127.0.0.1:<port> when started with `listen`, else '' (use app.inject). */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -19,7 +22,7 @@ export interface TestApp {
 export async function startTestApp(
   database: Database,
   env: Record<string, string> = {},
-  options: { workers?: boolean } = {},
+  options: { workers?: boolean; listen?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-test-'));
   const config = loadConfig({
@@ -31,14 +34,19 @@ export async function startTestApp(
   });
   const services = await createServices(config, database);
   const app = await buildHttpApp(config, services);
+  const stomp = options.listen ? attachRealtime(app, services) : undefined;
   await app.ready();
+  if (stomp) await stomp.ready;
+  const url = options.listen ? await app.listen({ host: '127.0.0.1', port: 0 }) : '';
   if (options.workers) await startWorkers(services);
   return {
     app,
     services,
     config,
     dataDir,
+    url,
     async close() {
+      await stomp?.close();
       await app.close();
       await services.close();
       await fs.rm(dataDir, { recursive: true, force: true });

@@ -40,8 +40,7 @@ export function HomePopups() {
         opened={!welcomeSeen}
         onClose={closeWelcome}
         size="md"
-        title=" "
-        aria-label="Welcome offer"
+        title={<ModalLabel text="Welcome gift" />}
       >
         <Stack align="center" ta="center" gap="md" pb="sm">
           <ThemeIcon
@@ -77,8 +76,7 @@ export function HomePopups() {
         opened={welcomeSeen && !communityClosed}
         onClose={closeCommunity}
         size="md"
-        title=" "
-        aria-label="Community chat"
+        title={<ModalLabel text="Community" />}
       >
         <Stack align="center" ta="center" gap="md" pb="sm">
           <ThemeIcon size={64} radius="xl" variant="light" color="indigo">
@@ -108,5 +106,13 @@ export function HomePopups() {
         </Stack>
       </Modal>
     </>
+  );
+}
+
+function ModalLabel({ text }: { text: string }) {
+  return (
+    <Text size="sm" c="dimmed" fw={600}>
+      {text}
+    </Text>
   );
 }

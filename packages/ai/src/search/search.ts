@@ -97,10 +97,14 @@ export async function searchMomentsWithReport(
     if (loaded.warning) warnings.push(loaded.warning);
   }
   let semantic: number[] | undefined;
+  // Similarity of each sentence on its own: what keeps a window from running on into neighbouring talk.
+  let semanticOwn: number[] | undefined;
   let queryVector: Float32Array | undefined;
+  let sentenceVectorsReady: Float32Array[] | undefined;
   if (embedder) {
     try {
       const vectors = await sentenceVectors(transcript, sentences, embedder, options.signal);
+      sentenceVectorsReady = vectors;
       [queryVector] = await embedder.embed([query], { signal: options.signal });
       if (!queryVector) throw new Error('no query vector');
       const queryVectorSet = queryVector;
@@ -113,6 +117,10 @@ export async function searchMomentsWithReport(
         );
         return scaledSimilarity(similarity);
       });
+      semanticOwn = sentences.map((_, i) => {
+        const own = vectors[i];
+        return own ? scaledSimilarity(cosine(queryVectorSet, own)) : 0;
+      });
     } catch (error) {
       options.signal?.throwIfAborted();
       warnings.push(
@@ -120,57 +128,81 @@ export async function searchMomentsWithReport(
       );
     }
   }
-  const relevance = sentences.map((_, i) =>
-    semantic ? 0.75 * (semantic[i] ?? 0) + 0.25 * (lexical[i] ?? 0) : (lexical[i] ?? 0),
-  );
+  const combine = (similarities: number[] | undefined, i: number) =>
+    similarities ? 0.75 * (similarities[i] ?? 0) + 0.25 * (lexical[i] ?? 0) : (lexical[i] ?? 0);
+  const relevance = sentences.map((_, i) => combine(semantic, i));
+  const ownRelevance = sentences.map((_, i) => combine(semanticOwn, i));
 
   const breakAfter = thoughtBreaks(
     sentences,
     sentences.map((sentence) => ({ terms: contentTerms(sentence.text) })),
   );
-  // Windows of whole sentences: the best sentence carries the answer, the rest should stay on topic.
-  const candidates: SpanCandidate[] = [];
+  const termSets = sentences.map((sentence) => new Set(contentTerms(sentence.text)));
+  // How much sentence i stays on the topic of the answer's best sentence p (its vectors, or shared words).
+  const topicalTo = (i: number, p: number): number => {
+    if (i === p) return 1;
+    const a = sentenceVectorsReady?.[i];
+    const b = sentenceVectorsReady?.[p];
+    if (a && b) return Math.max(0, Math.min(1, (cosine(a, b) - 0.2) / 0.4));
+    const own = termSets[i];
+    const peakTerms = termSets[p];
+    if (!own || !peakTerms || own.size === 0) return 0;
+    return Math.min(1, ([...own].filter((term) => peakTerms.has(term)).length / own.size) * 2);
+  };
   const durationOf = (first: number, last: number) =>
     (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
-  for (let first = 0; first < sentences.length; first++) {
-    let peak = 0;
-    let weighted = 0;
-    let totalMs = 0;
-    for (let last = first; last < sentences.length; last++) {
-      const sentence = sentences[last];
-      if (!sentence) break;
-      const durationMs = durationOf(first, last);
-      if (durationMs > maxMs) break;
-      const value = relevance[last] ?? 0;
-      peak = Math.max(peak, value);
-      weighted += value * (sentence.endMs - sentence.startMs);
-      totalMs += sentence.endMs - sentence.startMs;
-      if (durationMs < minMs && last < sentences.length - 1) continue;
-      if (peak < MIN_PEAK_RELEVANCE) continue;
-      // An answer starts and ends where the talk pauses or changes topic.
-      const completeness =
-        ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
-      // Search answers should be tight: each second past the minimum costs a little.
-      const tightness = 1 - (0.2 * Math.max(0, durationMs - minMs)) / Math.max(1, maxMs - minMs);
-      const rank =
-        (0.6 * peak + 0.4 * (weighted / Math.max(1, totalMs))) *
-        (0.6 + 0.4 * completeness) *
-        tightness;
-      candidates.push({
-        first,
-        last,
-        startMs: sentences[first]?.startMs ?? 0,
-        endMs: sentence.endMs,
-        rank,
-        scored: { raw: rank, score: Math.round(rank * 100), reasons: [], salientTerms: [] },
-      });
+
+  // One window per answer: around each strong sentence, the whole-sentence span that stays on its topic
+  // and starts and ends where the talk pauses or moves on.
+  const candidates: SpanCandidate[] = [];
+  const peaks = sentences
+    .map((sentence) => sentence.index)
+    .filter((i) => (relevance[i] ?? 0) >= MIN_PEAK_RELEVANCE)
+    .sort((a, b) => (relevance[b] ?? 0) - (relevance[a] ?? 0));
+  const poolSize = Math.max(limit * 2, 12);
+  for (const p of peaks) {
+    if (candidates.length >= poolSize) break;
+    if (candidates.some((candidate) => candidate.first <= p && p <= candidate.last)) continue;
+    let best: SpanCandidate | undefined;
+    for (let first = p; first >= 0 && durationOf(first, p) <= maxMs; first--) {
+      for (let last = p; last < sentences.length; last++) {
+        const durationMs = durationOf(first, last);
+        if (durationMs > maxMs) break;
+        if (durationMs < minMs && (first > 0 || last < sentences.length - 1)) continue;
+        if (candidates.some((candidate) => first <= candidate.last && candidate.first <= last))
+          continue;
+        let support = 0;
+        let totalMs = 0;
+        for (let k = first; k <= last; k++) {
+          const sentence = sentences[k];
+          if (!sentence) continue;
+          const weight = sentence.endMs - sentence.startMs;
+          support += Math.max(ownRelevance[k] ?? 0, topicalTo(k, p)) * weight;
+          totalMs += weight;
+        }
+        const completeness =
+          ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
+        const fit = (support / Math.max(1, totalMs)) * (0.6 + 0.4 * completeness);
+        const rank = 0.6 * (relevance[p] ?? 0) + 0.4 * fit;
+        if (!best || rank > best.rank) {
+          best = {
+            first,
+            last,
+            startMs: sentences[first]?.startMs ?? 0,
+            endMs: sentences[last]?.endMs ?? 0,
+            rank,
+            scored: { raw: rank, score: Math.round(rank * 100), reasons: [], salientTerms: [] },
+          };
+        }
+      }
     }
+    if (best) candidates.push(best);
   }
 
   let chosen = selectNonOverlapping(candidates, limit);
   if (semantic && embedder && queryVector) {
     // Re-rank a wider pool by embedding each whole span: a passage can answer what no single sentence does.
-    const pool = selectNonOverlapping(candidates, Math.max(limit * 2, 12));
+    const pool = candidates;
     try {
       const passageVectors = await embedder.embed(
         pool.map((candidate) => spanText(sentences.slice(candidate.first, candidate.last + 1))),

@@ -102,11 +102,14 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
     '-i',
     'file:' + path.resolve(input.sourceFile),
     '-filter_complex',
-    `[0:v:0]${clipVideoFilter(input.framing, input.assFile)}[clip_v]`,
+    [
+      `[0:v:0]${clipVideoFilter(input.framing, input.assFile)}[clip_v]`,
+      ...(input.hasAudio ? [`[0:a:0]${LOUDNESS_FILTER}[clip_a]`] : []),
+    ].join(';'),
     '-map',
     '[clip_v]',
+    ...(input.hasAudio ? ['-map', '[clip_a]'] : []),
   ];
-  if (input.hasAudio) args.push('-map', '0:a:0', '-af', LOUDNESS_FILTER, '-ar', '48000');
   args.push(
     '-c:v',
     'libx264',

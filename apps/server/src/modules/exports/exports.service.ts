@@ -34,7 +34,13 @@ import {
 } from './clip-captions.js';
 import type { ExportRenderer } from './export-renderer.js';
 import type { ExportsRepository, JobRow } from './exports.repository.js';
-import { jobCaptionsKey, jobFileKey, jobForNotification, toJobDto } from './job-mapper.js';
+import {
+  chargeKey,
+  jobCaptionsKey,
+  jobFileKey,
+  jobForNotification,
+  toJobDto,
+} from './job-mapper.js';
 
 /** Signed download links of finished exports live this long; the client re-fetches the job after. */
 const FILE_URL_TTL_SEC = 6 * 3600;
@@ -72,11 +78,7 @@ export class ExportsService {
 
   async create(userId: string, body: JobCreateBody): Promise<Job> {
     const source = await this.resolveClip(userId, body.type, body);
-    await assertTranslationAvailable(
-      this.translator,
-      source.options,
-      source.transcript.language,
-    );
+    await assertTranslationAvailable(this.translator, source.options, source.transcript.language);
     const runToken = randomUUID();
     const row = await this.repo.insert({
       userId,
@@ -106,10 +108,7 @@ export class ExportsService {
     }
     // spec §7 clipped/list: a moment the user exported is a clipped moment.
     if (source.momentId) {
-      await this.db
-        .update(moments)
-        .set({ clipped: true })
-        .where(eq(moments.id, source.momentId));
+      await this.db.update(moments).set({ clipped: true }).where(eq(moments.id, source.momentId));
     }
     await this.queue.send('export-render', { jobId: row.id, runToken });
     await this.notifications.jobChanged(userId, jobForNotification(row), false);
@@ -166,7 +165,10 @@ export class ExportsService {
         start: word.startMs,
         end: word.endMs,
       })),
-      fonts: captions.fonts.map((font) => ({ family: font.family, url: captionFontUrl(font.file) })),
+      fonts: captions.fonts.map((font) => ({
+        family: font.family,
+        url: captionFontUrl(font.file),
+      })),
     };
   }
 
@@ -283,8 +285,6 @@ export class ExportsService {
     return toJobDto(row, url);
   }
 }
-
-export const chargeKey = (jobId: string) => `job:${jobId}`;
 
 /** A file name safe for a download header, from the job's title. */
 function downloadName(title: string): string {

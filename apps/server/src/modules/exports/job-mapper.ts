@@ -6,6 +6,9 @@ export const jobFileKey = (userId: string, jobId: string) => `users/${userId}/jo
 export const jobCaptionsKey = (userId: string, jobId: string) =>
   `users/${userId}/jobs/${jobId}.ass`;
 
+/** The credits ledger key of a job's charge (refunded by the same key when it fails). */
+export const chargeKey = (jobId: string) => `job:${jobId}`;
+
 /** spec §3 Job as the client reads it; `file_url` only once DONE. */
 export function toJobDto(row: JobRow, fileUrl: string | null): Job {
   return {

@@ -13,7 +13,7 @@ import {
 import type { Entitlement } from '@moments/contract';
 import { IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { CREDIT_FEATURES, describePlan, formatCredits, remainingOf } from '../../account/plan';
 import { useSession } from '../../account/session';
 import { logout } from '../../api/account';
@@ -64,8 +64,7 @@ function EntitlementRow({ entitlement }: { entitlement: Entitlement }) {
 }
 
 export function ProfileSettings() {
-  const { user, setUser } = useSession();
-  const navigate = useNavigate();
+  const { user } = useSession();
   const [loggingOut, setLoggingOut] = useState(false);
   if (!user) return null;
 
@@ -74,11 +73,9 @@ export function ProfileSettings() {
     try {
       await logout();
     } finally {
-      // Leave the login-only page first (committed synchronously, not as a transition): clearing
-      // the user while it is still shown would make the guard send us to /login?redirect=... .
-      await navigate('/home', { replace: true, flushSync: true });
-      console.log('DEBUG navigated', window.location.pathname);
-      setUser(null);
+      // A full load drops every per-user cache (queries, realtime) in one go, and avoids the login
+      // guard of this page reacting to the cleared user before the navigation lands.
+      window.location.assign('/home');
     }
   };
 

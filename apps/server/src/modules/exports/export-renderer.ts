@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Translator } from '@moments/ai/translate';
+import { probeMedia } from '@moments/media/probe';
+import { AppError } from '../../http/errors.js';
+import { StorageNotFoundError, type Storage } from '../../storage/index.js';
+import type { CreditsService } from '../credits/credits.service.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
+import { userFacingReason } from '../tasks/failure-reasons.js';
+import type { TasksRepository } from '../tasks/tasks.repository.js';
+import {
+  buildClipCaptions,
+  type ResolvedClipOptions,
+  type StoredTranscript,
+} from './clip-captions.js';
+import { planClipFraming, renderClip } from './clip-render.js';
+import type { ExportsRepository, JobRow } from './exports.repository.js';
+import { chargeKey, jobCaptionsKey, jobFileKey, jobForNotification } from './job-mapper.js';
+
+export interface ExportRendererOptions {
+  workRoot: string;
+  heartbeatMs: number;
+}
+
+/** Progress bands per stage, so the bar only moves forward. */
+const STAGES = {
+  preparing: { band: [0, 3], timeoutMs: () => 10 * 60_000 },
+  // Face analysis decodes the span once and looks at a few frames a second.
+  analysing: { band: [3, 30], timeoutMs: (clipMs: number) => Math.max(5 * 60_000, clipMs * 4) },
+  rendering: { band: [30, 98], timeoutMs: (clipMs: number) => Math.max(10 * 60_000, clipMs * 8) },
+  storing: { band: [98, 100], timeoutMs: () => 10 * 60_000 },
+} as const;
+type Stage = keyof typeof STAGES;
+
+class RunSuperseded extends Error {}
+
+/**
+ * The `export-render` job: one ffmpeg pass from the stored source to the finished MP4. Runs under
+ * a run token like tasks: a duplicate or stale delivery does nothing, a job whose worker died is
+ * resumed by ExportReaper with a new token (the render starts over; nothing half-made is kept).
+ */
+export class ExportRenderer {
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly jobs: ExportsRepository,
+    private readonly tasks: TasksRepository,
+    private readonly storage: Storage,
+    private readonly credits: CreditsService,
+    private readonly notifications: NotificationsService,
+    private readonly translator: Translator,
+    private readonly options: ExportRendererOptions,
+  ) {}
+
+  /** Stops a render in this process (job deleted). */
+  cancel(jobId: string) {
+    this.running.get(jobId)?.abort(new RunSuperseded('cancelled'));
+  }
+
+  async run(jobId: string, runToken: string): Promise<void> {
+    const initial = await this.jobs.findById(jobId);
+    if (!initial || initial.runToken !== runToken || initial.status !== 'IN_PROGRESS') return;
+
+    const controller = new AbortController();
+    this.running.set(jobId, controller);
+    const workDir = path.join(this.options.workRoot, `job-${jobId}-${randomUUID().slice(0, 8)}`);
+    let job = initial;
+    let lastReport = 0;
+
+    const save = async (patch: Parameters<ExportsRepository['updateRun']>[2], final = false) => {
+      const row = await this.jobs.updateRun(jobId, runToken, { ...patch, heartbeatAt: new Date() });
+      if (!row) throw new RunSuperseded('superseded');
+      job = row;
+      const now = Date.now();
+      if (final || now - lastReport >= 1000) {
+        lastReport = now;
+        await this.notifications
+          .jobChanged(row.userId, jobForNotification(row), final)
+          .catch(() => undefined);
+      }
+    };
+    const heartbeat = setInterval(() => {
+      this.jobs
+        .updateRun(jobId, runToken, { heartbeatAt: new Date() })
+        .then((row) => {
+          if (!row) controller.abort(new RunSuperseded('superseded'));
+        })
+        .catch(() => undefined);
+    }, this.options.heartbeatMs);
+
+    const options = initial.options as ResolvedClipOptions;
+    const clipMs = options.endMs - options.startMs;
+    const stage = async <T>(
+      name: Stage,
+      work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
+    ): Promise<T> => {
+      const [from, to] = STAGES[name].band;
+      const timeoutMs = STAGES[name].timeoutMs(clipMs);
+      if (job.progress < from) await save({ progress: from });
+      const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
+      let pending = Promise.resolve();
+      const progress = (fraction: number) => {
+        const value = from + (to - from) * Math.min(1, Math.max(0, fraction));
+        if (value <= job.progress + 0.5) return;
+        pending = pending.then(() => save({ progress: value })).catch(() => undefined);
+      };
+      try {
+        const result = await work(signal, progress);
+        await pending;
+        return result;
+      } catch (error) {
+        if (controller.signal.aborted) throw controller.signal.reason;
+        if (signal.aborted) {
+          throw new AppError(
+            'TIMEOUT' as never,
+            504,
+            `The ${name} step took longer than ${Math.round(timeoutMs / 60_000)} minutes and was stopped.`,
+          );
+        }
+        throw error;
+      }
+    };
+
+    try {
+      await fs.mkdir(workDir, { recursive: true });
+      const { task, transcript } = await this.loadSource(initial);
+      const outputFile = path.join(workDir, 'clip.mp4');
+      const assFile = path.join(workDir, 'captions.ass');
+
+      await this.storage.withLocalFile(task.mediaKey, async (sourceFile) => {
+        const prepared = await stage('preparing', async (signal) => {
+          const info = await probeMedia(sourceFile, { signal });
+          if (!info.width || !info.height) {
+            throw new AppError('NOT_A_VIDEO', 400, 'The source of this clip has no picture.');
+          }
+          const quarterTurn = Math.abs(Math.round((info.rotation ?? 0) / 90)) % 2 === 1;
+          const source = quarterTurn
+            ? { width: info.height, height: info.width }
+            : { width: info.width, height: info.height };
+          const captions = await buildClipCaptions(
+            transcript,
+            options,
+            source,
+            this.translator,
+            signal,
+          );
+          await fs.writeFile(assFile, captions.ass, 'utf8');
+          return { info, source, captions };
+        });
+
+        const framing = await stage('analysing', (signal, progress) =>
+          planClipFraming(
+            sourceFile,
+            {
+              aspect: options.aspect,
+              quality: options.quality,
+              layout: options.layout,
+              startMs: options.startMs,
+              endMs: options.endMs,
+              source: prepared.source,
+              output: { width: prepared.captions.width, height: prepared.captions.height },
+            },
+            { signal, onProgress: progress },
+          ),
+        );
+
+        await stage('rendering', (signal, progress) =>
+          renderClip({
+            sourceFile,
+            outputFile,
+            assFile: options.captionDisplay === 'none' ? null : assFile,
+            startMs: options.startMs,
+            endMs: options.endMs,
+            framing,
+            hasAudio: prepared.info.hasAudio,
+            signal,
+            onProgress: progress,
+          }),
+        );
+      });
+
+      const fileKey = jobFileKey(job.userId, jobId);
+      await stage('storing', async () => {
+        await this.storage.putFile(jobCaptionsKey(job.userId, jobId), assFile);
+        await this.storage.putFile(fileKey, outputFile, { move: true });
+      });
+      await save(
+        { status: 'DONE', progress: 100, fileKey, errorReason: null, durationMs: clipMs },
+        true,
+      );
+    } catch (error) {
+      if (error instanceof RunSuperseded) return;
+      // Failed exports cost nothing (design.md).
+      await this.credits.refund(chargeKey(jobId)).catch(() => undefined);
+      const reason =
+        error instanceof StorageNotFoundError
+          ? 'The source video of this clip is no longer stored, so it cannot be exported.'
+          : userFacingReason(error);
+      await save({ status: 'ERROR', errorReason: reason }, true).catch(() => undefined);
+    } finally {
+      clearInterval(heartbeat);
+      this.running.delete(jobId);
+      await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  private async loadSource(job: JobRow) {
+    const task = job.taskId ? await this.tasks.findById(job.taskId) : undefined;
+    const transcriptRow = task ? await this.tasks.findTranscript(task.id) : undefined;
+    if (!task?.mediaKey || !transcriptRow) {
+      throw new AppError(
+        'NOT_FOUND',
+        404,
+        'The video of this export was deleted, so it cannot be rendered.',
+      );
+    }
+    const transcript: StoredTranscript = {
+      language: transcriptRow.language,
+      segments: transcriptRow.segments as StoredTranscript['segments'],
+    };
+    return { task: { ...task, mediaKey: task.mediaKey }, transcript };
+  }
+}
