@@ -1,14 +1,12 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, type PluginOption } from 'vite';
+import { defineConfig } from 'vite';
 
 // The dev server forwards every server-owned path to the API so the SPA can use relative URLs
 // (cookie auth then works without CORS).
 const apiTarget = `http://127.0.0.1:${process.env.MOMENTS_API_PORT || 8080}`;
 
 export default defineConfig({
-  // The plugin is hoisted to the root node_modules and typed against the root's newer Vite (pulled
-  // in by vitest); at runtime it supports this workspace's Vite 7, so only the types disagree.
-  plugins: [react() as unknown as PluginOption],
+  plugins: [react()],
   server: {
     proxy: {
       '/api': { target: apiTarget },
@@ -21,15 +19,20 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
-    rollupOptions: {
+    rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate chunks stay cached across deploys.
-        manualChunks(id: string) {
-          if (!id.includes('node_modules')) return undefined;
-          if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return 'react';
-          if (/node_modules\/(@mantine|@floating-ui)\//.test(id)) return 'mantine';
-          if (id.includes('node_modules/zod/')) return 'zod';
-          return 'vendor';
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+              priority: 3,
+            },
+            { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui)[\\/]/, priority: 2 },
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 2 },
+            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
+          ],
         },
       },
     },

@@ -448,9 +448,10 @@ async function probe(video: string) {
 }
 
 let ocrCounter = 0;
+const white = 'if(gte(val,215),255,0)';
 /**
  * Text tesseract reads in the lower half of the frame at `atMs`. Captions are white: keeping only
- * near-white pixels (as black on white) drops the busy picture behind them.
+ * pixels bright in all three channels (as black on white) drops the colourful picture behind them.
  */
 async function readCaptionsAt(video: string, atMs: number, height: number): Promise<string> {
   const png = path.join(workDir, `ocr-${ocrCounter++}.png`);
@@ -462,8 +463,8 @@ async function readCaptionsAt(video: string, atMs: number, height: number): Prom
     '-frames:v',
     '1',
     '-vf',
-    `crop=iw:${Math.round(height * 0.5)}:0:${Math.round(height * 0.45)},format=gray,` +
-      `lut=y='if(gte(val,225),0,255)'`,
+    `crop=iw:${Math.round(height * 0.5)}:0:${Math.round(height * 0.45)},format=rgb24,` +
+      `lutrgb=r='${white}':g='${white}':b='${white}',format=gray,lut=y='if(gte(val,250),0,255)'`,
     png,
   ]);
   const { stdout } = await run('tesseract', [png, '-', '--psm', '6', '-l', 'eng']);

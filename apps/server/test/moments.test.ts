@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Moment, MomentView } from '@moments/contract';
 import {
@@ -8,6 +7,7 @@ import {
 } from '@moments/ai/moments/testing';
 import { makeTestVideo } from '@moments/media/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 
@@ -41,11 +41,7 @@ describe.each(DATABASE_TARGETS)('moments on $name', (target) => {
     await makeTestVideo(media, { durationSec: 2 });
     const mediaKey = `users/${owner.userId}/tasks/fixture/source.mp4`;
     await t.services.storage.putFile(mediaKey, media);
-    const repo = (
-      t.services.tasks as unknown as {
-        repo: import('../src/modules/tasks/tasks.repository.js').TasksRepository;
-      }
-    ).repo;
+    const repo = new TasksRepository(t.services.database.db);
     const task = await repo.insert({
       userId: owner.userId,
       kind: 'viral',

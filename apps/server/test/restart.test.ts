@@ -48,12 +48,12 @@ describe.skipIf(!ready)('a task survives a server crash', () => {
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     };
     server = await spawnServer(env);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON replies of many shapes
     const call = async (
       method: string,
       route: string,
       body?: unknown,
       token?: string,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON replies of many shapes
     ): Promise<any> => {
       const response = await fetch(`${server!.url}${route}`, {
         method,

@@ -150,3 +150,6 @@ export const STOMP_USER_DESTINATION = '/user/queue/msg';
  * The client's global error handler skips its dialogs for requests that send it.
  */
 export const SUPPRESS_ERROR_HEADER = 'X-Suppress-Error-Message';
+
+/** An uploaded video's `VideoMeta.url` is this prefix plus the upload id (upload answers it). */
+export const UPLOAD_URL_PREFIX = 'upload://';

@@ -23,8 +23,9 @@ export interface SearchMomentsReport {
 }
 
 const DEFAULT_LIMIT = 10;
-const DEFAULT_MIN_MS = 15_000;
-const DEFAULT_MAX_MS = 90_000;
+// Search answers are often a few sentences: shorter clips than viral moments by default.
+const DEFAULT_MIN_MS = 10_000;
+const DEFAULT_MAX_MS = 60_000;
 /** Cosine similarity below which a sentence is unrelated to the query (all-MiniLM-L6-v2 scale). */
 const SEMANTIC_FLOOR = 0.15;
 const SEMANTIC_FULL = 0.65;
@@ -143,7 +144,7 @@ export async function searchMomentsWithReport(
     if (i === p) return 1;
     const a = sentenceVectorsReady?.[i];
     const b = sentenceVectorsReady?.[p];
-    if (a && b) return Math.max(0, Math.min(1, (cosine(a, b) - 0.2) / 0.4));
+    if (a && b) return Math.max(0, Math.min(1, (cosine(a, b) - 0.1) / 0.3));
     const own = termSets[i];
     const peakTerms = termSets[p];
     if (!own || !peakTerms || own.size === 0) return 0;
@@ -182,7 +183,7 @@ export async function searchMomentsWithReport(
         }
         const completeness =
           ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
-        const fit = (support / Math.max(1, totalMs)) * (0.6 + 0.4 * completeness);
+        const fit = 0.5 * (support / Math.max(1, totalMs)) + 0.5 * completeness;
         const rank = 0.6 * (relevance[p] ?? 0) + 0.4 * fit;
         if (!best || rank > best.rank) {
           best = {

@@ -186,13 +186,16 @@ export function wordsInSpan(
 }
 
 /** A trim edge this close to a word boundary snaps to it (issue 5: trim handles snap to words). */
-const SNAP_DISTANCE_MS = 1000;
+const SNAP_DISTANCE_MS = 500;
 
-/** Moves the trim to the nearest word start and word end, when one is near. */
+/**
+ * Moves a trim edge the user chose to the nearest word start (for the start) or word end (for
+ * the end) when one is near; an edge left undefined is kept as it is.
+ */
 export function snapToWords(
   transcript: StoredTranscript,
-  startMs: number,
-  endMs: number,
+  span: { startMs: number; endMs: number },
+  chosen: { startMs?: number; endMs?: number },
 ): { startMs: number; endMs: number } {
   const words = transcriptWords(transcript);
   const nearest = (target: number, values: number[]) => {
@@ -203,17 +206,23 @@ export function snapToWords(
     }
     return best ?? target;
   };
-  const snappedStart = nearest(
-    startMs,
-    words.map((word) => word.startMs),
-  );
-  const snappedEnd = nearest(
-    endMs,
-    words.map((word) => word.endMs),
-  );
+  const startMs =
+    chosen.startMs === undefined
+      ? span.startMs
+      : nearest(
+          chosen.startMs,
+          words.map((word) => word.startMs),
+        );
+  const endMs =
+    chosen.endMs === undefined
+      ? span.endMs
+      : nearest(
+          chosen.endMs,
+          words.map((word) => word.endMs),
+        );
   // Snapping never turns a valid range into an empty one.
-  if (snappedEnd <= snappedStart) return { startMs, endMs };
-  return { startMs: snappedStart, endMs: snappedEnd };
+  if (endMs <= startMs) return span;
+  return { startMs, endMs };
 }
 
 /**

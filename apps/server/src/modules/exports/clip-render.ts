@@ -73,7 +73,10 @@ export interface RenderClipInput {
 }
 
 /** Integrated loudness of short-form platforms (-14 LUFS), true peak under -1.5 dBTP. */
-export const LOUDNESS_FILTER = 'loudnorm=I=-14:TP=-1.5:LRA=11,aresample=48000';
+export const LOUDNESS_FILTER =
+  'loudnorm=I=-14:TP=-1.5:LRA=11,aresample=48000,' +
+  // Pinned output format: left open, ffmpeg 5.1 sometimes fails to negotiate loudnorm's layout.
+  'aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo';
 
 /** The video filtergraph: framing first, then the captions on the final frame. */
 export function clipVideoFilter(framing: ClipFraming, assFile: string | null): string {

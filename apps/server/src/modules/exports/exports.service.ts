@@ -229,7 +229,11 @@ export class ExportsService {
         `The clip must start before it ends and lie inside the video (0 to ${videoMs} ms).`,
       );
     }
-    const span = snapToWords(transcript, startMs, endMs);
+    const span = snapToWords(
+      transcript,
+      { startMs, endMs },
+      { startMs: options.start_ms, endMs: options.end_ms },
+    );
     const title =
       moment?.title || (task.video as VideoMeta).title || (moment ? 'Untitled moment' : 'Untitled');
     return {

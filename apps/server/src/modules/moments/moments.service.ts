@@ -1,11 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  FeedbackAction,
-  Moment,
-  MomentListType,
-  MomentView,
-  VideoMeta,
-} from '@moments/contract';
+import type { FeedbackAction, Moment, MomentListType, MomentView } from '@moments/contract';
 import { MOMENT_LIST_TYPES, VideoMeta as VideoMetaSchema } from '@moments/contract';
 import type { LlmClient } from '@moments/ai/llm';
 import {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { VideoMeta } from '@moments/contract';
+import { UPLOAD_URL_PREFIX, type VideoMeta } from '@moments/contract';
 import { downloadVideo } from '@moments/media/ingest';
 import { resolveMediaUrl } from '@moments/media/net';
 import { and, eq } from 'drizzle-orm';
@@ -8,8 +8,6 @@ import { uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Storage } from '../../storage/index.js';
 import type { TaskRow } from './task-mapper.js';
-
-export const UPLOAD_URL_PREFIX = 'upload://';
 
 export interface FetchedMedia {
   mediaKey: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Task, TaskKind, TaskStartParams, Transcript, VideoMeta } from '@moments/contract';
-import { ERROR_CODES } from '@moments/contract';
+import { ERROR_CODES, UPLOAD_URL_PREFIX } from '@moments/contract';
 import { normalizeVideoUrl } from '@moments/domain/links';
 import { resolveMediaUrl } from '@moments/media/net';
 import type { Db } from '../../db/client.js';
@@ -9,7 +9,6 @@ import { AppError, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { findOwned, isUuid } from '../../repositories/owned.js';
 import type { Storage } from '../../storage/index.js';
-import { UPLOAD_URL_PREFIX } from './media-fetcher.js';
 import { toTaskDto, type TaskRow } from './task-mapper.js';
 import type { TaskHooks, TaskRunner } from './task-runner.js';
 import type { TasksRepository } from './tasks.repository.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ERROR_CODES, type ErrorCode, type VideoMeta } from '@moments/contract';
+import { ERROR_CODES, UPLOAD_URL_PREFIX, type ErrorCode, type VideoMeta } from '@moments/contract';
 import { MediaError } from '@moments/media/errors';
 import { extractThumbnail, validateUploadedVideo } from '@moments/media/probe';
 import type { Db } from '../../db/client.js';
@@ -10,8 +10,6 @@ import { AppError } from '../../http/errors.js';
 import { findOwned } from '../../repositories/owned.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
 import { safeDisplayName, titleFromFileName } from './display-name.js';
-
-export const UPLOAD_URL_PREFIX = 'upload://';
 
 /** Presigned S3 links live at most 7 days; the task page asks again when it needs a fresh one. */
 export const THUMBNAIL_URL_TTL_SEC = 7 * 24 * 3600;
