@@ -480,7 +480,7 @@ async function integratedLoudness(file: string): Promise<number> {
     '-map',
     '0:a:0',
     '-af',
-    'ebur128=framelog=quiet',
+    'ebur128',
     '-f',
     'null',
     '-',

@@ -13,7 +13,8 @@ import {
 } from '@moments/media/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.js';
-import { signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
+import { multipartFile, signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
+import { runFfmpeg } from '@moments/media/ffmpeg';
 
 const JFK_TEXT =
   'And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
@@ -176,6 +177,48 @@ describe.skipIf(missing.length > 0).each(DATABASE_TARGETS)(
           })
         ).statusCode,
       ).toBe(404);
+    });
+
+    it('transcribes an uploaded video and detects German on its own', async (ctx) => {
+      if (skip) return ctx.skip(skip);
+      const user = await signUp(t.app, 'uploader');
+      // The German half of the bilingual recording (speech starts at about 31 s).
+      const german = path.join(dir, 'german.wav');
+      await runFfmpeg([
+        '-ss',
+        '29.5',
+        '-t',
+        '15',
+        '-i',
+        path.join(media!, 'multilingual-en-de.mp3'),
+        german,
+      ]);
+      const video = path.join(dir, 'german.mp4');
+      await makeTestVideo(video, { audio: german });
+      const body = multipartFile('Vortrag über Lizenzen.mp4', await fs.readFile(video));
+      const uploaded = await t.app.inject({
+        method: 'POST',
+        url: '/api/upload',
+        payload: body.payload,
+        headers: { ...user.headers, ...body.headers },
+      });
+      expect(uploaded.statusCode, uploaded.body).toBe(200);
+      const meta = uploaded.json().data;
+      expect(meta).toMatchObject({ video_platform: 'upload', title: 'Vortrag über Lizenzen' });
+      expect(meta.duration).toBeCloseTo(15, 0);
+
+      const started = await t.app.inject({
+        method: 'POST',
+        url: '/api/highlight_moment/task/start?url_source=upload&source_lang=auto',
+        headers: user.headers,
+        payload: meta,
+      });
+      expect(started.statusCode, started.body).toBe(200);
+      const finished = Task.parse(await waitForTask(t.app, user.headers, started.json().data.id));
+      expect(finished.error_reason).toBeNull();
+      expect(finished.status).toBe('DONE');
+      expect(finished.detected_lang).toBe('de');
+      expect(finished.video.title).toBe('Vortrag über Lizenzen');
     });
 
     it('ends ERROR with a readable reason for a fake video, refunds, and can be retried', async (ctx) => {

@@ -10,7 +10,7 @@ import { safeDisplayName, titleFromFileName } from '../src/modules/uploads/index
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.js';
-import { signUp, startTestApp, type TestApp } from './support/app.js';
+import { multipartFile as multipart, signUp, startTestApp, type TestApp } from './support/app.js';
 
 // Media made at test time: a real 2 s mp4, and damaged or fake variants of it.
 let mediaDir: string;
@@ -28,21 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fs.rm(mediaDir, { recursive: true, force: true });
 });
-
-/** A multipart/form-data body with one file part, as a browser's FormData would send it. */
-function multipart(fileName: string, content: Buffer, field = 'file') {
-  const boundary = `----moments${Math.random().toString(16).slice(2)}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
-      'utf8',
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 async function upload(
   t: TestApp,

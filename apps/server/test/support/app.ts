@@ -93,3 +93,18 @@ export async function waitForTask(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** A multipart/form-data body with one file part, as a browser's FormData would send it. */
+export function multipartFile(fileName: string, content: Buffer, field = 'file') {
+  const boundary = `----moments${Math.random().toString(16).slice(2)}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n',
+      'utf8',
+    ),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

@@ -12,13 +12,16 @@ export class ApiError extends Error {
   /** HTTP status; 0 when the request never reached the server. */
   readonly status: number;
   readonly suppressed: boolean;
+  /** The request path, e.g. `/api/user/info`. */
+  readonly path: string;
 
-  constructor(code: string, message: string, status: number, suppressed = false) {
+  constructor(code: string, message: string, status: number, suppressed = false, path = '') {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
     this.suppressed = suppressed;
+    this.path = path;
   }
 }
 
@@ -99,6 +102,7 @@ async function sendOnce<T>(path: string, options: ApiRequestOptions, suppressed:
       'The server could not be reached. Check your connection.',
       0,
       suppressed,
+      path,
     );
   }
 
@@ -120,7 +124,7 @@ async function sendOnce<T>(path: string, options: ApiRequestOptions, suppressed:
     envelope && typeof envelope.message === 'string' && envelope.message
       ? envelope.message
       : `The server answered ${response.status} ${response.statusText}`.trim();
-  throw new ApiError(code, message, response.status, suppressed);
+  throw new ApiError(code, message, response.status, suppressed, path);
 }
 
 /** Sends a request and resolves with the envelope's `data`; rejects with an ApiError. */

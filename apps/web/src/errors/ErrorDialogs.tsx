@@ -1,8 +1,10 @@
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertTriangle, IconBolt, IconMail, IconWifiOff } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { ERROR_CODES } from '@moments/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { useSession } from '../account/session';
+import { USER_INFO_QUERY_KEY, useSession } from '../account/session';
 import { setApiErrorHandler, type NetworkFailureDecision } from '../api/client';
 import { SUPPORT_EMAIL } from '../config';
 import { NotYearlyPlanModal } from '../popups/NotYearlyPlanModal';
@@ -16,6 +18,7 @@ type CatalogueDialog = Exclude<ErrorDialog, { kind: 'network-disconnected' }>;
  */
 export function ErrorDialogs() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const { user } = useSession();
   const currentPlan = user?.subscription.current_plan ?? null;
   const planRef = useRef(currentPlan);
@@ -32,6 +35,10 @@ export function ErrorDialogs() {
     () =>
       setApiErrorHandler({
         onError(error) {
+          // A session that expired elsewhere: re-read the user so login routes redirect to /login.
+          if (error.code === ERROR_CODES.UNAUTHORIZED && error.path !== '/api/user/info') {
+            void queryClient.invalidateQueries({ queryKey: USER_INFO_QUERY_KEY });
+          }
           const next = errorDialogFor(error, planRef.current);
           if (next && next.kind !== 'network-disconnected') setDialog(next);
         },
@@ -41,7 +48,7 @@ export function ErrorDialogs() {
           );
         },
       }),
-    [],
+    [queryClient],
   );
 
   const settleNetwork = (decision: NetworkFailureDecision) => {

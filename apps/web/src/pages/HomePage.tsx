@@ -84,7 +84,7 @@ export default function HomePage() {
               flex={1}
               size="lg"
               aria-label="Video link or search"
-              placeholder="Paste a video link or search for moments"
+              placeholder="Paste a video link or search"
               value={input}
               onChange={(event) => {
                 setInput(event.currentTarget.value);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ExportAspect, ExportQuality } from '@moments/contract';
 import { captionsFilter } from '@moments/media/captions';
-import { runFfmpeg } from '@moments/media/ffmpeg';
+import { runFfmpeg, spawnFfmpegStream } from '@moments/media/ffmpeg';
 import {
   analyzeSubjects,
   planReframe,
@@ -65,6 +65,8 @@ export interface RenderClipInput {
   endMs: number;
   framing: ClipFraming;
   hasAudio: boolean;
+  /** From measureLoudness; undefined leaves the level as it is. */
+  loudness?: LoudnessMeasure;
   /** x264 preset; `veryfast` by default. */
   preset?: string;
   signal?: AbortSignal;
@@ -72,11 +74,73 @@ export interface RenderClipInput {
   timeoutMs?: number;
 }
 
-/** Integrated loudness of short-form platforms (-14 LUFS), true peak under -1.5 dBTP. */
-export const LOUDNESS_FILTER =
-  'loudnorm=I=-14:TP=-1.5:LRA=11,aresample=48000,' +
-  // Pinned output format: left open, ffmpeg 5.1 sometimes fails to negotiate loudnorm's layout.
-  'aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo';
+/** Short-form platforms' loudness: -14 LUFS integrated, true peak under -1.5 dBTP. */
+const LOUDNESS_TARGET = 'I=-14:TP=-1.5:LRA=11';
+/** Pinned output format: left open, ffmpeg 5.1 sometimes fails to negotiate loudnorm's layout. */
+const AUDIO_OUTPUT_FORMAT =
+  'aresample=48000,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo';
+
+/** What loudnorm's analysis pass measured over the clip (its `print_format=json` fields). */
+export interface LoudnessMeasure {
+  input_i: string;
+  input_tp: string;
+  input_lra: string;
+  input_thresh: string;
+  target_offset: string;
+}
+
+/**
+ * The first of loudnorm's two passes, audio only (a second or two for a minute of clip): a
+ * single dynamic pass misses the target on short clips with pauses, the measured linear pass
+ * lands on it.
+ */
+export async function measureLoudness(
+  sourceFile: string,
+  startMs: number,
+  endMs: number,
+  signal?: AbortSignal,
+): Promise<LoudnessMeasure | undefined> {
+  const stream = spawnFfmpegStream(
+    [
+      '-ss',
+      seconds(startMs),
+      '-to',
+      seconds(endMs),
+      '-i',
+      'file:' + path.resolve(sourceFile),
+      '-map',
+      '0:a:0',
+      '-af',
+      `loudnorm=${LOUDNESS_TARGET}:print_format=json`,
+      '-f',
+      'null',
+      '-',
+    ],
+    { signal, durationMs: endMs - startMs },
+  );
+  stream.stdout.resume();
+  await stream.done;
+  const tail = stream.stderrTail();
+  try {
+    const measured = JSON.parse(
+      tail.slice(tail.lastIndexOf('{'), tail.lastIndexOf('}') + 1),
+    ) as LoudnessMeasure;
+    // Silence measures -inf: there is nothing to normalise.
+    return Number.isFinite(Number(measured.input_i)) ? measured : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The audio filter: measured (linear) loudness normalisation when measured, then 48 kHz stereo. */
+export function loudnessFilter(measured: LoudnessMeasure | undefined): string {
+  if (!measured) return AUDIO_OUTPUT_FORMAT;
+  return (
+    `loudnorm=${LOUDNESS_TARGET}:measured_I=${measured.input_i}:measured_TP=${measured.input_tp}` +
+    `:measured_LRA=${measured.input_lra}:measured_thresh=${measured.input_thresh}` +
+    `:offset=${measured.target_offset}:linear=true,${AUDIO_OUTPUT_FORMAT}`
+  );
+}
 
 /** The video filtergraph: framing first, then the captions on the final frame. */
 export function clipVideoFilter(framing: ClipFraming, assFile: string | null): string {
@@ -91,7 +155,7 @@ export function clipVideoFilter(framing: ClipFraming, assFile: string | null): s
 }
 
 /**
- * One ffmpeg pass from the source: accurate input seek (the filters' `t` is 0 at the clip start,
+ * One ffmpeg pass from the source (after the audio-only loudness measure): accurate input seek (the filters' `t` is 0 at the clip start,
  * as the crop path and the captions expect), framing and captions, loudness-normalised audio,
  * H.264 + AAC with the index up front so the file plays while it downloads.
  */
@@ -107,7 +171,7 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
     '-filter_complex',
     [
       `[0:v:0]${clipVideoFilter(input.framing, input.assFile)}[clip_v]`,
-      ...(input.hasAudio ? [`[0:a:0]${LOUDNESS_FILTER}[clip_a]`] : []),
+      ...(input.hasAudio ? [`[0:a:0]${loudnessFilter(input.loudness)}[clip_a]`] : []),
     ].join(';'),
     '-map',
     '[clip_v]',

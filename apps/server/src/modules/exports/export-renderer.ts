@@ -14,7 +14,7 @@ import {
   type ResolvedClipOptions,
   type StoredTranscript,
 } from './clip-captions.js';
-import { planClipFraming, renderClip } from './clip-render.js';
+import { measureLoudness, planClipFraming, renderClip } from './clip-render.js';
 import type { ExportsRepository, JobRow } from './exports.repository.js';
 import { chargeKey, jobCaptionsKey, jobFileKey, jobForNotification } from './job-mapper.js';
 
@@ -146,7 +146,10 @@ export class ExportRenderer {
             signal,
           );
           await fs.writeFile(assFile, captions.ass, 'utf8');
-          return { info, source, captions };
+          const loudness = info.hasAudio
+            ? await measureLoudness(sourceFile, options.startMs, options.endMs, signal)
+            : undefined;
+          return { info, source, captions, loudness };
         });
 
         const framing = await stage('analysing', (signal, progress) =>
@@ -174,6 +177,7 @@ export class ExportRenderer {
             endMs: options.endMs,
             framing,
             hasAudio: prepared.info.hasAudio,
+            loudness: prepared.loudness,
             signal,
             onProgress: progress,
           }),
