@@ -118,6 +118,19 @@ if ! venv_ready; then
   fi
 fi
 
+# ---------------------------------------------------------------- sentence-embedding model
+# Semantic moment search (paraphrases); without it search falls back to words and says so.
+embedding_dir="$tools_dir/models/all-minilm-l6-v2"
+if [[ ! -f $embedding_dir/model.onnx || ! -f $embedding_dir/vocab.txt ]]; then
+  if [[ $mode == check ]]; then
+    warnings+=("the sentence-embedding model is missing from .tools/models/all-minilm-l6-v2: moment search falls back to word matching; run bash scripts/setup.sh")
+  elif [[ -x $venv_dir/bin/python ]]; then
+    log "installing the sentence-embedding model for moment search"
+    bash "$root_dir/scripts/setup/install-embedding-model.sh" "$embedding_dir" "$venv_dir/bin/python" ||
+      warnings+=("could not install the sentence-embedding model: moment search falls back to word matching")
+  fi
+fi
+
 # ---------------------------------------------------------------- test-only Python tools
 test_venv_dir="$tools_dir/test-venv"
 test_requirements="$root_dir/scripts/setup/test-requirements.txt"

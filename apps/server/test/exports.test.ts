@@ -34,8 +34,10 @@ let sourceVideo: string;
 
 beforeAll(async () => {
   workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-exports-'));
-  // Each word spoken at its time over a busy, face-less picture (testsrc2), recorded quietly so
-  // the export's loudness normalisation has something to do.
+  // Each word spoken at its time over a busy, face-less picture (testsrc2), quiet (about -31 LUFS)
+  // so the export's loudness normalisation has work to do. The limiter gives the synthetic speech
+  // the peak-to-loudness ratio of real recordings (about 11 dB, like jfk.flac); raw synthesized
+  // speech is far peakier than anything -14 LUFS with a -1.5 dBTP ceiling can hold.
   const wavs: string[] = [];
   for (const word of WORDS) {
     wavs.push(await synthesizeSpeech(word.text, path.join(workDir, `${word.text}.wav`)));
@@ -52,7 +54,7 @@ beforeAll(async () => {
     ...wavs.flatMap((wav) => ['-i', wav]),
     '-filter_complex',
     `${delays.join(';')};${WORDS.map((_, i) => `[w${i}]`).join('')}amix=inputs=${WORDS.length}:normalize=0,` +
-      `apad,atrim=0:${VIDEO_MS / 1000},volume=-16dB[a]`,
+      `alimiter=limit=0.08:level=false:attack=1:release=30,apad,atrim=0:${VIDEO_MS / 1000}[a]`,
     '-map',
     '0:v',
     '-map',

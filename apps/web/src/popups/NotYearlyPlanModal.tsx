@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { UserInfo } from '@moments/contract';
 import { IconCalendarStar } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isYearlyPlan } from '../account/plan';
 
@@ -59,4 +60,25 @@ export function NotYearlyPlanModal({
       </Stack>
     </Modal>
   );
+}
+
+/**
+ * Guard for yearly-only features: `if (!requireYearlyPlan('Video summaries')) return;` before the
+ * action, and render `modal` once in the component.
+ */
+export function useYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null) {
+  const [blockedFeature, setBlockedFeature] = useState<string | null>(null);
+  const requireYearlyPlan = (feature: string): boolean => {
+    if (!needsYearlyPlanGuard(user)) return true;
+    setBlockedFeature(feature);
+    return false;
+  };
+  const modal = (
+    <NotYearlyPlanModal
+      opened={blockedFeature !== null}
+      onClose={() => setBlockedFeature(null)}
+      feature={blockedFeature ?? undefined}
+    />
+  );
+  return { requireYearlyPlan, modal };
 }

@@ -139,8 +139,21 @@ export async function searchMomentsWithReport(
     sentences.map((sentence) => ({ terms: contentTerms(sentence.text) })),
   );
   const termSets = sentences.map((sentence) => new Set(contentTerms(sentence.text)));
+  const typedTerms = [...queryWeights.values()].filter((weight) => weight === 1).length;
+  const matchedBySentence = sentences.map((sentence) =>
+    index.matchedTerms(sentence.index, queryWeights),
+  );
   // How much sentence i stays on the topic of the answer's best sentence p (its vectors, or shared words).
-  const topicalTo = (i: number, p: number): number => {
+  // Sentences between the same two strong breaks (long pauses, topic shifts) belong to one stretch of talk.
+  const paragraphOf: number[] = [];
+  sentences.forEach((_, i) => {
+    paragraphOf.push(
+      i === 0 ? 0 : (paragraphOf[i - 1] ?? 0) + ((breakAfter[i - 1] ?? 0) >= 0.6 ? 1 : 0),
+    );
+  });
+  const topicalTo = (i: number, p: number): number =>
+    Math.max(paragraphOf[i] === paragraphOf[p] ? 0.5 : 0, similarityTo(i, p));
+  const similarityTo = (i: number, p: number): number => {
     if (i === p) return 1;
     const a = sentenceVectorsReady?.[i];
     const b = sentenceVectorsReady?.[p];
@@ -173,18 +186,26 @@ export async function searchMomentsWithReport(
         if (candidates.some((candidate) => first <= candidate.last && candidate.first <= last))
           continue;
         let support = 0;
+        const matched = new Set<string>();
         let totalMs = 0;
         for (let k = first; k <= last; k++) {
           const sentence = sentences[k];
           if (!sentence) continue;
           const weight = sentence.endMs - sentence.startMs;
           support += Math.max(ownRelevance[k] ?? 0, topicalTo(k, p)) * weight;
+          for (const term of matchedBySentence[k] ?? []) matched.add(term);
           totalMs += weight;
         }
         const completeness =
           ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
         const fit = 0.5 * (support / Math.max(1, totalMs)) + 0.5 * completeness;
-        const rank = 0.6 * (relevance[p] ?? 0) + 0.4 * fit;
+        // Share of the query's words (synonyms at their weight) the span mentions anywhere.
+        const coverage = Math.min(
+          1,
+          [...matched].reduce((sum, term) => sum + (queryWeights.get(term) ?? 0), 0) /
+            Math.max(1, typedTerms),
+        );
+        const rank = 0.5 * (relevance[p] ?? 0) + 0.2 * coverage + 0.3 * fit;
         if (!best || rank > best.rank) {
           best = {
             first,
