@@ -1,0 +1,13 @@
+import { synthesizeSpeech } from './packages/media/src/testing/index';
+import { createSpeechEngine } from './packages/ai/src/asr/index';
+import { findViralMoments } from './packages/ai/src/moments/index';
+import fs from 'node:fs';
+const text = fs.readFileSync('/tmp/mcheck/talk.txt', 'utf8');
+let t = Date.now();
+await synthesizeSpeech(text, '/tmp/mcheck/talk.wav', { engine: 'festival' });
+console.log('tts', Date.now() - t); t = Date.now();
+const tr = await createSpeechEngine().transcribe('/tmp/mcheck/talk.wav', { language: 'en' });
+console.log('asr', Date.now() - t, tr.durationMs);
+fs.writeFileSync('/tmp/mcheck/transcript.json', JSON.stringify(tr));
+const r = await findViralMoments(tr as never);
+console.log(JSON.stringify({ method: r.method, warnings: r.warnings, moments: r.moments.map((m: any) => ({ s: m.startMs, e: m.endMs, score: m.score, title: m.title })) }, null, 1));
