@@ -38,6 +38,7 @@ CREATE TABLE "jobs" (
 	"duration_ms" integer,
 	"cost_credits" integer DEFAULT 0 NOT NULL,
 	"run_token" text,
+	"started_at" timestamp with time zone,
 	"heartbeat_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL

@@ -4,10 +4,10 @@ import { createLlmClient } from '@moments/ai/llm';
 import { createTranslator } from '@moments/ai/translate';
 import type { AppConfig } from './config/index.js';
 import { openDatabase, type Database } from './db/client.js';
+import { LeaseReaper } from './jobs/lease-reaper.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { CreditsService } from './modules/credits/credits.service.js';
-import { ExportReaper } from './modules/exports/export-reaper.js';
 import { ExportRenderer } from './modules/exports/export-renderer.js';
 import { ExportsRepository } from './modules/exports/exports.repository.js';
 import { ExportsService } from './modules/exports/exports.service.js';
@@ -15,7 +15,6 @@ import { MomentsRepository } from './modules/moments/moments.repository.js';
 import { MomentsService } from './modules/moments/moments.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { StorageMediaFetcher } from './modules/tasks/media-fetcher.js';
-import { TaskReaper } from './modules/tasks/task-reaper.js';
 import { TaskRunner, type TaskHooks } from './modules/tasks/task-runner.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
@@ -37,10 +36,10 @@ export interface Services {
   moments: MomentsService;
   tasks: TasksService;
   taskRunner: TaskRunner;
-  taskReaper: TaskReaper;
+  taskReaper: LeaseReaper;
   exports: ExportsService;
   exportRenderer: ExportRenderer;
-  exportReaper: ExportReaper;
+  exportReaper: LeaseReaper;
   close(): Promise<void>;
 }
 
@@ -116,7 +115,16 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     hooks,
     config.MEDIA_FETCH_ALLOW_HOSTS,
   );
-  const taskReaper = new TaskReaper(tasksRepo, queue, config.TASK_LEASE_MS);
+  const taskReaper = new LeaseReaper(
+    'task',
+    {
+      findOrphaned: (staleBefore) => tasksRepo.findOrphaned(staleBefore),
+      claim: async (id, oldToken, runToken) =>
+        !!(await tasksRepo.updateRun(id, oldToken, { runToken, heartbeatAt: new Date() })),
+      resume: (taskId, runToken) => queue.send('task-run', { taskId, runToken }),
+    },
+    config.TASK_LEASE_MS,
+  );
 
   const exportsRepo = new ExportsRepository(db);
   const translator = createTranslator(process.env);
@@ -144,7 +152,16 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     translator,
     exportRenderer,
   );
-  const exportReaper = new ExportReaper(exportsRepo, queue, config.TASK_LEASE_MS);
+  const exportReaper = new LeaseReaper(
+    'export',
+    {
+      findOrphaned: (staleBefore) => exportsRepo.findOrphaned(staleBefore),
+      claim: async (id, oldToken, runToken) =>
+        !!(await exportsRepo.updateRun(id, oldToken, { runToken, heartbeatAt: new Date() })),
+      resume: (jobId, runToken) => queue.send('export-render', { jobId, runToken }),
+    },
+    config.TASK_LEASE_MS,
+  );
 
   return {
     config,

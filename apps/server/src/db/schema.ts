@@ -216,6 +216,8 @@ export const jobs = pgTable(
     durationMs: integer('duration_ms'),
     costCredits: integer('cost_credits').notNull().default(0),
     runToken: text('run_token'),
+    /** Set when a worker picks the render up; queued jobs are never "orphaned". */
+    startedAt: timestamp('started_at', { withTimezone: true }),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,24 +1,10 @@
 import type { Entitlement, Tier, UserInfo } from '@moments/contract';
-import { CREDIT_DISPLAY_DIVISOR } from '@moments/contract';
+import { periodOfPlan, tierOfPlan } from '@moments/domain/plans';
 
 /*
  * Small pure readings of the user's plan that the shell needs (dialog wording, pop-ups, profile).
- * The full plan rules (upgrade rule, pricing) belong to @moments/domain; these only read markers.
+ * The plan rules themselves (tier and period markers, upgrade rule) belong to @moments/domain/plans.
  */
-
-/** spec §3: plan names carry tier markers (vip, svip, ssvip, free, edu); longest marker wins. */
-export function planTier(plan: string | null | undefined): Tier {
-  const name = (plan ?? '').toLowerCase();
-  if (name.includes('ssvip')) return 'SSVIP';
-  if (name.includes('svip')) return 'SVIP';
-  if (name.includes('vip')) return 'VIP';
-  return 'FREE';
-}
-
-/** spec §3: period markers `month` / `year`. */
-export function isYearlyPlan(plan: string | null | undefined): boolean {
-  return (plan ?? '').toLowerCase().includes('year');
-}
 
 export const TIER_LABELS: Record<Tier, string> = {
   FREE: 'Free',
@@ -29,18 +15,12 @@ export const TIER_LABELS: Record<Tier, string> = {
 
 /** A readable plan name such as "Pro (yearly)" or "Standard, education (monthly)". */
 export function describePlan(plan: string | null | undefined): string {
-  const tier = planTier(plan);
+  const tier = tierOfPlan(plan);
   if (tier === 'FREE') return TIER_LABELS.FREE;
   const name = (plan ?? '').toLowerCase();
   const edu = name.includes('edu') ? ', education' : '';
-  const period = isYearlyPlan(plan) ? ' (yearly)' : name.includes('month') ? ' (monthly)' : '';
+  const period = { year: ' (yearly)', month: ' (monthly)', none: '' }[periodOfPlan(plan) ?? 'none'];
   return `${TIER_LABELS[tier]}${edu}${period}`;
-}
-
-/** spec §9: credits are displayed as the amount divided by 10, up to 1 decimal. */
-export function formatCredits(amount: number): string {
-  const value = Math.round((amount / CREDIT_DISPLAY_DIVISOR) * 10) / 10;
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
 /** Features whose amounts are credits (displayed divided by 10). */

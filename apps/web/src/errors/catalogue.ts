@@ -1,5 +1,5 @@
 import { ERROR_CODES, USAGE_LIMIT_CODES } from '@moments/contract';
-import { planTier } from '../account/plan';
+import { tierOfPlan } from '@moments/domain/plans';
 
 /**
  * spec §8 error catalogue: which dialog an API error opens. Pure, so the mapping is unit-tested;
@@ -27,7 +27,7 @@ export function errorDialogFor(
   if (error.suppressed) return null;
   if (error.code === ERROR_CODES.NETWORK_DISCONNECTED) return { kind: 'network-disconnected' };
   if (USAGE_LIMIT_CODES.has(error.code)) {
-    const tier = planTier(currentPlan);
+    const tier = tierOfPlan(currentPlan);
     const audience = tier === 'SSVIP' ? 'pro-plus' : tier === 'FREE' ? 'free' : 'paid';
     return { kind: 'usage-limit', audience };
   }

@@ -1,25 +1,6 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Flex,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
-import {
-  IconBadgeCc,
-  IconCrop,
-  IconLink,
-  IconSearch,
-  IconSparkles,
-  IconWorld,
-} from '@tabler/icons-react';
-import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Badge, Card, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconBadgeCc, IconCrop, IconSparkles, IconWorld } from '@tabler/icons-react';
+import { IngestPanel } from '../ingest/IngestPanel';
 import { HomePopups } from '../popups/HomePopups';
 
 const HIGHLIGHTS = [
@@ -43,12 +24,6 @@ const HIGHLIGHTS = [
 
 /** spec §2 /home: the search and link box, plus the pop-ups for logged-in users. */
 export default function HomePage() {
-  const [params] = useSearchParams();
-  // spec §2: `url` carries a video link to prefill.
-  const [input, setInput] = useState(params.get('url') ?? '');
-  const [submitted, setSubmitted] = useState(false);
-  const looksLikeLink = /^https?:\/\//i.test(input.trim());
-
   return (
     <Stack maw={880} mx="auto" gap={40} py={{ base: 'md', sm: 48 }}>
       <Stack align="center" ta="center" gap="md">
@@ -72,37 +47,7 @@ export default function HomePage() {
         </Text>
       </Stack>
 
-      <Card p="md" shadow="sm">
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (input.trim()) setSubmitted(true);
-          }}
-        >
-          <Flex gap="sm" direction={{ base: 'column', sm: 'row' }}>
-            <TextInput
-              flex={1}
-              size="lg"
-              aria-label="Video link or search"
-              placeholder="Paste a video link or search"
-              value={input}
-              onChange={(event) => {
-                setInput(event.currentTarget.value);
-                setSubmitted(false);
-              }}
-              leftSection={looksLikeLink ? <IconLink size={20} /> : <IconSearch size={20} />}
-            />
-            <Button size="lg" type="submit">
-              {looksLikeLink ? 'Get moments' : 'Search'}
-            </Button>
-          </Flex>
-        </form>
-        <Text size="sm" c="dimmed" mt="sm" role={submitted ? 'status' : undefined}>
-          {submitted
-            ? 'Video import is being built and arrives in the next release. Your link was not sent anywhere.'
-            : 'Supports YouTube, Google Drive, Dailymotion, Vimeo, TikTok, Facebook, Twitch, Bilibili and direct media links.'}
-        </Text>
-      </Card>
+      <IngestPanel />
 
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'sm', md: 'md' }}>
         {HIGHLIGHTS.map(({ icon: Icon, title, text }) => (

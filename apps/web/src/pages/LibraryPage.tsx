@@ -2,6 +2,8 @@ import { Card, EmptyState, Stack, Tabs, Title, Button } from '@mantine/core';
 import { LIBRARY_TABS, type LibraryTab } from '@moments/contract';
 import { IconFolder, IconNotes, IconSparkles, IconVideo } from '@tabler/icons-react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { LibraryMomentsTab } from '../moments/LibraryMomentsTab';
+import { VideoTasksList } from '../tasks/VideoTasksList';
 
 const TAB_CONTENT: Record<
   LibraryTab,
@@ -58,23 +60,29 @@ export default function LibraryPage() {
           })}
         </Tabs.List>
       </Tabs>
-      <Card p="xl">
-        <EmptyState
-          variant="light"
-          icon={(() => {
-            const Icon = TAB_CONTENT[tab].icon;
-            return <Icon size={26} />;
-          })()}
-          title={TAB_CONTENT[tab].empty}
-          description={TAB_CONTENT[tab].description}
-        >
-          <EmptyState.Actions>
-            <Button component={Link} to="/home">
-              Add a video
-            </Button>
-          </EmptyState.Actions>
-        </EmptyState>
-      </Card>
+      {tab === 'videoTasks' ? (
+        <VideoTasksList />
+      ) : tab === 'moments' ? (
+        <LibraryMomentsTab />
+      ) : (
+        <Card p="xl">
+          <EmptyState
+            variant="light"
+            icon={(() => {
+              const Icon = TAB_CONTENT[tab].icon;
+              return <Icon size={26} />;
+            })()}
+            title={TAB_CONTENT[tab].empty}
+            description={TAB_CONTENT[tab].description}
+          >
+            <EmptyState.Actions>
+              <Button component={Link} to="/home">
+                Add a video
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Card>
+      )}
     </Stack>
   );
 }

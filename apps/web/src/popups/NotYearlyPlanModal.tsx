@@ -3,11 +3,11 @@ import type { UserInfo } from '@moments/contract';
 import { IconCalendarStar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { isYearlyPlan } from '../account/plan';
+import { periodOfPlan } from '@moments/domain/plans';
 
 /** spec §6: users whose current plan is missing or not yearly get the guard modal. */
 export function needsYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null): boolean {
-  return !isYearlyPlan(user?.subscription.current_plan);
+  return periodOfPlan(user?.subscription.current_plan) !== 'year';
 }
 
 /**

@@ -41,7 +41,7 @@ export const routes: RouteObject[] = [
           // anonymous (spec §6)
           { index: true, element: <RootRedirect /> },
           { path: 'home', lazy: page(() => import('../pages/HomePage')) },
-          { path: 'home/moment/:momentId', lazy: planned('MomentViewPage') },
+          { path: 'home/moment/:momentId', lazy: page(() => import('../moments/MomentViewPage')) },
           { path: 'login', lazy: page(() => import('../pages/LoginPage')) },
           { path: 'invite/landing', lazy: planned('InviteLandingPage') },
           { path: 'comingsoon', lazy: page(() => import('../pages/ComingSoonPage')) },
@@ -62,7 +62,10 @@ export const routes: RouteObject[] = [
               { path: 'search/result/video/result', lazy: planned('VideoResultPage') },
               { path: 'library', element: <Navigate to="/library/videoTasks" replace /> },
               { path: 'library/:tab', lazy: page(() => import('../pages/LibraryPage')) },
-              { path: 'video/:taskId/moments', lazy: planned('MomentsOfTaskPage') },
+              {
+                path: 'video/:taskId/moments',
+                lazy: page(() => import('../moments/TaskMomentsPage')),
+              },
               { path: 'video/:taskId/summary', lazy: planned('VideoSummaryPage') },
               { path: 'notification', lazy: planned('NotificationListPage') },
               { path: 'moment/:momentId/clip', lazy: planned('ClipEditorPage') },
@@ -70,7 +73,7 @@ export const routes: RouteObject[] = [
               { path: 'settings', element: <Navigate to="/settings/profile" replace /> },
               { path: 'settings/:tab', lazy: page(() => import('../pages/SettingsPage')) },
               { path: 'invite', lazy: planned('InvitePage') },
-              { path: 'moments', lazy: planned('MomentsListPage') },
+              { path: 'moments', lazy: page(() => import('../moments/MyMomentsPage')) },
             ],
           },
 

@@ -143,7 +143,7 @@ async function translateLines(
       throw new AppError(ERROR_CODES.TRANSLATION_UNAVAILABLE, 400, (error as Error).message);
     }
     if (code === 'TRANSLATION_FAILED') {
-      throw new AppError('TRANSLATION_FAILED' as never, 502, (error as Error).message);
+      throw new AppError(ERROR_CODES.TRANSLATION_FAILED, 502, (error as Error).message);
     }
     throw error;
   }

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@moments/contract';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -38,7 +39,7 @@ class RunSuperseded extends Error {}
 /**
  * The `export-render` job: one ffmpeg pass from the stored source to the finished MP4. Runs under
  * a run token like tasks: a duplicate or stale delivery does nothing, a job whose worker died is
- * resumed by ExportReaper with a new token (the render starts over; nothing half-made is kept).
+ * resumed by the export LeaseReaper with a new token (the render starts over; nothing half-made is kept).
  */
 export class ExportRenderer {
   private readonly running = new Map<string, AbortController>();
@@ -113,7 +114,7 @@ export class ExportRenderer {
         if (controller.signal.aborted) throw controller.signal.reason;
         if (signal.aborted) {
           throw new AppError(
-            'TIMEOUT' as never,
+            ERROR_CODES.TIMEOUT,
             504,
             `The ${name} step took longer than ${Math.round(timeoutMs / 60_000)} minutes and was stopped.`,
           );
@@ -123,6 +124,8 @@ export class ExportRenderer {
     };
 
     try {
+      // Marks the run started: only started runs are resumed by the reaper, never queued ones.
+      if (!initial.startedAt) await save({ startedAt: new Date() });
       await fs.mkdir(workDir, { recursive: true });
       const { task, transcript } = await this.loadSource(initial);
       const outputFile = path.join(workDir, 'clip.mp4');

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { jobs } from '../../db/schema.js';
 
@@ -52,6 +52,12 @@ export class ExportsRepository {
     return this.db
       .select()
       .from(jobs)
-      .where(and(eq(jobs.status, 'IN_PROGRESS'), lt(jobs.heartbeatAt, staleBefore)));
+      .where(
+        and(
+          eq(jobs.status, 'IN_PROGRESS'),
+          isNotNull(jobs.startedAt),
+          lt(jobs.heartbeatAt, staleBefore),
+        ),
+      );
   }
 }

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@moments/contract';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -125,7 +126,7 @@ export class TaskRunner {
         if (controller.signal.aborted) throw controller.signal.reason;
         if (signal.aborted) {
           throw new AppError(
-            'TIMEOUT' as never,
+            ERROR_CODES.TIMEOUT,
             504,
             `The ${name} step took longer than ${Math.round(timeoutMs / 60_000)} minutes and was stopped.`,
           );
@@ -161,7 +162,7 @@ export class TaskRunner {
       );
       if (!info.hasAudio) {
         throw new AppError(
-          'NO_AUDIO' as never,
+          ERROR_CODES.NO_AUDIO,
           400,
           'This video has no audio track, so there is nothing to transcribe.',
         );

@@ -1,0 +1,84 @@
+import type { Job } from '@moments/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { useRealtimeMessages, useRealtimeReconnect, useRealtimeStatus } from '../realtime';
+
+/** Export jobs (spec §3 Job, §7 /api/job) as TanStack Query hooks. */
+
+export const jobKeys = {
+  all: ['jobs'] as const,
+  lists: ['jobs', 'list'] as const,
+  list: (page: number, pageSize: number) => ['jobs', 'list', page, pageSize] as const,
+  detail: (id: string) => ['jobs', 'detail', id] as const,
+};
+
+/** Polling stands in for pushed progress while the realtime connection is down. */
+const POLL_WITHOUT_REALTIME_MS = 2000;
+/** A pushed message can be missed (a reconnect in between); a slow refetch catches up. */
+const POLL_WITH_REALTIME_MS = 15_000;
+
+function pollInterval(running: boolean, realtimeConnected: boolean): number | false {
+  if (!running) return false;
+  return realtimeConnected ? POLL_WITH_REALTIME_MS : POLL_WITHOUT_REALTIME_MS;
+}
+
+/**
+ * Keeps cached jobs current from the pushed JOB_* messages (spec §4): progress goes straight into
+ * the cache; a finished job is fetched again for its signed file_url and error reason.
+ */
+export function useJobUpdates(): void {
+  const queryClient = useQueryClient();
+  useRealtimeMessages((message) => {
+    if (message.type !== 'JOB_VIRAL_MOMENT_EXPORT' && message.type !== 'JOB_ANIMATED_CAPTION_EXPORT') {
+      return;
+    }
+    const { job_id: jobId, job_status: status, progress } = message.data;
+    // The status flips to DONE only with the refetched job, which carries the file_url.
+    const withProgress = (job: Job) => (job.job_id === jobId ? { ...job, progress } : job);
+    queryClient.setQueryData<Job>(jobKeys.detail(jobId), (job) => job && withProgress(job));
+    queryClient.setQueriesData<Job[]>({ queryKey: jobKeys.lists }, (jobs) => jobs?.map(withProgress));
+    if (status !== 'IN_PROGRESS') {
+      void queryClient.invalidateQueries({ queryKey: jobKeys.detail(jobId) });
+      void queryClient.invalidateQueries({ queryKey: jobKeys.lists });
+    }
+  });
+  useRealtimeReconnect(() => void queryClient.invalidateQueries({ queryKey: jobKeys.all }));
+}
+
+/**
+ * One export job. The page shows its own messages (logged out, not found), so no global dialog;
+ * a signed-out visitor gets 401 (spec §2 lists /job/{jobId} without login).
+ */
+export function useJob(jobId: string) {
+  const { connected } = useRealtimeStatus();
+  useJobUpdates();
+  return useQuery({
+    queryKey: jobKeys.detail(jobId),
+    queryFn: () => api.get<Job>(`/api/job/${encodeURIComponent(jobId)}`, { suppressErrorDialog: true }),
+    refetchInterval: (query) =>
+      pollInterval(query.state.data?.status === 'IN_PROGRESS', connected),
+  });
+}
+
+export function useJobList(page: number, pageSize: number) {
+  const { connected } = useRealtimeStatus();
+  useJobUpdates();
+  return useQuery({
+    queryKey: jobKeys.list(page, pageSize),
+    queryFn: () =>
+      api.get<Job[]>('/api/job/list', { query: { page_num: page, page_size: pageSize } }),
+    refetchInterval: (query) =>
+      pollInterval(query.state.data?.some((job) => job.status === 'IN_PROGRESS') ?? false, connected),
+  });
+}
+
+export function useDeleteJob() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (jobId: string) => api.delete<null>(`/api/job/${encodeURIComponent(jobId)}`),
+    onSuccess: (_, jobId) => {
+      queryClient.removeQueries({ queryKey: jobKeys.detail(jobId) });
+      void queryClient.invalidateQueries({ queryKey: jobKeys.lists });
+    },
+  });
+}

@@ -1,0 +1,164 @@
+import { ActionIcon, Button, Group, Text, Tooltip } from '@mantine/core';
+import type { Moment } from '@moments/contract';
+import {
+  IconCut,
+  IconHeart,
+  IconHeartFilled,
+  IconRefresh,
+  IconShare,
+  IconThumbDown,
+  IconThumbDownFilled,
+  IconThumbUp,
+  IconThumbUpFilled,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useMomentActions } from './api';
+import { absoluteLink } from './format';
+import { ShareModal } from './ShareModal';
+import { ThumbDownModal } from './ThumbDownModal';
+
+async function copyToClipboard(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false; // no clipboard permission: the dialog shows the link to copy by hand
+  }
+}
+
+/** What an owner does with a moment: rate, favourite, share, re-score, open in the clip editor. */
+export function MomentActions({ moment }: { moment: Moment }) {
+  const { feedback, favorite, share, refresh } = useMomentActions(moment);
+  const [askingWhy, setAskingWhy] = useState(false);
+  const [shared, setShared] = useState<{ link: string; copied: boolean } | null>(null);
+  const failed = [feedback, favorite, share, refresh].find((mutation) => mutation.isError);
+
+  const thumbUp = () =>
+    feedback.mutate(moment.feedback === 'THUMB_UP' ? { action: null } : { action: 'THUMB_UP' });
+  const thumbDown = () => {
+    if (moment.feedback === 'THUMB_DOWN') feedback.mutate({ action: null });
+    else setAskingWhy(true);
+  };
+  const shareLink = () =>
+    share.mutate(undefined, {
+      onSuccess: async ({ path }) => {
+        const link = absoluteLink(path);
+        setShared({ link, copied: await copyToClipboard(link) });
+      },
+    });
+
+  return (
+    <>
+      <Group gap={4} wrap="wrap" data-testid="moment-actions">
+        <Tooltip
+          label={moment.feedback === 'THUMB_UP' ? 'Undo thumbs up' : 'Good moment'}
+          withArrow
+        >
+          <ActionIcon
+            variant={moment.feedback === 'THUMB_UP' ? 'light' : 'subtle'}
+            color={moment.feedback === 'THUMB_UP' ? 'teal' : 'gray'}
+            size="lg"
+            aria-label="Thumbs up"
+            aria-pressed={moment.feedback === 'THUMB_UP'}
+            loading={feedback.isPending && feedback.variables?.action !== 'THUMB_DOWN'}
+            onClick={thumbUp}
+          >
+            {moment.feedback === 'THUMB_UP' ? (
+              <IconThumbUpFilled size={18} />
+            ) : (
+              <IconThumbUp size={18} />
+            )}
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip
+          label={moment.feedback === 'THUMB_DOWN' ? 'Undo thumbs down' : 'Not a good moment'}
+          withArrow
+        >
+          <ActionIcon
+            variant={moment.feedback === 'THUMB_DOWN' ? 'light' : 'subtle'}
+            color={moment.feedback === 'THUMB_DOWN' ? 'red' : 'gray'}
+            size="lg"
+            aria-label="Thumbs down"
+            aria-pressed={moment.feedback === 'THUMB_DOWN'}
+            onClick={thumbDown}
+          >
+            {moment.feedback === 'THUMB_DOWN' ? (
+              <IconThumbDownFilled size={18} />
+            ) : (
+              <IconThumbDown size={18} />
+            )}
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label={moment.favorite ? 'Remove from favourites' : 'Add to favourites'} withArrow>
+          <ActionIcon
+            variant={moment.favorite ? 'light' : 'subtle'}
+            color={moment.favorite ? 'pink' : 'gray'}
+            size="lg"
+            aria-label="Favourite"
+            aria-pressed={moment.favorite}
+            loading={favorite.isPending}
+            onClick={() => favorite.mutate(!moment.favorite)}
+          >
+            {moment.favorite ? <IconHeartFilled size={18} /> : <IconHeart size={18} />}
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Share: copy a public link" withArrow>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label="Share"
+            loading={share.isPending}
+            onClick={shareLink}
+          >
+            <IconShare size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Score this moment again" withArrow>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label="Refresh score"
+            loading={refresh.isPending}
+            onClick={() => refresh.mutate()}
+          >
+            <IconRefresh size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Button
+          component={Link}
+          to={`/moment/${encodeURIComponent(moment.id)}/clip`}
+          size="xs"
+          variant="light"
+          leftSection={<IconCut size={14} />}
+          ml="auto"
+        >
+          Edit clip
+        </Button>
+      </Group>
+      {failed && (
+        <Text size="xs" c="red" role="alert">
+          {failed.error?.message ?? 'That did not work. Try again.'}
+        </Text>
+      )}
+      <ThumbDownModal
+        opened={askingWhy}
+        onClose={() => setAskingWhy(false)}
+        submitting={feedback.isPending}
+        onSubmit={(reason, content) =>
+          feedback.mutate(
+            { action: 'THUMB_DOWN', reason, content },
+            { onSuccess: () => setAskingWhy(false) },
+          )
+        }
+      />
+      <ShareModal
+        link={shared?.link ?? null}
+        copied={shared?.copied ?? false}
+        onClose={() => setShared(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import {
+  Badge,
+  Box,
+  Card,
+  Collapse,
+  Group,
+  Spoiler,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import type { Moment } from '@moments/contract';
+import {
+  IconChevronDown,
+  IconChevronUp,
+  IconClock,
+  IconPlayerPlayFilled,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import { formatClipLength, formatSpan } from './format';
+import { MomentActions } from './MomentActions';
+import { MomentReasons } from './MomentReasons';
+import { ScoreRing } from './ScoreRing';
+
+export function Hashtags({ hashtags }: { hashtags: string[] }) {
+  if (hashtags.length === 0) return null;
+  return (
+    <Group gap={6}>
+      {hashtags.map((tag) => (
+        <Badge key={tag} variant="light" color="blue" radius="sm" tt="none" fw={500}>
+          {tag.startsWith('#') ? tag : `#${tag}`}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+/** One moment in a task's ranked list; selecting it plays its span in the page's player. */
+export function MomentCard({
+  moment,
+  rank,
+  selected,
+  onPlay,
+}: {
+  moment: Moment;
+  rank: number;
+  selected: boolean;
+  onPlay(): void;
+}) {
+  const [showReasons, setShowReasons] = useState(rank === 1);
+  const scoreLabel = moment.type === 'search_snippet' ? 'Relevance score' : 'Virality score';
+  return (
+    <Card
+      p="md"
+      data-testid="moment-card"
+      data-moment-id={moment.id}
+      data-selected={selected || undefined}
+      style={{
+        borderColor: selected ? 'var(--mantine-color-violet-5)' : undefined,
+        boxShadow: selected ? '0 0 0 1px var(--mantine-color-violet-5)' : undefined,
+      }}
+    >
+      <Stack gap="sm">
+        <UnstyledButton onClick={onPlay} aria-label={`Play moment ${rank}: ${moment.title}`}>
+          <Group wrap="nowrap" align="flex-start" gap="md">
+            <ScoreRing score={moment.score} label={scoreLabel} />
+            <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+              <Group gap={6} wrap="nowrap">
+                <Badge size="sm" variant="filled" color="dark" radius="sm">
+                  #{rank}
+                </Badge>
+                <Group gap={4} wrap="nowrap">
+                  <IconClock size={14} color="var(--mantine-color-dimmed)" />
+                  <Text size="xs" c="dimmed" data-testid="moment-span">
+                    {formatSpan(moment.start, moment.end)} ·{' '}
+                    {formatClipLength(moment.start, moment.end)}
+                  </Text>
+                </Group>
+              </Group>
+              <Title order={4} lh={1.3} data-testid="moment-title">
+                {moment.title}
+              </Title>
+              {moment.description && (
+                <Text size="sm" c="dimmed" lineClamp={3}>
+                  {moment.description}
+                </Text>
+              )}
+            </Stack>
+            <Box
+              c={selected ? 'violet' : 'gray.5'}
+              style={{ alignSelf: 'center', flexShrink: 0 }}
+              aria-hidden
+            >
+              <IconPlayerPlayFilled size={22} />
+            </Box>
+          </Group>
+        </UnstyledButton>
+
+        <Hashtags hashtags={moment.hashtags} />
+
+        <Box>
+          <UnstyledButton
+            onClick={() => setShowReasons((open) => !open)}
+            aria-expanded={showReasons}
+          >
+            <Group gap={4}>
+              <Text size="sm" fw={600} c="violet.7">
+                {moment.type === 'search_snippet' ? 'Why it matches' : 'Why it may go viral'}
+              </Text>
+              {showReasons ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
+            </Group>
+          </UnstyledButton>
+          <Collapse expanded={showReasons}>
+            <Box pt="xs">
+              <MomentReasons reasons={moment.reasons} />
+            </Box>
+          </Collapse>
+        </Box>
+
+        {moment.transcript && (
+          <Spoiler maxHeight={66} showLabel="Show full transcript" hideLabel="Show less">
+            <Text
+              size="sm"
+              style={{ borderLeft: '3px solid var(--mantine-color-gray-3)', paddingLeft: 10 }}
+              data-testid="moment-transcript"
+            >
+              {moment.transcript}
+            </Text>
+          </Spoiler>
+        )}
+
+        <MomentActions moment={moment} />
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,189 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Center,
+  EmptyState,
+  Grid,
+  Group,
+  Loader,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import type { MomentView } from '@moments/contract';
+import { IconAlertTriangle, IconArrowRight, IconLock, IconSparkles } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
+import { useSession } from '../account/session';
+import { isNotFound, useMomentView } from './api';
+import { formatClipLength, formatSpan } from './format';
+import { Hashtags } from './MomentCard';
+import { MomentActions } from './MomentActions';
+import { MomentPlayer } from './MomentPlayer';
+import { MomentReasons } from './MomentReasons';
+import { ScoreRing } from './ScoreRing';
+import { useVideoTopBar } from './useVideoTopBar';
+
+function PrivateMoment() {
+  return (
+    <Card p="xl" maw={640} mx="auto" data-testid="moment-private">
+      <EmptyState
+        variant="light"
+        icon={<IconLock size={26} />}
+        title="This moment is private or was removed"
+        description="Its owner has not shared it, or it no longer exists. Ask them for a new link."
+      >
+        <EmptyState.Actions>
+          <Button component={Link} to="/home">
+            Go to the home page
+          </Button>
+        </EmptyState.Actions>
+      </EmptyState>
+    </Card>
+  );
+}
+
+/** For visitors: what Moments is, and a way in (spec §6: anonymous visitors may view a moment). */
+function SignUpCallToAction() {
+  return (
+    <Card p="lg" bg="violet.0" style={{ borderColor: 'var(--mantine-color-violet-2)' }}>
+      <Stack gap="sm">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon size={40} radius="xl" variant="filled">
+            <IconSparkles size={22} />
+          </ThemeIcon>
+          <Title order={3} size="h4">
+            Find the moments in your own videos
+          </Title>
+        </Group>
+        <Text size="sm">
+          Moments turns long videos into short clips: it finds the parts most likely to go viral,
+          adds word-by-word captions and reframes them for every platform.
+        </Text>
+        <Group gap="sm">
+          <Button
+            component={Link}
+            to="/login?type=signup"
+            rightSection={<IconArrowRight size={16} />}
+          >
+            Sign up free
+          </Button>
+          <Anchor component={Link} to="/login" size="sm">
+            I already have an account
+          </Anchor>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** spec §2 /home/moment/{momentId}: one moment, public once shared; its owner also gets actions. */
+export default function MomentViewPage() {
+  const { momentId = '' } = useParams();
+  const view = useMomentView(momentId);
+  const { status } = useSession();
+  useVideoTopBar(view.data?.video);
+
+  if (view.isPending) {
+    return (
+      <Center h={300}>
+        <Loader />
+      </Center>
+    );
+  }
+  if (view.isError) {
+    return isNotFound(view.error) ? (
+      <PrivateMoment />
+    ) : (
+      <Alert
+        maw={640}
+        mx="auto"
+        color="red"
+        icon={<IconAlertTriangle size={18} />}
+        title="Could not load this moment"
+      >
+        {view.error.message}
+      </Alert>
+    );
+  }
+  return <MomentDetails moment={view.data} visitor={status === 'anonymous'} />;
+}
+
+function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boolean }) {
+  const isSearch = moment.type === 'search_snippet';
+  return (
+    <Stack maw={1100} mx="auto" gap="lg">
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack gap="md">
+            <Card p="sm">
+              <MomentPlayer
+                mediaUrl={moment.media_url}
+                span={{ start: moment.start, end: moment.end }}
+                poster={moment.video.thumbnail}
+              />
+            </Card>
+            {visitor && <SignUpCallToAction />}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack gap="md">
+            <Card p="lg">
+              <Stack gap="sm">
+                <Group wrap="nowrap" align="flex-start" gap="md">
+                  <ScoreRing
+                    score={moment.score}
+                    size={76}
+                    label={isSearch ? 'Relevance score' : 'Virality score'}
+                  />
+                  <Stack gap={4} style={{ minWidth: 0 }}>
+                    <Title order={1} size="h3" lh={1.25} data-testid="moment-title">
+                      {moment.title}
+                    </Title>
+                    <Text size="xs" c="dimmed">
+                      {formatSpan(moment.start, moment.end)} ·{' '}
+                      {formatClipLength(moment.start, moment.end)} · from “
+                      {moment.video.title || 'a video'}”
+                    </Text>
+                  </Stack>
+                </Group>
+                {moment.description && <Text size="sm">{moment.description}</Text>}
+                <Hashtags hashtags={moment.hashtags} />
+                {moment.owned && <MomentActions moment={moment} />}
+                {moment.owned && (
+                  <Anchor
+                    component={Link}
+                    to={`/video/${encodeURIComponent(moment.task_id)}/moments?moment=${encodeURIComponent(moment.id)}`}
+                    size="sm"
+                  >
+                    All moments of this video
+                  </Anchor>
+                )}
+              </Stack>
+            </Card>
+            {moment.reasons.length > 0 && (
+              <Card p="lg">
+                <Title order={2} size="h5" mb="sm">
+                  {isSearch ? 'Why it matches' : 'Why it may go viral'}
+                </Title>
+                <MomentReasons reasons={moment.reasons} />
+              </Card>
+            )}
+            {moment.transcript && (
+              <Card p="lg">
+                <Title order={2} size="h5" mb="xs">
+                  Transcript
+                </Title>
+                <Text size="sm" data-testid="moment-transcript" style={{ whiteSpace: 'pre-wrap' }}>
+                  {moment.transcript}
+                </Text>
+              </Card>
+            )}
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

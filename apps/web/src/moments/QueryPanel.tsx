@@ -1,0 +1,120 @@
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import type { Task } from '@moments/contract';
+import { formatRelativeTime } from '@moments/domain/format';
+import { IconMessageQuestion, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useAskQuestion, useQueryHistory } from './api';
+
+const STATUS_COLORS: Record<Task['status'], string> = {
+  START: 'gray',
+  IN_PROGRESS: 'blue',
+  DONE: 'teal',
+  ERROR: 'red',
+};
+
+/**
+ * Moment search (spec §7): the question this task answers, the earlier questions on the same
+ * video (query history through root_task_id), and a box to ask another one.
+ */
+export function QueryPanel({ task }: { task: Task }) {
+  const rootTaskId = task.root_task_id ?? task.id;
+  const history = useQueryHistory(rootTaskId);
+  const ask = useAskQuestion(task);
+  const navigate = useNavigate();
+  const [question, setQuestion] = useState('');
+  const questions = (history.data ?? []).filter((item) => item.query);
+
+  return (
+    <Card p="lg" data-testid="query-panel">
+      <Stack gap="md">
+        {task.query && (
+          <Group gap="sm" wrap="nowrap" align="flex-start">
+            <IconMessageQuestion size={22} color="var(--mantine-color-violet-6)" />
+            <Stack gap={0}>
+              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                Your question
+              </Text>
+              <Title order={4}>{task.query}</Title>
+            </Stack>
+          </Group>
+        )}
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            const query = question.trim();
+            if (!query) return;
+            ask.mutate(query, {
+              onSuccess: (started) => {
+                setQuestion('');
+                void navigate(`/video/${encodeURIComponent(started.id)}/moments`);
+              },
+            });
+          }}
+        >
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <TextInput
+              style={{ flex: 1 }}
+              label={task.query ? 'Ask another question about this video' : 'Search this video'}
+              placeholder="e.g. when do they talk about pricing?"
+              leftSection={<IconSearch size={16} />}
+              value={question}
+              maxLength={500}
+              onChange={(event) => setQuestion(event.currentTarget.value)}
+              error={ask.error?.message}
+            />
+            <Button type="submit" loading={ask.isPending} disabled={!question.trim()}>
+              Ask
+            </Button>
+          </Group>
+        </form>
+        {questions.length > 0 && (
+          <Stack gap={4}>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+              Questions on this video
+            </Text>
+            {questions.map((item) => (
+              <UnstyledButton
+                key={item.id}
+                component={Link}
+                to={`/video/${encodeURIComponent(item.id)}/moments`}
+                p={6}
+                style={{
+                  borderRadius: 'var(--mantine-radius-sm)',
+                  background: item.id === task.id ? 'var(--mantine-color-violet-0)' : undefined,
+                }}
+                aria-current={item.id === task.id ? 'page' : undefined}
+              >
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Text size="sm" truncate="end" fw={item.id === task.id ? 600 : 400}>
+                    {item.query}
+                  </Text>
+                  <Group gap={6} wrap="nowrap">
+                    <Text size="xs" c="dimmed">
+                      {formatRelativeTime(item.created_at)}
+                    </Text>
+                    <Badge size="xs" variant="light" color={STATUS_COLORS[item.status]}>
+                      {item.status === 'IN_PROGRESS'
+                        ? `${Math.round(item.progress)}%`
+                        : item.status}
+                    </Badge>
+                  </Group>
+                </Group>
+              </UnstyledButton>
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,60 @@
+import { Badge, RingProgress, Stack, Text, Tooltip } from '@mantine/core';
+import { scoreTier, type ScoreTier } from './format';
+
+const TIER_COLORS: Record<ScoreTier, string> = { high: 'teal', medium: 'violet', low: 'gray' };
+
+/** The virality (or, for search, relevance) score 0–100 as a ring with the number inside. */
+export function ScoreRing({
+  score,
+  size = 64,
+  label = 'Virality score',
+}: {
+  score: number;
+  size?: number;
+  label?: string;
+}) {
+  const color = TIER_COLORS[scoreTier(score)];
+  return (
+    <Tooltip label={`${label}: ${score} out of 100`} withArrow>
+      <RingProgress
+        size={size}
+        thickness={Math.max(4, Math.round(size / 11))}
+        roundCaps
+        sections={[{ value: score, color }]}
+        aria-label={`${label} ${score} out of 100`}
+        data-testid="moment-score"
+        label={
+          <Stack gap={0} align="center">
+            <Text fw={800} size={size >= 64 ? 'lg' : 'sm'} lh={1} c={`${color}.7`}>
+              {score}
+            </Text>
+            {size >= 64 && (
+              <Text size="9px" c="dimmed" lh={1.2} tt="uppercase" fw={600}>
+                score
+              </Text>
+            )}
+          </Stack>
+        }
+      />
+    </Tooltip>
+  );
+}
+
+/** A compact score for dense lists. */
+export function ScoreBadge({ score }: { score: number }) {
+  const color = TIER_COLORS[scoreTier(score)];
+  return (
+    <Badge
+      color={color}
+      variant="light"
+      size="lg"
+      radius="sm"
+      aria-label={`Score ${score} out of 100`}
+    >
+      {score}
+      <Text span size="xs" c="dimmed" fw={500}>
+        /100
+      </Text>
+    </Badge>
+  );
+}

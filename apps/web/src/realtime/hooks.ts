@@ -1,0 +1,43 @@
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { getAuthToken } from '../api/account';
+import { useSession } from '../account/session';
+import { realtimeChannel, type RealtimeListener, type RealtimeStatus } from './channel';
+
+/** Connection state, session id and last protocol error, re-rendering on change. */
+export function useRealtimeStatus(): RealtimeStatus {
+  return useSyncExternalStore(realtimeChannel.onStatusChange, realtimeChannel.getStatus);
+}
+
+/** Calls `listener` for every pushed message while the component is mounted. */
+export function useRealtimeMessages(listener: RealtimeListener): void {
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => realtimeChannel.subscribe((message) => latest.current(message)), []);
+}
+
+/** Calls `listener` after every (re)connect. */
+export function useRealtimeReconnect(listener: () => void): void {
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => realtimeChannel.onConnect(() => latest.current()), []);
+}
+
+/**
+ * spec §4: the connection exists only while logged in. Mount once, high in the tree; logging out
+ * (the session turning anonymous) deactivates it.
+ */
+export function useRealtimeConnection(): void {
+  const { status, user } = useSession();
+  const userId = user?.id ?? null;
+  useEffect(() => {
+    if (status === 'loading') return;
+    const token = userId ? getAuthToken() : null;
+    if (token) realtimeChannel.start(token);
+    else void realtimeChannel.stop();
+  }, [status, userId]);
+  useEffect(() => () => void realtimeChannel.stop(), []);
+}

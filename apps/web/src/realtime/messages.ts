@@ -1,0 +1,54 @@
+import type { JobStatus, TaskStage, TaskStatus } from '@moments/contract';
+
+/** Bodies the server pushes on /user/queue/msg (spec §3 notification types, §4). */
+
+export interface TaskStatusData {
+  task_id: string;
+  task_status: TaskStatus;
+  task_title: string;
+  progress: number;
+  stage: TaskStage;
+  error_reason: string | null;
+}
+
+export interface JobStatusData {
+  job_id: string;
+  job_status: JobStatus;
+  job_title: string;
+  moment_id: string | null;
+  progress: number;
+}
+
+/** `id` is present when the message is a stored notification (a finished task or export). */
+export type RealtimeMessage =
+  | { type: 'TASK_STATUS_UPDATE'; id?: string; data: TaskStatusData }
+  | {
+      type: 'JOB_VIRAL_MOMENT_EXPORT' | 'JOB_ANIMATED_CAPTION_EXPORT';
+      id?: string;
+      data: JobStatusData;
+    }
+  | { type: 'SYNC_NOTIFY_VIEW' | 'SYNC_NOTIFY_DELETE'; data: { ids: string[] } };
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set([
+  'TASK_STATUS_UPDATE',
+  'JOB_VIRAL_MOMENT_EXPORT',
+  'JOB_ANIMATED_CAPTION_EXPORT',
+  'SYNC_NOTIFY_VIEW',
+  'SYNC_NOTIFY_DELETE',
+]);
+
+/** Reads a frame body; anything that is not a message we know is dropped (null). */
+export function parseRealtimeMessage(body: string): RealtimeMessage | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { type, data } = value as { type?: unknown; data?: unknown };
+  if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) return null;
+  if (typeof data !== 'object' || data === null) return null;
+  if (type.startsWith('SYNC_') && !Array.isArray((data as { ids?: unknown }).ids)) return null;
+  return value as RealtimeMessage;
+}

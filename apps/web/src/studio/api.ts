@@ -1,0 +1,109 @@
+import type {
+  CaptionPreview,
+  CaptionTemplate,
+  ExportOptions,
+  Job,
+  JobType,
+  MomentListType,
+  MomentView,
+  Task,
+  Transcript,
+} from '@moments/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { jobKeys } from '../jobs/api';
+
+/** The clip editor's calls (issue "Clip studio"): moment, transcript, caption preview, export. */
+
+/** What the editor sends as `options`; every field the user can change. */
+export type ClipOptions = Pick<
+  ExportOptions,
+  'aspect' | 'quality' | 'template' | 'layout' | 'caption_display' | 'target_lang' | 'transcript_text'
+> & { start_ms: number; end_ms: number };
+
+export const studioKeys = {
+  moment: (id: string) => ['moments', 'view', id] as const,
+  task: (id: string) => ['tasks', 'detail', id] as const,
+  transcript: (taskId: string) => ['tasks', 'transcript', taskId] as const,
+  templates: ['captions', 'templates'] as const,
+  preview: (momentId: string, options: ClipOptions) =>
+    ['captions', 'preview', momentId, options] as const,
+};
+
+export function useClipMoment(momentId: string) {
+  return useQuery({
+    queryKey: studioKeys.moment(momentId),
+    queryFn: () =>
+      api.get<MomentView>('/api/highlight_moment', {
+        query: { id: momentId },
+        suppressErrorDialog: true,
+      }),
+    // The signed media URL expires in hours; refetching would restart the player for nothing.
+    staleTime: 10 * 60_000,
+  });
+}
+
+/** The moment's task: its caption display and translation language are the editor's defaults. */
+export function useClipTask(taskId: string | undefined) {
+  return useQuery({
+    queryKey: studioKeys.task(taskId ?? ''),
+    queryFn: () => api.get<Task>('/api/highlight_moment/task', { query: { id: taskId } }),
+    enabled: !!taskId,
+  });
+}
+
+export function useTranscript(taskId: string | undefined) {
+  return useQuery({
+    queryKey: studioKeys.transcript(taskId ?? ''),
+    queryFn: () =>
+      api.get<Transcript>('/api/highlight_moment/task/transcript', { query: { id: taskId } }),
+    enabled: !!taskId,
+    staleTime: Infinity,
+  });
+}
+
+export function useCaptionTemplates() {
+  return useQuery({
+    queryKey: studioKeys.templates,
+    queryFn: () => api.get<CaptionTemplate[]>('/api/captions/templates'),
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * The ASS document the export with these options would burn in. Errors (a translation that is
+ * unavailable, a bad range) are shown next to the preview, so no global dialog.
+ */
+export function useCaptionPreview(momentId: string, options: ClipOptions | null) {
+  return useQuery({
+    queryKey: studioKeys.preview(momentId, options!),
+    queryFn: ({ signal }) =>
+      api.post<CaptionPreview>(
+        '/api/captions/preview',
+        { moment_id: momentId, options },
+        { suppressErrorDialog: true, signal },
+      ),
+    enabled: options !== null,
+    // Keep showing the last captions while the next ones are made.
+    placeholderData: keepPreviousData,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** spec §3: a moment's list type decides its export type. */
+export function exportTypeOf(listType: MomentListType): JobType {
+  return listType === 'search_snippet' ? 'VIRAL_FIND_MOMENT_EXPORT' : 'VIRAL_MOMENT_EXPORT';
+}
+
+/** POST /api/job; a used-up free plan answers 402, which the global handler turns into its dialog. */
+export function useStartExport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { type: JobType; moment_id: string; options: ClipOptions }) =>
+      api.post<Job>('/api/job', body),
+    onSuccess: (job) => {
+      queryClient.setQueryData(jobKeys.detail(job.job_id), job);
+      void queryClient.invalidateQueries({ queryKey: jobKeys.lists });
+    },
+  });
+}

@@ -1,0 +1,215 @@
+import {
+  Alert,
+  Button,
+  Card,
+  EmptyState,
+  Group,
+  Loader,
+  Center,
+  Modal,
+  Progress,
+  Stack,
+  Text,
+} from '@mantine/core';
+import type { Task } from '@moments/contract';
+import { formatRelativeTime } from '@moments/domain/format';
+import {
+  IconAlertCircle,
+  IconAlertTriangle,
+  IconRefresh,
+  IconSparkles,
+  IconTrash,
+  IconVideo,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { languageLabel } from '../ingest/languages';
+import { VideoThumbnail } from '../ingest/VideoCard';
+import { KIND_LABELS, STAGE_LABELS, TaskStatusBadge } from './TaskStatusBadge';
+import { useDeleteTask, useRetryTask, useTasks } from './useTasks';
+
+const isRunning = (task: Task) => task.status === 'START' || task.status === 'IN_PROGRESS';
+
+function TaskRow({ task, highlighted, onDelete }: { task: Task; highlighted: boolean; onDelete(task: Task): void }) {
+  const retry = useRetryTask();
+  const running = isRunning(task);
+  const hasMoments = task.status === 'DONE' && task.kind !== 'caption';
+  const details = [
+    KIND_LABELS[task.kind],
+    task.query ? `“${task.query}”` : null,
+    task.detected_lang ? languageLabel(task.detected_lang) : null,
+    formatRelativeTime(task.created_at),
+  ].filter(Boolean);
+
+  return (
+    <Card
+      p="md"
+      data-testid="task-row"
+      data-task-id={task.id}
+      data-status={task.status}
+      style={highlighted ? { borderColor: 'var(--mantine-color-violet-4)' } : undefined}
+    >
+      <Group align="flex-start" wrap="nowrap" gap="md">
+        <VideoThumbnail video={task.video} width={140} height={79} />
+        <Stack gap={6} miw={0} flex={1}>
+          <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
+            <Text fw={600} lineClamp={2}>
+              {task.video.title || 'Untitled video'}
+            </Text>
+            <TaskStatusBadge status={task.status} />
+          </Group>
+          <Text size="xs" c="dimmed">
+            {details.join(' · ')}
+          </Text>
+          {running && (
+            <Stack gap={4}>
+              <Group justify="space-between" gap="xs">
+                <Text size="sm" data-testid="task-stage">
+                  {STAGE_LABELS[task.stage]}
+                </Text>
+                <Text size="sm" c="dimmed" data-testid="task-progress-label">
+                  {Math.round(task.progress)}%
+                </Text>
+              </Group>
+              <Progress
+                value={task.progress}
+                size="md"
+                radius="xl"
+                animated
+                striped
+                aria-label="Task progress"
+                data-testid="task-progress"
+                data-value={Math.round(task.progress)}
+              />
+            </Stack>
+          )}
+          {task.status === 'ERROR' && task.error_reason && (
+            <Alert color="red" variant="light" p="xs" icon={<IconAlertCircle size={16} />} data-testid="task-error">
+              <Text size="sm">{task.error_reason}</Text>
+            </Alert>
+          )}
+          {task.status === 'DONE' && task.warnings.length > 0 && (
+            <Alert color="yellow" variant="light" p="xs" icon={<IconAlertTriangle size={16} />}>
+              {task.warnings.map((warning) => (
+                <Text size="sm" key={warning}>
+                  {warning}
+                </Text>
+              ))}
+            </Alert>
+          )}
+          {retry.error && (
+            <Text size="sm" c="red">
+              {retry.error.message}
+            </Text>
+          )}
+          <Group gap="xs" mt={2}>
+            {hasMoments && (
+              <Button
+                component={Link}
+                to={`/video/${task.id}/moments`}
+                size="xs"
+                leftSection={<IconSparkles size={14} />}
+              >
+                View moments
+              </Button>
+            )}
+            {!running && (
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconRefresh size={14} />}
+                loading={retry.isPending}
+                onClick={() => retry.mutate(task.id)}
+              >
+                Retry
+              </Button>
+            )}
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              leftSection={<IconTrash size={14} />}
+              onClick={() => onDelete(task)}
+            >
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Group>
+    </Card>
+  );
+}
+
+/** spec §2 /library/videoTasks: the user's tasks with live status, progress, retry and delete. */
+export function VideoTasksList() {
+  const tasks = useTasks();
+  const remove = useDeleteTask();
+  const [confirming, setConfirming] = useState<Task | null>(null);
+  const startedTaskId = (useLocation().state as { startedTaskId?: string } | null)?.startedTaskId;
+
+  if (tasks.isPending) {
+    return (
+      <Center py="xl">
+        <Loader type="dots" />
+      </Center>
+    );
+  }
+  if (tasks.isError) {
+    return (
+      <Alert color="red" icon={<IconAlertCircle size={18} />} title="Your videos could not be loaded">
+        <Button size="xs" mt="xs" variant="light" color="red" onClick={() => void tasks.refetch()}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+  if (tasks.data.length === 0) {
+    return (
+      <Card p="xl">
+        <EmptyState
+          variant="light"
+          icon={<IconVideo size={26} />}
+          title="No video tasks yet"
+          description="Videos you send to Moments appear here with their progress and results."
+        >
+          <EmptyState.Actions>
+            <Button component={Link} to="/home">
+              Add a video
+            </Button>
+          </EmptyState.Actions>
+        </EmptyState>
+      </Card>
+    );
+  }
+
+  return (
+    <Stack gap="sm" data-testid="video-tasks">
+      {tasks.data.map((task) => (
+        <TaskRow key={task.id} task={task} highlighted={task.id === startedTaskId} onDelete={setConfirming} />
+      ))}
+      <Modal opened={confirming !== null} onClose={() => setConfirming(null)} title="Delete this video task?">
+        <Stack>
+          <Text size="sm">
+            “{confirming?.video.title || 'Untitled video'}” and its moments will be removed. This
+            cannot be undone.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() => {
+                if (!confirming) return;
+                remove.mutate(confirming.id, { onSettled: () => setConfirming(null) });
+              }}
+            >
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
