@@ -15,6 +15,7 @@ const BUILD_INPUTS = [
   path.join(WEB_DIR, 'vite.config.ts'),
   path.join(WEB_DIR, 'package.json'),
   path.join(REPO_ROOT, 'packages/contract/src'),
+  path.join(REPO_ROOT, 'packages/domain/src'),
 ];
 
 function newestMtime(target: string): number {

@@ -52,7 +52,8 @@ export function IngestPanel() {
   const { preview, commit, pending } = useLinkPreview(text, signedIn);
   const upload = useVideoUpload();
 
-  const isLink = preview.kind === 'ready' || preview.kind === 'loading' || preview.kind === 'login-needed';
+  const isLink =
+    preview.kind === 'ready' || preview.kind === 'loading' || preview.kind === 'login-needed';
   const submit = () => {
     const value = text.trim();
     if (!value) return;

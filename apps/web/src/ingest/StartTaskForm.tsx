@@ -157,7 +157,12 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
           />
         )}
         {inlineError && (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" title="Could not start">
+          <Alert
+            color="red"
+            icon={<IconAlertCircle size={18} />}
+            role="alert"
+            title="Could not start"
+          >
             {inlineError.message}
           </Alert>
         )}

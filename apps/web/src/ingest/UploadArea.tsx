@@ -35,7 +35,8 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const { state } = upload;
-  const busy = state.phase === 'uploading' || state.phase === 'paused' || state.phase === 'processing';
+  const busy =
+    state.phase === 'uploading' || state.phase === 'paused' || state.phase === 'processing';
   const canResume = state.phase === 'error' && state.error?.code === 'NETWORK_DISCONNECTED';
 
   const pick = (files: FileList | null) => {
@@ -116,17 +117,33 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
             </Text>
             <Group gap="xs">
               {state.phase === 'uploading' && (
-                <Button size="compact-sm" variant="subtle" leftSection={<IconPlayerPause size={14} />} onClick={upload.pause}>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  leftSection={<IconPlayerPause size={14} />}
+                  onClick={upload.pause}
+                >
                   Pause
                 </Button>
               )}
               {state.phase === 'paused' && (
-                <Button size="compact-sm" variant="subtle" leftSection={<IconPlayerPlay size={14} />} onClick={upload.resume}>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  leftSection={<IconPlayerPlay size={14} />}
+                  onClick={upload.resume}
+                >
                   Resume
                 </Button>
               )}
               {state.phase !== 'processing' && (
-                <Button size="compact-sm" variant="subtle" color="gray" leftSection={<IconX size={14} />} onClick={upload.reset}>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  color="gray"
+                  leftSection={<IconX size={14} />}
+                  onClick={upload.reset}
+                >
                   {state.phase === 'done' ? 'Remove' : 'Cancel'}
                 </Button>
               )}

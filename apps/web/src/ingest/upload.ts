@@ -116,7 +116,12 @@ export function useVideoUpload() {
           setState((s) => ({
             ...s,
             phase: 'error',
-            error: new ApiError(ERROR_CODES.INTERNAL, 'The server did not confirm the upload.', 500, true),
+            error: new ApiError(
+              ERROR_CODES.INTERNAL,
+              'The server did not confirm the upload.',
+              500,
+              true,
+            ),
           }));
         }
       },

@@ -29,14 +29,19 @@ function pollInterval(running: boolean, realtimeConnected: boolean): number | fa
 export function useJobUpdates(): void {
   const queryClient = useQueryClient();
   useRealtimeMessages((message) => {
-    if (message.type !== 'JOB_VIRAL_MOMENT_EXPORT' && message.type !== 'JOB_ANIMATED_CAPTION_EXPORT') {
+    if (
+      message.type !== 'JOB_VIRAL_MOMENT_EXPORT' &&
+      message.type !== 'JOB_ANIMATED_CAPTION_EXPORT'
+    ) {
       return;
     }
     const { job_id: jobId, job_status: status, progress } = message.data;
     // The status flips to DONE only with the refetched job, which carries the file_url.
     const withProgress = (job: Job) => (job.job_id === jobId ? { ...job, progress } : job);
     queryClient.setQueryData<Job>(jobKeys.detail(jobId), (job) => job && withProgress(job));
-    queryClient.setQueriesData<Job[]>({ queryKey: jobKeys.lists }, (jobs) => jobs?.map(withProgress));
+    queryClient.setQueriesData<Job[]>({ queryKey: jobKeys.lists }, (jobs) =>
+      jobs?.map(withProgress),
+    );
     if (status !== 'IN_PROGRESS') {
       void queryClient.invalidateQueries({ queryKey: jobKeys.detail(jobId) });
       void queryClient.invalidateQueries({ queryKey: jobKeys.lists });
@@ -49,14 +54,15 @@ export function useJobUpdates(): void {
  * One export job. The page shows its own messages (logged out, not found), so no global dialog;
  * a signed-out visitor gets 401 (spec §2 lists /job/{jobId} without login).
  */
-export function useJob(jobId: string) {
+export function useJob(jobId: string, enabled = true) {
   const { connected } = useRealtimeStatus();
   useJobUpdates();
   return useQuery({
     queryKey: jobKeys.detail(jobId),
-    queryFn: () => api.get<Job>(`/api/job/${encodeURIComponent(jobId)}`, { suppressErrorDialog: true }),
-    refetchInterval: (query) =>
-      pollInterval(query.state.data?.status === 'IN_PROGRESS', connected),
+    enabled,
+    queryFn: () =>
+      api.get<Job>(`/api/job/${encodeURIComponent(jobId)}`, { suppressErrorDialog: true }),
+    refetchInterval: (query) => pollInterval(query.state.data?.status === 'IN_PROGRESS', connected),
   });
 }
 
@@ -68,7 +74,10 @@ export function useJobList(page: number, pageSize: number) {
     queryFn: () =>
       api.get<Job[]>('/api/job/list', { query: { page_num: page, page_size: pageSize } }),
     refetchInterval: (query) =>
-      pollInterval(query.state.data?.some((job) => job.status === 'IN_PROGRESS') ?? false, connected),
+      pollInterval(
+        query.state.data?.some((job) => job.status === 'IN_PROGRESS') ?? false,
+        connected,
+      ),
   });
 }
 

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../account/session';
 import { ErrorDialogs } from '../errors/ErrorDialogs';
+import { NotificationCenter } from '../notifications/NotificationCenter';
 import { rewriteLegacyLink } from '../routing/legacy';
 import { MOBILE_MEDIA_QUERY } from '../theme';
 import { Brand } from './Brand';
@@ -38,6 +39,7 @@ export function AppFrame({ children }: { children?: ReactNode }) {
     <TopBarVideoProvider>
       {isMobile ? <MobileLayout>{content}</MobileLayout> : <WebLayout>{content}</WebLayout>}
       <ErrorDialogs />
+      <NotificationCenter />
     </TopBarVideoProvider>
   );
 }

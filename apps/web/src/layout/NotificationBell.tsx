@@ -1,46 +1,128 @@
-import { ActionIcon, Button, Popover, Stack, Text, Tooltip } from '@mantine/core';
-import { IconBell, IconBellOff } from '@tabler/icons-react';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Divider,
+  Group,
+  Indicator,
+  Loader,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconBell, IconBellOff, IconChecks, IconPlugConnectedX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { NotificationItem } from '../notifications/NotificationItem';
+import { useNotificationActions, useNotificationList } from '../notifications/useNotifications';
+import { useOpenNotification } from '../notifications/useOpenNotification';
+import { useRealtimeStatus } from '../realtime';
 
-/**
- * Header bell with its dropdown (spec §2). The realtime issue fills it with the notification list
- * and the unread indicator; until then it says honestly that nothing has arrived.
- */
+const DROPDOWN_ITEMS = 8;
+
+/** Header bell (spec §2) with the unread count and the latest notifications. */
 export function NotificationBell() {
   const [opened, setOpened] = useState(false);
+  const list = useNotificationList();
+  const { markAllViewed } = useNotificationActions();
+  const open = useOpenNotification();
+  const realtime = useRealtimeStatus();
+  const unread = list.unreadCount;
+  const label = unread ? `Notifications, ${unread} unread` : 'Notifications';
+
   return (
-    <Popover width={340} position="bottom-end" shadow="md" opened={opened} onChange={setOpened}>
+    <Popover width={380} position="bottom-end" shadow="md" opened={opened} onChange={setOpened}>
       <Popover.Target>
         <Tooltip label="Notifications" disabled={opened}>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label="Notifications"
-            onClick={() => setOpened((o) => !o)}
+          <Indicator
+            label={unread > 99 ? '99+' : unread}
+            size={18}
+            color="red"
+            offset={6}
+            disabled={unread === 0}
+            data-testid="notification-badge"
+            data-count={unread}
           >
-            <IconBell size={20} />
-          </ActionIcon>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size="lg"
+              aria-label={label}
+              onClick={() => setOpened((o) => !o)}
+            >
+              <IconBell size={20} />
+            </ActionIcon>
+          </Indicator>
         </Tooltip>
       </Popover.Target>
-      <Popover.Dropdown>
-        <Stack gap="sm" align="center" py="md">
-          <IconBellOff size={28} color="var(--mantine-color-gray-5)" />
-          <Text fw={600}>No notifications yet</Text>
-          <Text size="sm" c="dimmed" ta="center">
-            Finished exports and video tasks will show up here.
-          </Text>
+      <Popover.Dropdown p={0}>
+        <Group justify="space-between" px="md" py="sm">
+          <Text fw={700}>Notifications</Text>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            leftSection={<IconChecks size={14} />}
+            disabled={unread === 0}
+            onClick={() => void markAllViewed()}
+          >
+            Mark all as read
+          </Button>
+        </Group>
+        <Divider />
+        {realtime.lastError && !realtime.connected && (
+          <Alert
+            m="xs"
+            p="xs"
+            color="yellow"
+            variant="light"
+            icon={<IconPlugConnectedX size={16} />}
+          >
+            <Text size="xs">Live updates paused: {realtime.lastError}</Text>
+          </Alert>
+        )}
+        {!list.loaded ? (
+          <Stack align="center" py="lg">
+            <Loader size="sm" type="dots" />
+          </Stack>
+        ) : list.notifications.length === 0 ? (
+          <Stack gap="xs" align="center" py="lg" px="md">
+            <IconBellOff size={28} color="var(--mantine-color-gray-5)" />
+            <Text fw={600}>No notifications yet</Text>
+            <Text size="sm" c="dimmed" ta="center">
+              Finished exports and video tasks will show up here.
+            </Text>
+          </Stack>
+        ) : (
+          <ScrollArea.Autosize mah={420} type="auto">
+            <Stack gap={2} p={4}>
+              {list.notifications.slice(0, DROPDOWN_ITEMS).map((notification) => (
+                <NotificationItem
+                  key={notification.id}
+                  notification={notification}
+                  compact
+                  onOpen={(n) => {
+                    setOpened(false);
+                    void open(n);
+                  }}
+                />
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        )}
+        <Divider />
+        <Group justify="center" p="xs">
           <Button
             component={Link}
             to="/notification"
-            variant="light"
+            variant="subtle"
             size="xs"
             onClick={() => setOpened(false)}
           >
-            Open notifications
+            See all notifications
           </Button>
-        </Stack>
+        </Group>
       </Popover.Dropdown>
     </Popover>
   );

@@ -4,6 +4,7 @@ import { IconFolder, IconNotes, IconSparkles, IconVideo } from '@tabler/icons-re
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { LibraryMomentsTab } from '../moments/LibraryMomentsTab';
 import { VideoTasksList } from '../tasks/VideoTasksList';
+import { ProjectsTab } from '../jobs/ProjectsTab';
 
 const TAB_CONTENT: Record<
   LibraryTab,
@@ -64,6 +65,8 @@ export default function LibraryPage() {
         <VideoTasksList />
       ) : tab === 'moments' ? (
         <LibraryMomentsTab />
+      ) : tab === 'projects' ? (
+        <ProjectsTab />
       ) : (
         <Card p="xl">
           <EmptyState

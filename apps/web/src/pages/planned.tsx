@@ -1,6 +1,5 @@
 import { Text } from '@mantine/core';
 import {
-  IconBell,
   IconCut,
   IconFileText,
   IconGift,
@@ -9,7 +8,6 @@ import {
   IconNotes,
   IconSearch,
   IconShare,
-  IconSparkles,
   IconUsers,
   IconVideo,
 } from '@tabler/icons-react';
@@ -33,26 +31,6 @@ export function VideoResultPage() {
   );
 }
 
-export function MomentViewPage() {
-  const { momentId } = useParams();
-  return (
-    <PlannedPage
-      icon={<IconSparkles size={28} />}
-      title="Moment"
-      description="A single moment from a video, ready to watch, rate, favourite, share or open in the clip editor."
-      features={[
-        'The clip with its start and end, title, score and why it was chosen',
-        'Transcript and hashtags',
-        'Thumbs up or down, favourite, share',
-      ]}
-    >
-      <Text size="xs" c="dimmed" ta="center">
-        Moment {momentId}
-      </Text>
-    </PlannedPage>
-  );
-}
-
 export function SearchResultPage() {
   const [params] = useSearchParams();
   const query = params.get('query') ?? params.get('q');
@@ -69,21 +47,6 @@ export function SearchResultPage() {
   );
 }
 
-export function MomentsOfTaskPage() {
-  return (
-    <PlannedPage
-      icon={<IconSparkles size={28} />}
-      title="Moments"
-      description="The moments found in this video, ranked by how likely they are to work as short clips."
-      features={[
-        'Each moment with its score, reasons, transcript and hashtags',
-        'Progress while the task is still running',
-        'Open a moment in the clip editor to export it',
-      ]}
-    />
-  );
-}
-
 export function VideoSummaryPage() {
   return (
     <PlannedPage
@@ -91,21 +54,6 @@ export function VideoSummaryPage() {
       title="Summary"
       description="A written summary of the video with its key points and chapters."
       features={['Key points with timestamps', 'Chapters', 'Save as a note or share']}
-    />
-  );
-}
-
-export function NotificationListPage() {
-  return (
-    <PlannedPage
-      icon={<IconBell size={28} />}
-      title="Notifications"
-      description="Exports and video tasks report here when they finish or fail."
-      features={[
-        'Finished and failed exports, with a link to the result',
-        'Video task updates',
-        'Mark all as read; changes sync across your open tabs',
-      ]}
     />
   );
 }
@@ -196,16 +144,6 @@ export function UnsubscribePage() {
       icon={<IconMailOff size={28} />}
       title="Unsubscribe"
       description="Stop receiving emails from Moments. Confirming here will turn off the emails this link was sent for."
-    />
-  );
-}
-
-export function MomentsListPage() {
-  return (
-    <PlannedPage
-      icon={<IconSparkles size={28} />}
-      title="Your moments"
-      description="Every moment found in your videos, newest first."
     />
   );
 }

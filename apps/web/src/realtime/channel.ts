@@ -49,13 +49,15 @@ export class RealtimeChannel {
   };
   private readonly statusListeners = new Set<() => void>();
   private readonly messageListeners = new Set<RealtimeListener>();
-  private readonly connectListeners = new Set<() => void>();
+  private readonly connectListeners = new Set<(reconnected: boolean) => void>();
+  private hasConnected = false;
 
   /** Connects with `token` (the CONNECT frame's `token` header); a no-op if already so. */
   start(token: string, brokerURL: string = realtimeUrl()): void {
     if (this.client && this.token === token) return;
     void this.stop();
     this.token = token;
+    this.hasConnected = false;
     const client = new Client({
       brokerURL,
       connectHeaders: { token },
@@ -70,7 +72,9 @@ export class RealtimeChannel {
           if (parsed) this.emit(parsed);
         });
         this.update({ connected: true, sessionId: frame.headers.session ?? null });
-        for (const listener of [...this.connectListeners]) listener();
+        const reconnected = this.hasConnected;
+        this.hasConnected = true;
+        for (const listener of [...this.connectListeners]) listener(reconnected);
       },
       onStompError: (frame: IFrame) => {
         if (this.client !== client) return;
@@ -113,8 +117,11 @@ export class RealtimeChannel {
     return () => this.messageListeners.delete(listener);
   }
 
-  /** Called on every (re)connect, so views can re-read what they may have missed while offline. */
-  onConnect(listener: () => void): () => void {
+  /**
+   * Called on every connect; `reconnected` is true after a drop, when views should re-read what
+   * they may have missed while offline.
+   */
+  onConnect(listener: (reconnected: boolean) => void): () => void {
     this.connectListeners.add(listener);
     return () => this.connectListeners.delete(listener);
   }
@@ -131,9 +138,10 @@ export class RealtimeChannel {
 
   private update(patch: Partial<RealtimeStatus>) {
     const next = { ...this.status, ...patch };
-    if (Object.entries(patch).every(([key, value]) => this.status[key as keyof RealtimeStatus] === value)) {
-      return;
-    }
+    const unchanged = Object.entries(patch).every(
+      ([key, value]) => this.status[key as keyof RealtimeStatus] === value,
+    );
+    if (unchanged) return;
     this.status = next;
     for (const listener of [...this.statusListeners]) listener();
   }

@@ -17,7 +17,10 @@ export function useRealtimeMessages(listener: RealtimeListener): void {
   useEffect(() => realtimeChannel.subscribe((message) => latest.current(message)), []);
 }
 
-/** Calls `listener` after every (re)connect. */
+/**
+ * Calls `listener` after every connect: pushes sent before it (while connecting, or during a
+ * drop) were missed, so views re-read their data then.
+ */
 export function useRealtimeReconnect(listener: () => void): void {
   const latest = useRef(listener);
   useEffect(() => {

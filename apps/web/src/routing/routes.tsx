@@ -49,7 +49,7 @@ export const routes: RouteObject[] = [
           { path: 'privacy-policy', lazy: page(() => import('../pages/PrivacyPolicyPage')) },
           { path: 'terms-of-use', lazy: page(() => import('../pages/TermsOfUsePage')) },
           // "not marked as login" in the route table: export results can be opened from a link.
-          { path: 'job/:jobId', lazy: planned('JobResultPage') },
+          { path: 'job/:jobId', lazy: page(() => import('../jobs/JobResultPage')) },
           // Target of the legacy /sharesummary and /note links: shared content is public.
           { path: 's/:shareId', lazy: planned('SharedPage') },
 
@@ -67,8 +67,11 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('../moments/TaskMomentsPage')),
               },
               { path: 'video/:taskId/summary', lazy: planned('VideoSummaryPage') },
-              { path: 'notification', lazy: planned('NotificationListPage') },
-              { path: 'moment/:momentId/clip', lazy: planned('ClipEditorPage') },
+              {
+                path: 'notification',
+                lazy: page(() => import('../notifications/NotificationsPage')),
+              },
+              { path: 'moment/:momentId/clip', lazy: page(() => import('../studio/ClipEditorPage')) },
               { path: 'note/detail/:noteId', lazy: planned('NoteDetailPage') },
               { path: 'settings', element: <Navigate to="/settings/profile" replace /> },
               { path: 'settings/:tab', lazy: page(() => import('../pages/SettingsPage')) },

@@ -18,7 +18,13 @@ import { jobKeys } from '../jobs/api';
 /** What the editor sends as `options`; every field the user can change. */
 export type ClipOptions = Pick<
   ExportOptions,
-  'aspect' | 'quality' | 'template' | 'layout' | 'caption_display' | 'target_lang' | 'transcript_text'
+  | 'aspect'
+  | 'quality'
+  | 'template'
+  | 'layout'
+  | 'caption_display'
+  | 'target_lang'
+  | 'transcript_text'
 > & { start_ms: number; end_ms: number };
 
 export const studioKeys = {

@@ -65,11 +65,18 @@ export function snapTrim(wanted: Span, words: readonly TimedWord[], previous: Sp
 }
 
 /** Moves one trim edge to the previous (-1) or next (+1) word boundary: the arrow keys. */
-export function stepEdge(trim: Span, edge: 'start' | 'end', direction: -1 | 1, words: readonly TimedWord[]): Span {
+export function stepEdge(
+  trim: Span,
+  edge: 'start' | 'end',
+  direction: -1 | 1,
+  words: readonly TimedWord[],
+): Span {
   const edges = edge === 'start' ? startBoundaries(words) : endBoundaries(words);
   const current = trim[edge];
   const candidates =
-    direction > 0 ? edges.filter((value) => value > current) : edges.filter((value) => value < current);
+    direction > 0
+      ? edges.filter((value) => value > current)
+      : edges.filter((value) => value < current);
   if (!candidates.length) return trim;
   const next = direction > 0 ? Math.min(...candidates) : Math.max(...candidates);
   const moved = { ...trim, [edge]: next };

@@ -30,7 +30,15 @@ import { useDeleteTask, useRetryTask, useTasks } from './useTasks';
 
 const isRunning = (task: Task) => task.status === 'START' || task.status === 'IN_PROGRESS';
 
-function TaskRow({ task, highlighted, onDelete }: { task: Task; highlighted: boolean; onDelete(task: Task): void }) {
+function TaskRow({
+  task,
+  highlighted,
+  onDelete,
+}: {
+  task: Task;
+  highlighted: boolean;
+  onDelete(task: Task): void;
+}) {
   const retry = useRetryTask();
   const running = isRunning(task);
   const hasMoments = task.status === 'DONE' && task.kind !== 'caption';
@@ -84,7 +92,13 @@ function TaskRow({ task, highlighted, onDelete }: { task: Task; highlighted: boo
             </Stack>
           )}
           {task.status === 'ERROR' && task.error_reason && (
-            <Alert color="red" variant="light" p="xs" icon={<IconAlertCircle size={16} />} data-testid="task-error">
+            <Alert
+              color="red"
+              variant="light"
+              p="xs"
+              icon={<IconAlertCircle size={16} />}
+              data-testid="task-error"
+            >
               <Text size="sm">{task.error_reason}</Text>
             </Alert>
           )}
@@ -156,7 +170,11 @@ export function VideoTasksList() {
   }
   if (tasks.isError) {
     return (
-      <Alert color="red" icon={<IconAlertCircle size={18} />} title="Your videos could not be loaded">
+      <Alert
+        color="red"
+        icon={<IconAlertCircle size={18} />}
+        title="Your videos could not be loaded"
+      >
         <Button size="xs" mt="xs" variant="light" color="red" onClick={() => void tasks.refetch()}>
           Try again
         </Button>
@@ -185,9 +203,18 @@ export function VideoTasksList() {
   return (
     <Stack gap="sm" data-testid="video-tasks">
       {tasks.data.map((task) => (
-        <TaskRow key={task.id} task={task} highlighted={task.id === startedTaskId} onDelete={setConfirming} />
+        <TaskRow
+          key={task.id}
+          task={task}
+          highlighted={task.id === startedTaskId}
+          onDelete={setConfirming}
+        />
       ))}
-      <Modal opened={confirming !== null} onClose={() => setConfirming(null)} title="Delete this video task?">
+      <Modal
+        opened={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title="Delete this video task?"
+      >
         <Stack>
           <Text size="sm">
             “{confirming?.video.title || 'Untitled video'}” and its moments will be removed. This

@@ -1,16 +1,7 @@
 import type { Task } from '@moments/contract';
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import {
-  useRealtimeMessages,
-  useRealtimeReconnect,
-  type TaskStatusData,
-} from '../realtime';
+import { useRealtimeMessages, useRealtimeReconnect, type TaskStatusData } from '../realtime';
 import { deleteTask, getTask, listTasks, retryTask, startTask, type TaskStartOptions } from './api';
 import type { VideoMeta } from '@moments/contract';
 
@@ -34,8 +25,7 @@ export function useTask(id: string | undefined) {
     enabled: Boolean(id),
     staleTime: Infinity,
     // A task already in the list needs no extra request.
-    initialData: () =>
-      queryClient.getQueryData<Task[]>(LIST_KEY)?.find((task) => task.id === id),
+    initialData: () => queryClient.getQueryData<Task[]>(LIST_KEY)?.find((task) => task.id === id),
   });
 }
 

@@ -1,0 +1,19 @@
+import { Badge } from '@mantine/core';
+import type { Job } from '@moments/contract';
+
+/** spec §3 job status as a badge: rendering with its percent, ready, or failed. */
+export function JobStatusBadge({ job }: { job: Pick<Job, 'status' | 'progress'> }) {
+  if (job.status === 'DONE') return <Badge color="teal">Ready</Badge>;
+  if (job.status === 'ERROR') return <Badge color="red">Failed</Badge>;
+  return (
+    <Badge color="violet" variant="light">
+      Rendering {Math.floor(job.progress)}%
+    </Badge>
+  );
+}
+
+export const JOB_TYPE_LABELS: Record<Job['type'], string> = {
+  VIRAL_MOMENT_EXPORT: 'Viral moment',
+  VIRAL_FIND_MOMENT_EXPORT: 'Search moment',
+  ANIMATED_CAPTION_EXPORT: 'Captioned video',
+};

@@ -1,0 +1,73 @@
+import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import type { Notification } from '@moments/contract';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { fetchJob } from './api';
+import { describeNotification } from './describe';
+import { showNotificationDialog, useNotificationDialog } from './dialogStore';
+import { TONE_LOOK } from './NotificationItem';
+
+const BUTTON_LABELS = {
+  'video-tasks': 'Go to my videos',
+  job: 'View export',
+  'moment-clip': 'View the moment',
+  none: 'Close',
+} as const;
+
+/** spec §4/§8 dialogs of an opened notification. */
+export function NotificationDialog() {
+  const notification = useNotificationDialog();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const close = () => showNotificationDialog(null);
+
+  const follow = async (opened: Notification) => {
+    const { target } = describeNotification(opened);
+    const data = opened.data as { job_id?: string; moment_id?: string | null };
+    if (target === 'video-tasks') void navigate('/library/videoTasks');
+    if (target === 'job' && data.job_id) void navigate(`/job/${data.job_id}`);
+    if (target === 'moment-clip' && data.job_id) {
+      // spec §4: the failure dialog's button fetches the job to find its moment.
+      setBusy(true);
+      const job = await fetchJob(data.job_id).catch(() => null);
+      setBusy(false);
+      const momentId = job?.moment_id ?? data.moment_id;
+      if (momentId) void navigate(`/moment/${momentId}/clip`);
+    }
+    close();
+  };
+
+  const text = notification ? describeNotification(notification) : null;
+  const look = text ? TONE_LOOK[text.tone] : null;
+  return (
+    <Modal
+      opened={notification !== null}
+      onClose={close}
+      withCloseButton={false}
+      size="sm"
+      aria-labelledby="notification-dialog-title"
+    >
+      {notification && text && look && (
+        <Stack align="center" ta="center" gap="sm" py="sm" data-testid="notification-dialog">
+          <ThemeIcon size={56} radius="xl" variant="light" color={look.color}>
+            <look.icon size={30} />
+          </ThemeIcon>
+          <Text fw={700} size="lg" id="notification-dialog-title">
+            {text.title}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {text.body}
+          </Text>
+          <Group mt="sm" gap="sm">
+            <Button variant="default" onClick={close}>
+              Close
+            </Button>
+            <Button loading={busy} onClick={() => void follow(notification)}>
+              {BUTTON_LABELS[text.target]}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,78 @@
+import { Notification as Toast, Portal, Stack, Text, UnstyledButton } from '@mantine/core';
+import type { Notification } from '@moments/contract';
+import { useEffect } from 'react';
+import { describeNotification } from './describe';
+import { TONE_LOOK } from './NotificationItem';
+
+const TOAST_MS = 8000;
+
+function TimedToast({
+  notification,
+  onOpen,
+  onDismiss,
+}: {
+  notification: Notification;
+  onOpen(): void;
+  /** Stable across renders, so the timer is not restarted. */
+  onDismiss(id: string): void;
+}) {
+  useEffect(() => {
+    const timer = setTimeout(() => onDismiss(notification.id), TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [onDismiss, notification.id]);
+  const { title, body, tone } = describeNotification(notification);
+  const look = TONE_LOOK[tone];
+  return (
+    <Toast
+      color={look.color}
+      icon={<look.icon size={18} />}
+      title={title}
+      onClose={() => onDismiss(notification.id)}
+      withBorder
+      radius="md"
+      style={{ boxShadow: 'var(--mantine-shadow-lg)' }}
+      role="status"
+      data-testid="notification-toast"
+    >
+      <UnstyledButton onClick={onOpen} w="100%">
+        <Text size="sm" c="dimmed" lineClamp={2}>
+          {body}
+        </Text>
+      </UnstyledButton>
+    </Toast>
+  );
+}
+
+/** A finished task or export pops up for a few seconds (spec §4 "task updates arrive as notifications"). */
+export function NotificationToasts({
+  toasts,
+  onOpen,
+  onDismiss,
+}: {
+  toasts: Notification[];
+  onOpen(notification: Notification): void;
+  onDismiss(id: string): void;
+}) {
+  if (toasts.length === 0) return null;
+  return (
+    <Portal>
+      <Stack
+        gap="sm"
+        pos="fixed"
+        right={16}
+        bottom={80}
+        w="min(360px, calc(100vw - 32px))"
+        style={{ zIndex: 300 }}
+      >
+        {toasts.map((notification) => (
+          <TimedToast
+            key={notification.id}
+            notification={notification}
+            onOpen={() => onOpen(notification)}
+            onDismiss={onDismiss}
+          />
+        ))}
+      </Stack>
+    </Portal>
+  );
+}

@@ -1,0 +1,168 @@
+import type { Notification } from '@moments/contract';
+import {
+  useInfiniteQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useSession } from '../account/session';
+import { useRealtimeMessages, useRealtimeReconnect, type RealtimeMessage } from '../realtime';
+import {
+  deleteNotifications,
+  fetchNotificationPage,
+  markAllNotificationsViewed,
+  markNotificationsViewed,
+  type NotificationPage,
+} from './api';
+
+export const NOTIFICATIONS_QUERY_KEY = ['notifications'] as const;
+
+/** A page plus the moment it was asked for: the first page's time is the cutoff of the rest. */
+interface LoadedPage extends NotificationPage {
+  requestedAt: number;
+}
+interface PageParam {
+  page: number;
+  created?: number;
+}
+type NotificationData = InfiniteData<LoadedPage, PageParam>;
+
+/**
+ * spec §3 "Notification list state" / §9: pages of 20; loading more asks for the next page with
+ * the first request's time as `created`, so notifications that arrive meanwhile (they are pushed
+ * and prepended) do not shift the pages. Shared by the bell and /notification.
+ */
+export function useNotificationList() {
+  const { status } = useSession();
+  const query = useInfiniteQuery({
+    queryKey: NOTIFICATIONS_QUERY_KEY,
+    enabled: status === 'authenticated',
+    initialPageParam: { page: 1 } as PageParam,
+    queryFn: async ({ pageParam }): Promise<LoadedPage> => {
+      const requestedAt = Date.now();
+      return { ...(await fetchNotificationPage(pageParam.page, pageParam.created)), requestedAt };
+    },
+    getNextPageParam: (lastPage, pages, lastParam) =>
+      lastPage.last
+        ? undefined
+        : { page: lastParam.page + 1, created: lastParam.created ?? pages[0]!.requestedAt },
+    staleTime: Infinity,
+  });
+  // Pushed notifications may also come back in a later page: each id is shown once.
+  const seen = new Set<string>();
+  const notifications: Notification[] = [];
+  for (const page of query.data?.pages ?? []) {
+    for (const notification of page.content) {
+      if (seen.has(notification.id)) continue;
+      seen.add(notification.id);
+      notifications.push(notification);
+    }
+  }
+  const unreadCount = notifications.filter((notification) => !notification.viewed).length;
+  return {
+    notifications,
+    unreadCount,
+    /** spec §3 data-loaded flag */
+    loaded: query.isSuccess,
+    hasMore: query.hasNextPage,
+    loadingMore: query.isFetchingNextPage,
+    loadMore: () => void query.fetchNextPage(),
+    isError: query.isError,
+  };
+}
+
+function patchNotifications(
+  queryClient: QueryClient,
+  change: (list: Notification[]) => Notification[],
+) {
+  queryClient.setQueryData<NotificationData>(NOTIFICATIONS_QUERY_KEY, (data) =>
+    data
+      ? { ...data, pages: data.pages.map((page) => ({ ...page, content: change(page.content) })) }
+      : data,
+  );
+}
+
+const markViewedLocally = (queryClient: QueryClient, ids: ReadonlySet<string> | 'all') =>
+  patchNotifications(queryClient, (list) =>
+    list.map((n) => (ids === 'all' || ids.has(n.id) ? { ...n, viewed: true } : n)),
+  );
+
+const removeLocally = (queryClient: QueryClient, ids: ReadonlySet<string>) =>
+  patchNotifications(queryClient, (list) => list.filter((n) => !ids.has(n.id)));
+
+/** A pushed message that is a stored notification, in the shape the history call returns. */
+export function notificationFromMessage(
+  message: RealtimeMessage,
+  nowMs = Date.now(),
+): Notification | null {
+  if (message.type.startsWith('SYNC_') || !('id' in message) || !message.id) return null;
+  return {
+    id: message.id,
+    type: message.type,
+    viewed: false,
+    data: message.data as unknown as Record<string, unknown>,
+    created: nowMs,
+  };
+}
+
+/**
+ * Mount once (the app frame): new notifications are prepended, SYNC_NOTIFY_VIEW and
+ * SYNC_NOTIFY_DELETE from the user's other clients update the list and the badge (spec §4).
+ * Returns the notifications that just arrived, for the toast.
+ */
+export function useLiveNotifications(onArrival: (notification: Notification) => void): void {
+  const queryClient = useQueryClient();
+  useRealtimeMessages((message) => {
+    if (message.type === 'SYNC_NOTIFY_VIEW') {
+      markViewedLocally(queryClient, new Set(message.data.ids));
+      return;
+    }
+    if (message.type === 'SYNC_NOTIFY_DELETE') {
+      removeLocally(queryClient, new Set(message.data.ids));
+      return;
+    }
+    const notification = notificationFromMessage(message);
+    if (!notification) return;
+    const data = queryClient.getQueryData<NotificationData>(NOTIFICATIONS_QUERY_KEY);
+    if (data) {
+      const known = data.pages.some((page) => page.content.some((n) => n.id === notification.id));
+      if (!known) {
+        const [first, ...rest] = data.pages;
+        queryClient.setQueryData<NotificationData>(NOTIFICATIONS_QUERY_KEY, {
+          ...data,
+          pages: [{ ...first!, content: [notification, ...first!.content] }, ...rest],
+        });
+      }
+    }
+    onArrival(notification);
+  });
+  useRealtimeReconnect(() => {
+    // Whatever arrived while the connection was down is read again.
+    void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_KEY });
+  });
+}
+
+/** Viewing, marking all and deleting: the list changes at once, failures are ignored (spec §8). */
+export function useNotificationActions() {
+  const queryClient = useQueryClient();
+  const markViewed = useCallback(
+    async (ids: string[]) => {
+      markViewedLocally(queryClient, new Set(ids));
+      await markNotificationsViewed(ids).catch(() => undefined);
+    },
+    [queryClient],
+  );
+  const markAllViewed = useCallback(async () => {
+    markViewedLocally(queryClient, 'all');
+    await markAllNotificationsViewed().catch(() => undefined);
+  }, [queryClient]);
+  const remove = useCallback(
+    async (ids: string[]) => {
+      removeLocally(queryClient, new Set(ids));
+      await deleteNotifications(ids).catch(() => undefined);
+    },
+    [queryClient],
+  );
+  return { markViewed, markAllViewed, remove };
+}

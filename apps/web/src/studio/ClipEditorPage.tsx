@@ -1,0 +1,419 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Grid,
+  Group,
+  Loader,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  ERROR_CODES,
+  USAGE_LIMIT_CODES,
+  type CaptionDisplay,
+  type ExportAspect,
+  type ExportLayout,
+  type ExportQuality,
+  type MomentView,
+  type Task,
+  type Transcript,
+} from '@moments/contract';
+import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
+import { useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { isApiError } from '../api/client';
+import { useTopBarVideo, type TopBarVideo } from '../layout/topBarVideo';
+import {
+  exportTypeOf,
+  useCaptionPreview,
+  useCaptionTemplates,
+  useClipMoment,
+  useClipTask,
+  useStartExport,
+  useTranscript,
+  type ClipOptions,
+} from './api';
+import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreviewPlayer';
+import { TemplateGallery } from './TemplateGallery';
+import { TrimTimeline } from './TrimTimeline';
+import { flattenWords, neighbourhoodOf, snapTrim, spanText, type Span } from './trim';
+
+/** Shapes the editor offers (`original` is for whole-video caption exports). */
+const ASPECTS: { value: Exclude<ExportAspect, 'original'>; label: string }[] = [
+  { value: '9:16', label: '9:16' },
+  { value: '1:1', label: '1:1' },
+  { value: '4:5', label: '4:5' },
+  { value: '16:9', label: '16:9' },
+];
+const LAYOUTS: { value: ExportLayout; label: string }[] = [
+  { value: 'auto', label: 'Follow speaker' },
+  { value: 'blur_fit', label: 'Blurred fit' },
+];
+const QUALITIES: ExportQuality[] = ['720p', '1080p'];
+const DISPLAYS: { value: CaptionDisplay; label: string }[] = [
+  { value: 'source', label: 'Original language' },
+  { value: 'translate', label: 'Translation' },
+  { value: 'all', label: 'Original and translation' },
+  { value: 'none', label: 'No captions' },
+];
+const TARGET_LANGUAGES = [
+  ['en', 'English'],
+  ['es', 'Spanish'],
+  ['fr', 'French'],
+  ['de', 'German'],
+  ['pt', 'Portuguese'],
+  ['it', 'Italian'],
+  ['ru', 'Russian'],
+  ['ar', 'Arabic'],
+  ['hi', 'Hindi'],
+  ['zh', 'Chinese'],
+  ['ja', 'Japanese'],
+  ['ko', 'Korean'],
+].map(([value, label]) => ({ value: value!, label: label! }));
+
+/** Options are sent this long after the last change: typing and dragging stay smooth. */
+const PREVIEW_DEBOUNCE_MS = 400;
+
+/** The export frame the server will render (short side 720 or 1080), for the preview's shape. */
+function frameOf(aspect: Exclude<ExportAspect, 'original'>, quality: ExportQuality) {
+  const short = quality === '720p' ? 720 : 1080;
+  const [w, h] = aspect.split(':').map(Number) as [number, number];
+  const even = (value: number) => Math.round(value / 2) * 2;
+  return w < h
+    ? { width: short, height: even((short * h) / w) }
+    : { width: even((short * w) / h), height: short };
+}
+
+/** /moment/{momentId}/clip: trim, frame and caption a moment, preview it, export it. */
+export default function ClipEditorPage() {
+  const { momentId = '' } = useParams();
+  const moment = useClipMoment(momentId);
+  const taskId = moment.data?.task_id;
+  const task = useClipTask(taskId);
+  const transcript = useTranscript(taskId);
+
+  const failed = moment.error ?? task.error ?? transcript.error;
+  if (failed) {
+    const missing = isApiError(failed) && failed.status === 404;
+    return (
+      <Center h="50vh" p="md">
+        <Alert
+          color={missing ? 'gray' : 'red'}
+          title={missing ? 'Moment not found' : 'Could not open the editor'}
+          maw={480}
+        >
+          {missing
+            ? 'This moment does not exist or is not yours.'
+            : isApiError(failed)
+              ? failed.message
+              : 'Something went wrong.'}{' '}
+          <Anchor component={Link} to="/library/moments">
+            Go to your moments
+          </Anchor>
+        </Alert>
+      </Center>
+    );
+  }
+  if (!moment.data || !task.data || !transcript.data) {
+    return (
+      <Center h="50vh">
+        <Loader type="dots" aria-label="Loading the editor" />
+      </Center>
+    );
+  }
+  return (
+    <ClipEditor key={momentId} moment={moment.data} task={task.data} transcript={transcript.data} />
+  );
+}
+
+function ClipEditor({
+  moment,
+  task,
+  transcript,
+}: {
+  moment: MomentView;
+  task: Task;
+  transcript: Transcript;
+}) {
+  const navigate = useNavigate();
+  const templates = useCaptionTemplates();
+  const startExport = useStartExport();
+  const player = useRef<PreviewPlayerHandle>(null);
+
+  const words = useMemo(() => flattenWords(transcript.segments), [transcript]);
+  const videoMs = transcript.duration_ms || task.duration_ms || moment.end;
+  const momentSpan = useMemo(
+    () =>
+      snapTrim({ start: moment.start, end: moment.end }, words, {
+        start: moment.start,
+        end: moment.end,
+      }),
+    [moment.start, moment.end, words],
+  );
+  const range = useMemo(() => neighbourhoodOf(momentSpan, videoMs), [momentSpan, videoMs]);
+
+  const [trim, setTrim] = useState<Span>(momentSpan);
+  const [aspect, setAspect] = useState<Exclude<ExportAspect, 'original'>>('9:16');
+  const [layout, setLayout] = useState<ExportLayout>('auto');
+  const [quality, setQuality] = useState<ExportQuality>('1080p');
+  const [template, setTemplate] = useState('karaoke');
+  const [display, setDisplay] = useState<CaptionDisplay>(task.caption_display);
+  const [targetLang, setTargetLang] = useState<string | null>(task.target_lang);
+  const [editedText, setEditedText] = useState<string | null>(null);
+  const [textReset, setTextReset] = useState(false);
+
+  const topBarVideo = useMemo<TopBarVideo>(
+    () => ({
+      title: moment.video.title || moment.title,
+      thumbnail: moment.video.thumbnail,
+      duration: moment.video.duration,
+      channel: moment.video.channel_title,
+      viewCount: moment.video.view_count,
+      platform: moment.video.video_platform,
+      publishedAt: moment.video.published_at,
+    }),
+    [moment],
+  );
+  useTopBarVideo(topBarVideo);
+
+  const needsTranslation = display === 'all' || display === 'translate';
+  const options = useMemo<ClipOptions>(
+    () => ({
+      aspect,
+      quality,
+      template,
+      layout,
+      caption_display: display,
+      target_lang: needsTranslation && targetLang ? targetLang : undefined,
+      transcript_text: editedText ?? undefined,
+      start_ms: trim.start,
+      end_ms: trim.end,
+    }),
+    [aspect, quality, template, layout, display, needsTranslation, targetLang, editedText, trim],
+  );
+  const [debouncedOptions] = useDebouncedValue(options, PREVIEW_DEBOUNCE_MS);
+  const preview = useCaptionPreview(moment.id, debouncedOptions);
+
+  const changeTrim = (next: Span, edge: 'start' | 'end') => {
+    setTrim(next);
+    // The edited text belongs to the old span; the new span starts from its own words.
+    if (editedText !== null) {
+      setEditedText(null);
+      setTextReset(true);
+    }
+    player.current?.seek(edge === 'start' ? next.start : Math.max(next.start, next.end - 200));
+  };
+
+  const onExport = () =>
+    startExport.mutate(
+      { type: exportTypeOf(moment.type), moment_id: moment.id, options },
+      { onSuccess: (job) => void navigate(`/job/${job.job_id}`) },
+    );
+
+  const exportError = startExport.error;
+  // Usage limits and lost connections have their own global dialogs (spec §8).
+  const showExportError =
+    isApiError(exportError) &&
+    !USAGE_LIMIT_CODES.has(exportError.code) &&
+    exportError.code !== ERROR_CODES.NETWORK_DISCONNECTED;
+  const previewError = preview.error && isApiError(preview.error) ? preview.error : null;
+
+  if (!moment.media_url) {
+    return (
+      <Center h="50vh" p="md">
+        <Alert color="gray" title="The source video is gone" maw={480}>
+          The video this moment came from is no longer stored, so it cannot be edited or exported.
+        </Alert>
+      </Center>
+    );
+  }
+
+  const exportButton = (
+    <Button
+      leftSection={<IconDownload size={18} />}
+      onClick={onExport}
+      loading={startExport.isPending}
+      disabled={needsTranslation && !targetLang}
+    >
+      Export {quality} MP4
+    </Button>
+  );
+
+  return (
+    <Stack maw={1200} mx="auto" p={{ base: 'sm', sm: 'md' }} gap="md">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div style={{ minWidth: 0 }}>
+          <Title order={2} size="h3" lineClamp={2}>
+            {moment.title || 'Untitled moment'}
+          </Title>
+          <Text size="sm" c="dimmed" lineClamp={1}>
+            Clip editor · {moment.video.title}
+          </Text>
+        </div>
+        <Group visibleFrom="sm">{exportButton}</Group>
+      </Group>
+      {showExportError && (
+        <Alert color="red" icon={<IconAlertTriangle size={18} />} title="The export did not start">
+          {exportError.message}
+        </Alert>
+      )}
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Paper withBorder p="sm" radius="md" pos={{ md: 'sticky' } as never} top={80}>
+            <CaptionPreviewPlayer
+              ref={player}
+              mediaUrl={moment.media_url}
+              preview={preview.data}
+              frame={frameOf(aspect, quality)}
+              layout={layout}
+              trim={trim}
+            />
+            {previewError && (
+              <Alert
+                color="yellow"
+                mt="xs"
+                title="Captions cannot be previewed"
+                data-testid="preview-error"
+              >
+                {previewError.message}
+              </Alert>
+            )}
+            {layout === 'auto' && (
+              <Text size="xs" c="dimmed" mt={6} ta="center">
+                The preview shows a centred crop; the export follows the speaker.
+              </Text>
+            )}
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack gap="md">
+            <Paper withBorder p="md" radius="md">
+              <Text fw={600} mb="xs">
+                Trim
+              </Text>
+              <TrimTimeline
+                range={range}
+                moment={momentSpan}
+                words={words}
+                trim={trim}
+                onTrimChange={changeTrim}
+              />
+            </Paper>
+
+            <Paper withBorder p="md" radius="md">
+              <Stack gap="sm">
+                <TemplateGallery
+                  templates={templates.data}
+                  value={template}
+                  onChange={setTemplate}
+                />
+                <Group grow align="flex-start">
+                  <Select
+                    label="Captions show"
+                    data={DISPLAYS}
+                    value={display}
+                    onChange={(value) => value && setDisplay(value as CaptionDisplay)}
+                    allowDeselect={false}
+                  />
+                  {needsTranslation && (
+                    <Select
+                      label="Translate into"
+                      placeholder="Pick a language"
+                      data={TARGET_LANGUAGES}
+                      value={targetLang}
+                      onChange={setTargetLang}
+                      searchable
+                    />
+                  )}
+                </Group>
+              </Stack>
+            </Paper>
+
+            <Paper withBorder p="md" radius="md">
+              <Stack gap="sm">
+                <div>
+                  <Text size="sm" fw={500} mb={4} id="aspect-label">
+                    Aspect ratio
+                  </Text>
+                  <SegmentedControl
+                    fullWidth
+                    aria-labelledby="aspect-label"
+                    data={ASPECTS}
+                    value={aspect}
+                    onChange={(value) => setAspect(value as typeof aspect)}
+                  />
+                </div>
+                <Group grow align="flex-start">
+                  <div>
+                    <Text size="sm" fw={500} mb={4} id="layout-label">
+                      Framing
+                    </Text>
+                    <SegmentedControl
+                      fullWidth
+                      aria-labelledby="layout-label"
+                      data={LAYOUTS}
+                      value={layout}
+                      onChange={(value) => setLayout(value as ExportLayout)}
+                    />
+                  </div>
+                  <div>
+                    <Text size="sm" fw={500} mb={4} id="quality-label">
+                      Quality
+                    </Text>
+                    <SegmentedControl
+                      fullWidth
+                      aria-labelledby="quality-label"
+                      data={QUALITIES}
+                      value={quality}
+                      onChange={(value) => setQuality(value as ExportQuality)}
+                    />
+                  </div>
+                </Group>
+              </Stack>
+            </Paper>
+
+            <Paper withBorder p="md" radius="md">
+              <Textarea
+                label="Transcript of the clip"
+                description="Fix misheard words here; the captions of the words you change are re-timed."
+                autosize
+                minRows={3}
+                maxRows={10}
+                value={editedText ?? spanText(words, trim)}
+                onChange={(event) => {
+                  setEditedText(event.currentTarget.value);
+                  setTextReset(false);
+                }}
+              />
+              <Group justify="space-between" mt={6} gap="xs">
+                <Text size="xs" c="dimmed">
+                  {textReset
+                    ? 'The trim changed, so the text was reset to the words of the new span.'
+                    : ''}
+                </Text>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  disabled={editedText === null}
+                  onClick={() => setEditedText(null)}
+                >
+                  Undo text edits
+                </Button>
+              </Group>
+            </Paper>
+
+            <Group justify="flex-end">{exportButton}</Group>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
