@@ -185,8 +185,6 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
     await card.getByRole('button', { name: 'Thumbs down' }).click();
     const dialog = page.getByRole('dialog', { name: "What's wrong with this moment?" });
     await dialog.getByText('Bad start or end').click();
-    await screenshot(page, 'dbg-after-chip');
-    console.log('DBG dialogs', await page.getByRole('dialog').count(), await dialog.getByRole('button').allTextContents());
     await dialog.getByLabel('Tell us more').fill('It starts in the middle of the story.');
     await screenshot(page, 'thumbs-down-dialog');
     await dialog.getByRole('button', { name: 'Send feedback' }).click();

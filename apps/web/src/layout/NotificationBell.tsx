@@ -44,6 +44,7 @@ export function NotificationBell() {
             disabled={unread === 0}
             data-testid="notification-badge"
             data-count={unread}
+            data-realtime={realtime.connected ? 'connected' : realtime.state}
           >
             <ActionIcon
               variant="subtle"

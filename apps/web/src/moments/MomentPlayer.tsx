@@ -1,5 +1,12 @@
-import { AspectRatio, Box, Center, Group, Progress, Stack, Text } from '@mantine/core';
-import { IconVideoOff } from '@tabler/icons-react';
+import { ActionIcon, AspectRatio, Box, Center, Group, Slider, Stack, Text } from '@mantine/core';
+import {
+  IconMaximize,
+  IconPlayerPauseFilled,
+  IconPlayerPlayFilled,
+  IconVideoOff,
+  IconVolume,
+  IconVolumeOff,
+} from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { formatDuration } from '@moments/domain/format';
 
@@ -28,6 +35,8 @@ export function MomentPlayer({
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const [positionMs, setPositionMs] = useState(span.start);
+  const [playing, setPlaying] = useState(false);
+  const [muted, setMuted] = useState(false);
   const startSec = span.start / 1000;
   const endSec = span.end / 1000;
 
@@ -61,6 +70,7 @@ export function MomentPlayer({
         setPositionMs(span.end);
         return;
       }
+      cancelAnimationFrame(frame);
       if (!video.paused) frame = requestAnimationFrame(watch);
     };
     const onPlay = () => {
@@ -72,59 +82,119 @@ export function MomentPlayer({
       frame = requestAnimationFrame(watch);
     };
     const onSeeked = () => setPositionMs(video.currentTime * 1000);
+    // Frames are not painted in a background tab; timeupdate still keeps the span's end.
+    const onTimeUpdate = () => {
+      if (!video.paused) watch();
+    };
     video.addEventListener('play', onPlay);
     video.addEventListener('seeked', onSeeked);
+    video.addEventListener('timeupdate', onTimeUpdate);
     return () => {
       cancelAnimationFrame(frame);
       video.removeEventListener('play', onPlay);
       video.removeEventListener('seeked', onSeeked);
+      video.removeEventListener('timeupdate', onTimeUpdate);
     };
   }, [startSec, endSec, span.end]);
 
   const lengthMs = Math.max(1, span.end - span.start);
   const intoSpanMs = Math.min(Math.max(positionMs - span.start, 0), lengthMs);
 
-  return (
-    <Stack gap={6}>
+  const togglePlay = () => {
+    const video = videoRef.current;
+    if (!video) return;
+    if (video.paused) video.play().catch(() => {});
+    else video.pause();
+  };
+  const seekWithinSpan = (offsetMs: number) => {
+    const video = videoRef.current;
+    if (!video) return;
+    video.currentTime = (span.start + Math.min(Math.max(offsetMs, 0), lengthMs)) / 1000;
+    setPositionMs(video.currentTime * 1000);
+  };
+
+  if (!mediaUrl) {
+    return (
       <AspectRatio ratio={16 / 9}>
-        {mediaUrl ? (
-          <Box
-            component="video"
-            ref={videoRef}
-            src={mediaUrl}
-            poster={poster ?? undefined}
-            controls
-            playsInline
-            preload="metadata"
-            data-testid="moment-player"
-            data-span-start={span.start}
-            data-span-end={span.end}
-            bg="black"
-            style={{ borderRadius: 'var(--mantine-radius-md)', width: '100%', height: '100%' }}
-          />
-        ) : (
-          <Center bg="dark.6" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
-            <Stack align="center" gap={4}>
-              <IconVideoOff size={32} color="var(--mantine-color-gray-5)" />
-              <Text size="sm" c="gray.4">
-                The video file is no longer available.
-              </Text>
-            </Stack>
-          </Center>
-        )}
+        <Center bg="dark.6" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+          <Stack align="center" gap={4}>
+            <IconVideoOff size={32} color="var(--mantine-color-gray-5)" />
+            <Text size="sm" c="gray.4">
+              The video file is no longer available.
+            </Text>
+          </Stack>
+        </Center>
       </AspectRatio>
-      <Progress
-        value={(intoSpanMs / lengthMs) * 100}
-        size="sm"
-        aria-label="Position within the moment"
-      />
-      <Group justify="space-between">
-        <Text size="xs" c="dimmed">
+    );
+  }
+
+  // Own controls instead of the browser's: the timeline is the moment's span, not the whole video.
+  return (
+    <Stack gap={8}>
+      <AspectRatio ratio={16 / 9}>
+        <Box
+          component="video"
+          ref={videoRef}
+          src={mediaUrl}
+          poster={poster ?? undefined}
+          playsInline
+          preload="metadata"
+          muted={muted}
+          onClick={togglePlay}
+          onPlay={() => setPlaying(true)}
+          onPause={() => setPlaying(false)}
+          data-testid="moment-player"
+          data-span-start={span.start}
+          data-span-end={span.end}
+          bg="black"
+          style={{
+            borderRadius: 'var(--mantine-radius-md)',
+            width: '100%',
+            height: '100%',
+            cursor: 'pointer',
+          }}
+        />
+      </AspectRatio>
+      <Group gap="xs" wrap="nowrap">
+        <ActionIcon
+          variant="filled"
+          radius="xl"
+          size="lg"
+          onClick={togglePlay}
+          aria-label={playing ? 'Pause' : 'Play'}
+        >
+          {playing ? <IconPlayerPauseFilled size={18} /> : <IconPlayerPlayFilled size={18} />}
+        </ActionIcon>
+        <Slider
+          style={{ flex: 1 }}
+          min={0}
+          max={lengthMs}
+          step={100}
+          value={intoSpanMs}
+          onChange={seekWithinSpan}
+          label={(value) => formatDuration(value)}
+          size="sm"
+          aria-label="Position within the moment"
+        />
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
           {formatDuration(intoSpanMs)} / {formatDuration(lengthMs)}
         </Text>
-        <Text size="xs" c="dimmed">
-          plays {formatDuration(span.start)} – {formatDuration(span.end)} of the video
-        </Text>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          onClick={() => setMuted((value) => !value)}
+          aria-label={muted ? 'Unmute' : 'Mute'}
+        >
+          {muted ? <IconVolumeOff size={18} /> : <IconVolume size={18} />}
+        </ActionIcon>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          onClick={() => videoRef.current?.requestFullscreen?.().catch(() => {})}
+          aria-label="Full screen"
+        >
+          <IconMaximize size={18} />
+        </ActionIcon>
       </Group>
     </Stack>
   );

@@ -1,0 +1,362 @@
+/**
+ * The clip studio end to end (issue "Clip studio"): a real task (synthesized speech served over
+ * HTTP, downloaded, transcribed, moments found) opened in the clip editor in Chromium; the
+ * captions are drawn in the page by libass (JASSUB); template, aspect and trim are changed; the
+ * export renders on the real server and the downloaded MP4 is probed.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Job, Moment, Task } from '@moments/contract';
+import { fasterWhisperAvailability } from '@moments/ai/asr';
+import { probeMedia } from '@moments/media/probe';
+import {
+  makeTestVideo,
+  serveFiles,
+  synthesizeSpeech,
+  type ServedFiles,
+} from '@moments/media/testing';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAccount } from './support/accounts';
+import { DESKTOP_VIEWPORT, PHONE_VIEWPORT, hasChromium, launchChromium } from './support/browser';
+import { startMomentsServer, type RunningMomentsServer } from './support/server';
+import { ensureWebBuild } from './support/webBuild';
+
+/** About a minute of speech: a story with a point, so the moment finder has something to pick. */
+const SPEECH = `Last summer I learned the most important lesson of my career from a broken coffee machine.
+Our team had worked for six months on a product that nobody wanted. Every morning we stood in the
+kitchen, waiting for that old machine to heat up, and we talked about what customers really needed.
+One Tuesday the machine finally died. For the first time we walked to the cafe across the street,
+and we started talking to strangers in the line. Within a week those strangers told us more than a
+year of surveys. They did not care about our features. They cared about saving ten minutes every
+morning. So we threw away half of our plans and built the simple thing they asked for. Three months
+later we had ten thousand paying users. Here is the lesson. If you want to understand people, leave
+your office and stand in line with them. The best research tool we ever had was a broken coffee
+machine. Thank you for listening, and go talk to your customers today.`;
+
+/** The exported clip stays short: a 720p render of a few seconds keeps the test quick. */
+const MAX_CLIP_MS = 6000;
+
+const asr = fasterWhisperAvailability();
+const missing = [
+  !hasChromium && 'Chromium (/usr/bin/chromium)',
+  !asr.available && `the speech engine (${asr.reason})`,
+].filter(Boolean);
+if (missing.length) console.warn(`e2e/studio: skipping, missing ${missing.join(', ')}`);
+
+/** Where to save screenshots of the studio pages for a look by eye (optional). */
+const SCREENSHOT_DIR = process.env.STUDIO_SCREENSHOTS_DIR;
+
+describe.skipIf(missing.length > 0)('clip studio', () => {
+  let server: RunningMomentsServer;
+  let browser: Browser;
+  let served: ServedFiles;
+  let workDir: string;
+  let context: BrowserContext;
+  let moment: Moment;
+  let exportedJob: Job;
+  const contexts: BrowserContext[] = [];
+
+  async function api<T>(pathAndQuery: string, init: RequestInit = {}, token?: string): Promise<T> {
+    const reply = await fetch(`${server.baseUrl}${pathAndQuery}`, {
+      ...init,
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...init.headers,
+      },
+    });
+    const body = (await reply.json()) as { code: string; message: string; data: T };
+    if (reply.status !== 200) throw new Error(`${pathAndQuery}: ${reply.status} ${body.message}`);
+    return body.data;
+  }
+
+  async function newPage(viewport = DESKTOP_VIEWPORT, storageFrom?: BrowserContext): Promise<Page> {
+    const state = storageFrom ? await storageFrom.storageState() : undefined;
+    const created = await browser.newContext({
+      viewport,
+      baseURL: server.baseUrl,
+      storageState: state,
+    });
+    contexts.push(created);
+    const page = await created.newPage();
+    page.setDefaultTimeout(20_000);
+    return page;
+  }
+
+  async function shot(page: Page, name: string) {
+    if (!SCREENSHOT_DIR) return;
+    await fs.mkdir(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  }
+
+  beforeAll(async () => {
+    workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-studio-'));
+    const speech = await synthesizeSpeech(
+      SPEECH.replace(/\s+/g, ' '),
+      path.join(workDir, 'talk.wav'),
+      {
+        engine: 'festival',
+      },
+    );
+    await makeTestVideo(path.join(workDir, 'talk.mp4'), { audio: speech, width: 640, height: 360 });
+    served = await serveFiles(workDir);
+    await ensureWebBuild();
+    [server, browser] = await Promise.all([
+      startMomentsServer({ MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1' }),
+      launchChromium(),
+    ]);
+
+    // A real task, started with the user's bearer token as any API client would.
+    const account = newAccount('studio');
+    const { token } = await api<{ token: string }>('/api/auth/signup', {
+      method: 'POST',
+      body: JSON.stringify(account),
+    });
+    const task = await api<Task>(
+      '/api/highlight_moment/task/start?url_source=direct&source_lang=en&caption_display=source',
+      { method: 'POST', body: JSON.stringify({ url: `${served.url}/talk.mp4` }) },
+      token,
+    );
+    const deadline = Date.now() + 150_000;
+    let current = task;
+    while (current.status !== 'DONE') {
+      if (current.status === 'ERROR') throw new Error(`task failed: ${current.error_reason}`);
+      if (Date.now() > deadline)
+        throw new Error(`task still ${current.stage} at ${current.progress}%`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      current = await api<Task>(`/api/highlight_moment/task?id=${task.id}`, {}, token);
+    }
+    const moments = await api<Moment[]>(`/api/highlight_moment/list?task_id=${task.id}`, {}, token);
+    expect(moments.length).toBeGreaterThan(0);
+    moment = moments[0]!;
+
+    // The browser signs in with the same account (cookie session).
+    context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, baseURL: server.baseUrl });
+    contexts.push(context);
+    const login = await context.request.post('/api/auth/login', {
+      data: { email: account.email, password: account.password },
+    });
+    expect(login.status()).toBe(200);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((each) => each.close()));
+    await browser?.close();
+    await server?.stop();
+    await served?.close();
+    if (workDir) await fs.rm(workDir, { recursive: true, force: true });
+  });
+
+  /** Seeks the preview to source time `ms` (paused) and waits for the seek to land. */
+  async function seekPreview(page: Page, ms: number) {
+    await page.getByTestId('clip-video').evaluate(async (video: HTMLVideoElement, seconds) => {
+      video.pause();
+      const landed = new Promise((resolve) =>
+        video.addEventListener('seeked', resolve, { once: true }),
+      );
+      video.currentTime = seconds;
+      await landed;
+    }, ms / 1000);
+  }
+
+  /**
+   * How many pixels of the preview the caption canvas changes: the frame is captured with the
+   * canvas shown and hidden, and the two are compared in the page.
+   */
+  async function captionPixels(page: Page): Promise<number> {
+    const frame = page.getByTestId('clip-preview');
+    const canvas = page.getByTestId('caption-canvas');
+    const withCaptions = await frame.screenshot();
+    await canvas.evaluate((element: HTMLElement) => (element.style.visibility = 'hidden'));
+    const without = await frame.screenshot();
+    await canvas.evaluate((element: HTMLElement) => (element.style.visibility = ''));
+    return page.evaluate(
+      async ([a, b]) => {
+        const pixels = async (base64: string) => {
+          const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+          const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+          const surface = new OffscreenCanvas(bitmap.width, bitmap.height);
+          const context2d = surface.getContext('2d')!;
+          context2d.drawImage(bitmap, 0, 0);
+          return context2d.getImageData(0, 0, bitmap.width, bitmap.height).data;
+        };
+        const [first, second] = await Promise.all([pixels(a), pixels(b)]);
+        let changed = 0;
+        for (let index = 0; index < Math.min(first.length, second.length); index += 4) {
+          const delta =
+            Math.abs(first[index]! - second[index]!) +
+            Math.abs(first[index + 1]! - second[index + 1]!) +
+            Math.abs(first[index + 2]! - second[index + 2]!);
+          if (delta > 60) changed++;
+        }
+        return changed;
+      },
+      [withCaptions.toString('base64'), without.toString('base64')] as const,
+    );
+  }
+
+  const sliderValue = async (page: Page, name: string) =>
+    Number(await page.getByRole('slider', { name }).getAttribute('aria-valuenow'));
+
+  it('previews captions in the browser, trims on words, and exports what it previewed', async () => {
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const previews: Request[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/captions/preview')) previews.push(request);
+    });
+    await page.goto(`/moment/${moment.id}/clip`);
+    const preview = page.getByTestId('clip-preview');
+    await expect
+      .poll(() => preview.getAttribute('data-caption-state'), { timeout: 30_000 })
+      .toBe('ready');
+    expect(await preview.getAttribute('data-frame')).toBe('1080x1920');
+
+    // The trim starts on the moment's words; the captions are drawn at a word's time.
+    const start = await sliderValue(page, 'Clip start');
+    const transcript = (await (
+      await context.request.get(`/api/highlight_moment/task/transcript?id=${moment.task_id}`)
+    ).json()) as { data: { segments: { words: { start: number; end: number }[] }[] } };
+    const words = transcript.data.segments.flatMap((segment) => segment.words);
+    const firstWord = words.find((word) => word.start >= start)!;
+    expect(Math.abs(firstWord.start - start)).toBeLessThanOrEqual(1);
+    expect(Math.abs(start - moment.start)).toBeLessThan(1000);
+    await seekPreview(page, firstWord.start + 100);
+    await expect.poll(() => captionPixels(page), { timeout: 15_000 }).toBeGreaterThan(300);
+    await shot(page, 'editor-desktop');
+
+    // A new template: a new document is fetched and drawn.
+    const drawn = Number(await preview.getAttribute('data-caption-documents'));
+    await page.getByRole('radio', { name: 'One word' }).check();
+    await expect
+      .poll(async () => Number(await preview.getAttribute('data-caption-documents')))
+      .toBeGreaterThan(drawn);
+    expect(JSON.parse(previews.at(-1)!.postData()!).options.template).toBe('one_word');
+
+    // The frame follows the aspect and the quality.
+    await page.getByText('1:1', { exact: true }).click();
+    await expect.poll(() => preview.getAttribute('data-frame')).toBe('1080x1080');
+    await page.getByText('720p', { exact: true }).click();
+    await expect.poll(() => preview.getAttribute('data-frame')).toBe('720x720');
+    await page.getByText('9:16', { exact: true }).click();
+    await expect.poll(() => preview.getAttribute('data-frame')).toBe('720x1280');
+
+    // Trim from the end, one word per key press, down to a short clip.
+    const endHandle = page.getByRole('slider', { name: 'Clip end' });
+    await endHandle.focus();
+    for (let presses = 0; presses < 400; presses++) {
+      if ((await sliderValue(page, 'Clip end')) - start <= MAX_CLIP_MS) break;
+      await page.keyboard.press('ArrowLeft');
+    }
+    const end = await sliderValue(page, 'Clip end');
+    expect(end - start).toBeLessThanOrEqual(MAX_CLIP_MS);
+    expect(end - start).toBeGreaterThan(1000);
+    // Every trim edge is a word edge.
+    expect(words.some((word) => word.end === end)).toBe(true);
+    await expect
+      .poll(() => page.getByTestId('clip-duration').textContent())
+      .toContain(`${Math.floor((end - start) / 1000)}.`);
+
+    // The preview of the final options has the trimmed span and still draws captions.
+    await expect
+      .poll(() => {
+        const last = previews.at(-1);
+        return last ? JSON.parse(last.postData()!).options.end_ms : null;
+      })
+      .toBe(end);
+    await seekPreview(page, firstWord.start + 150);
+    await expect.poll(() => captionPixels(page), { timeout: 15_000 }).toBeGreaterThan(300);
+
+    const exportRequest = page.waitForRequest(
+      (request) => request.url().endsWith('/api/job') && request.method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Export 720p MP4' }).first().click();
+    const body = JSON.parse((await exportRequest).postData()!);
+    expect(body).toMatchObject({
+      type: 'VIRAL_MOMENT_EXPORT',
+      moment_id: moment.id,
+      options: {
+        aspect: '9:16',
+        quality: '720p',
+        template: 'one_word',
+        start_ms: start,
+        end_ms: end,
+      },
+    });
+
+    await page.waitForURL(/\/job\/[^/]+$/);
+    const jobId = new URL(page.url()).pathname.split('/').pop()!;
+    const download = page.getByRole('link', { name: 'Download MP4' });
+    await download.waitFor({ timeout: 150_000 });
+    await shot(page, 'job-desktop');
+    await page.getByRole('button', { name: 'Share' }).click();
+    expect(await page.getByRole('textbox', { name: 'Link to this export' }).inputValue()).toBe(
+      `${server.baseUrl}/job/${jobId}`,
+    );
+    expect(await page.getByRole('link', { name: 'Edit again' }).getAttribute('href')).toBe(
+      `/moment/${moment.id}/clip`,
+    );
+
+    const fileUrl = await download.getAttribute('href');
+    const reply = await context.request.get(fileUrl!);
+    expect(reply.status()).toBe(200);
+    expect(reply.headers()['content-type']).toBe('video/mp4');
+    expect(reply.headers()['content-disposition']).toContain('.mp4');
+    const file = path.join(workDir, 'export.mp4');
+    await fs.writeFile(file, await reply.body());
+    const info = await probeMedia(file);
+    expect(info).toMatchObject({ width: 720, height: 1280, hasAudio: true });
+    expect(Math.abs(info.durationMs - (end - start))).toBeLessThanOrEqual(100);
+
+    exportedJob = await (await context.request.get(`/api/job/${jobId}`)).json().then((r) => r.data);
+    expect(exportedJob).toMatchObject({ status: 'DONE', moment_id: moment.id });
+  }, 240_000);
+
+  it('lists the export under Projects on a phone, and deletes it', async () => {
+    expect(exportedJob, 'needs the export of the previous test').toBeDefined();
+    const page = await newPage(PHONE_VIEWPORT, context);
+    await page.goto('/library/projects');
+    const card = page.getByRole('listitem', { name: exportedJob.title });
+    await card.getByText('Ready').waitFor();
+    expect(
+      await card.getByRole('link', { name: `Open ${exportedJob.title}` }).getAttribute('href'),
+    ).toBe(`/job/${exportedJob.job_id}`);
+    await shot(page, 'projects-phone');
+
+    // The editor and the job page on a phone, for a look by eye.
+    if (SCREENSHOT_DIR) {
+      await page.goto(`/job/${exportedJob.job_id}`);
+      await page.getByRole('link', { name: 'Download MP4' }).waitFor();
+      await shot(page, 'job-phone');
+      await page.goto(`/moment/${moment.id}/clip`);
+      await expect
+        .poll(() => page.getByTestId('clip-preview').getAttribute('data-caption-state'))
+        .toBe('ready');
+      await shot(page, 'editor-phone');
+      await page.goto('/library/projects');
+    }
+
+    await card.getByRole('button', { name: `Delete ${exportedJob.title}` }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this export?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await card.waitFor({ state: 'detached' });
+    await page.getByText('No projects yet').waitFor();
+    const gone = await context.request.get(`/api/job/${exportedJob.job_id}`);
+    expect(gone.status()).toBe(404);
+  });
+
+  it('asks a signed-out visitor of a job page to log in', async () => {
+    const page = await newPage();
+    await page.goto(`/job/${exportedJob?.job_id ?? 'some-job'}`);
+    await page.getByRole('heading', { name: 'Log in to see this export' }).waitFor();
+    const href = await page
+      .getByRole('main')
+      .getByRole('link', { name: 'Log in', exact: true })
+      .getAttribute('href');
+    expect(href).toContain('/login?redirect=%2Fjob%2F');
+  });
+});
