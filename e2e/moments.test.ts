@@ -179,6 +179,12 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
     await expect.poll(async () => (await playerState(page)).currentMs).toBeGreaterThan(first + 300);
     expect((await playerState(page)).currentMs).toBeLessThanOrEqual(moment.end + 50);
     expect(new URL(page.url()).searchParams.get('moment')).toBe(moment.id);
+    // It stops at the moment's end instead of running into the rest of the video.
+    await page.getByTestId('moment-player').evaluate((video, endMs) => {
+      (video as HTMLVideoElement).currentTime = endMs / 1000 - 0.6;
+    }, moment.end);
+    await expect.poll(async () => (await playerState(page)).paused, { timeout: 5000 }).toBe(true);
+    expect(Math.abs((await playerState(page)).currentMs - moment.end)).toBeLessThan(150);
     await screenshot(page, 'task-moments-desktop');
 
     // Thumbs down asks why; the rating survives a reload.
@@ -219,6 +225,31 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
     expect(await favourite.first().textContent()).toContain(moment.title);
     await screenshot(page, 'library-favourites-desktop');
   });
+
+  it('asks another question about the video and lists it in the query history', async () => {
+    const page = await openPage({ loggedIn: true });
+    await page.goto(`/video/${task.id}/moments`);
+    await page.getByLabel('Search this video').fill('Who cheered the runner on during the race?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    // The follow-up query is its own task chained to this one; its page takes over.
+    await page.waitForURL((url) => !url.pathname.includes(task.id));
+    const panel = page.getByTestId('query-panel');
+    await panel.getByText('Who cheered the runner on during the race?').first().waitFor({
+      timeout: 90_000,
+    });
+    await page
+      .getByTestId('moment-card')
+      .or(page.getByText('Nothing in this video answers that'))
+      .first()
+      .waitFor({ timeout: 90_000 });
+    const searchTaskId = new URL(page.url()).pathname.split('/')[2]!;
+    const searchTask = await apiCall<Task>('GET', `/api/highlight_moment/task?id=${searchTaskId}`);
+    expect(searchTask).toMatchObject({ kind: 'search', root_task_id: task.id, status: 'DONE' });
+    await expect
+      .poll(() => panel.getByRole('link').count(), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1);
+    await screenshot(page, 'search-task-desktop');
+  }, 180_000);
 
   it('opens the shared link in a logged-out browser, and keeps unshared moments private', async () => {
     const moment = moments[moments.length - 1]!;

@@ -102,7 +102,6 @@ describe.skipIf(!hasChromium)('realtime notifications in the browser', () => {
     expect(await badgeCount(pageA)).toBe('0');
 
     // spec §4: a task dialog leads to /library/videoTasks.
-    await pageB.goto('/home');
     await dialog.getByRole('button', { name: 'Go to my videos' }).click();
     await pageA.waitForURL('**/library/videoTasks');
   });

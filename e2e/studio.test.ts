@@ -207,6 +207,8 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
     page.on('request', (request) => {
       if (request.url().endsWith('/api/captions/preview')) previews.push(request);
     });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`/moment/${moment.id}/clip`);
     const preview = page.getByTestId('clip-preview');
     await expect
@@ -268,6 +270,10 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
       .toBe(end);
     await seekPreview(page, firstWord.start + 150);
     await expect.poll(() => captionPixels(page), { timeout: 15_000 }).toBeGreaterThan(300);
+    await shot(page, 'editor-desktop-trimmed');
+    // After the clip's end there are no captions: the comparison measures captions, nothing else.
+    await seekPreview(page, end + 1500);
+    await expect.poll(() => captionPixels(page), { timeout: 15_000 }).toBeLessThan(30);
 
     const exportRequest = page.waitForRequest(
       (request) => request.url().endsWith('/api/job') && request.method() === 'POST',
@@ -288,6 +294,7 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
 
     await page.waitForURL(/\/job\/[^/]+$/);
     const jobId = new URL(page.url()).pathname.split('/').pop()!;
+    await shot(page, 'job-rendering-desktop');
     const download = page.getByRole('link', { name: 'Download MP4' });
     await download.waitFor({ timeout: 150_000 });
     await shot(page, 'job-desktop');
@@ -312,6 +319,7 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
 
     exportedJob = await (await context.request.get(`/api/job/${jobId}`)).json().then((r) => r.data);
     expect(exportedJob).toMatchObject({ status: 'DONE', moment_id: moment.id });
+    expect(pageErrors).toEqual([]);
   }, 240_000);
 
   it('lists the export under Projects on a phone, and deletes it', async () => {

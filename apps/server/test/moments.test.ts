@@ -207,6 +207,25 @@ describe.each(DATABASE_TARGETS)('moments on $name', (target) => {
     expect(media.statusCode).toBe(206);
     expect(media.rawPayload.length).toBe(100);
 
+    // An owner can trade any of their file links, expired or not, for a fresh one; others cannot.
+    const refreshed = await call('POST', '/api/external_file/refresh_url', owner.headers, {
+      url: publicView.media_url,
+    });
+    expect(refreshed.statusCode).toBe(200);
+    expect((await call('GET', refreshed.json().data.url, { range: 'bytes=0-9' })).statusCode).toBe(
+      206,
+    );
+    for (const url of [
+      publicView.media_url,
+      '/files/../../etc/passwd',
+      'https://example.com/x.mp4',
+    ]) {
+      const denied = await call('POST', '/api/external_file/refresh_url', stranger.headers, {
+        url,
+      });
+      expect([400, 404], url!).toContain(denied.statusCode);
+    }
+
     const featured = (await call('GET', '/highlight_moment/list/default?type=video_snippet')).json()
       .data as MomentView[];
     expect(featured.map((m) => m.id)).toContain(id);

@@ -1,5 +1,8 @@
 import { ERROR_CODES } from '@moments/contract';
 import { z } from 'zod';
+import { envelopeOf } from '@moments/contract';
+import { currentUser, requireUser } from '../http/auth.js';
+import { ok } from '../http/envelope.js';
 import { AppError, notFound } from '../http/errors.js';
 import type { App } from '../http/types.js';
 import { attachmentDisposition, contentTypeForKey } from './content-types.js';
@@ -58,7 +61,41 @@ export function registerFileRoutes(app: App, deps: { storage: Storage; fileUrls:
       return reply.send(await deps.storage.createReadStream(key));
     },
   );
+
+  app.post(
+    '/api/external_file/refresh_url',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['files'],
+        summary: 'A fresh signed link for an expired one, for files the user owns',
+        body: z.object({ url: z.string().min(1).max(4096) }),
+        response: { 200: envelopeOf(z.object({ url: z.string() })) },
+      },
+    },
+    async (request) => {
+      const link = new URL(request.body.url, 'http://moments.invalid');
+      if (!link.pathname.startsWith('/files/')) {
+        throw new AppError(ERROR_CODES.INVALID_URL, 400, 'This is not a Moments file link');
+      }
+      const key = decodeURIComponent(link.pathname.slice('/files/'.length));
+      // Owner-scoped: every user file lives under users/<id>/; anything else answers 404.
+      if (!key.startsWith(`users/${currentUser(request).id}/`) || !(await deps.storage.stat(key))) {
+        throw notFound('File');
+      }
+      const downloadName = link.searchParams.get('dn') ?? undefined;
+      return ok({
+        url: await deps.fileUrls.signFileUrl(key, {
+          expiresInSec: REFRESHED_LINK_TTL_SEC,
+          ...(downloadName ? { downloadName } : {}),
+        }),
+      });
+    },
+  );
 }
+
+/** Refreshed links live as long as the ones the API hands out with moment views. */
+const REFRESHED_LINK_TTL_SEC = 6 * 3600;
 
 /**
  * One `bytes=` range (RFC 9110 §14.1.2) clamped to the file. Several ranges or a malformed

@@ -38,7 +38,7 @@ export interface DatabaseTarget {
  * A throwaway database per call on the PostgreSQL server, so test files run in parallel without
  * sharing rows, and the same migrations run as on PGlite.
  */
-async function openFreshPostgres(): Promise<Database> {
+export async function createScratchPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `moments_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
@@ -46,11 +46,9 @@ async function openFreshPostgres(): Promise<Database> {
   await admin.end();
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
   return {
-    ...database,
-    async close() {
-      await database.close();
+    url: url.toString(),
+    async drop() {
       const dropper = new pg.Client({ connectionString: TEST_POSTGRES_URL });
       await dropper.connect();
       // Other pools (job queue, realtime bus) close asynchronously; wait for them rather than
@@ -65,6 +63,18 @@ async function openFreshPostgres(): Promise<Database> {
       }
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await dropper.end();
+    },
+  };
+}
+
+async function openFreshPostgres(): Promise<Database> {
+  const scratch = await createScratchPostgres();
+  const database = await openDatabase({ url: scratch.url });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await scratch.drop();
     },
   };
 }

@@ -128,7 +128,13 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
               placeholder="No translation"
               data={TARGET_LANGUAGES}
               value={targetLang}
-              onChange={setTargetLang}
+              onChange={(value) => {
+                setTargetLang(value);
+                // Showing a translation needs a target language.
+                if (!value && captionDisplay !== 'source' && captionDisplay !== 'none') {
+                  setCaptionDisplay('source');
+                }
+              }}
               clearable
               searchable
             />
@@ -168,7 +174,9 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
         )}
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Text size="sm" c="dimmed">
-            {cost ? `About ${cost} credits` : 'Credits are charged by video length'}
+            {cost
+              ? `About ${cost} ${cost === '1' ? 'credit' : 'credits'}`
+              : 'Credits are charged by video length'}
           </Text>
           <Button
             type="submit"

@@ -2,7 +2,9 @@ import { Badge, Box, Card, Group, Image, Skeleton, Stack, Text } from '@mantine/
 import type { VideoMeta } from '@moments/contract';
 import { formatDuration, formatRelativeTime, formatViewCount } from '@moments/domain/format';
 import { IconMovie } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import { MOBILE_MEDIA_QUERY } from '../theme';
 
 export const PLATFORM_LABELS: Record<string, string> = {
   youtube: 'YouTube',
@@ -73,10 +75,11 @@ export function VideoThumbnail({
 /** spec §3/§9 video card: thumbnail, title, duration, channel, abbreviated views, relative date. */
 export function VideoCard({ video, actions }: { video: VideoMeta; actions?: ReactNode }) {
   const facts = videoFacts(video);
+  const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY, false, { getInitialValueInEffect: false });
   return (
     <Card p="md" data-testid="video-card">
       <Group align="flex-start" wrap="nowrap" gap="md">
-        <VideoThumbnail video={video} width={176} height={99} />
+        <VideoThumbnail video={video} width={isMobile ? 128 : 176} height={isMobile ? 72 : 99} />
         <Stack gap={4} miw={0} flex={1}>
           <Text fw={600} lineClamp={2} data-testid="video-title">
             {video.title || 'Untitled video'}

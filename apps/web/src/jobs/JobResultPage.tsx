@@ -179,7 +179,17 @@ function DoneExport({
   const shareLink = `${window.location.origin}/job/${job.job_id}`;
   return (
     <Stack gap="md">
-      <Paper withBorder radius="md" p={0} style={{ overflow: 'hidden', background: '#000' }}>
+      <Paper
+        withBorder
+        radius="md"
+        p={0}
+        style={{
+          overflow: 'hidden',
+          background: '#000',
+          display: 'flex',
+          justifyContent: 'center',
+        }}
+      >
         <video
           src={fileUrl}
           controls
@@ -188,7 +198,7 @@ function DoneExport({
           aria-label="Exported video"
           // The signed address expires after some hours; fetching the job again renews it.
           onError={onVideoError}
-          style={{ display: 'block', width: '100%', maxHeight: '70vh', objectFit: 'contain' }}
+          style={{ display: 'block', maxWidth: '100%', maxHeight: '70vh' }}
         />
       </Paper>
       <Group gap="sm">

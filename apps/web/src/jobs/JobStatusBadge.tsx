@@ -3,10 +3,20 @@ import type { Job } from '@moments/contract';
 
 /** spec §3 job status as a badge: rendering with its percent, ready, or failed. */
 export function JobStatusBadge({ job }: { job: Pick<Job, 'status' | 'progress'> }) {
-  if (job.status === 'DONE') return <Badge color="teal">Ready</Badge>;
-  if (job.status === 'ERROR') return <Badge color="red">Failed</Badge>;
+  if (job.status === 'DONE')
+    return (
+      <Badge color="teal" style={{ flexShrink: 0 }}>
+        Ready
+      </Badge>
+    );
+  if (job.status === 'ERROR')
+    return (
+      <Badge color="red" style={{ flexShrink: 0 }}>
+        Failed
+      </Badge>
+    );
   return (
-    <Badge color="violet" variant="light">
+    <Badge color="violet" variant="light" style={{ flexShrink: 0 }}>
       Rendering {Math.floor(job.progress)}%
     </Badge>
   );

@@ -1,4 +1,4 @@
-import { NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Indicator, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import {
   IconBell,
   IconCrown,
@@ -8,6 +8,7 @@ import {
   IconVideo,
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
+import { useNotificationList } from '../notifications/useNotifications';
 import { activeMenuItem, type MenuItemKey } from '../routing/paths';
 
 interface MenuEntry {
@@ -60,6 +61,8 @@ export function SideMenu() {
 
 export function BottomMenu() {
   const active = activeMenuItem(useLocation().pathname);
+  // A dot on the notifications entry while some are unread (the bell's count, on phones).
+  const unreadNotifications = useNotificationList().unreadCount;
   return (
     <nav
       aria-label="Bottom menu"
@@ -85,7 +88,14 @@ export function BottomMenu() {
               color,
             }}
           >
-            <Icon size={22} stroke={isActive ? 2.2 : 1.7} />
+            <Indicator
+              size={8}
+              color="red"
+              offset={2}
+              disabled={key !== 'notifications' || unreadNotifications === 0}
+            >
+              <Icon size={22} stroke={isActive ? 2.2 : 1.7} />
+            </Indicator>
             <Text size="xs" fw={isActive ? 700 : 500} c="inherit">
               {label}
             </Text>

@@ -176,7 +176,11 @@ export function MomentPlayer({
           size="sm"
           aria-label="Position within the moment"
         />
-        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+        <Text
+          size="xs"
+          c="dimmed"
+          style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
+        >
           {formatDuration(intoSpanMs)} / {formatDuration(lengthMs)}
         </Text>
         <ActionIcon

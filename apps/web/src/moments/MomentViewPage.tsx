@@ -13,6 +13,7 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { MomentView } from '@moments/contract';
 import { IconAlertTriangle, IconArrowRight, IconLock, IconSparkles } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
@@ -113,6 +114,8 @@ export default function MomentViewPage() {
 
 function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boolean }) {
   const isSearch = moment.type === 'search_snippet';
+  // Side by side the call to action sits under the player; stacked, after the moment itself.
+  const isWide = useMediaQuery('(min-width: 62em)', true, { getInitialValueInEffect: false });
   return (
     <Stack maw={1100} mx="auto" gap="lg">
       <Grid gap="lg">
@@ -125,7 +128,7 @@ function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boole
                 poster={moment.video.thumbnail}
               />
             </Card>
-            {visitor && <SignUpCallToAction />}
+            {visitor && isWide && <SignUpCallToAction />}
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
@@ -181,6 +184,7 @@ function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boole
                 </Text>
               </Card>
             )}
+            {visitor && !isWide && <SignUpCallToAction />}
           </Stack>
         </Grid.Col>
       </Grid>

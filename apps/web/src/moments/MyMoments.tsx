@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Alert,
   Badge,
+  Box,
   Button,
   Card,
   Center,
@@ -22,6 +23,7 @@ import {
   IconCut,
   IconHeart,
   IconHeartFilled,
+  IconPlayerPlayFilled,
   IconSparkles,
   IconThumbDown,
   IconThumbUp,
@@ -140,12 +142,18 @@ function MyMomentCard({
       data-moment-id={moment.id}
       style={{ overflow: 'hidden' }}
     >
-      <Card.Section component={Link} to={href} style={{ display: 'block', position: 'relative' }}>
+      <Box component={Link} to={href} pos="relative" display="block" aria-label={moment.title}>
         {task?.video.thumbnail ? (
           <Image src={task.video.thumbnail} alt="" h={140} fit="cover" />
         ) : (
-          <Center h={140} bg="violet.0">
-            <IconSparkles size={36} color="var(--mantine-color-violet-4)" />
+          <Center
+            h={140}
+            style={{
+              background:
+                'linear-gradient(135deg, var(--mantine-color-violet-1), var(--mantine-color-indigo-0))',
+            }}
+          >
+            <IconPlayerPlayFilled size={36} color="var(--mantine-color-violet-4)" />
           </Center>
         )}
         <Badge
@@ -155,11 +163,12 @@ function MyMomentCard({
           color="dark"
           variant="filled"
           radius="sm"
+          tt="none"
           style={{ opacity: 0.85 }}
         >
           {formatClipLength(moment.start, moment.end)}
         </Badge>
-      </Card.Section>
+      </Box>
       <Stack gap={6} p="md" style={{ flex: 1 }}>
         <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
           <Text

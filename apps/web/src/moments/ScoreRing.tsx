@@ -44,17 +44,17 @@ export function ScoreRing({
 export function ScoreBadge({ score }: { score: number }) {
   const color = TIER_COLORS[scoreTier(score)];
   return (
-    <Badge
-      color={color}
-      variant="light"
-      size="lg"
-      radius="sm"
-      aria-label={`Score ${score} out of 100`}
-    >
-      {score}
-      <Text span size="xs" c="dimmed" fw={500}>
-        /100
-      </Text>
-    </Badge>
+    <Tooltip label={`Score ${score} out of 100`} withArrow>
+      <Badge
+        color={color}
+        variant="light"
+        size="lg"
+        radius="sm"
+        aria-label={`Score ${score} out of 100`}
+        style={{ flexShrink: 0, overflow: 'visible' }}
+      >
+        {score}
+      </Badge>
+    </Tooltip>
   );
 }

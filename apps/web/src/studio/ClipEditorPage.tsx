@@ -8,6 +8,7 @@ import {
   Loader,
   Paper,
   SegmentedControl,
+  SimpleGrid,
   Select,
   Stack,
   Text,
@@ -44,6 +45,7 @@ import {
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreviewPlayer';
 import { TemplateGallery } from './TemplateGallery';
 import { TrimTimeline } from './TrimTimeline';
+import classes from './studio.module.css';
 import { flattenWords, neighbourhoodOf, snapTrim, spanText, type Span } from './trim';
 
 /** Shapes the editor offers (`original` is for whole-video caption exports). */
@@ -267,7 +269,7 @@ function ClipEditor({
       )}
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <Paper withBorder p="sm" radius="md" pos={{ md: 'sticky' } as never} top={80}>
+          <Paper withBorder p="sm" radius="md" className={classes.previewPanel}>
             <CaptionPreviewPlayer
               ref={player}
               mediaUrl={moment.media_url}
@@ -351,7 +353,7 @@ function ClipEditor({
                     onChange={(value) => setAspect(value as typeof aspect)}
                   />
                 </div>
-                <Group grow align="flex-start">
+                <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
                   <div>
                     <Text size="sm" fw={500} mb={4} id="layout-label">
                       Framing
@@ -376,7 +378,7 @@ function ClipEditor({
                       onChange={(value) => setQuality(value as ExportQuality)}
                     />
                   </div>
-                </Group>
+                </SimpleGrid>
               </Stack>
             </Paper>
 

@@ -9,33 +9,24 @@ const ACCENT = '#ffd43b';
 const SAMPLES: Record<string, ReactNode> = {
   karaoke: (
     <>
-      <span style={{ color: ACCENT }}>WORDS FILL </span>AS SPOKEN
+      <span style={{ color: ACCENT }}>WORDS</span> FILL
     </>
   ),
   highlight_box: (
     <>
-      THE <span style={{ background: '#7048e8', padding: '0 4px', borderRadius: 3 }}>ACTIVE</span>{' '}
-      WORD
+      THE <span style={{ background: '#7048e8', padding: '0 4px', borderRadius: 3 }}>WORD</span>
     </>
   ),
   pop_in: (
     <>
-      <span style={{ opacity: 1 }}>WORDS </span>
-      <span style={{ opacity: 0.75, fontSize: '0.9em' }}>POP </span>
-      <span style={{ opacity: 0.45, fontSize: '0.75em' }}>IN</span>
+      POP <span style={{ opacity: 0.6, fontSize: '0.8em' }}>IN</span>
     </>
   ),
-  one_word: <span style={{ fontSize: '1.25em' }}>ONE</span>,
-  classic: (
-    <span style={{ fontWeight: 600, fontSize: '0.85em' }}>
-      Two calm lines
-      <br />
-      at the bottom
-    </span>
-  ),
+  one_word: <span style={{ fontSize: '1.2em' }}>ONE</span>,
+  classic: <span style={{ fontWeight: 600 }}>Calm lines</span>,
   keyword_color: (
     <>
-      KEY <span style={{ color: '#69db7c' }}>WORDS</span> STAND OUT
+      KEY <span style={{ color: '#69db7c' }}>WORDS</span>
     </>
   ),
 };

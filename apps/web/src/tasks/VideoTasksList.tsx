@@ -21,9 +21,11 @@ import {
   IconTrash,
   IconVideo,
 } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { languageLabel } from '../ingest/languages';
+import { MOBILE_MEDIA_QUERY } from '../theme';
 import { VideoThumbnail } from '../ingest/VideoCard';
 import { KIND_LABELS, STAGE_LABELS, TaskStatusBadge } from './TaskStatusBadge';
 import { useDeleteTask, useRetryTask, useTasks } from './useTasks';
@@ -40,6 +42,7 @@ function TaskRow({
   onDelete(task: Task): void;
 }) {
   const retry = useRetryTask();
+  const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY, false, { getInitialValueInEffect: false });
   const running = isRunning(task);
   const hasMoments = task.status === 'DONE' && task.kind !== 'caption';
   const details = [
@@ -49,6 +52,103 @@ function TaskRow({
     formatRelativeTime(task.created_at),
   ].filter(Boolean);
 
+  const header = (
+    <Stack gap={4} miw={0} flex={1}>
+      <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
+        <Text fw={600} lineClamp={2}>
+          {task.video.title || 'Untitled video'}
+        </Text>
+        <TaskStatusBadge status={task.status} />
+      </Group>
+      <Text size="xs" c="dimmed">
+        {details.join(' · ')}
+      </Text>
+    </Stack>
+  );
+  const body = (
+    <Stack gap={6} miw={0} flex={1}>
+      {running && (
+        <Stack gap={4}>
+          <Group justify="space-between" gap="xs">
+            <Text size="sm" data-testid="task-stage">
+              {STAGE_LABELS[task.stage]}
+            </Text>
+            <Text size="sm" c="dimmed" data-testid="task-progress-label">
+              {Math.round(task.progress)}%
+            </Text>
+          </Group>
+          <Progress
+            value={task.progress}
+            size="md"
+            radius="xl"
+            animated
+            striped
+            aria-label="Task progress"
+            data-testid="task-progress"
+            data-value={Math.round(task.progress)}
+          />
+        </Stack>
+      )}
+      {task.status === 'ERROR' && task.error_reason && (
+        <Alert
+          color="red"
+          variant="light"
+          p="xs"
+          icon={<IconAlertCircle size={16} />}
+          data-testid="task-error"
+        >
+          <Text size="sm">{task.error_reason}</Text>
+        </Alert>
+      )}
+      {task.status === 'DONE' && task.warnings.length > 0 && (
+        <Alert color="yellow" variant="light" p="xs" icon={<IconAlertTriangle size={16} />}>
+          {task.warnings.map((warning) => (
+            <Text size="sm" key={warning}>
+              {warning}
+            </Text>
+          ))}
+        </Alert>
+      )}
+      {retry.error && (
+        <Text size="sm" c="red">
+          {retry.error.message}
+        </Text>
+      )}
+      <Group gap="xs" mt={2}>
+        {hasMoments && (
+          <Button
+            component={Link}
+            to={`/video/${task.id}/moments`}
+            size="xs"
+            leftSection={<IconSparkles size={14} />}
+          >
+            View moments
+          </Button>
+        )}
+        {!running && (
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconRefresh size={14} />}
+            loading={retry.isPending}
+            onClick={() => retry.mutate(task.id)}
+          >
+            Retry
+          </Button>
+        )}
+        <Button
+          size="xs"
+          variant="subtle"
+          color="red"
+          leftSection={<IconTrash size={14} />}
+          onClick={() => onDelete(task)}
+        >
+          Delete
+        </Button>
+      </Group>
+    </Stack>
+  );
+
   return (
     <Card
       p="md"
@@ -57,99 +157,24 @@ function TaskRow({
       data-status={task.status}
       style={highlighted ? { borderColor: 'var(--mantine-color-violet-4)' } : undefined}
     >
-      <Group align="flex-start" wrap="nowrap" gap="md">
-        <VideoThumbnail video={task.video} width={140} height={79} />
-        <Stack gap={6} miw={0} flex={1}>
-          <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
-            <Text fw={600} lineClamp={2}>
-              {task.video.title || 'Untitled video'}
-            </Text>
-            <TaskStatusBadge status={task.status} />
+      {isMobile ? (
+        // Phones: the facts beside a small thumbnail, the progress and actions full width below.
+        <Stack gap="sm">
+          <Group align="flex-start" wrap="nowrap" gap="sm">
+            <VideoThumbnail video={task.video} width={96} height={54} />
+            {header}
           </Group>
-          <Text size="xs" c="dimmed">
-            {details.join(' · ')}
-          </Text>
-          {running && (
-            <Stack gap={4}>
-              <Group justify="space-between" gap="xs">
-                <Text size="sm" data-testid="task-stage">
-                  {STAGE_LABELS[task.stage]}
-                </Text>
-                <Text size="sm" c="dimmed" data-testid="task-progress-label">
-                  {Math.round(task.progress)}%
-                </Text>
-              </Group>
-              <Progress
-                value={task.progress}
-                size="md"
-                radius="xl"
-                animated
-                striped
-                aria-label="Task progress"
-                data-testid="task-progress"
-                data-value={Math.round(task.progress)}
-              />
-            </Stack>
-          )}
-          {task.status === 'ERROR' && task.error_reason && (
-            <Alert
-              color="red"
-              variant="light"
-              p="xs"
-              icon={<IconAlertCircle size={16} />}
-              data-testid="task-error"
-            >
-              <Text size="sm">{task.error_reason}</Text>
-            </Alert>
-          )}
-          {task.status === 'DONE' && task.warnings.length > 0 && (
-            <Alert color="yellow" variant="light" p="xs" icon={<IconAlertTriangle size={16} />}>
-              {task.warnings.map((warning) => (
-                <Text size="sm" key={warning}>
-                  {warning}
-                </Text>
-              ))}
-            </Alert>
-          )}
-          {retry.error && (
-            <Text size="sm" c="red">
-              {retry.error.message}
-            </Text>
-          )}
-          <Group gap="xs" mt={2}>
-            {hasMoments && (
-              <Button
-                component={Link}
-                to={`/video/${task.id}/moments`}
-                size="xs"
-                leftSection={<IconSparkles size={14} />}
-              >
-                View moments
-              </Button>
-            )}
-            {!running && (
-              <Button
-                size="xs"
-                variant="default"
-                leftSection={<IconRefresh size={14} />}
-                loading={retry.isPending}
-                onClick={() => retry.mutate(task.id)}
-              >
-                Retry
-              </Button>
-            )}
-            <Button
-              size="xs"
-              variant="subtle"
-              color="red"
-              leftSection={<IconTrash size={14} />}
-              onClick={() => onDelete(task)}
-            >
-              Delete
-            </Button>
-          </Group>
+          {body}
         </Stack>
-      </Group>
+      ) : (
+        <Group align="flex-start" wrap="nowrap" gap="md">
+          <VideoThumbnail video={task.video} width={140} height={79} />
+          <Stack gap={6} miw={0} flex={1}>
+            {header}
+            {body}
+          </Stack>
+        </Group>
+      )}
     </Card>
   );
 }
