@@ -85,7 +85,7 @@ describe.skipIf(!ready)('scale-out: API and worker processes sharing PostgreSQL'
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ url: `${served.url}/fake.mp4`, title: 'Not a video' }),
       },
-    ).then((response) => response.json());
+    ).then((response) => reply<unknown>(response));
     expect(started.code, JSON.stringify(started)).toBe(0);
 
     const finished = (client: TestStompClient) =>
