@@ -233,16 +233,17 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
     // The follow-up query is its own task chained to this one; its page takes over.
     await page.waitForURL((url) => !url.pathname.includes(task.id));
-    const panel = page.getByTestId('query-panel');
-    await panel.getByText('Who cheered the runner on during the race?').first().waitFor({
-      timeout: 90_000,
-    });
-    await page
-      .getByTestId('moment-card')
-      .or(page.getByText('Nothing in this video answers that'))
-      .first()
-      .waitFor({ timeout: 90_000 });
     const searchTaskId = new URL(page.url()).pathname.split('/')[2]!;
+    // Once DONE its page shows its moments (or says nothing answers) beside the question.
+    const donePage = page.locator(`[data-task-id="${searchTaskId}"]`);
+    const panel = donePage.getByTestId('query-panel');
+    await panel.waitFor({ timeout: 90_000 });
+    expect(await panel.textContent()).toContain('Who cheered the runner on during the race?');
+    await donePage
+      .getByTestId('moment-card')
+      .or(donePage.getByText('Nothing in this video answers that'))
+      .first()
+      .waitFor();
     const searchTask = await apiCall<Task>('GET', `/api/highlight_moment/task?id=${searchTaskId}`);
     expect(searchTask).toMatchObject({ kind: 'search', root_task_id: task.id, status: 'DONE' });
     await expect

@@ -84,7 +84,7 @@ export default function TaskMomentsPage() {
     );
   }
   return (
-    <Stack maw={1200} mx="auto" gap="lg">
+    <Stack maw={1200} mx="auto" gap="lg" data-task-id={task.data.id}>
       <VideoFacts video={task.data.video}>
         <Badge variant="light" color={task.data.kind === 'search' ? 'blue' : 'violet'} size="sm">
           {task.data.kind === 'search'

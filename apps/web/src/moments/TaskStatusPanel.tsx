@@ -51,6 +51,11 @@ export function TaskStatusPanel({ task }: { task: Task }) {
           <Loader size="sm" />
           <Title order={3}>{STAGE_LABELS[task.stage] ?? 'Working on it'}…</Title>
         </Group>
+        {task.query && (
+          <Text size="sm">
+            Looking for: <b>{task.query}</b>
+          </Text>
+        )}
         <Progress value={task.progress} size="lg" striped animated aria-label="Task progress" />
         <Text size="sm" c="dimmed">
           {Math.round(task.progress)}% done. The moments appear here as soon as the task finishes;
