@@ -17,8 +17,12 @@ const TARGET_SECONDS = 600;
 export default async function run(): Promise<void> {
   const media = sharedMediaDir();
   const asr = fasterWhisperAvailability();
-  if (!media || !asr.available) {
-    console.log(`ingest: skipped (${!media ? '../shared/media is absent' : asr.reason})`);
+  if (!asr.available) {
+    console.log(`ingest: skipped (${asr.reason})`);
+    return;
+  }
+  if (!media) {
+    console.log('ingest: skipped (../shared/media is absent)');
     return;
   }
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-ingest-bench-'));
