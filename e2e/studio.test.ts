@@ -271,6 +271,22 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
     await seekPreview(page, firstWord.start + 150);
     await expect.poll(() => captionPixels(page), { timeout: 15_000 }).toBeGreaterThan(300);
     await shot(page, 'editor-desktop-trimmed');
+
+    // A corrected word goes out as transcript_text and comes back in the caption words.
+    const transcriptBox = page.getByRole('textbox', { name: 'Transcript of the clip' });
+    const spanWords = (await transcriptBox.inputValue()).split(' ');
+    const edited = ['Yesterday', ...spanWords.slice(1)].join(' ');
+    const editedPreview = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/api/captions/preview') &&
+        JSON.parse(response.request().postData()!).options.transcript_text === edited,
+    );
+    await transcriptBox.fill(edited);
+    const retimed = (await (await editedPreview).json()) as {
+      data: { words: { text: string; start: number }[] };
+    };
+    expect(retimed.data.words[0]).toMatchObject({ text: 'Yesterday', start });
+
     // After the clip's end there are no captions: the comparison measures captions, nothing else.
     await seekPreview(page, end + 1500);
     await expect.poll(() => captionPixels(page), { timeout: 15_000 }).toBeLessThan(30);
@@ -284,6 +300,7 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
       type: 'VIRAL_MOMENT_EXPORT',
       moment_id: moment.id,
       options: {
+        transcript_text: edited,
         aspect: '9:16',
         quality: '720p',
         template: 'one_word',
@@ -343,6 +360,9 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
         .poll(() => page.getByTestId('clip-preview').getAttribute('data-caption-state'))
         .toBe('ready');
       await shot(page, 'editor-phone');
+      await page.getByText('Blurred fit', { exact: true }).click();
+      await seekPreview(page, moment.start + 1500);
+      await shot(page, 'editor-phone-blurred');
       await page.goto('/library/projects');
     }
 

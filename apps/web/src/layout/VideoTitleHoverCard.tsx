@@ -7,7 +7,8 @@ import type { TopBarVideo } from './topBarVideo';
 /** spec §2: on moment and job routes the top bar shows the video's title with a hover card. */
 export function VideoTitleHoverCard({ video }: { video: TopBarVideo }) {
   const facts: Array<{ icon: typeof IconClock; text: string }> = [];
-  if (video.duration != null) facts.push({ icon: IconClock, text: formatDuration(video.duration * 1000) });
+  if (video.duration != null)
+    facts.push({ icon: IconClock, text: formatDuration(video.duration * 1000) });
   if (video.channel) facts.push({ icon: IconUser, text: video.channel });
   if (video.viewCount != null) {
     facts.push({ icon: IconEye, text: `${formatViewCount(video.viewCount)} views` });

@@ -71,7 +71,10 @@ export const routes: RouteObject[] = [
                 path: 'notification',
                 lazy: page(() => import('../notifications/NotificationsPage')),
               },
-              { path: 'moment/:momentId/clip', lazy: page(() => import('../studio/ClipEditorPage')) },
+              {
+                path: 'moment/:momentId/clip',
+                lazy: page(() => import('../studio/ClipEditorPage')),
+              },
               { path: 'note/detail/:noteId', lazy: planned('NoteDetailPage') },
               { path: 'settings', element: <Navigate to="/settings/profile" replace /> },
               { path: 'settings/:tab', lazy: page(() => import('../pages/SettingsPage')) },

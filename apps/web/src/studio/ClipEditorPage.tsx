@@ -20,7 +20,6 @@ import {
   ERROR_CODES,
   USAGE_LIMIT_CODES,
   type CaptionDisplay,
-  type ExportAspect,
   type ExportLayout,
   type ExportQuality,
   type MomentView,
@@ -46,10 +45,10 @@ import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreview
 import { TemplateGallery } from './TemplateGallery';
 import { TrimTimeline } from './TrimTimeline';
 import classes from './studio.module.css';
+import { exportFrameSize, type ClipAspect } from './frame';
 import { flattenWords, neighbourhoodOf, snapTrim, spanText, type Span } from './trim';
 
-/** Shapes the editor offers (`original` is for whole-video caption exports). */
-const ASPECTS: { value: Exclude<ExportAspect, 'original'>; label: string }[] = [
+const ASPECTS: { value: ClipAspect; label: string }[] = [
   { value: '9:16', label: '9:16' },
   { value: '1:1', label: '1:1' },
   { value: '4:5', label: '4:5' },
@@ -83,16 +82,6 @@ const TARGET_LANGUAGES = [
 
 /** Options are sent this long after the last change: typing and dragging stay smooth. */
 const PREVIEW_DEBOUNCE_MS = 400;
-
-/** The export frame the server will render (short side 720 or 1080), for the preview's shape. */
-function frameOf(aspect: Exclude<ExportAspect, 'original'>, quality: ExportQuality) {
-  const short = quality === '720p' ? 720 : 1080;
-  const [w, h] = aspect.split(':').map(Number) as [number, number];
-  const even = (value: number) => Math.round(value / 2) * 2;
-  return w < h
-    ? { width: short, height: even((short * h) / w) }
-    : { width: even((short * w) / h), height: short };
-}
 
 /** /moment/{momentId}/clip: trim, frame and caption a moment, preview it, export it. */
 export default function ClipEditorPage() {
@@ -163,7 +152,7 @@ function ClipEditor({
   const range = useMemo(() => neighbourhoodOf(momentSpan, videoMs), [momentSpan, videoMs]);
 
   const [trim, setTrim] = useState<Span>(momentSpan);
-  const [aspect, setAspect] = useState<Exclude<ExportAspect, 'original'>>('9:16');
+  const [aspect, setAspect] = useState<ClipAspect>('9:16');
   const [layout, setLayout] = useState<ExportLayout>('auto');
   const [quality, setQuality] = useState<ExportQuality>('1080p');
   const [template, setTemplate] = useState('karaoke');
@@ -274,7 +263,7 @@ function ClipEditor({
               ref={player}
               mediaUrl={moment.media_url}
               preview={preview.data}
-              frame={frameOf(aspect, quality)}
+              frame={exportFrameSize(aspect, quality)}
               layout={layout}
               trim={trim}
             />

@@ -26,7 +26,13 @@ export const KIND_LABELS: Record<Task['kind'], string> = {
 export function TaskStatusBadge({ status }: { status: TaskStatus }) {
   const look = STATUS_LOOK[status];
   return (
-    <Badge color={look.color} variant="light" radius="sm" data-testid="task-status">
+    <Badge
+      color={look.color}
+      variant="light"
+      radius="sm"
+      data-testid="task-status"
+      style={{ flexShrink: 0 }}
+    >
       {look.label}
     </Badge>
   );

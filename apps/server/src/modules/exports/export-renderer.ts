@@ -1,4 +1,3 @@
-import { ERROR_CODES } from '@moments/contract';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -16,7 +15,8 @@ import {
   type StoredTranscript,
 } from './clip-captions.js';
 import { measureLoudness, planClipFraming, renderClip } from './clip-render.js';
-import type { ExportsRepository, JobRow } from './exports.repository.js';
+import type { ExportsRepository, JobPatch, JobRow } from './exports.repository.js';
+import { LeasedRun, RunSuperseded } from '../../jobs/leased-run.js';
 import { chargeKey, jobCaptionsKey, jobFileKey, jobForNotification } from './job-mapper.js';
 
 export interface ExportRendererOptions {
@@ -34,15 +34,13 @@ const STAGES = {
 } as const;
 type Stage = keyof typeof STAGES;
 
-class RunSuperseded extends Error {}
-
 /**
  * The `export-render` job: one ffmpeg pass from the stored source to the finished MP4. Runs under
  * a run token like tasks: a duplicate or stale delivery does nothing, a job whose worker died is
  * resumed by the export LeaseReaper with a new token (the render starts over; nothing half-made is kept).
  */
 export class ExportRenderer {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, LeasedRun<JobRow, JobPatch>>();
 
   constructor(
     private readonly jobs: ExportsRepository,
@@ -56,72 +54,31 @@ export class ExportRenderer {
 
   /** Stops a render in this process (job deleted). */
   cancel(jobId: string) {
-    this.running.get(jobId)?.abort(new RunSuperseded('cancelled'));
+    this.running.get(jobId)?.cancel('cancelled');
   }
 
   async run(jobId: string, runToken: string): Promise<void> {
     const initial = await this.jobs.findById(jobId);
     if (!initial || initial.runToken !== runToken || initial.status !== 'IN_PROGRESS') return;
 
-    const controller = new AbortController();
-    this.running.set(jobId, controller);
-    const workDir = path.join(this.options.workRoot, `job-${jobId}-${randomUUID().slice(0, 8)}`);
-    let job = initial;
-    let lastReport = 0;
-
-    const save = async (patch: Parameters<ExportsRepository['updateRun']>[2], final = false) => {
-      const row = await this.jobs.updateRun(jobId, runToken, { ...patch, heartbeatAt: new Date() });
-      if (!row) throw new RunSuperseded('superseded');
-      job = row;
-      const now = Date.now();
-      if (final || now - lastReport >= 1000) {
-        lastReport = now;
-        await this.notifications
+    const run = new LeasedRun<JobRow, JobPatch>(initial, {
+      update: (patch) => this.jobs.updateRun(jobId, runToken, patch),
+      progressOf: (row) => row.progress,
+      onChange: (row, final) =>
+        this.notifications
           .jobChanged(row.userId, jobForNotification(row), final)
-          .catch(() => undefined);
-      }
-    };
-    const heartbeat = setInterval(() => {
-      this.jobs
-        .updateRun(jobId, runToken, { heartbeatAt: new Date() })
-        .then((row) => {
-          if (!row) controller.abort(new RunSuperseded('superseded'));
-        })
-        .catch(() => undefined);
-    }, this.options.heartbeatMs);
-
+          .catch(() => undefined),
+      heartbeatMs: this.options.heartbeatMs,
+    });
+    this.running.set(jobId, run);
+    const save = (patch: JobPatch, final = false) => run.save(patch, final);
+    const workDir = path.join(this.options.workRoot, `job-${jobId}-${randomUUID().slice(0, 8)}`);
     const options = initial.options as ResolvedClipOptions;
     const clipMs = options.endMs - options.startMs;
-    const stage = async <T>(
+    const stage = <T>(
       name: Stage,
       work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
-    ): Promise<T> => {
-      const [from, to] = STAGES[name].band;
-      const timeoutMs = STAGES[name].timeoutMs(clipMs);
-      if (job.progress < from) await save({ progress: from });
-      const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
-      let pending = Promise.resolve();
-      const progress = (fraction: number) => {
-        const value = from + (to - from) * Math.min(1, Math.max(0, fraction));
-        if (value <= job.progress + 0.5) return;
-        pending = pending.then(() => save({ progress: value })).catch(() => undefined);
-      };
-      try {
-        const result = await work(signal, progress);
-        await pending;
-        return result;
-      } catch (error) {
-        if (controller.signal.aborted) throw controller.signal.reason;
-        if (signal.aborted) {
-          throw new AppError(
-            ERROR_CODES.TIMEOUT,
-            504,
-            `The ${name} step took longer than ${Math.round(timeoutMs / 60_000)} minutes and was stopped.`,
-          );
-        }
-        throw error;
-      }
-    };
+    ) => run.stage(name, STAGES[name].band, STAGES[name].timeoutMs(clipMs), work);
 
     try {
       // Marks the run started: only started runs are resumed by the reaper, never queued ones.
@@ -187,9 +144,9 @@ export class ExportRenderer {
         );
       });
 
-      const fileKey = jobFileKey(job.userId, jobId);
+      const fileKey = jobFileKey(initial.userId, jobId);
       await stage('storing', async () => {
-        await this.storage.putFile(jobCaptionsKey(job.userId, jobId), assFile);
+        await this.storage.putFile(jobCaptionsKey(initial.userId, jobId), assFile);
         await this.storage.putFile(fileKey, outputFile, { move: true });
       });
       await save(
@@ -206,7 +163,7 @@ export class ExportRenderer {
           : userFacingReason(error);
       await save({ status: 'ERROR', errorReason: reason }, true).catch(() => undefined);
     } finally {
-      clearInterval(heartbeat);
+      run.stop();
       this.running.delete(jobId);
       await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
     }

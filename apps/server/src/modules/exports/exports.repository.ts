@@ -4,7 +4,7 @@ import { jobs } from '../../db/schema.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
-type JobPatch = Partial<Omit<NewJob, 'id' | 'userId' | 'createdAt'>>;
+export type JobPatch = Partial<Omit<NewJob, 'id' | 'userId' | 'createdAt'>>;
 
 /** Thin data access for export jobs. */
 export class ExportsRepository {

@@ -12,7 +12,8 @@ import type { CreditsService } from '../credits/credits.service.js';
 import type { MediaFetcher } from './media-fetcher.js';
 import { userFacingReason } from './failure-reasons.js';
 import type { TaskRow } from './task-mapper.js';
-import type { TasksRepository } from './tasks.repository.js';
+import { LeasedRun, RunSuperseded } from '../../jobs/leased-run.js';
+import type { TaskPatch, TasksRepository } from './tasks.repository.js';
 
 /** Hooks other modules attach to a task's life (notifications, moment analysis). */
 export interface TaskHooks {
@@ -41,17 +42,14 @@ const STAGE_BANDS: Record<TaskStage, [number, number]> = {
   finishing: [99, 100],
 };
 
-/** The run was taken over (task deleted, retried, or resumed elsewhere): stop quietly. */
-class RunSuperseded extends Error {}
-
 /**
  * Runs one task through its stages. Each stage has its own timeout; the run heart-beats so a
- * restarted server resumes it (TaskReaper); finished stages (downloaded media, transcript) are
+ * restarted server resumes it (LeaseReaper); finished stages (downloaded media, transcript) are
  * kept, so a resumed or retried run skips them. Idempotent: a duplicate delivery of the same run
  * finds the token or the status changed and does nothing.
  */
 export class TaskRunner {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, LeasedRun<TaskRow, TaskPatch>>();
 
   constructor(
     private readonly tasks: TasksRepository,
@@ -65,7 +63,7 @@ export class TaskRunner {
 
   /** Stops a run in this process (task deleted or retried). */
   cancel(taskId: string) {
-    this.running.get(taskId)?.abort(new RunSuperseded('cancelled'));
+    this.running.get(taskId)?.cancel('cancelled');
   }
 
   async run(taskId: string, runToken: string): Promise<void> {
@@ -73,92 +71,47 @@ export class TaskRunner {
     if (!initial || initial.runToken !== runToken) return;
     if (initial.status === 'DONE' || initial.status === 'ERROR') return;
 
-    const controller = new AbortController();
-    this.running.set(taskId, controller);
-    const workDir = path.join(this.options.workRoot, `task-${taskId}-${randomUUID().slice(0, 8)}`);
-    let task = initial;
-    let lastReport = 0;
-
-    const save = async (
-      patch: Parameters<TasksRepository['updateRun']>[2],
-      statusChanged = false,
-    ) => {
-      const row = await this.tasks.updateRun(taskId, runToken, {
-        ...patch,
-        heartbeatAt: new Date(),
-      });
-      if (!row) throw new RunSuperseded('superseded');
-      task = row;
-      const now = Date.now();
-      if (statusChanged || now - lastReport >= 1000) {
-        lastReport = now;
-        await this.hooks.onTaskChanged(row, { statusChanged });
-      }
-    };
-    const heartbeat = setInterval(() => {
-      this.tasks
-        .updateRun(taskId, runToken, { heartbeatAt: new Date() })
-        .then((row) => {
-          if (!row) controller.abort(new RunSuperseded('superseded'));
-        })
-        .catch(() => undefined);
-    }, this.options.heartbeatMs);
-
-    const stage = async <T>(
+    const run = new LeasedRun<TaskRow, TaskPatch>(initial, {
+      update: (patch) => this.tasks.updateRun(taskId, runToken, patch),
+      progressOf: (row) => row.progress,
+      onChange: (row, statusChanged) => this.hooks.onTaskChanged(row, { statusChanged }),
+      heartbeatMs: this.options.heartbeatMs,
+    });
+    this.running.set(taskId, run);
+    const stage = <T>(
       name: TaskStage,
       timeoutMs: number,
       work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
-    ): Promise<T> => {
-      const [from, to] = STAGE_BANDS[name];
-      await save({ stage: name, progress: Math.max(task.progress, from) });
-      const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
-      let pending = Promise.resolve();
-      const progress = (fraction: number) => {
-        const value = from + (to - from) * Math.min(1, Math.max(0, fraction));
-        if (value <= task.progress + 0.5) return;
-        pending = pending.then(() => save({ progress: value })).catch(() => undefined);
-      };
-      try {
-        const result = await work(signal, progress);
-        await pending;
-        return result;
-      } catch (error) {
-        if (controller.signal.aborted) throw controller.signal.reason;
-        if (signal.aborted) {
-          throw new AppError(
-            ERROR_CODES.TIMEOUT,
-            504,
-            `The ${name} step took longer than ${Math.round(timeoutMs / 60_000)} minutes and was stopped.`,
-          );
-        }
-        throw error;
-      }
-    };
-
+    ) => run.stage(name, STAGE_BANDS[name], timeoutMs, work, { stage: name });
+    const workDir = path.join(this.options.workRoot, `task-${taskId}-${randomUUID().slice(0, 8)}`);
     const chargeKey = `task:${taskId}:${initial.attempts}`;
     try {
       await fs.mkdir(workDir, { recursive: true });
-      await save({ status: 'IN_PROGRESS', errorReason: null }, initial.status !== 'IN_PROGRESS');
+      await run.save(
+        { status: 'IN_PROGRESS', errorReason: null },
+        initial.status !== 'IN_PROGRESS',
+      );
 
-      let mediaKey = task.mediaKey;
+      let mediaKey = run.row.mediaKey;
       if (!mediaKey) {
         mediaKey = await stage(
           'downloading',
           this.options.downloadTimeoutMs,
           async (signal, progress) => {
-            const fetched = await this.fetcher.fetch(task, workDir, {
+            const fetched = await this.fetcher.fetch(run.row, workDir, {
               signal,
               onProgress: progress,
             });
-            const video = { ...(task.video as VideoMeta), ...fetched.meta };
-            await save({ video, mediaKey: fetched.mediaKey });
+            const video = { ...(run.row.video as VideoMeta), ...fetched.meta };
+            await run.save({ video, mediaKey: fetched.mediaKey });
             return fetched.mediaKey;
           },
         );
       }
+      const mediaFile = mediaKey;
 
       const info = await stage('probing', 120_000, (signal) =>
-        this.storage.withLocalFile(mediaKey, (file) => probeMedia(file, { signal })),
+        this.storage.withLocalFile(mediaFile, (file) => probeMedia(file, { signal })),
       );
       if (!info.hasAudio) {
         throw new AppError(
@@ -168,18 +121,18 @@ export class TaskRunner {
         );
       }
       const cost = creditCostForDuration(info.durationMs);
-      await this.credits.charge(task.userId, 'CREDIT', cost, chargeKey, `${task.kind} task`);
-      await save({ durationMs: info.durationMs, costCredits: cost });
+      await this.credits.charge(initial.userId, 'CREDIT', cost, chargeKey, `${initial.kind} task`);
+      await run.save({ durationMs: info.durationMs, costCredits: cost });
 
       let transcript = await this.loadTranscript(taskId);
       if (!transcript) {
         const timeout = Math.max(600_000, info.durationMs * this.options.transcribeTimeoutFactor);
         transcript = await stage('transcribing', timeout, async (signal, progress) => {
           const wav = path.join(workDir, 'audio.wav');
-          await this.storage.withLocalFile(mediaKey, (file) =>
+          await this.storage.withLocalFile(mediaFile, (file) =>
             extractAudioForAsr(file, wav, { signal }),
           );
-          const language = task.sourceLang === 'auto' ? undefined : task.sourceLang;
+          const language = initial.sourceLang === 'auto' ? undefined : initial.sourceLang;
           const result = await this.speech.transcribe(wav, {
             language,
             signal,
@@ -195,24 +148,25 @@ export class TaskRunner {
           return result;
         });
       }
-      await save({ detectedLang: transcript.language });
+      await run.save({ detectedLang: transcript.language });
 
       let warnings: string[] = [];
-      if (this.hooks.analyse) {
-        const analyse = this.hooks.analyse;
-        const current = task;
+      const analyse = this.hooks.analyse;
+      if (analyse) {
+        const found = transcript;
         warnings = await stage('analysing', this.options.analyseTimeoutMs, (signal) =>
-          analyse(current, transcript, signal),
+          analyse(run.row, found, signal),
         );
       }
-      await save({ status: 'DONE', stage: 'finishing', progress: 100, warnings }, true);
+      await run.save({ status: 'DONE', stage: 'finishing', progress: 100, warnings }, true);
     } catch (error) {
       if (error instanceof RunSuperseded) return;
       await this.credits.refund(chargeKey).catch(() => undefined);
-      const reason = userFacingReason(error);
-      await save({ status: 'ERROR', errorReason: reason }, true).catch(() => undefined);
+      await run
+        .save({ status: 'ERROR', errorReason: userFacingReason(error) }, true)
+        .catch(() => undefined);
     } finally {
-      clearInterval(heartbeat);
+      run.stop();
       this.running.delete(taskId);
       await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
     }

@@ -4,7 +4,7 @@ import { tasks, transcripts } from '../../db/schema.js';
 import type { TaskRow } from './task-mapper.js';
 
 export type NewTask = typeof tasks.$inferInsert;
-type TaskPatch = Partial<Omit<NewTask, 'id' | 'userId' | 'createdAt'>>;
+export type TaskPatch = Partial<Omit<NewTask, 'id' | 'userId' | 'createdAt'>>;
 
 /** Thin data access for tasks and transcripts. */
 export class TasksRepository {
