@@ -12,6 +12,8 @@ export default defineConfig({
       '/api': { target: apiTarget },
       '/sys': { target: apiTarget },
       '/files': { target: apiTarget },
+      // spec §7: the home page's default moment list sits outside /api.
+      '/highlight_moment': { target: apiTarget },
       '/stomp-ws': { target: apiTarget, ws: true },
     },
   },

@@ -22,7 +22,8 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { isNotFound, useMomentView, useTask, useTaskMoments } from './api';
+import { useTask } from '../tasks/useTasks';
+import { isNotFound, useMomentView, useTaskMoments } from './api';
 import { formatSpan } from './format';
 import { MomentCard } from './MomentCard';
 import { MomentPlayer } from './MomentPlayer';

@@ -9,7 +9,6 @@ export const momentKeys = {
   ofTask: (taskId: string) => ['moments', 'task', taskId] as const,
   view: (id: string) => ['moments', 'view', id] as const,
   mine: (list: MyMomentsList) => ['moments', 'mine', list] as const,
-  task: (taskId: string) => ['tasks', 'detail', taskId] as const,
   history: (rootTaskId: string) => ['tasks', 'history', rootTaskId] as const,
 };
 
@@ -30,20 +29,6 @@ export type FeedbackInput =
   | { action: 'THUMB_UP' }
   | { action: 'THUMB_DOWN'; reason: ThumbDownReason; content: string }
   | { action: null };
-
-const TASK_POLL_MS = 2000;
-
-/** A task, polled while it still runs (the realtime issue replaces polling with pushed updates). */
-export function useTask(taskId: string) {
-  return useQuery({
-    queryKey: momentKeys.task(taskId),
-    queryFn: () => api.get<Task>('/api/highlight_moment/task', { query: { id: taskId } }),
-    refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      return status === 'DONE' || status === 'ERROR' || query.state.error ? false : TASK_POLL_MS;
-    },
-  });
-}
 
 /** A task's moments, best first. */
 export function useTaskMoments(taskId: string, enabled: boolean) {
