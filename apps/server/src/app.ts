@@ -17,6 +17,7 @@ import { registerAuthRoutes } from './modules/auth/auth.controller.js';
 import { registerExportRoutes } from './modules/exports/exports.controller.js';
 import { registerMomentRoutes } from './modules/moments/moments.controller.js';
 import { registerNotificationRoutes } from './modules/notifications/notifications.controller.js';
+import { registerSearchRoutes } from './modules/search/index.js';
 import { APP_VERSION, registerSystemRoutes } from './modules/system/system.controller.js';
 import { registerTaskRoutes } from './modules/tasks/tasks.controller.js';
 import { registerVideoRoutes } from './modules/video/video.controller.js';
@@ -81,6 +82,7 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
   registerTaskRoutes(app, services.tasks);
   registerNotificationRoutes(app, services.notifications);
   registerMomentRoutes(app, services.moments);
+  registerSearchRoutes(app, services.search);
   registerExportRoutes(app, services.exports);
   registerFileRoutes(app, { storage: services.storage, fileUrls: services.fileUrls });
   await registerUploadRoutes(app, {

@@ -14,6 +14,7 @@ import { ExportsService } from './modules/exports/exports.service.js';
 import { MomentsRepository } from './modules/moments/moments.repository.js';
 import { MomentsService } from './modules/moments/moments.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { SearchRepository, SearchService } from './modules/search/index.js';
 import { StorageMediaFetcher } from './modules/tasks/media-fetcher.js';
 import { TaskRunner, type TaskHooks } from './modules/tasks/task-runner.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
@@ -34,6 +35,7 @@ export interface Services {
   credits: CreditsService;
   notifications: NotificationsService;
   moments: MomentsService;
+  search: SearchService;
   tasks: TasksService;
   taskRunner: TaskRunner;
   taskReaper: LeaseReaper;
@@ -66,7 +68,8 @@ export async function createServices(config: AppConfig, database?: Database): Pr
   database ??= await openConfiguredDatabase(config);
   const db = database.db;
   const storage = createStorage(config);
-  const fileUrls = new FileUrls(storage, await loadAppSecret(config.DATA_DIR, config.APP_SECRET));
+  const appSecret = await loadAppSecret(config.DATA_DIR, config.APP_SECRET);
+  const fileUrls = new FileUrls(storage, appSecret);
   const queue = await createJobQueue(database);
   const bus = realtimeBusFor(config, database);
 
@@ -83,6 +86,7 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     fileUrls,
     createLlmClient(process.env),
   );
+  const search = new SearchService(new SearchRepository(db), appSecret);
   const hooks: TaskHooks = {
     onTaskChanged: (task, change) => notifications.taskChanged(task, change.statusChanged),
     analyse: (task, transcript, signal) => moments.analyse(task, transcript, signal),
@@ -174,6 +178,7 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     credits,
     notifications,
     moments,
+    search,
     tasks,
     taskRunner,
     taskReaper,

@@ -2,3 +2,4 @@ export * from './constants.js';
 export * from './errors.js';
 export * from './schemas.js';
 export * from './exports.js';
+export * from './search.js';

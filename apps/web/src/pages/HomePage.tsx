@@ -2,6 +2,7 @@ import { Badge, Card, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine
 import { IconBadgeCc, IconCrop, IconSparkles, IconWorld } from '@tabler/icons-react';
 import { IngestPanel } from '../ingest/IngestPanel';
 import { HomePopups } from '../popups/HomePopups';
+import { SharedMoments } from '../search/SharedMoments';
 
 const HIGHLIGHTS = [
   {
@@ -22,7 +23,7 @@ const HIGHLIGHTS = [
   { icon: IconWorld, title: 'Any source', text: 'YouTube, Vimeo, TikTok, uploads and more.' },
 ];
 
-/** spec §2 /home: the search and link box, plus the pop-ups for logged-in users. */
+/** spec §2 /home: the search and link box, the shared moments, and the pop-ups for logged-in users. */
 export default function HomePage() {
   return (
     <Stack maw={880} mx="auto" gap={40} py={{ base: 'md', sm: 48 }}>
@@ -48,6 +49,8 @@ export default function HomePage() {
       </Stack>
 
       <IngestPanel />
+
+      <SharedMoments />
 
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'sm', md: 'md' }}>
         {HIGHLIGHTS.map(({ icon: Icon, title, text }) => (

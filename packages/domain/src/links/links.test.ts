@@ -181,4 +181,14 @@ describe('parseVideoLink', () => {
       'https://vimeo.com/76979871',
     );
   });
+
+  it('reads a lone word as a search, not as a host (regression: "quayside" became https://quayside/)', () => {
+    for (const words of ['quayside', 'cats', 'how-to']) {
+      expect(() => parseVideoLink(words)).toThrow(VideoLinkError);
+    }
+    expect(parseVideoLink('youtube.com/watch?v=abc').hostname).toBe('youtube.com');
+    expect(parseVideoLink('localhost:8080/v.mp4').hostname).toBe('localhost');
+    expect(parseVideoLink('http://intranet/v.mp4').hostname).toBe('intranet');
+    expect(parseVideoLink('127.0.0.1/v.mp4').hostname).toBe('127.0.0.1');
+  });
 });

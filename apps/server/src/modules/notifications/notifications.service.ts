@@ -1,5 +1,5 @@
 import type { JobStatus, Notification, NotificationType, TaskStatus } from '@moments/contract';
-import { and, desc, eq, inArray, lte } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { notifications } from '../../db/schema.js';
 import type { RealtimeBus } from '../../realtime/index.js';
@@ -85,7 +85,8 @@ export class NotificationsService {
   /** spec §9: pages of `page_size`, newest first, only those created at or before `created`. */
   async history(userId: string, pageNum: number, pageSize: number, created?: number) {
     const conditions = [eq(notifications.userId, userId)];
-    if (created) conditions.push(lte(notifications.createdAt, new Date(created)));
+    // `created` is in milliseconds; rows carry microseconds, so keep the whole millisecond.
+    if (created) conditions.push(lt(notifications.createdAt, new Date(created + 1)));
     const rows = await this.db
       .select()
       .from(notifications)

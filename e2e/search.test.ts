@@ -1,0 +1,202 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fasterWhisperAvailability } from '@moments/ai/asr';
+import type { Moment, SearchVideosReply, Task } from '@moments/contract';
+import { hasYtDlp } from '@moments/media/ingest';
+import {
+  makeTestVideo,
+  serveFiles,
+  synthesizeSpeech,
+  type ServedFiles,
+} from '@moments/media/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from './support/browser';
+import { startMomentsServer, type RunningMomentsServer } from './support/server';
+import { signedInContext } from './support/session';
+import { ensureWebBuild } from './support/webBuild';
+
+// Acceptance of the home search: a real task (local link → download → transcript → moments) on
+// speech synthesised here; its owner finds the video by a word of its title from the home box,
+// and a logged-out visitor finds the shared moment but never the private video.
+
+/** Half a minute of a guide's talk around a short story. */
+const TALK = `Good evening and welcome to the harbour walk. Tonight we start at the old pier and end at the lighthouse.
+When I was a child my grandfather kept that lighthouse for thirty years.
+One winter night a storm knocked out the power, and the lamp went dark.
+He climbed the stairs with a candle in each hand and kept them burning until morning.
+A fishing boat found its way home because of those two small flames.
+That is why I still believe that one small light can save a whole crew.
+Now please follow me, and mind the wet stones.`;
+
+/**
+ * In the video's title only: never spoken, so only the owner's own video can match it. The home
+ * box gets two words: it reads a single dotless word as a link (parse_url turns it into https://word/).
+ */
+const TITLE_WORD = 'Quayside';
+const VIDEO_TITLE = `${TITLE_WORD} walk, autumn edition`;
+
+/** Set to a folder to keep screenshots of the pages for a visual check. */
+const screenshotDir = process.env.MOMENTS_E2E_SCREENSHOTS;
+async function screenshot(page: Page, name: string) {
+  if (!screenshotDir) return;
+  await fs.mkdir(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+const asr = fasterWhisperAvailability();
+const missing = [
+  !hasChromium && 'Chromium (/usr/bin/chromium)',
+  !hasYtDlp() && 'yt-dlp (run scripts/setup.sh)',
+  !asr.available && `the speech engine (${asr.reason ?? 'run scripts/setup.sh'})`,
+].filter(Boolean);
+if (missing.length) console.warn(`e2e/search: skipping, missing ${missing.join(', ')}`);
+
+describe.skipIf(missing.length > 0)('home search', () => {
+  let server: RunningMomentsServer;
+  let browser: Browser;
+  let served: ServedFiles;
+  let mediaDir: string;
+  let owner: BrowserContext;
+  let token: string;
+  let task: Task;
+  let shared: Moment;
+  const contexts: BrowserContext[] = [];
+
+  async function apiCall<T>(method: string, url: string, body?: unknown, auth = true): Promise<T> {
+    const reply = await fetch(`${server.baseUrl}${url}`, {
+      method,
+      headers: {
+        ...(auth ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const envelope = (await reply.json()) as { message: string; data: T };
+    if (reply.status !== 200)
+      throw new Error(`${method} ${url}: ${reply.status} ${envelope.message}`);
+    return envelope.data;
+  }
+
+  beforeAll(async () => {
+    mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-e2e-search-'));
+    const wav = path.join(mediaDir, 'talk.wav');
+    const [, started, chromium] = await Promise.all([
+      ensureWebBuild(),
+      startMomentsServer({ MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1' }),
+      launchChromium(),
+      synthesizeSpeech(TALK, wav, { engine: 'festival' }).then(() =>
+        makeTestVideo(path.join(mediaDir, 'harbour.mp4'), { audio: wav }),
+      ),
+    ]);
+    server = started;
+    browser = chromium;
+    served = await serveFiles(mediaDir);
+    const signedIn = await signedInContext(browser, server.baseUrl);
+    owner = signedIn.context;
+    token = signedIn.token;
+    contexts.push(owner);
+
+    const startedTask = await apiCall<Task>(
+      'POST',
+      '/api/highlight_moment/task/start?url_source=direct&source_lang=en&caption_display=source',
+      { url: `${served.url}/harbour.mp4`, title: VIDEO_TITLE },
+    );
+    const deadline = Date.now() + 150_000;
+    for (;;) {
+      task = await apiCall<Task>('GET', `/api/highlight_moment/task?id=${startedTask.id}`);
+      if (task.status === 'DONE' || task.status === 'ERROR') break;
+      if (Date.now() > deadline) throw new Error(`task still ${task.status} at ${task.stage}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(task.error_reason).toBeNull();
+    const moments = await apiCall<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`);
+    expect(moments.length).toBeGreaterThan(0);
+    shared = moments[0]!;
+    await apiCall('POST', `/api/highlight_moment/share?id=${shared.id}`);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close()));
+    await browser?.close();
+    await server?.stop();
+    await served?.close();
+    if (mediaDir) await fs.rm(mediaDir, { recursive: true, force: true });
+  });
+
+  async function searchFromHome(page: Page, words: string) {
+    await page.goto('/home');
+    const box = page.getByRole('textbox', { name: 'Video link or search' });
+    await box.fill(words);
+    // The home box asks the server whether the text is a link first; then the button says Search.
+    await page.getByRole('button', { name: 'Search', exact: true }).waitFor();
+    await box.press('Enter');
+    await page.waitForURL(/\/search\/result\?query=/);
+  }
+
+  it("finds the owner's video by a word of its title, from the home box", async () => {
+    const page = await owner.newPage();
+    page.setDefaultTimeout(15_000);
+    await searchFromHome(page, `${TITLE_WORD.toLowerCase()} walk`);
+    expect(new URL(page.url()).searchParams.get('query')).toBe(`${TITLE_WORD.toLowerCase()} walk`);
+
+    const hit = page.locator(`[data-testid="search-hit"][data-id="${task.id}"]`);
+    await expect.poll(() => hit.count()).toBe(1);
+    expect(await hit.getAttribute('data-kind')).toBe('task');
+    // The query word is marked in the title.
+    expect(await hit.locator('mark').first().textContent()).toBe(TITLE_WORD);
+    await screenshot(page, 'search-owner');
+    await hit.click();
+    await page.waitForURL(`**/video/${task.id}/moments`);
+    await page.close();
+  });
+
+  it('shows a logged-out visitor the shared moment, and no private video', async () => {
+    const visitor = await browser.newContext({ baseURL: server.baseUrl, serviceWorkers: 'block' });
+    contexts.push(visitor);
+    const page = await visitor.newPage();
+    page.setDefaultTimeout(15_000);
+
+    // The home page's shelf of shared moments links to the moment's public page.
+    await page.goto('/home');
+    const card = page.locator(`[data-testid="shared-moment"][data-id="${shared.id}"]`);
+    await card.waitFor();
+    expect(await card.getAttribute('href')).toBe(`/home/moment/${shared.id}`);
+    await screenshot(page, 'home-shared-moments');
+
+    // The private video's title word finds nothing for a visitor.
+    await searchFromHome(page, `${TITLE_WORD} walk`);
+    await page.getByTestId('search-empty').waitFor();
+    await screenshot(page, 'search-visitor-empty');
+    expect(await page.getByTestId('search-hit').count()).toBe(0);
+
+    // A word of the shared moment's title finds the moment, and still not the video.
+    const word = shared.title
+      .split(/[^\p{L}]+/u)
+      .sort((a, b) => b.length - a.length)[0]!
+      .toLowerCase();
+    expect(word.length).toBeGreaterThan(2);
+    const searchBox = page.getByRole('textbox', { name: 'Search' });
+    await searchBox.fill(word);
+    await searchBox.press('Enter');
+    const hit = page.locator(`[data-testid="search-hit"][data-id="${shared.id}"]`);
+    await hit.waitFor();
+    const kinds = await page
+      .getByTestId('search-hit')
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-kind')));
+    expect(kinds).not.toContain('task');
+    await screenshot(page, 'search-visitor-moment');
+    expect(await hit.getAttribute('href')).toBe(`/home/moment/${shared.id}`);
+
+    // The API agrees: anonymous replies never carry the owner's task.
+    const reply = await apiCall<SearchVideosReply>(
+      'POST',
+      '/api/p/v1/searchVideos',
+      { query: word },
+      false,
+    );
+    expect(reply.items.map((item) => item.kind)).not.toContain('task');
+    expect(reply.items.map((item) => item.moment_id)).toContain(shared.id);
+  });
+});
