@@ -44,6 +44,14 @@ describe.each(DATABASE_TARGETS)('accounts on $name', (target) => {
       headers: { authorization: `Bearer ${body.data.token}` },
     });
     expect(byCookie.json().data).toEqual(byBearer.json().data);
+    // A cookie-only client can ask for its bearer token (the realtime CONNECT needs one).
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      cookies: { moments_session: cookie!.value },
+    });
+    expect(token.json().data.token).toBe(body.data.token);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/token' })).statusCode).toBe(401);
     const info = UserInfo.parse(byBearer.json().data);
     expect(info).toMatchObject({
       username: 'ada',

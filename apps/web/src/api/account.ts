@@ -18,6 +18,24 @@ export function getAuthToken(): string | null {
   return readStored(STORAGE_KEYS.authToken);
 }
 
+/**
+ * The token for the realtime client: the one kept from login, or, for a session that arrived with
+ * the cookie alone (another tab, an older sign-in), fetched once from the server.
+ */
+export async function ensureAuthToken(): Promise<string | null> {
+  const stored = getAuthToken();
+  if (stored) return stored;
+  try {
+    const { token } = await api.post<{ token: string }>('/api/auth/token', undefined, {
+      suppressErrorDialog: true,
+    });
+    writeStored(STORAGE_KEYS.authToken, token || null);
+    return token || null;
+  } catch {
+    return null;
+  }
+}
+
 function rememberToken(result: AuthResult): AuthResult {
   writeStored(STORAGE_KEYS.authToken, result.token);
   return result;

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { getAuthToken } from '../api/account';
+import { ensureAuthToken } from '../api/account';
 import { useSession } from '../account/session';
 import { realtimeChannel, type RealtimeListener, type RealtimeStatus } from './channel';
 
@@ -38,9 +38,17 @@ export function useRealtimeConnection(): void {
   const userId = user?.id ?? null;
   useEffect(() => {
     if (status === 'loading') return;
-    const token = userId ? getAuthToken() : null;
-    if (token) realtimeChannel.start(token);
-    else void realtimeChannel.stop();
+    if (!userId) {
+      void realtimeChannel.stop();
+      return;
+    }
+    let current = true;
+    void ensureAuthToken().then((token) => {
+      if (current && token) realtimeChannel.start(token);
+    });
+    return () => {
+      current = false;
+    };
   }, [status, userId]);
   useEffect(() => () => void realtimeChannel.stop(), []);
 }

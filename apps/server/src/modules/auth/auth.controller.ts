@@ -86,6 +86,20 @@ export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
     },
   );
 
+  app.post(
+    '/api/auth/token',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['auth'],
+        summary:
+          "The current session's bearer token, for a client that signed in with the cookie only (the realtime CONNECT needs it)",
+        response: { 200: envelopeOf(z.object({ token: z.string() })) },
+      },
+    },
+    async (request) => ok({ token: request.sessionToken ?? '' }),
+  );
+
   app.get(
     '/api/user/info',
     {
