@@ -12,14 +12,14 @@ export const jobKeys = {
   detail: (id: string) => ['jobs', 'detail', id] as const,
 };
 
-/** Polling stands in for pushed progress while the realtime connection is down. */
+/**
+ * Progress is pushed (useJobUpdates); polling only stands in while the realtime connection is
+ * down. Messages missed during a reconnect are caught up by the refetch on reconnect.
+ */
 const POLL_WITHOUT_REALTIME_MS = 2000;
-/** A pushed message can be missed (a reconnect in between); a slow refetch catches up. */
-const POLL_WITH_REALTIME_MS = 15_000;
 
 function pollInterval(running: boolean, realtimeConnected: boolean): number | false {
-  if (!running) return false;
-  return realtimeConnected ? POLL_WITH_REALTIME_MS : POLL_WITHOUT_REALTIME_MS;
+  return running && !realtimeConnected ? POLL_WITHOUT_REALTIME_MS : false;
 }
 
 /**

@@ -1,17 +1,13 @@
-import { Text } from '@mantine/core';
 import {
-  IconCut,
   IconFileText,
   IconGift,
   IconMailOff,
-  IconMovie,
   IconNotes,
-  IconSearch,
   IconShare,
   IconUsers,
   IconVideo,
 } from '@tabler/icons-react';
-import { useParams, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { PlannedPage } from './PlannedPage';
 
 /* Pages whose content later issues build. Each states what it will hold (spec §2 route table). */
@@ -31,22 +27,6 @@ export function VideoResultPage() {
   );
 }
 
-export function SearchResultPage() {
-  const [params] = useSearchParams();
-  const query = params.get('query') ?? params.get('q');
-  return (
-    <PlannedPage
-      icon={<IconSearch size={28} />}
-      title={query ? `Results for “${query}”` : 'Search results'}
-      description="Videos and moments that match your search, 24 at a time."
-      features={[
-        'Matching videos with thumbnails and durations',
-        'Open a video to find its moments',
-      ]}
-    />
-  );
-}
-
 export function VideoSummaryPage() {
   return (
     <PlannedPage
@@ -54,38 +34,6 @@ export function VideoSummaryPage() {
       title="Summary"
       description="A written summary of the video with its key points and chapters."
       features={['Key points with timestamps', 'Chapters', 'Save as a note or share']}
-    />
-  );
-}
-
-export function JobResultPage() {
-  const { jobId } = useParams();
-  return (
-    <PlannedPage
-      icon={<IconMovie size={28} />}
-      title="Export"
-      description="The rendered video of an export: watch it, download the MP4 and share it."
-      features={['Progress while rendering', 'Download and share', 'Back to the clip editor']}
-    >
-      <Text size="xs" c="dimmed" ta="center">
-        Export {jobId}
-      </Text>
-    </PlannedPage>
-  );
-}
-
-export function ClipEditorPage() {
-  return (
-    <PlannedPage
-      icon={<IconCut size={28} />}
-      title="Clip editor"
-      description="Trim the moment, pick an aspect ratio and caption style, preview exactly what will be exported."
-      features={[
-        'Trim on word boundaries',
-        'Aspect ratios 9:16, 1:1, 4:5 and 16:9 with the speaker kept in frame',
-        'Word-by-word animated captions, source, translation, both or none',
-        'Export to MP4',
-      ]}
     />
   );
 }
