@@ -4,11 +4,13 @@
  * captions are drawn in the page by libass (JASSUB); template, aspect and trim are changed; the
  * export renders on the real server and the downloaded MP4 is probed.
  */
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Job, Moment, Task } from '@moments/contract';
+import type { ClipFraming, Job, Moment, Task } from '@moments/contract';
 import { fasterWhisperAvailability } from '@moments/ai/asr';
+import { runFfmpeg } from '@moments/media/ffmpeg';
 import { probeMedia } from '@moments/media/probe';
 import {
   makeTestVideo,
@@ -22,6 +24,7 @@ import { newAccount } from './support/accounts';
 import { DESKTOP_VIEWPORT, PHONE_VIEWPORT, hasChromium, launchChromium } from './support/browser';
 import { startMomentsServer, type RunningMomentsServer } from './support/server';
 import { ensureWebBuild } from './support/webBuild';
+import { cropAt } from '../apps/web/src/studio/framing';
 
 /** About a minute of speech: a story with a point, so the moment finder has something to pick. */
 const SPEECH = `Last summer I learned the most important lesson of my career from a broken coffee machine.
@@ -44,6 +47,15 @@ const missing = [
   !asr.available && `the speech engine (${asr.reason})`,
 ].filter(Boolean);
 if (missing.length) console.warn(`e2e/studio: skipping, missing ${missing.join(', ')}`);
+
+/**
+ * A real face photo (Debian's opencv-doc) walks slowly across the talk video, so the editor's
+ * "Follow speaker" preview has a moving crop to show; without it the video is a test pattern.
+ */
+const FACE_PHOTO = '/usr/share/doc/opencv-doc/examples/data/messi5.jpg';
+const hasFacePhoto = existsSync(FACE_PHOTO);
+if (!hasFacePhoto)
+  console.warn(`e2e/studio: ${FACE_PHOTO} missing, the framing checks are skipped`);
 
 /** Where to save screenshots of the studio pages for a look by eye (optional). */
 const SCREENSHOT_DIR = process.env.STUDIO_SCREENSHOTS_DIR;
@@ -100,7 +112,23 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
         engine: 'festival',
       },
     );
-    await makeTestVideo(path.join(workDir, 'talk.mp4'), { audio: speech, width: 640, height: 360 });
+    if (hasFacePhoto) {
+      // The head walks from the left edge to the right at 8 px/s, never back.
+      await runFfmpeg([
+        ...['-f', 'lavfi', '-i', 'color=c=0x406080:s=640x360:r=25', '-loop', '1', '-i', FACE_PHOTO],
+        ...['-i', speech, '-filter_complex'],
+        `[1:v]crop=130:150:180:45[head];` +
+          `[0:v][head]overlay=x='min(20+8*t,490)':y=100:shortest=1,format=yuv420p[v]`,
+        ...['-map', '[v]', '-map', '2:a', '-shortest', '-c:v', 'libx264', '-preset', 'ultrafast'],
+        ...['-c:a', 'aac', '-movflags', '+faststart', path.join(workDir, 'talk.mp4')],
+      ]);
+    } else {
+      await makeTestVideo(path.join(workDir, 'talk.mp4'), {
+        audio: speech,
+        width: 640,
+        height: 360,
+      });
+    }
     served = await serveFiles(workDir);
     await ensureWebBuild();
     [server, browser] = await Promise.all([
@@ -204,17 +232,71 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     const previews: Request[] = [];
+    const framingRequests: Request[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/api/captions/preview')) previews.push(request);
+      if (request.url().endsWith('/api/captions/framing')) framingRequests.push(request);
     });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`/moment/${moment.id}/clip`);
     const preview = page.getByTestId('clip-preview');
+    if (SCREENSHOT_DIR) {
+      // The face analysis takes a moment: a look at the editor while it runs.
+      const analysing = page.getByRole('status').filter({ hasText: 'Analysing framing' });
+      if (
+        await analysing.waitFor({ timeout: 5000 }).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        await shot(page, 'editor-analysing-framing');
+      }
+    }
     await expect
       .poll(() => preview.getAttribute('data-caption-state'), { timeout: 30_000 })
       .toBe('ready');
     expect(await preview.getAttribute('data-frame')).toBe('1080x1920');
+
+    // "Follow speaker" shows the export's own crop path: at each time exactly the plan's window
+    // fills the frame, and the window follows the walking face.
+    if (hasFacePhoto) {
+      await expect
+        .poll(() => preview.getAttribute('data-framing'), { timeout: 60_000 })
+        .toBe('crop');
+      await page.getByRole('status').filter({ hasText: 'Analysing framing' }).waitFor({
+        state: 'detached',
+      });
+      const framingReply = await context.request.post('/api/captions/framing', {
+        data: JSON.parse(framingRequests.at(-1)!.postData()!),
+      });
+      const plan = (await framingReply.json()).data as ClipFraming;
+      expect(plan.layout).toBe('crop');
+      const shownAt = async (clipMs: number) => {
+        await seekPreview(page, plan.start_ms + clipMs);
+        const video = page.getByTestId('clip-video');
+        const [frameBox, videoBox] = [await preview.boundingBox(), await video.boundingBox()];
+        return {
+          frameBox: frameBox!,
+          videoBox: videoBox!,
+          crop: await video.getAttribute('data-crop'),
+        };
+      };
+      const spanMs = plan.end_ms - plan.start_ms;
+      const windows = [];
+      for (const clipMs of [500, spanMs - 500]) {
+        const shown = await shownAt(clipMs);
+        const rect = cropAt(plan.keyframes, clipMs, plan.source)!;
+        expect(shown.crop).toBe([rect.x, rect.y, rect.w, rect.h].map(Math.round).join(','));
+        // The window's left edge sits at the frame's left edge, at the frame's scale.
+        const scale = shown.frameBox.width / rect.w;
+        expect(Math.abs(shown.videoBox.x - (shown.frameBox.x - rect.x * scale))).toBeLessThan(2);
+        expect(Math.abs(shown.videoBox.width - plan.source.width * scale)).toBeLessThan(2);
+        windows.push(rect.x);
+      }
+      expect(Math.abs(windows[1]! - windows[0]!)).toBeGreaterThan(10);
+      await shot(page, 'editor-follow-speaker');
+    }
 
     // The trim starts on the moment's words; the captions are drawn at a word's time.
     const start = await sliderValue(page, 'Clip start');

@@ -69,6 +69,7 @@ CREATE TABLE "moments" (
 --> statement-breakpoint
 CREATE TABLE "notifications" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"seq" bigserial NOT NULL,
 	"user_id" uuid NOT NULL,
 	"type" text NOT NULL,
 	"viewed" boolean DEFAULT false NOT NULL,

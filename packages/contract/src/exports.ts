@@ -75,6 +75,36 @@ export const CaptionPreview = z.object({
 });
 export type CaptionPreview = z.infer<typeof CaptionPreview>;
 
+/** POST /api/captions/framing: same body as the caption preview. */
+export const ClipFramingBody = CaptionPreviewBody;
+export type ClipFramingBody = CaptionPreviewBody;
+
+export const CropKeyframe = z.object({
+  /** ms from `start_ms`; two keyframes with the same time are a jump (a cut). */
+  t_ms: z.number(),
+  /** Top-left corner and size of the visible window, in source pixels. */
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+});
+export type CropKeyframe = z.infer<typeof CropKeyframe>;
+
+/**
+ * How the export frames the clip, computed by the exporter's own planner: `crop` shows the window
+ * the keyframes describe (linear between keyframes, the last one holds), `blur_fit` the whole
+ * frame over a blurred copy of itself (no keyframes).
+ */
+export const ClipFraming = z.object({
+  layout: z.enum(['crop', 'blur_fit']),
+  source: z.object({ width: z.number().int(), height: z.number().int() }),
+  output: z.object({ width: z.number().int(), height: z.number().int() }),
+  start_ms: z.number().int(),
+  end_ms: z.number().int(),
+  keyframes: z.array(CropKeyframe),
+});
+export type ClipFraming = z.infer<typeof ClipFraming>;
+
 export const CaptionTemplate = z.object({
   id: z.string(),
   name: z.string(),

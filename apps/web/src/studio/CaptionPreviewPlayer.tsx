@@ -1,8 +1,9 @@
 import { ActionIcon, Alert, Group, Loader, Text } from '@mantine/core';
-import type { CaptionPreview, ExportLayout } from '@moments/contract';
+import type { CaptionPreview, ClipFraming, ExportLayout } from '@moments/contract';
 import { IconPlayerPauseFilled, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { CaptionOverlay, type CaptionDocument } from './captionOverlay';
+import { cropAtVideoTime, cropStyle } from './framing';
 import { formatClock, type Span } from './trim';
 import classes from './studio.module.css';
 
@@ -18,9 +19,21 @@ interface Props {
   /** The export frame (width x height); the preview area takes its shape. */
   frame: { width: number; height: number };
   layout: ExportLayout;
+  /**
+   * The export's own framing plan for this frame shape (POST /api/captions/framing); undefined
+   * while it is made, when the preview shows a centred crop (or the blurred fit, if asked for).
+   */
+  framing: ClipFraming | undefined;
+  /** The framing plan is being made (face analysis takes a few seconds). */
+  analysing: boolean;
   trim: Span;
   ref?: Ref<PreviewPlayerHandle>;
 }
+
+/** How the preview frames the picture right now. */
+type Presentation = 'crop' | 'blur_fit' | 'centre';
+
+const CROP_PROPERTIES = ['width', 'height', 'transform'] as const;
 
 type OverlayState = 'waiting' | 'loading' | 'ready' | 'failed';
 
@@ -34,16 +47,28 @@ const toDocument = (preview: CaptionPreview): CaptionDocument => ({
 
 /**
  * The source video framed to the export's shape with the captions drawn over it by libass in the
- * browser. The framing is a CSS crop (auto) or a letterbox over a blurred copy (blur_fit); the
- * server does the real reframing, following the speaker.
+ * browser. The framing is the exporter's plan: on every presented frame the video is moved and
+ * scaled so exactly the plan's crop window at that time fills the frame (the same linear path
+ * ffmpeg's crop follows), or the whole picture sits over a blurred copy (blur_fit). The caption
+ * canvas covers the frame and is not affected by the crop.
  */
-export function CaptionPreviewPlayer({ mediaUrl, preview, frame, layout, trim, ref }: Props) {
+export function CaptionPreviewPlayer({
+  mediaUrl,
+  preview,
+  frame,
+  layout,
+  framing,
+  analysing,
+  trim,
+  ref,
+}: Props) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const backdropRef = useRef<HTMLVideoElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
   const overlayRef = useRef<CaptionOverlay | null>(null);
   const trimRef = useRef(trim);
   const previewRef = useRef(preview);
+  const framingRef = useRef<ClipFraming | undefined>(undefined);
   const [overlayState, setOverlayState] = useState<OverlayState>('waiting');
   const [documentsDrawn, setDocumentsDrawn] = useState(0);
   const [playing, setPlaying] = useState(false);
@@ -53,6 +78,19 @@ export function CaptionPreviewPlayer({ mediaUrl, preview, frame, layout, trim, r
     trimRef.current = trim;
     previewRef.current = preview;
   });
+
+  const presentation: Presentation = framing
+    ? framing.layout
+    : layout === 'blur_fit'
+      ? 'blur_fit'
+      : 'centre';
+
+  // A new plan (or none) frames the frame on screen at once, even paused.
+  useEffect(() => {
+    framingRef.current = framing?.layout === 'crop' ? framing : undefined;
+    const video = videoRef.current;
+    if (video) applyCrop(video, framingRef.current, video.currentTime);
+  }, [framing]);
 
   const currentSec = () => videoRef.current?.currentTime ?? trimRef.current.start / 1000;
 
@@ -127,6 +165,7 @@ export function CaptionPreviewPlayer({ mediaUrl, preview, frame, layout, trim, r
     };
     let frameRequest = 0;
     const onFrame: VideoFrameRequestCallback = (_now, meta) => {
+      applyCrop(video, framingRef.current, meta.mediaTime);
       draw(meta.mediaTime);
       const { start, end } = trimRef.current;
       if (!video.paused && meta.mediaTime * 1000 >= end) {
@@ -152,6 +191,7 @@ export function CaptionPreviewPlayer({ mediaUrl, preview, frame, layout, trim, r
       backdrop()?.pause();
     };
     const onSeeked = () => {
+      applyCrop(video, framingRef.current, video.currentTime);
       draw(video.currentTime, true);
       const copy = backdrop();
       if (copy) copy.currentTime = video.currentTime;
@@ -181,6 +221,15 @@ export function CaptionPreviewPlayer({ mediaUrl, preview, frame, layout, trim, r
     };
   }, []);
 
+  // A backdrop that appears mid-play (the plan turned out blur_fit) joins the main video.
+  const syncBackdrop = () => {
+    const video = videoRef.current;
+    const copy = backdropRef.current;
+    if (!video || !copy) return;
+    copy.currentTime = video.currentTime;
+    if (!video.paused) void copy.play().catch(() => undefined);
+  };
+
   const togglePlay = () => {
     const video = videoRef.current;
     if (!video) return;
@@ -205,11 +254,13 @@ export function CaptionPreviewPlayer({ mediaUrl, preview, frame, layout, trim, r
         data-caption-state={overlayState}
         data-caption-documents={documentsDrawn}
         data-frame={`${frame.width}x${frame.height}`}
+        data-framing={presentation}
         onClick={togglePlay}
       >
-        {layout === 'blur_fit' && (
+        {presentation === 'blur_fit' && (
           <video
             ref={backdropRef}
+            onLoadedMetadata={syncBackdrop}
             className={`${classes.video} ${classes.backdrop}`}
             src={mediaUrl}
             muted
@@ -221,13 +272,21 @@ export function CaptionPreviewPlayer({ mediaUrl, preview, frame, layout, trim, r
         <video
           ref={videoRef}
           className={classes.video}
-          style={{ objectFit: layout === 'blur_fit' ? 'contain' : 'cover' }}
+          style={{
+            objectFit:
+              presentation === 'blur_fit' ? 'contain' : presentation === 'crop' ? 'fill' : 'cover',
+          }}
           src={mediaUrl}
           playsInline
           preload="auto"
           aria-label="Clip preview"
           data-testid="clip-video"
         />
+        {analysing && (
+          <div className={classes.framingBadge} role="status">
+            <Loader size={12} color="white" /> Analysing framing…
+          </div>
+        )}
       </div>
       <Group justify="center" gap="sm" mt="xs">
         <ActionIcon
@@ -252,4 +311,20 @@ export function CaptionPreviewPlayer({ mediaUrl, preview, frame, layout, trim, r
       )}
     </div>
   );
+}
+
+/**
+ * Moves and scales the video so the plan's crop window at `videoSec` fills the frame, or clears
+ * that when there is no crop plan. Written to the element directly: it runs on every frame.
+ */
+function applyCrop(video: HTMLVideoElement, framing: ClipFraming | undefined, videoSec: number) {
+  const rect = framing ? cropAtVideoTime(framing, videoSec) : null;
+  if (!framing || !rect) {
+    for (const property of CROP_PROPERTIES) video.style.removeProperty(property);
+    delete video.dataset.crop;
+    return;
+  }
+  const style = cropStyle(rect, framing.source);
+  for (const property of CROP_PROPERTIES) video.style.setProperty(property, style[property]);
+  video.dataset.crop = [rect.x, rect.y, rect.w, rect.h].map((value) => Math.round(value)).join(',');
 }

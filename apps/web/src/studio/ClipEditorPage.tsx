@@ -33,7 +33,9 @@ import { isApiError } from '../api/client';
 import { useTopBarVideo, type TopBarVideo } from '../layout/topBarVideo';
 import {
   exportTypeOf,
+  framingOptionsOf,
   useCaptionPreview,
+  useClipFraming,
   useCaptionTemplates,
   useClipMoment,
   useClipTask,
@@ -192,6 +194,20 @@ function ClipEditor({
   );
   const [debouncedOptions] = useDebouncedValue(options, PREVIEW_DEBOUNCE_MS);
   const preview = useCaptionPreview(moment.id, debouncedOptions);
+  const framingOptions = useMemo(() => framingOptionsOf(debouncedOptions), [debouncedOptions]);
+  const framing = useClipFraming(moment.id, framingOptions);
+  const frame = exportFrameSize(aspect, quality);
+  // A plan for another frame shape (the options are still settling) would stretch the picture.
+  const framingShown =
+    framing.data &&
+    framing.data.output.width === frame.width &&
+    framing.data.output.height === frame.height &&
+    !(layout === 'blur_fit' && framing.data.layout === 'crop')
+      ? framing.data
+      : undefined;
+  const framingError = framing.error && isApiError(framing.error) ? framing.error : null;
+  const analysingFraming =
+    layout === 'auto' && !framingError && (framing.isFetching || !framingShown);
 
   const changeTrim = (next: Span, edge: 'start' | 'end') => {
     setTrim(next);
@@ -263,8 +279,10 @@ function ClipEditor({
               ref={player}
               mediaUrl={moment.media_url}
               preview={preview.data}
-              frame={exportFrameSize(aspect, quality)}
+              frame={frame}
               layout={layout}
+              framing={framingShown}
+              analysing={analysingFraming}
               trim={trim}
             />
             {previewError && (
@@ -277,10 +295,18 @@ function ClipEditor({
                 {previewError.message}
               </Alert>
             )}
-            {layout === 'auto' && (
-              <Text size="xs" c="dimmed" mt={6} ta="center">
-                The preview shows a centred crop; the export follows the speaker.
+            {framingError ? (
+              <Text size="xs" c="dimmed" mt={6} ta="center" data-testid="framing-note">
+                The framing cannot be previewed ({framingError.message}); the preview shows a
+                centred crop.
               </Text>
+            ) : (
+              layout === 'auto' &&
+              framingShown?.layout === 'blur_fit' && (
+                <Text size="xs" c="dimmed" mt={6} ta="center" data-testid="framing-note">
+                  No face found in this clip: it is fitted whole over a blurred copy of itself.
+                </Text>
+              )
             )}
           </Paper>
         </Grid.Col>

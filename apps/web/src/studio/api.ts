@@ -1,6 +1,7 @@
 import type {
   CaptionPreview,
   CaptionTemplate,
+  ClipFraming,
   ExportOptions,
   Job,
   JobType,
@@ -34,7 +35,23 @@ export const studioKeys = {
   templates: ['captions', 'templates'] as const,
   preview: (momentId: string, options: ClipOptions) =>
     ['captions', 'preview', momentId, options] as const,
+  framing: (momentId: string, options: FramingOptions) =>
+    ['captions', 'framing', momentId, options] as const,
 };
+
+/** The options the framing depends on: span, frame shape and size, layout (not the captions). */
+export type FramingOptions = Pick<
+  ClipOptions,
+  'aspect' | 'quality' | 'layout' | 'start_ms' | 'end_ms'
+>;
+
+export const framingOptionsOf = ({
+  aspect,
+  quality,
+  layout,
+  start_ms,
+  end_ms,
+}: ClipOptions): FramingOptions => ({ aspect, quality, layout, start_ms, end_ms });
 
 export function useClipMoment(momentId: string) {
   return useQuery({
@@ -93,6 +110,37 @@ export function useCaptionPreview(momentId: string, options: ClipOptions | null)
     // Keep showing the last captions while the next ones are made.
     placeholderData: keepPreviousData,
     staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * The framing the export with these options would use (the server's own plan: the crop path that
+ * follows the speaker, or the blurred fit). The first answer for a span takes seconds (face
+ * analysis); the server keeps it, and the export then renders that very plan.
+ */
+export function useClipFraming(momentId: string, options: FramingOptions | null) {
+  return useQuery({
+    queryKey: studioKeys.framing(momentId, options!),
+    queryFn: ({ signal }) =>
+      api.post<ClipFraming>(
+        '/api/captions/framing',
+        { moment_id: momentId, options },
+        { suppressErrorDialog: true, signal },
+      ),
+    enabled: options !== null,
+    // While a new trim is analysed the last plan still frames its own span correctly; a plan
+    // for another shape or layout would not, so it is dropped.
+    placeholderData: (previous, previousQuery) => {
+      const before = previousQuery?.queryKey[3];
+      return before &&
+        options &&
+        before.aspect === options.aspect &&
+        before.quality === options.quality &&
+        before.layout === options.layout
+        ? previous
+        : undefined;
+    },
+    staleTime: 30 * 60_000,
   });
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Translator } from '@moments/ai/translate';
 import { probeMedia } from '@moments/media/probe';
+import type { Size } from '@moments/media/reframe';
 import { AppError } from '../../http/errors.js';
 import { StorageNotFoundError, type Storage } from '../../storage/index.js';
 import type { CreditsService } from '../credits/credits.service.js';
@@ -14,7 +15,13 @@ import {
   type ResolvedClipOptions,
   type StoredTranscript,
 } from './clip-captions.js';
-import { measureLoudness, planClipFraming, renderClip } from './clip-render.js';
+import {
+  measureLoudness,
+  renderClip,
+  type ClipFraming,
+  type FramingRequest,
+} from './clip-render.js';
+import { FramingPlanner } from './clip-framing.js';
 import type { ExportsRepository, JobPatch, JobRow } from './exports.repository.js';
 import { LeasedRun, RunSuperseded } from '../../jobs/leased-run.js';
 import { chargeKey, jobCaptionsKey, jobFileKey, jobForNotification } from './job-mapper.js';
@@ -22,6 +29,26 @@ import { chargeKey, jobCaptionsKey, jobFileKey, jobForNotification } from './job
 export interface ExportRendererOptions {
   workRoot: string;
   heartbeatMs: number;
+}
+
+/** A job's stored options: the resolved request, and the framing plan once it is known. */
+export type JobOptions = ResolvedClipOptions & { framing?: ClipFraming };
+
+/** What the framing of a clip depends on; the export and the preview ask with the same request. */
+export function framingRequestOf(
+  options: ResolvedClipOptions,
+  source: Size,
+  output: Size,
+): FramingRequest {
+  return {
+    aspect: options.aspect,
+    quality: options.quality,
+    layout: options.layout,
+    startMs: options.startMs,
+    endMs: options.endMs,
+    source,
+    output: { width: output.width, height: output.height },
+  };
 }
 
 /** Progress bands per stage, so the bar only moves forward. */
@@ -41,6 +68,8 @@ type Stage = keyof typeof STAGES;
  */
 export class ExportRenderer {
   private readonly running = new Map<string, LeasedRun<JobRow, JobPatch>>();
+  /** Shared with the editor's framing preview (ExportsService), so both use one plan. */
+  readonly framing = new FramingPlanner();
 
   constructor(
     private readonly jobs: ExportsRepository,
@@ -73,7 +102,7 @@ export class ExportRenderer {
     this.running.set(jobId, run);
     const save = (patch: JobPatch, final = false) => run.save(patch, final);
     const workDir = path.join(this.options.workRoot, `job-${jobId}-${randomUUID().slice(0, 8)}`);
-    const options = initial.options as ResolvedClipOptions;
+    const options = initial.options as JobOptions;
     const clipMs = options.endMs - options.startMs;
     const stage = <T>(
       name: Stage,
@@ -112,21 +141,20 @@ export class ExportRenderer {
           return { info, source, captions, loudness };
         });
 
-        const framing = await stage('analysing', (signal, progress) =>
-          planClipFraming(
-            sourceFile,
-            {
-              aspect: options.aspect,
-              quality: options.quality,
-              layout: options.layout,
-              startMs: options.startMs,
-              endMs: options.endMs,
-              source: prepared.source,
-              output: { width: prepared.captions.width, height: prepared.captions.height },
-            },
-            { signal, onProgress: progress },
-          ),
-        );
+        // The plan the editor previewed (attached when the job was made) is the plan rendered;
+        // otherwise the planner makes it (or joins a preview's analysis under way) and it is kept
+        // on the job, so the job always records the framing its file has.
+        let framing = options.framing;
+        if (!framing) {
+          const request = framingRequestOf(options, prepared.source, prepared.captions);
+          framing = await stage('analysing', (signal, progress) =>
+            this.framing.plan(task.mediaKey, request, (work) => work(sourceFile), {
+              signal,
+              onProgress: progress,
+            }),
+          );
+          await save({ options: { ...options, framing } satisfies JobOptions });
+        }
 
         await stage('rendering', (signal, progress) =>
           renderClip({

@@ -4,6 +4,8 @@ import {
   CaptionPreview,
   CaptionPreviewBody,
   CaptionTemplate,
+  ClipFraming,
+  ClipFramingBody,
   Job,
   JobCreateBody,
   JobListQuery,
@@ -101,6 +103,28 @@ export function registerExportRoutes(app: App, exports: ExportsService) {
       },
     },
     async (request) => ok(await exports.preview(currentUser(request).id, request.body)),
+  );
+
+  app.post(
+    '/api/captions/framing',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          'The framing (crop path or blurred fit) an export with these options would use; takes seconds the first time (face analysis)',
+        body: ClipFramingBody,
+        response: { 200: envelopeOf(ClipFraming) },
+      },
+    },
+    async (request, reply) => {
+      // The editor drops a request when the trim or the shape changes: stop waiting for it then.
+      const gone = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) gone.abort(new Error('client went away'));
+      });
+      return ok(await exports.framing(currentUser(request).id, request.body, gone.signal));
+    },
   );
 
   app.get(

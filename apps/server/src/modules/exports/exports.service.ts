@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type {
   CaptionPreview,
   CaptionPreviewBody,
+  ClipFraming,
+  ClipFramingBody,
   ExportOptions,
   Job,
   JobCreateBody,
@@ -28,11 +30,13 @@ import {
   assertTranslationAvailable,
   buildClipCaptions,
   captionFontUrl,
+  exportFrameSize,
   snapToWords,
   type ResolvedClipOptions,
   type StoredTranscript,
 } from './clip-captions.js';
-import type { ExportRenderer } from './export-renderer.js';
+import { toFramingDto } from './clip-framing.js';
+import { framingRequestOf, type ExportRenderer, type JobOptions } from './export-renderer.js';
 import type { ExportsRepository, JobRow } from './exports.repository.js';
 import {
   chargeKey,
@@ -88,7 +92,12 @@ export class ExportsService {
       status: 'IN_PROGRESS',
       progress: 0,
       title: source.title,
-      options: source.options,
+      // The framing the editor previewed, when this process planned it: the export renders that
+      // very plan instead of analysing again (issue 5: the preview matches the export).
+      options: {
+        ...source.options,
+        framing: this.renderer.framing.cached(source.task.mediaKey!, source.options),
+      } satisfies JobOptions,
       durationMs: source.options.endMs - source.options.startMs,
       costCredits: 1,
       runToken,
@@ -170,6 +179,29 @@ export class ExportsService {
         url: captionFontUrl(font.file),
       })),
     };
+  }
+
+  /**
+   * The framing the export with these options would use, from the exporter's own planner (the
+   * plan is kept, and an export started after this renders exactly it). `signal` stops waiting
+   * when the editor no longer needs the answer.
+   */
+  async framing(userId: string, body: ClipFramingBody, signal?: AbortSignal): Promise<ClipFraming> {
+    const source = await this.resolveClip(userId, undefined, body);
+    const mediaKey = source.task.mediaKey!;
+    const size = await this.sourceSize(source.task);
+    const request = framingRequestOf(
+      source.options,
+      size,
+      exportFrameSize(source.options.aspect, source.options.quality, size),
+    );
+    const framing = await this.renderer.framing.plan(
+      mediaKey,
+      request,
+      (work) => this.storage.withLocalFile(mediaKey, work),
+      { signal },
+    );
+    return toFramingDto(framing, request);
   }
 
   templates() {

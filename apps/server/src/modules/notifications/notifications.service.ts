@@ -91,7 +91,7 @@ export class NotificationsService {
       .select()
       .from(notifications)
       .where(and(...conditions))
-      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .orderBy(desc(notifications.createdAt), desc(notifications.seq))
       .limit(pageSize + 1)
       .offset((pageNum - 1) * pageSize);
     return { content: rows.slice(0, pageSize).map(toDto), last: rows.length <= pageSize };
