@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, type TestAccount } from './support/accounts';
 import { DESKTOP_VIEWPORT, PHONE_VIEWPORT, hasChromium, launchChromium } from './support/browser';
 import { startMomentsServer, type RunningMomentsServer } from './support/server';
+import { apiClient, runLinkTask, type ApiCall } from './support/api';
 import { ensureWebBuild } from './support/webBuild';
 
 // Acceptance of the moments web pages (issue 4): a real task runs the whole pipeline (download
@@ -58,20 +59,7 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
   let sharedLink: string;
   const contexts: BrowserContext[] = [];
 
-  async function apiCall<T>(method: string, url: string, body?: unknown): Promise<T> {
-    const reply = await fetch(`${server.baseUrl}${url}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const envelope = (await reply.json()) as { code: string; message: string; data: T };
-    if (reply.status !== 200)
-      throw new Error(`${method} ${url}: ${reply.status} ${envelope.message}`);
-    return envelope.data;
-  }
+  let apiCall: ApiCall;
 
   beforeAll(async () => {
     mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-e2e-talk-'));
@@ -85,6 +73,7 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
       ),
     ]);
     server = started;
+    apiCall = apiClient(server.baseUrl, () => token);
     browser = chromium;
     served = await serveFiles(mediaDir);
 
@@ -97,18 +86,10 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
     token = ((await signup.json()) as { data: { token: string } }).data.token;
 
     // The real pipeline, started the way the web app does: link → download → transcript → moments.
-    const startedTask = await apiCall<Task>(
-      'POST',
-      '/api/highlight_moment/task/start?url_source=direct&source_lang=en&caption_display=source',
-      { url: `${served.url}/garden-club.mp4`, title: 'Garden club, October meeting' },
-    );
-    const deadline = Date.now() + 150_000;
-    for (;;) {
-      task = await apiCall<Task>('GET', `/api/highlight_moment/task?id=${startedTask.id}`);
-      if (task.status === 'DONE' || task.status === 'ERROR') break;
-      if (Date.now() > deadline) throw new Error(`task still ${task.status} at ${task.stage}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    task = await runLinkTask(apiCall, {
+      url: `${served.url}/garden-club.mp4`,
+      title: 'Garden club, October meeting',
+    });
     expect(task.error_reason).toBeNull();
     expect(task.status).toBe('DONE');
     moments = await apiCall<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`);

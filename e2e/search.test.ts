@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from './support/browser';
 import { startMomentsServer, type RunningMomentsServer } from './support/server';
 import { signedInContext } from './support/session';
+import { apiClient, runLinkTask, type ApiCall } from './support/api';
 import { ensureWebBuild } from './support/webBuild';
 
 // Acceptance of the home search: a real task (local link → download → transcript → moments) on
@@ -64,20 +65,7 @@ describe.skipIf(missing.length > 0)('home search', () => {
   let shared: Moment;
   const contexts: BrowserContext[] = [];
 
-  async function apiCall<T>(method: string, url: string, body?: unknown, auth = true): Promise<T> {
-    const reply = await fetch(`${server.baseUrl}${url}`, {
-      method,
-      headers: {
-        ...(auth ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const envelope = (await reply.json()) as { message: string; data: T };
-    if (reply.status !== 200)
-      throw new Error(`${method} ${url}: ${reply.status} ${envelope.message}`);
-    return envelope.data;
-  }
+  let apiCall: ApiCall;
 
   beforeAll(async () => {
     mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-e2e-search-'));
@@ -91,6 +79,7 @@ describe.skipIf(missing.length > 0)('home search', () => {
       ),
     ]);
     server = started;
+    apiCall = apiClient(server.baseUrl, () => token);
     browser = chromium;
     served = await serveFiles(mediaDir);
     const signedIn = await signedInContext(browser, server.baseUrl);
@@ -98,18 +87,7 @@ describe.skipIf(missing.length > 0)('home search', () => {
     token = signedIn.token;
     contexts.push(owner);
 
-    const startedTask = await apiCall<Task>(
-      'POST',
-      '/api/highlight_moment/task/start?url_source=direct&source_lang=en&caption_display=source',
-      { url: `${served.url}/harbour.mp4`, title: VIDEO_TITLE },
-    );
-    const deadline = Date.now() + 150_000;
-    for (;;) {
-      task = await apiCall<Task>('GET', `/api/highlight_moment/task?id=${startedTask.id}`);
-      if (task.status === 'DONE' || task.status === 'ERROR') break;
-      if (Date.now() > deadline) throw new Error(`task still ${task.status} at ${task.stage}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    task = await runLinkTask(apiCall, { url: `${served.url}/harbour.mp4`, title: VIDEO_TITLE });
     expect(task.error_reason).toBeNull();
     const moments = await apiCall<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`);
     expect(moments.length).toBeGreaterThan(0);
@@ -194,7 +172,7 @@ describe.skipIf(missing.length > 0)('home search', () => {
       'POST',
       '/api/p/v1/searchVideos',
       { query: word },
-      false,
+      { auth: false },
     );
     expect(reply.items.map((item) => item.kind)).not.toContain('task');
     expect(reply.items.map((item) => item.moment_id)).toContain(shared.id);

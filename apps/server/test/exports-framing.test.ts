@@ -16,9 +16,9 @@ import { runFfmpeg } from '@moments/media/ffmpeg';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.js';
-import { jobs, moments } from '../src/db/schema.js';
+import { jobs } from '../src/db/schema.js';
 import type { JobOptions } from '../src/modules/exports/export-renderer.js';
-import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
+import { seedFinishedTask, waitForJob } from './support/fixtures.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 
 const run = promisify(execFile);
@@ -85,53 +85,14 @@ afterAll(async () => {
 });
 
 /** A DONE task whose media is `video`, with a transcript and one moment, as the runner leaves it. */
-async function finishedTask(userId: string, video: string) {
-  const repo = new TasksRepository(t.services.database.db);
-  const task = await repo.insert({
-    userId,
-    kind: 'viral',
-    urlSource: 'upload',
-    video: { url: 'upload://fixture', title: 'A walk' },
-    sourceLang: 'en',
-    captionDisplay: 'source',
-    status: 'DONE',
-    stage: 'finishing',
-    progress: 100,
-    detectedLang: 'en',
+const finishedTask = (userId: string, video: string) =>
+  seedFinishedTask(t, userId, {
+    video,
+    title: 'A walk',
     durationMs: VIDEO_MS,
+    words: WORDS,
+    moment: { ...MOMENT, title: 'A walk' },
   });
-  const mediaKey = `users/${userId}/tasks/${task.id}/source.mp4`;
-  await t.services.storage.putFile(mediaKey, video);
-  await repo.update(task.id, { mediaKey });
-  await repo.saveTranscript({
-    taskId: task.id,
-    language: 'en',
-    durationMs: VIDEO_MS,
-    engine: 'fixture',
-    segments: [
-      {
-        startMs: WORDS[0]!.startMs,
-        endMs: WORDS[WORDS.length - 1]!.endMs,
-        text: WORDS.map((word) => word.text).join(' '),
-        words: WORDS.map((word) => ({ ...word, confidence: 0.9 })),
-      },
-    ],
-  });
-  const [moment] = await t.services.database.db
-    .insert(moments)
-    .values({
-      taskId: task.id,
-      userId,
-      type: 'video_snippet',
-      rank: 0,
-      ...MOMENT,
-      score: 80,
-      title: 'A walk',
-      transcript: WORDS.map((word) => word.text).join(' '),
-    })
-    .returning();
-  return { taskId: task.id, momentId: moment!.id };
-}
 
 const post = (headers: Record<string, string>, url: string, payload: object) =>
   t.app.inject({ method: 'POST', url, headers, payload });
@@ -140,18 +101,6 @@ async function framingOf(headers: Record<string, string>, body: object): Promise
   const response = await post(headers, '/api/captions/framing', body);
   expect(response.statusCode, response.body).toBe(200);
   return ClipFraming.parse(response.json().data);
-}
-
-async function waitForJob(headers: Record<string, string>, id: string): Promise<Job> {
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const job = Job.parse(
-      (await t.app.inject({ method: 'GET', url: `/api/job/${id}`, headers })).json().data,
-    );
-    if (job.status !== 'IN_PROGRESS') return job;
-    if (Date.now() > deadline) throw new Error(`job ${id} still running at ${job.progress}%`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 async function storedJobOptions(jobId: string): Promise<JobOptions> {
@@ -297,7 +246,7 @@ describe('framing preview', () => {
       expect(planKeyframes().map(({ tMs, ...rest }) => ({ t_ms: tMs, ...rest }))).toEqual(
         keyframes,
       );
-      const done = await waitForJob(user.headers, jobId);
+      const done = await waitForJob(t.app, user.headers, jobId);
       expect(done.error_reason).toBeNull();
       expect(done.status).toBe('DONE');
       expect((await storedJobOptions(jobId)).framing).toEqual(attached);

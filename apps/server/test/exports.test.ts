@@ -13,9 +13,9 @@ import { runFfmpeg, runFfprobe } from '@moments/media/ffmpeg';
 import { synthesizeSpeech } from '@moments/media/testing';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entitlements, moments } from '../src/db/schema.js';
-import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
+import { entitlements } from '../src/db/schema.js';
 import { DATABASE_TARGETS } from './support/databases.js';
+import { seedFinishedTask, waitForJob } from './support/fixtures.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 
 const run = promisify(execFile);
@@ -91,71 +91,21 @@ describe.each(DATABASE_TARGETS)('exports on $name', (target) => {
   });
 
   /** A DONE task with its media, transcript and one moment, as the task runner leaves it. */
-  async function finishedTask(
+  const finishedTask = (
     userId: string,
     options: { status?: string; mediaStored?: boolean; kind?: string } = {},
-  ) {
-    const repo = new TasksRepository(t.services.database.db);
-    const task = await repo.insert({
-      userId,
-      kind: options.kind ?? 'viral',
-      urlSource: 'upload',
-      video: { url: 'upload://fixture', title: 'Animal sounds' },
-      sourceLang: 'en',
-      captionDisplay: 'source',
-      status: options.status ?? 'DONE',
-      stage: 'finishing',
-      progress: 100,
-      detectedLang: 'en',
+  ) =>
+    seedFinishedTask(t, userId, {
+      video: sourceVideo,
+      title: 'Animal sounds',
       durationMs: VIDEO_MS,
+      words: WORDS,
+      moment: { ...MOMENT, title: 'Four words' },
+      ...options,
     });
-    const mediaKey = `users/${userId}/tasks/${task.id}/source.mp4`;
-    if (options.mediaStored !== false) await t.services.storage.putFile(mediaKey, sourceVideo);
-    await repo.update(task.id, { mediaKey });
-    await repo.saveTranscript({
-      taskId: task.id,
-      language: 'en',
-      durationMs: VIDEO_MS,
-      engine: 'fixture',
-      segments: [
-        {
-          startMs: WORDS[0]!.startMs,
-          endMs: WORDS[WORDS.length - 1]!.endMs,
-          text: WORDS.map((word) => word.text).join(' '),
-          words: WORDS.map((word) => ({ ...word, confidence: 0.9 })),
-        },
-      ],
-    });
-    const [moment] = await t.services.database.db
-      .insert(moments)
-      .values({
-        taskId: task.id,
-        userId,
-        type: 'video_snippet',
-        rank: 0,
-        ...MOMENT,
-        score: 80,
-        title: 'Four words',
-        transcript: WORDS.map((word) => word.text).join(' '),
-      })
-      .returning();
-    return { taskId: task.id, momentId: moment!.id };
-  }
 
   const post = (headers: Record<string, string>, url: string, payload: object) =>
     t.app.inject({ method: 'POST', url, headers, payload });
-
-  async function waitForJob(headers: Record<string, string>, id: string): Promise<Job> {
-    const deadline = Date.now() + 180_000;
-    for (;;) {
-      const job = Job.parse(
-        (await t.app.inject({ method: 'GET', url: `/api/job/${id}`, headers })).json().data,
-      );
-      if (job.status !== 'IN_PROGRESS') return job;
-      if (Date.now() > deadline) throw new Error(`job ${id} still running at ${job.progress}%`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 
   async function download(job: Job, name: string): Promise<string> {
     const response = await t.app.inject({ method: 'GET', url: job.file_url! });
@@ -188,7 +138,7 @@ describe.each(DATABASE_TARGETS)('exports on $name', (target) => {
     const job = Job.parse(started.json().data);
     expect(job).toMatchObject({ status: 'IN_PROGRESS', moment_id: momentId, file_url: null });
 
-    const done = await waitForJob(user.headers, job.job_id);
+    const done = await waitForJob(t.app, user.headers, job.job_id);
     expect(done.error_reason).toBeNull();
     expect(done).toMatchObject({ status: 'DONE', progress: 100, moment_id: momentId });
     expect(done.file_url).toBeTruthy();
@@ -299,7 +249,7 @@ describe.each(DATABASE_TARGETS)('exports on $name', (target) => {
       },
     });
     expect(started.statusCode, started.body).toBe(200);
-    const done = await waitForJob(user.headers, Job.parse(started.json().data).job_id);
+    const done = await waitForJob(t.app, user.headers, Job.parse(started.json().data).job_id);
     expect(done.error_reason).toBeNull();
     expect(done).toMatchObject({ status: 'DONE', moment_id: null, task_id: taskId });
     const video = await download(done, 'caption');
@@ -383,7 +333,7 @@ describe.each(DATABASE_TARGETS)('exports on $name', (target) => {
       options: { quality: '720p' },
     });
     expect(started.statusCode, started.body).toBe(200);
-    const failed = await waitForJob(user.headers, started.json().data.job_id);
+    const failed = await waitForJob(t.app, user.headers, started.json().data.job_id);
     expect(failed.status).toBe('ERROR');
     expect(failed.error_reason).toMatch(/no longer stored/);
     expect(failed.file_url).toBeNull();

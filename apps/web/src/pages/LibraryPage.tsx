@@ -1,7 +1,8 @@
-import { Card, EmptyState, Stack, Tabs, Title, Button } from '@mantine/core';
+import { Button, Card, EmptyState } from '@mantine/core';
 import { LIBRARY_TABS, type LibraryTab } from '@moments/contract';
 import { IconFolder, IconNotes, IconSparkles, IconVideo } from '@tabler/icons-react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
+import { RouteTabsPage } from '../layout/RouteTabsPage';
 import { LibraryMomentsTab } from '../moments/LibraryMomentsTab';
 import { VideoTasksList } from '../tasks/VideoTasksList';
 import { ProjectsTab } from '../jobs/ProjectsTab';
@@ -43,24 +44,17 @@ function isLibraryTab(value: string | undefined): value is LibraryTab {
 /** spec §2 /library/{tab}: videoTasks, moments, projects, notes. Lists arrive with later issues. */
 export default function LibraryPage() {
   const { tab } = useParams();
-  const navigate = useNavigate();
   if (!isLibraryTab(tab)) return <Navigate to="/library/videoTasks" replace />;
 
   return (
-    <Stack maw={1100} mx="auto" gap="lg">
-      <Title order={2}>Library</Title>
-      <Tabs value={tab} onChange={(next) => next && void navigate(`/library/${next}`)}>
-        <Tabs.List>
-          {LIBRARY_TABS.map((key) => {
-            const { label, icon: Icon } = TAB_CONTENT[key];
-            return (
-              <Tabs.Tab key={key} value={key} leftSection={<Icon size={16} />}>
-                {label}
-              </Tabs.Tab>
-            );
-          })}
-        </Tabs.List>
-      </Tabs>
+    <RouteTabsPage
+      title="Library"
+      basePath="/library"
+      tabs={LIBRARY_TABS}
+      content={TAB_CONTENT}
+      current={tab}
+      maxWidth={1100}
+    >
       {tab === 'videoTasks' ? (
         <VideoTasksList />
       ) : tab === 'moments' ? (
@@ -86,6 +80,6 @@ export default function LibraryPage() {
           </EmptyState>
         </Card>
       )}
-    </Stack>
+    </RouteTabsPage>
   );
 }

@@ -1,0 +1,90 @@
+import { Job } from '@moments/contract';
+import { moments } from '../../src/db/schema.js';
+import type { App } from '../../src/http/types.js';
+import { TasksRepository } from '../../src/modules/tasks/tasks.repository.js';
+import type { TestApp } from './app.js';
+
+export interface FinishedTaskFixture {
+  /** Local video file stored as the task's media. */
+  video: string;
+  title: string;
+  durationMs: number;
+  words: ReadonlyArray<{ text: string; startMs: number; endMs: number }>;
+  moment: { startMs: number; endMs: number; title: string };
+  kind?: string;
+  status?: string;
+  /** false: the media key is set but no file is stored (a lost source). */
+  mediaStored?: boolean;
+}
+
+/**
+ * A task as the runner leaves it when DONE: stored media, a one-segment transcript of `words`,
+ * and one moment. Much faster than running the pipeline, for tests about what comes after.
+ */
+export async function seedFinishedTask(t: TestApp, userId: string, fixture: FinishedTaskFixture) {
+  const repo = new TasksRepository(t.services.database.db);
+  const text = fixture.words.map((word) => word.text).join(' ');
+  const task = await repo.insert({
+    userId,
+    kind: fixture.kind ?? 'viral',
+    urlSource: 'upload',
+    video: { url: 'upload://fixture', title: fixture.title },
+    sourceLang: 'en',
+    captionDisplay: 'source',
+    status: fixture.status ?? 'DONE',
+    stage: 'finishing',
+    progress: 100,
+    detectedLang: 'en',
+    durationMs: fixture.durationMs,
+  });
+  const mediaKey = `users/${userId}/tasks/${task.id}/source.mp4`;
+  if (fixture.mediaStored !== false) await t.services.storage.putFile(mediaKey, fixture.video);
+  await repo.update(task.id, { mediaKey });
+  await repo.saveTranscript({
+    taskId: task.id,
+    language: 'en',
+    durationMs: fixture.durationMs,
+    engine: 'fixture',
+    segments: [
+      {
+        startMs: fixture.words[0]!.startMs,
+        endMs: fixture.words[fixture.words.length - 1]!.endMs,
+        text,
+        words: fixture.words.map((word) => ({ ...word, confidence: 0.9 })),
+      },
+    ],
+  });
+  const [moment] = await t.services.database.db
+    .insert(moments)
+    .values({
+      taskId: task.id,
+      userId,
+      type: 'video_snippet',
+      rank: 0,
+      startMs: fixture.moment.startMs,
+      endMs: fixture.moment.endMs,
+      score: 80,
+      title: fixture.moment.title,
+      transcript: text,
+    })
+    .returning();
+  return { taskId: task.id, momentId: moment!.id };
+}
+
+/** Polls an export until it leaves IN_PROGRESS (tests only; the product pushes progress). */
+export async function waitForJob(
+  app: App,
+  headers: Record<string, string>,
+  id: string,
+  timeoutMs = 180_000,
+): Promise<Job> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = Job.parse(
+      (await app.inject({ method: 'GET', url: `/api/job/${id}`, headers })).json().data,
+    );
+    if (job.status !== 'IN_PROGRESS') return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} still running at ${job.progress}%`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

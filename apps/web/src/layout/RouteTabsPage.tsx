@@ -1,0 +1,45 @@
+import { Stack, Tabs, Title } from '@mantine/core';
+import type { ComponentType, ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+
+export interface RouteTab {
+  label: string;
+  icon: ComponentType<{ size?: number }>;
+}
+
+/**
+ * A titled page whose tabs are route segments (spec §2 /library/{tab}, /settings/{tab}): the tab
+ * bar navigates to `${basePath}/${tab}` and the children show the current tab.
+ */
+export function RouteTabsPage<Tab extends string>(props: {
+  title: string;
+  basePath: string;
+  tabs: readonly Tab[];
+  content: Record<Tab, RouteTab>;
+  current: Tab;
+  maxWidth: number;
+  children: ReactNode;
+}) {
+  const navigate = useNavigate();
+  return (
+    <Stack maw={props.maxWidth} mx="auto" gap="lg">
+      <Title order={2}>{props.title}</Title>
+      <Tabs
+        value={props.current}
+        onChange={(next) => next && void navigate(`${props.basePath}/${next}`)}
+      >
+        <Tabs.List>
+          {props.tabs.map((key) => {
+            const { label, icon: Icon } = props.content[key];
+            return (
+              <Tabs.Tab key={key} value={key} leftSection={<Icon size={16} />}>
+                {label}
+              </Tabs.Tab>
+            );
+          })}
+        </Tabs.List>
+      </Tabs>
+      {props.children}
+    </Stack>
+  );
+}
