@@ -1,22 +1,15 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fasterWhisperAvailability } from '@moments/ai/asr';
 import type { Moment, Task } from '@moments/contract';
 import { hasYtDlp } from '@moments/media/ingest';
-import {
-  makeTestVideo,
-  serveFiles,
-  synthesizeSpeech,
-  type ServedFiles,
-} from '@moments/media/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, type TestAccount } from './support/accounts';
-import { DESKTOP_VIEWPORT, PHONE_VIEWPORT, hasChromium, launchChromium } from './support/browser';
-import { startMomentsServer, type RunningMomentsServer } from './support/server';
+import { DESKTOP_VIEWPORT, PHONE_VIEWPORT, hasChromium } from './support/browser';
+import type { RunningMomentsServer } from './support/server';
 import { apiClient, runLinkTask, type ApiCall } from './support/api';
-import { ensureWebBuild } from './support/webBuild';
+import { startTalkStage, type TalkStage } from './support/talk';
 
 // Acceptance of the moments web pages (issue 4): a real task runs the whole pipeline (download
 // from a local link, faster-whisper, moment finding) on speech synthesised here, then Chromium
@@ -50,8 +43,7 @@ const screenshotDir = process.env.MOMENTS_E2E_SCREENSHOTS;
 describe.skipIf(missing.length > 0)('moments pages', () => {
   let server: RunningMomentsServer;
   let browser: Browser;
-  let served: ServedFiles;
-  let mediaDir: string;
+  let stage: TalkStage;
   let account: TestAccount;
   let token: string;
   let task: Task;
@@ -62,20 +54,10 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
   let apiCall: ApiCall;
 
   beforeAll(async () => {
-    mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-e2e-talk-'));
-    const wav = path.join(mediaDir, 'talk.wav');
-    const [, started, chromium] = await Promise.all([
-      ensureWebBuild(),
-      startMomentsServer({ MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1' }),
-      launchChromium(),
-      synthesizeSpeech(TALK, wav, { engine: 'festival' }).then(() =>
-        makeTestVideo(path.join(mediaDir, 'garden-club.mp4'), { audio: wav }),
-      ),
-    ]);
-    server = started;
+    stage = await startTalkStage(TALK, 'garden-club.mp4');
+    server = stage.server;
+    browser = stage.browser;
     apiCall = apiClient(server.baseUrl, () => token);
-    browser = chromium;
-    served = await serveFiles(mediaDir);
 
     account = newAccount('moments');
     const signup = await fetch(`${server.baseUrl}/api/auth/signup`, {
@@ -87,7 +69,7 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
 
     // The real pipeline, started the way the web app does: link → download → transcript → moments.
     task = await runLinkTask(apiCall, {
-      url: `${served.url}/garden-club.mp4`,
+      url: stage.videoUrl,
       title: 'Garden club, October meeting',
     });
     expect(task.error_reason).toBeNull();
@@ -98,10 +80,7 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
 
   afterAll(async () => {
     await Promise.all(contexts.map((context) => context.close()));
-    await browser?.close();
-    await server?.stop();
-    await served?.close();
-    if (mediaDir) await fs.rm(mediaDir, { recursive: true, force: true });
+    await stage?.close();
   });
 
   async function openPage(options: { loggedIn: boolean; viewport?: typeof DESKTOP_VIEWPORT }) {

@@ -1,22 +1,15 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fasterWhisperAvailability } from '@moments/ai/asr';
 import type { Moment, SearchVideosReply, Task } from '@moments/contract';
 import { hasYtDlp } from '@moments/media/ingest';
-import {
-  makeTestVideo,
-  serveFiles,
-  synthesizeSpeech,
-  type ServedFiles,
-} from '@moments/media/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from './support/browser';
-import { startMomentsServer, type RunningMomentsServer } from './support/server';
+import { hasChromium } from './support/browser';
+import type { RunningMomentsServer } from './support/server';
 import { signedInContext } from './support/session';
 import { apiClient, runLinkTask, type ApiCall } from './support/api';
-import { ensureWebBuild } from './support/webBuild';
+import { startTalkStage, type TalkStage } from './support/talk';
 
 // Acceptance of the home search: a real task (local link → download → transcript → moments) on
 // speech synthesised here; its owner finds the video by a word of its title from the home box,
@@ -57,8 +50,7 @@ if (missing.length) console.warn(`e2e/search: skipping, missing ${missing.join('
 describe.skipIf(missing.length > 0)('home search', () => {
   let server: RunningMomentsServer;
   let browser: Browser;
-  let served: ServedFiles;
-  let mediaDir: string;
+  let stage: TalkStage;
   let owner: BrowserContext;
   let token: string;
   let task: Task;
@@ -68,26 +60,16 @@ describe.skipIf(missing.length > 0)('home search', () => {
   let apiCall: ApiCall;
 
   beforeAll(async () => {
-    mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-e2e-search-'));
-    const wav = path.join(mediaDir, 'talk.wav');
-    const [, started, chromium] = await Promise.all([
-      ensureWebBuild(),
-      startMomentsServer({ MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1' }),
-      launchChromium(),
-      synthesizeSpeech(TALK, wav, { engine: 'festival' }).then(() =>
-        makeTestVideo(path.join(mediaDir, 'harbour.mp4'), { audio: wav }),
-      ),
-    ]);
-    server = started;
+    stage = await startTalkStage(TALK, 'harbour.mp4');
+    server = stage.server;
+    browser = stage.browser;
     apiCall = apiClient(server.baseUrl, () => token);
-    browser = chromium;
-    served = await serveFiles(mediaDir);
     const signedIn = await signedInContext(browser, server.baseUrl);
     owner = signedIn.context;
     token = signedIn.token;
     contexts.push(owner);
 
-    task = await runLinkTask(apiCall, { url: `${served.url}/harbour.mp4`, title: VIDEO_TITLE });
+    task = await runLinkTask(apiCall, { url: stage.videoUrl, title: VIDEO_TITLE });
     expect(task.error_reason).toBeNull();
     const moments = await apiCall<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`);
     expect(moments.length).toBeGreaterThan(0);
@@ -97,10 +79,7 @@ describe.skipIf(missing.length > 0)('home search', () => {
 
   afterAll(async () => {
     await Promise.all(contexts.map((context) => context.close()));
-    await browser?.close();
-    await server?.stop();
-    await served?.close();
-    if (mediaDir) await fs.rm(mediaDir, { recursive: true, force: true });
+    await stage?.close();
   });
 
   async function searchFromHome(page: Page, words: string) {
