@@ -32,6 +32,7 @@ export const TASK_STAGES = [
   'probing',
   'transcribing',
   'analysing',
+  'summary',
   'finishing',
 ] as const;
 export type TaskStage = (typeof TASK_STAGES)[number];
@@ -153,3 +154,16 @@ export const SUPPRESS_ERROR_HEADER = 'X-Suppress-Error-Message';
 
 /** An uploaded video's `VideoMeta.url` is this prefix plus the upload id (upload answers it). */
 export const UPLOAD_URL_PREFIX = 'upload://';
+
+/**
+ * Issue 12: the clip length a user prefers for viral moments. `auto` lets the judge choose (15-90 s);
+ * the others bound every moment's length (CLIP_LENGTH_RANGES_MS).
+ */
+export const CLIP_LENGTHS = ['auto', 'under_30', '30_60', '60_90'] as const;
+export type ClipLength = (typeof CLIP_LENGTHS)[number];
+export const CLIP_LENGTH_RANGES_MS: Record<ClipLength, { minMs: number; maxMs: number }> = {
+  auto: { minMs: 15_000, maxMs: 90_000 },
+  under_30: { minMs: 10_000, maxMs: 30_000 },
+  '30_60': { minMs: 30_000, maxMs: 60_000 },
+  '60_90': { minMs: 60_000, maxMs: 90_000 },
+};

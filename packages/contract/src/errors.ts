@@ -45,6 +45,17 @@ export const ERROR_CODES = {
   TIMEOUT: 'TIMEOUT',
   INVALID_RANGE: 'INVALID_RANGE',
   UNKNOWN_TEMPLATE: 'UNKNOWN_TEMPLATE',
+  // reliability (issue 14 #9): one user runs at most so many tasks / framing analyses at once
+  TOO_MANY_RUNNING: 'TOO_MANY_RUNNING',
+  // billing (issue 9)
+  PAYMENT_DECLINED: 'PAYMENT_DECLINED',
+  PLAN_NOT_ALLOWED: 'PLAN_NOT_ALLOWED',
+  NO_SUBSCRIPTION: 'NO_SUBSCRIPTION',
+  INVALID_SIGNATURE: 'INVALID_SIGNATURE',
+  /** The plan's CANVAS_EXPORT limit is used up (not credits: spec §8 wording differs). */
+  EXPORT_LIMIT_REACHED: 'EXPORT_LIMIT_REACHED',
+  // mail
+  INVALID_UNSUBSCRIBE_LINK: 'INVALID_UNSUBSCRIBE_LINK',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -57,6 +68,7 @@ export const BALANCE_NOT_ENOUGH_CODES: ReadonlySet<string> = new Set([
 /** spec §8: codes that open the usage / credit-limit dialog. */
 export const USAGE_LIMIT_CODES: ReadonlySet<string> = new Set([
   ERROR_CODES.USAGE_LIMIT_REACHED,
+  ERROR_CODES.EXPORT_LIMIT_REACHED,
   ERROR_CODES.CREDIT_LIMIT_REACHED,
   ERROR_CODES.BALANCE_NOT_ENOUGH,
 ]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CAPTION_DISPLAYS, JOB_TYPES } from './constants.js';
-import { Language } from './schemas.js';
+import { OptionalTargetLanguage } from './schemas.js';
 
 /**
  * Export jobs and the clip editor's caption preview (issue "Clip studio"; the spec names the job
@@ -17,6 +17,12 @@ export type ExportQuality = (typeof EXPORT_QUALITIES)[number];
 export const EXPORT_LAYOUTS = ['auto', 'blur_fit'] as const;
 export type ExportLayout = (typeof EXPORT_LAYOUTS)[number];
 
+/** Caption placement; `bottom` stays above the platforms' own bottom UI. */
+export const CAPTION_POSITIONS = ['bottom', 'middle', 'top'] as const;
+export type CaptionPosition = (typeof CAPTION_POSITIONS)[number];
+export const CAPTION_SIZES = ['small', 'medium', 'large'] as const;
+export type CaptionSize = (typeof CAPTION_SIZES)[number];
+
 export const ExportOptions = z.object({
   aspect: z.enum(EXPORT_ASPECTS).default('9:16'),
   quality: z.enum(EXPORT_QUALITIES).default('1080p'),
@@ -25,13 +31,18 @@ export const ExportOptions = z.object({
   /** Default: the task's caption_display. */
   caption_display: z.enum(CAPTION_DISPLAYS).optional(),
   /** Language of the translated captions; default: the task's target_lang. */
-  target_lang: Language.optional(),
+  target_lang: OptionalTargetLanguage,
   /** Trim; default the moment's span (or the whole video). Snapped to word boundaries. */
   start_ms: z.number().int().optional(),
   end_ms: z.number().int().optional(),
   /** The edited transcript of the span; touched words are re-timed. */
   transcript_text: z.string().max(200_000).optional(),
   layout: z.enum(EXPORT_LAYOUTS).default('auto'),
+  /** Where the captions sit and how big they are (issue 13: readable on a phone). */
+  caption_position: z.enum(CAPTION_POSITIONS).default('bottom'),
+  caption_size: z.enum(CAPTION_SIZES).default('medium'),
+  /** Drops filler words ("um", "uh", a word said twice) from the captions and, in exports, the cut. */
+  remove_fillers: z.boolean().default(false),
 });
 export type ExportOptions = z.infer<typeof ExportOptions>;
 
@@ -111,3 +122,38 @@ export const CaptionTemplate = z.object({
   description: z.string(),
 });
 export type CaptionTemplate = z.infer<typeof CaptionTemplate>;
+
+/** Subtitle files of a task (issue 13): GET /api/captions/subtitles. */
+export const SUBTITLE_FORMATS = ['srt', 'vtt', 'ass'] as const;
+export type SubtitleFormat = (typeof SUBTITLE_FORMATS)[number];
+/** Which language the file holds: the spoken one, the translation, or both (two lines a cue). */
+export const SUBTITLE_LANGUAGES = ['source', 'target', 'both'] as const;
+export type SubtitleLanguage = (typeof SUBTITLE_LANGUAGES)[number];
+
+export const SubtitleQuery = z.object({
+  task_id: z.string().max(100),
+  format: z.enum(SUBTITLE_FORMATS).default('srt'),
+  lang: z.enum(SUBTITLE_LANGUAGES).default('source'),
+  /** Default: the task's target_lang. */
+  target_lang: OptionalTargetLanguage,
+  /** The edited transcript (as the result page holds it); touched words are re-timed. */
+  transcript_text: z.string().max(200_000).optional(),
+  remove_fillers: z.coerce.boolean().default(false),
+});
+export type SubtitleQuery = z.infer<typeof SubtitleQuery>;
+
+/** Which translation pairs this install can do (GET /api/captions/languages). */
+export const TranslationSupport = z.object({
+  /** The engine that translates, or null when none is configured. */
+  engine: z.string().nullable(),
+  /** Target languages offered, each with whether it works here and, if not, why. */
+  languages: z.array(
+    z.object({
+      code: z.string(),
+      name: z.string(),
+      available: z.boolean(),
+      note: z.string().nullable(),
+    }),
+  ),
+});
+export type TranslationSupport = z.infer<typeof TranslationSupport>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CAPTION_DISPLAYS,
+  CLIP_LENGTHS,
   FEATURES,
   FEEDBACK_ACTIONS,
   JOB_STATUSES,
@@ -38,7 +39,13 @@ export const Username = z
   .max(40)
   .regex(/^[\p{L}\p{N}_.\- ]+$/u, 'letters, digits, spaces, _ . - only');
 
-export const SignupBody = z.object({ email: Email, password: Password, username: Username });
+export const SignupBody = z.object({
+  email: Email,
+  password: Password,
+  username: Username,
+  /** The inviting user's referral code, kept from /invite/landing (issue 10 item 4). */
+  referral: z.string().trim().max(64).optional(),
+});
 export type SignupBody = z.infer<typeof SignupBody>;
 export const LoginBody = z.object({ email: Email, password: Password });
 export type LoginBody = z.infer<typeof LoginBody>;
@@ -82,9 +89,10 @@ export const VideoMeta = z.object({
   duration: z.number().nonnegative().nullable().default(null),
   video_platform: z.enum(URL_SOURCES).nullable().default(null),
   channel_title: z.string().max(500).nullable().default(null),
-  view_count: z.number().int().nonnegative().nullable().default(null),
-  /** seconds since epoch (spec §3: for non-YouTube sources) */
-  published_at: z.number().nullable().default(null),
+  // Bounded so odd values (1e15 views, -1e308 as a date) are refused, not shown (issue 14 #17).
+  view_count: z.number().int().nonnegative().max(1e12).nullable().default(null),
+  /** seconds since epoch (spec §3: for non-YouTube sources), 1970 to 2100 */
+  published_at: z.number().int().min(0).max(4_102_444_800).nullable().default(null),
 });
 export type VideoMeta = z.infer<typeof VideoMeta>;
 export const VideoMetaInput = z.object({ url: z.string().min(1).max(4096) });
@@ -97,22 +105,30 @@ export const Language = z
   .trim()
   .regex(/^(auto|[a-z]{2,3}(-[A-Za-z0-9]{2,8})?)$/, 'an ISO 639 code or auto');
 
+/** `target_lang=` (empty) means "no translation", as clients send it (issue 13). */
+export const OptionalTargetLanguage = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  Language.optional(),
+);
+
 export const TaskStartParams = z.object({
   url_source: z.enum(URL_SOURCES),
   source_lang: Language.default('auto'),
-  target_lang: Language.optional(),
+  target_lang: OptionalTargetLanguage,
   caption_display: z.enum(CAPTION_DISPLAYS).default('source'),
   act_as: z.string().trim().max(200).optional(),
   reset_language: z.coerce.boolean().optional(),
   query: z.string().trim().max(500).optional(),
   root_task_id: z.string().optional(),
+  /** Issue 12: preferred clip length of the moments (default auto, 15-90 s). */
+  clip_length: z.enum(CLIP_LENGTHS).default('auto'),
 });
 export type TaskStartParams = z.infer<typeof TaskStartParams>;
 
 export const TaskRetryParams = z.object({
   id: z.string(),
   source_lang: Language.optional(),
-  target_lang: Language.optional(),
+  target_lang: OptionalTargetLanguage,
   caption_display: z.enum(CAPTION_DISPLAYS).optional(),
   reset_language: z.coerce.boolean().optional(),
 });
@@ -127,6 +143,8 @@ export const Task = z.object({
   caption_display: z.enum(CAPTION_DISPLAYS),
   act_as: z.string().nullable(),
   query: z.string().nullable(),
+  /** Issue 12: the task's preferred clip length (optional so older clients and fixtures still parse). */
+  clip_length: z.enum(CLIP_LENGTHS).optional(),
   status: z.enum(TASK_STATUSES),
   stage: z.enum(TASK_STAGES),
   progress: z.number().min(0).max(100),
@@ -185,6 +203,8 @@ export const Moment = z.object({
   feedback: z.enum(FEEDBACK_ACTIONS).nullable(),
   share_id: z.string().nullable(),
   created_at: z.number(),
+  /** Found by the task's latest analysis for the first time (a re-analysis keeps older ones). */
+  is_new: z.boolean().optional(),
 });
 export type Moment = z.infer<typeof Moment>;
 
@@ -195,6 +215,10 @@ export const MomentView = Moment.extend({
   media_url: z.string().nullable(),
   /** Whether the requester owns it (owners get actions; others only view a shared moment). */
   owned: z.boolean(),
+  /** Where media_url's time 0 lies in the video: 0 for the whole source, the span's start for a shared span. */
+  media_start: z.number().int().optional(),
+  /** Listed on the public home shelf and in anonymous search (owner's explicit choice). */
+  published: z.boolean().optional(),
 });
 export type MomentView = z.infer<typeof MomentView>;
 

@@ -1,2 +1,3 @@
 export * from './plans/index.js';
 export * from './format/index.js';
+export * from './invites/index.js';

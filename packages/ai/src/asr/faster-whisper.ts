@@ -1,14 +1,16 @@
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { accessSync, constants as fsConstants, existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { probeAudioDurationMs } from './audio-duration';
 import { toLanguageCode } from './languages';
+import { frameLoudness, snapWordsToSpeech } from './speech-onsets';
 import type { SpeechEngine, TranscribeOptions, Transcript } from './types';
 import { SpeechRecognitionError } from './types';
 import { buildTranscript, type RawSegment } from './word-timing';
+import { startProcess } from '@moments/media/process';
 
 /** The checkout's .tools folder, where scripts/setup.sh installs the venv and the default model. */
 export const TOOLS_DIR = fileURLToPath(new URL('../../../../.tools/', import.meta.url));
@@ -26,6 +28,10 @@ export interface FasterWhisperOptions {
   threads: number;
   /** CTranslate2 quantisation; int8 is the fastest on CPUs without loss that matters for captions. */
   computeType: string;
+  /** `cuda` runs on an NVIDIA GPU (env ASR_DEVICE; checked with cudaAvailability at start). */
+  device: 'cpu' | 'cuda';
+  /** faster-whisper's batched pipeline with this many chunks at once (env ASR_BATCH_SIZE); 0: sequential. */
+  batchSize: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -33,13 +39,19 @@ type Env = Record<string, string | undefined>;
 export function fasterWhisperOptionsFromEnv(env: Env = process.env): FasterWhisperOptions {
   const threads = Number.parseInt(env.ASR_THREADS ?? '', 10);
   const modelDir = env.ASR_MODEL_DIR?.trim() || undefined;
+  const device = env.ASR_DEVICE?.trim() === 'cuda' ? 'cuda' : 'cpu';
+  const batchSize = Number.parseInt(env.ASR_BATCH_SIZE ?? '', 10);
   const modelName = modelDir ? undefined : env.ASR_MODEL?.trim() || undefined;
   return {
     executablePath: env.WHISPER_CTRANSLATE2_PATH?.trim() || DEFAULT_WHISPER_EXECUTABLE,
     modelDir: modelDir ?? (modelName ? undefined : DEFAULT_MODEL_DIR),
     modelName,
     threads: Number.isInteger(threads) && threads > 0 ? threads : availableParallelism(),
-    computeType: env.ASR_COMPUTE_TYPE?.trim() || 'int8',
+    device,
+    // float16 is what GPUs are fast at; int8 on CPUs.
+    computeType: env.ASR_COMPUTE_TYPE?.trim() || (device === 'cuda' ? 'float16' : 'int8'),
+    batchSize:
+      Number.isInteger(batchSize) && batchSize >= 0 ? batchSize : device === 'cuda' ? 16 : 0,
   };
 }
 
@@ -62,6 +74,32 @@ export function fasterWhisperAvailability(
     };
   }
   return { available: true };
+}
+
+/**
+ * Whether `ASR_DEVICE=cuda` can work here: CTranslate2 (in the engine's own Python) must see a CUDA
+ * device. The reason says what is missing, for the refusal at start.
+ */
+export async function cudaAvailability(
+  options: Pick<FasterWhisperOptions, 'executablePath'> = fasterWhisperOptionsFromEnv(),
+): Promise<{ available: true } | { available: false; reason: string }> {
+  const python = join(dirname(options.executablePath), 'python');
+  const count = await new Promise<string>((resolvePromise) => {
+    execFile(
+      python,
+      ['-c', 'import ctranslate2; print(ctranslate2.get_cuda_device_count())'],
+      { timeout: 60_000 },
+      (error, stdout) =>
+        resolvePromise(error ? `error: ${error.message.split('\n')[0]}` : stdout.trim()),
+    );
+  });
+  if (/^[1-9]\d*$/.test(count)) return { available: true };
+  return {
+    available: false,
+    reason: count.startsWith('error')
+      ? `ASR_DEVICE=cuda, but the faster-whisper environment cannot be asked for a GPU (${count}): run bash scripts/setup.sh`
+      : 'ASR_DEVICE=cuda, but CTranslate2 sees no CUDA GPU on this machine (needs an NVIDIA GPU with its driver and CUDA 12 libraries); unset ASR_DEVICE to transcribe on the CPU',
+  };
 }
 
 // "[00:12.720 --> 00:30.040]" (hours appear from one hour on), printed once per decoded segment.
@@ -89,7 +127,8 @@ export class FasterWhisperEngine implements SpeechEngine {
     signal?.throwIfAborted();
     const input = resolve(audioFile);
     const durationMs = await probeAudioDurationMs(input, signal);
-    const outputDir = await mkdtemp(join(tmpdir(), 'moments-asr-'));
+    // In the run's own work folder when given, so a start-up sweep finds what a kill -9 left.
+    const outputDir = await mkdtemp(join(opts.workDir ?? tmpdir(), 'moments-asr-'));
     try {
       await this.runCli(input, outputDir, durationMs, { language, signal, onProgress, timeoutMs });
       const json = await readOutputJson(outputDir);
@@ -98,22 +137,25 @@ export class FasterWhisperEngine implements SpeechEngine {
         durationMs,
         json.segments,
       );
+      // Whisper lets words at a pause swallow the silence; clips start at words, so put them on the speech.
+      const loudness = await frameLoudness(input, signal).catch(() => undefined);
+      signal?.throwIfAborted();
       onProgress?.(1);
-      return transcript;
+      return loudness ? snapWordsToSpeech(transcript, loudness) : transcript;
     } finally {
       await rm(outputDir, { recursive: true, force: true });
     }
   }
 
   private cliArguments(input: string, outputDir: string, language: string | undefined): string[] {
-    const { modelDir, modelName, threads, computeType } = this.options;
+    const { modelDir, modelName, threads, computeType, device, batchSize } = this.options;
     const model = modelDir
       ? ['--model_directory', modelDir]
       : ['--model', modelName ?? 'base', '--model_dir', join(TOOLS_DIR, 'models', 'hub')];
     return [
       ...model,
       '--device',
-      'cpu',
+      device,
       '--compute_type',
       computeType,
       '--threads',
@@ -121,6 +163,7 @@ export class FasterWhisperEngine implements SpeechEngine {
       // VAD skips silence and music: fewer hallucinated words, faster on long videos.
       '--vad_filter',
       'True',
+      ...(batchSize > 0 ? ['--batched', 'True', '--batch_size', String(batchSize)] : []),
       '--word_timestamps',
       'True',
       '--output_format',
@@ -136,7 +179,7 @@ export class FasterWhisperEngine implements SpeechEngine {
     ];
   }
 
-  private runCli(
+  private async runCli(
     input: string,
     outputDir: string,
     durationMs: number,
@@ -148,104 +191,70 @@ export class FasterWhisperEngine implements SpeechEngine {
     },
   ): Promise<void> {
     const { signal, onProgress, timeoutMs } = opts;
-    return new Promise<void>((resolvePromise, reject) => {
-      const child = spawn(
-        this.options.executablePath,
-        this.cliArguments(input, outputDir, opts.language),
-        {
-          stdio: ['ignore', 'pipe', 'pipe'],
-          env: {
-            ...process.env,
-            PYTHONUNBUFFERED: '1', // progress lines as they happen, not at exit
-            ...(this.options.modelDir ? { HF_HUB_OFFLINE: '1' } : {}),
-          },
+    // Its own process group (packages/media/process): a timeout or cancel stops the workers too.
+    const started = startProcess(
+      this.options.executablePath,
+      this.cliArguments(input, outputDir, opts.language),
+      {
+        env: {
+          ...process.env,
+          PYTHONUNBUFFERED: '1', // progress lines as they happen, not at exit
+          ...(this.options.modelDir ? { HF_HUB_OFFLINE: '1' } : {}),
         },
-      );
-      let stderrTail = '';
-      let stopReason: 'aborted' | 'timeout' | undefined;
-      let lastFraction = 0;
-      let pending = '';
-
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => {
-        pending += chunk;
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) {
-          const match = SEGMENT_LINE.exec(line);
-          if (!match || !onProgress) continue;
-          const endMs =
-            (Number(match[4] ?? 0) * 3600 + Number(match[5]) * 60 + Number(match[6])) * 1000;
-          const fraction = Math.min(0.99, endMs / durationMs);
-          if (fraction > lastFraction) {
-            lastFraction = fraction;
-            onProgress(fraction);
-          }
+        timeoutMs,
+        signal,
+        killGraceMs: 3000,
+        stderrTailBytes: STDERR_TAIL_CHARS,
+      },
+    );
+    let lastFraction = 0;
+    let pending = '';
+    started.child.stdout?.setEncoding('utf8');
+    started.child.stdout?.on('data', (chunk: string) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const match = SEGMENT_LINE.exec(line);
+        if (!match || !onProgress) continue;
+        const endMs =
+          (Number(match[4] ?? 0) * 3600 + Number(match[5]) * 60 + Number(match[6])) * 1000;
+        const fraction = Math.min(0.99, endMs / durationMs);
+        if (fraction > lastFraction) {
+          lastFraction = fraction;
+          onProgress(fraction);
         }
-      });
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (chunk: string) => {
-        stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
-      });
-
-      let killTimer: NodeJS.Timeout | undefined;
-      const stop = (reason: 'aborted' | 'timeout') => {
-        if (stopReason) return;
-        stopReason = reason;
-        child.kill('SIGTERM');
-        killTimer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      };
-      const onAbort = () => stop('aborted');
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const timeoutTimer = timeoutMs ? setTimeout(() => stop('timeout'), timeoutMs) : undefined;
-      const cleanUp = () => {
-        signal?.removeEventListener('abort', onAbort);
-        clearTimeout(timeoutTimer);
-        clearTimeout(killTimer);
-      };
-
-      child.on('error', (error: NodeJS.ErrnoException) => {
-        cleanUp();
-        reject(
-          error.code === 'ENOENT' || error.code === 'EACCES'
-            ? new SpeechRecognitionError(
-                `whisper-ctranslate2 not found at ${this.options.executablePath}: run bash scripts/setup.sh`,
-                'engine_missing',
-                { cause: error },
-              )
-            : new SpeechRecognitionError(
-                `whisper-ctranslate2 failed to start: ${error.message}`,
-                'engine_failed',
-                {
-                  cause: error,
-                },
-              ),
-        );
-      });
-      child.on('close', (code, killedBy) => {
-        cleanUp();
-        if (stopReason === 'aborted') {
-          reject(
-            new SpeechRecognitionError('transcription aborted', 'aborted', {
-              cause: signal?.reason,
-            }),
-          );
-        } else if (stopReason === 'timeout') {
-          reject(
-            new SpeechRecognitionError(`transcription took longer than ${timeoutMs} ms`, 'timeout'),
-          );
-        } else if (code !== 0) {
-          reject(
-            new SpeechRecognitionError(
-              `whisper-ctranslate2 exited with ${code ?? killedBy}: ${stderrTail.trim().split('\n').slice(-5).join('\n')}`,
-              'engine_failed',
-            ),
-          );
-        } else {
-          resolvePromise();
-        }
-      });
+      }
     });
+    const { exitCode, stopReason, spawnError, stderrTail } = await started.exited;
+    if (spawnError) {
+      const code = (spawnError as NodeJS.ErrnoException).code;
+      throw code === 'ENOENT' || code === 'EACCES'
+        ? new SpeechRecognitionError(
+            `whisper-ctranslate2 not found at ${this.options.executablePath}: run bash scripts/setup.sh`,
+            'engine_missing',
+            { cause: spawnError },
+          )
+        : new SpeechRecognitionError(
+            `whisper-ctranslate2 failed to start: ${spawnError.message}`,
+            'engine_failed',
+            { cause: spawnError },
+          );
+    }
+    if (stopReason === 'aborted' || stopReason === 'stopped') {
+      throw new SpeechRecognitionError('transcription aborted', 'aborted', {
+        cause: signal?.reason,
+      });
+    }
+    if (stopReason === 'timeout') {
+      throw new SpeechRecognitionError(`transcription took longer than ${timeoutMs} ms`, 'timeout');
+    }
+    if (exitCode !== 0) {
+      throw new SpeechRecognitionError(
+        `whisper-ctranslate2 exited with ${exitCode}: ${stderrTail.trim().split('\n').slice(-5).join('\n')}`,
+        'engine_failed',
+      );
+    }
   }
 }
 

@@ -11,6 +11,7 @@ export { createSpeechEngine } from './create';
 export {
   FasterWhisperEngine,
   fasterWhisperAvailability,
+  cudaAvailability,
   fasterWhisperOptionsFromEnv,
   DEFAULT_MODEL_DIR,
   type FasterWhisperOptions,

@@ -33,6 +33,8 @@ export interface TranscribeOptions {
   /** Called with a fraction 0..1 of the audio transcribed so far; ends with 1 on success. */
   onProgress?: (fraction: number) => void;
   timeoutMs?: number;
+  /** A folder of the caller's run for the engine's own files; default: the OS temp folder. */
+  workDir?: string;
 }
 
 export interface SpeechEngine {

@@ -11,6 +11,31 @@ export interface SpanCandidate {
   scored: SpanScore;
 }
 
+/** Silence kept before the first word and after the last, so a clip neither clips nor gasps. */
+export const BREATH_BEFORE_MS = 250;
+export const BREATH_AFTER_MS = 350;
+
+/**
+ * The clip's edges for sentences first..last: a short breath of audio before the first word and after
+ * the last, taken only from the silence around them (never from the neighbouring sentences' words).
+ */
+export function breathingRoom(
+  context: Pick<ScoringContext, 'sentences'>,
+  first: number,
+  last: number,
+): { startMs: number; endMs: number } {
+  const { sentences } = context;
+  const firstStart = sentences[first]?.startMs ?? 0;
+  const lastEnd = sentences[last]?.endMs ?? firstStart;
+  const previousEnd = sentences[first - 1]?.endMs ?? 0;
+  const nextStart = sentences[last + 1]?.startMs;
+  return {
+    startMs: Math.max(previousEnd, firstStart - BREATH_BEFORE_MS, 0),
+    // After the video's last sentence there may be no audio left to pad with: keep its end.
+    endMs: nextStart === undefined ? lastEnd : Math.min(nextStart, lastEnd + BREATH_AFTER_MS),
+  };
+}
+
 export function momentFromSpan(
   context: ScoringContext,
   first: number,
@@ -18,8 +43,7 @@ export function momentFromSpan(
   scored: SpanScore,
 ): Moment {
   const spanSentences = context.sentences.slice(first, last + 1);
-  const startMs = spanSentences[0]?.startMs ?? 0;
-  const endMs = spanSentences[spanSentences.length - 1]?.endMs ?? startMs;
+  const { startMs, endMs } = breathingRoom(context, first, last);
   return {
     startMs,
     endMs,

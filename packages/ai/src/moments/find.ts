@@ -1,4 +1,6 @@
 import type { LlmClient } from '../llm/index';
+import type { SentenceEmbedder } from '../search/embeddings';
+import { judgeSpans, sentenceCues, transcriptCues } from './clip-judge';
 import { judgeWithLlm } from './judge';
 import { momentFromSpan, scoreCandidates, selectNonOverlapping } from './candidates';
 import { buildScoringContext, rankedScore, scoreSpan } from './scoring';
@@ -8,13 +10,21 @@ import type { Moment, Transcript } from './types';
 export interface FindViralMomentsOptions {
   minMs?: number;
   maxMs?: number;
-  /** At most this many moments; default grows with the video's length (about one per 2 minutes, 3..30). */
+  /** At most this many moments; default grows with the video's length (about 8 per 10 minutes, 5..30). */
   maxMoments?: number;
   /** An audience or persona ("a startup founder") whose interests steer the choice. */
   actAs?: string;
   /** When given, judges and titles the top candidates; any failure falls back to the deterministic result. */
   llm?: LlmClient;
   llmTimeoutMs?: number;
+  /**
+   * Which offline judge ranks the candidates: `cues` (default, issue 12: whole thoughts, numbers,
+   * contrast, advice, stories, penalties for housekeeping and sign-offs) or `lexicon` (the original
+   * word-list scorer, kept for comparison).
+   */
+  judge?: 'cues' | 'lexicon';
+  /** Sentence embeddings for the `cues` judge's topic salience; without it that cue is neutral. */
+  embedder?: SentenceEmbedder;
   signal?: AbortSignal;
 }
 
@@ -32,7 +42,8 @@ const MIN_SCORE = 12;
 const SHORT_VIDEO_FLOOR_MS = 5_000;
 
 function defaultMaxMoments(durationMs: number): number {
-  return Math.max(3, Math.min(30, Math.round(durationMs / 120_000)));
+  // Users expect 5 to 10 ranked moments per 10 minutes (issue 12), and at least 5 on a short talk.
+  return Math.max(5, Math.min(30, Math.round(durationMs / 75_000)));
 }
 
 /**
@@ -74,6 +85,13 @@ export async function findViralMoments(
   } else if (candidates.length === 0) {
     warnings.push('No span of whole sentences fits the requested length range.');
   }
+  if ((options.judge ?? 'cues') === 'cues' && candidates.length > 0) {
+    const cues = await transcriptCues(context, options.embedder, options.signal);
+    candidates = judgeSpans(context, candidates, cues).map((judged) => ({
+      ...judged,
+      scored: { ...judged.scored, score: judged.judgeScore, reasons: judged.judgeReasons },
+    }));
+  }
   const strong = candidates.filter((candidate) => candidate.scored.score >= MIN_SCORE);
   if (candidates.length > 0 && strong.length === 0)
     warnings.push('No span scored high enough to be a moment.');
@@ -92,12 +110,26 @@ export async function findViralMoments(
       signal: options.signal,
       timeoutMs: options.llmTimeoutMs,
     });
-    if (judged.ok)
-      return {
-        moments: judged.moments,
-        method: 'llm',
-        warnings: [...warnings, ...judged.warnings],
-      };
+    if (judged.ok) {
+      // Per-candidate fallback: places the LLM left empty (it judged fewer than asked, or named
+      // ids it was never given) go to the best remaining candidates by the offline judge.
+      const moments = [...judged.moments];
+      const taken = new Set(moments.map((moment) => `${moment.startMs}-${moment.endMs}`));
+      let filled = 0;
+      for (const candidate of pool) {
+        if (moments.length >= limit) break;
+        const moment = momentFromSpan(context, candidate.first, candidate.last, candidate.scored);
+        if (taken.has(`${moment.startMs}-${moment.endMs}`)) continue;
+        moments.push(moment);
+        filled++;
+      }
+      if (filled > 0)
+        warnings.push(
+          `The LLM judged ${judged.moments.length} of ${limit} moments; ${filled} more were scored deterministically.`,
+        );
+      moments.sort((a, b) => b.score - a.score);
+      return { moments, method: 'llm', warnings: [...warnings, ...judged.warnings] };
+    }
     options.signal?.throwIfAborted();
     warnings.push(
       `LLM judging failed (${judged.error}); moments were scored deterministically instead.`,
@@ -122,11 +154,22 @@ export function rescoreSpan(
   const context = buildScoringContext(sentences, actAs);
   const first = sentenceAt(sentences, startMs, 'start');
   const last = Math.max(first, sentenceAt(sentences, endMs, 'end'));
-  const durationMs = (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
-  return momentFromSpan(
+  const spanStartMs = sentences[first]?.startMs ?? 0;
+  const spanEndMs = sentences[last]?.endMs ?? 0;
+  const scored = rankedScore(scoreSpan(context, first, last), spanEndMs - spanStartMs);
+  // Scored by the same judge as findViralMoments' default, so a refreshed moment keeps its score.
+  const cues = context.sentences.map((sentence) => ({
+    ...sentenceCues(sentence.text),
+    topical: 1,
+  }));
+  const [judged] = judgeSpans(
     context,
-    first,
-    last,
-    rankedScore(scoreSpan(context, first, last), durationMs),
+    [{ first, last, startMs: spanStartMs, endMs: spanEndMs, rank: scored.raw, scored }],
+    cues,
   );
+  return momentFromSpan(context, first, last, {
+    ...scored,
+    score: judged!.judgeScore,
+    reasons: judged!.judgeReasons,
+  });
 }

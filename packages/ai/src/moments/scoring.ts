@@ -1,5 +1,5 @@
 import { LexicalIndex } from '../search/bm25';
-import { contentTerms, wordTokens } from '../search/text';
+import { contentTerms, contentTermsWithSurface, wordTokens } from '../search/text';
 import {
   CLAIM_WORDS,
   CONTRAST_PATTERNS,
@@ -317,10 +317,18 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   termWeights.sort((a, b) => b[1] - a[1]);
   const salientTerms = termWeights.slice(0, 8).map(([term]) => term);
   const salience = 1 - Math.exp(-(focus / Math.max(1, spanTerms)) * 4);
+  // Users read the words as spoken ("advice"), never the stems the index keeps ("advic").
+  const spoken = new Map<string, string>();
+  for (const sentence of spanSentences)
+    for (const { term, surface } of contentTermsWithSurface(sentence.text))
+      if (!spoken.has(term)) spoken.set(term, surface);
   contributions.push({
     kind: 'salience',
     value: salience,
-    detail: `Focused topic: ${salientTerms.slice(0, 4).join(', ')}`,
+    detail: `Focused topic: ${salientTerms
+      .slice(0, 4)
+      .map((term) => spoken.get(term) ?? term)
+      .join(', ')}`,
   });
 
   // Pace: faster than the speaker's usual rate reads as energy.

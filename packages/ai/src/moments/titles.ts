@@ -7,7 +7,8 @@ const FILLERS = /\b(um+|uh+|erm|hmm|you know|i mean|sort of|kind of)\b,?\s*/gi;
 const LEADING_CONNECTIVES =
   /^(?:(?:so|and|but|well|okay|ok|anyway|now|yeah|like|right|oh|also)\b[,\s]*)+/i;
 const TITLE_MAX_CHARS = 70;
-const DESCRIPTION_MAX_CHARS = 220;
+/** One line under the title (issue 12): about what fits a card's single line on a phone. */
+const DESCRIPTION_MAX_CHARS = 140;
 
 function truncateAtWord(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
@@ -54,13 +55,17 @@ export function extractiveTitle(context: ScoringContext, sentences: readonly Sen
   return truncateAtWord(title, TITLE_MAX_CHARS);
 }
 
+/**
+ * A one-line description in the speaker's own words: the span's opening sentences, as many whole ones
+ * as fit; only a single over-long sentence is shortened (at a clause or word, never mid-word).
+ */
 export function extractiveDescription(sentences: readonly Sentence[]): string {
-  const text = cleanSpokenText(
-    sentences
-      .slice(0, 3)
-      .map((sentence) => sentence.text)
-      .join(' '),
-  );
+  let text = '';
+  for (const sentence of sentences) {
+    const next = cleanSpokenText(text ? `${text} ${sentence.text}` : sentence.text);
+    if (text && next.length > DESCRIPTION_MAX_CHARS) break;
+    text = next;
+  }
   return truncateAtWord(text, DESCRIPTION_MAX_CHARS);
 }
 

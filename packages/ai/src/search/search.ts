@@ -5,7 +5,7 @@ import { cleanSpokenText, hashtagsFor } from '../moments/titles';
 import type { Moment, Transcript } from '../moments/types';
 import { LexicalIndex } from './bm25';
 import { cosine, loadDefaultEmbedder, type SentenceEmbedder } from './embeddings';
-import { contentTerms } from './text';
+import { contentTerms, contentTermsWithSurface } from './text';
 
 export interface SearchMomentsOptions {
   limit?: number;
@@ -250,7 +250,13 @@ export async function searchMomentsWithReport(
     let best = spanSentences[0] as Sentence;
     for (const sentence of spanSentences)
       if ((relevance[sentence.index] ?? 0) > (relevance[best.index] ?? 0)) best = sentence;
-    const matched = index.matchedTerms(best.index, queryWeights);
+    // Matched words as the speaker said them ("advice"), not the index's stems ("advic").
+    const spokenForms = new Map(
+      contentTermsWithSurface(best.text).map(({ term, surface }) => [term, surface] as const),
+    );
+    const matched = [
+      ...new Set(index.matchedTerms(best.index, queryWeights).map((t) => spokenForms.get(t) ?? t)),
+    ];
     const counts = new Map<string, number>();
     for (const term of contentTerms(spanText(spanSentences)))
       counts.set(term, (counts.get(term) ?? 0) + 1);
@@ -273,13 +279,20 @@ export async function searchMomentsWithReport(
       score: Math.max(0, Math.min(100, candidate.scored.score)),
       reasons: [{ kind: 'relevance', detail, weight: candidate.scored.score }],
       title: title.length > 70 ? `${title.slice(0, 69).replace(/\s+\S*$/, '')}…` : title,
-      description: cleanSpokenText(spanText(spanSentences)).slice(0, 220),
+      // The excerpt starts where the title comes from, so both describe the same part of the span.
+      description: excerptFrom(spanSentences, best),
       hashtags: hashtagsFor(spanSentences, salientTerms),
       text: spanText(spanSentences),
     };
   });
   moments.sort((a, b) => b.score - a.score);
   return { moments, method: semantic ? 'semantic' : 'lexical', warnings };
+}
+
+function excerptFrom(spanSentences: readonly Sentence[], titleSentence: Sentence): string {
+  const from = spanSentences.findIndex((sentence) => sentence.index === titleSentence.index);
+  const text = cleanSpokenText(spanText(spanSentences.slice(Math.max(0, from))));
+  return text.length > 220 ? `${text.slice(0, 219).replace(/\s+\S*$/, '')}…` : text;
 }
 
 /** The spans answering a query, best first; warnings (e.g. no local model) go to the console. */

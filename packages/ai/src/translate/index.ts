@@ -3,6 +3,8 @@ import { createLlmClient, parseJsonReply, type LlmClient } from '../llm/index';
 
 /** Translates caption lines one to one (same count, same order), or fails: never made-up output. */
 export interface Translator {
+  /** What translates (e.g. `llm:gpt-4o-mini`), or null when nothing is configured. */
+  readonly engine?: string | null;
   translateLines(
     lines: readonly { text: string }[],
     from: string,
@@ -39,10 +41,14 @@ function sameLanguage(from: string, to: string): boolean {
 
 /** Translation through the configured LLM, in batches of numbered lines checked for count and shape. */
 export class LlmTranslator implements Translator {
+  readonly engine: string;
+
   constructor(
     private readonly llm: LlmClient,
-    private readonly options: { timeoutMs?: number } = {},
-  ) {}
+    private readonly options: { timeoutMs?: number; name?: string } = {},
+  ) {
+    this.engine = `llm:${options.name ?? 'configured endpoint'}`;
+  }
 
   async translateLines(
     lines: readonly { text: string }[],
@@ -111,8 +117,9 @@ export class LlmTranslator implements Translator {
 /** The LLM-backed translator when an LLM is configured; otherwise one that refuses with TRANSLATION_UNAVAILABLE. */
 export function createTranslator(env: NodeJS.ProcessEnv = process.env): Translator {
   const llm = createLlmClient(env);
-  if (llm) return new LlmTranslator(llm);
+  if (llm) return new LlmTranslator(llm, { name: env.LLM_MODEL });
   return {
+    engine: null,
     async translateLines(lines, from, to) {
       if (sameLanguage(from, to)) return lines.map((line) => line.text);
       throw new TranslationUnavailableError();

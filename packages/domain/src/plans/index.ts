@@ -1,34 +1,24 @@
 import type { Entitlement, Feature, Tier } from '@moments/contract';
 import { TIERS } from '@moments/contract';
+import { entitlementsForPlan } from './pricing.js';
+import { BASE_UNITS_PER_MINUTE } from './credits.js';
+
+export * from './pricing.js';
+export * from './credits.js';
+export * from './forms.js';
 
 /** The plan a new account starts on. */
 export const DEFAULT_PLAN = 'free';
 
-/**
- * Entitlements per tier. Credits are stored in tenths (spec §9 displays amount / 10), so the free
- * plan's 600 shows as 60 credits: one credit per minute of video processed.
- */
-export const PLAN_ENTITLEMENTS: Record<Tier, ReadonlyArray<{ feature: Feature; limit: number }>> = {
-  FREE: [
-    { feature: 'CREDIT', limit: 600 },
-    { feature: 'FREE_TOOL_CREDIT', limit: 100 },
-    { feature: 'CANVAS_EXPORT', limit: 3 },
-  ],
-  VIP: [
-    { feature: 'CREDIT', limit: 2000 },
-    { feature: 'FREE_TOOL_CREDIT', limit: 500 },
-    { feature: 'CANVAS_EXPORT', limit: -1 },
-  ],
-  SVIP: [
-    { feature: 'CREDIT', limit: 6000 },
-    { feature: 'FREE_TOOL_CREDIT', limit: 2000 },
-    { feature: 'CANVAS_EXPORT', limit: -1 },
-  ],
-  SSVIP: [
-    { feature: 'CREDIT', limit: 30000 },
-    { feature: 'FREE_TOOL_CREDIT', limit: -1 },
-    { feature: 'CANVAS_EXPORT', limit: -1 },
-  ],
+/** Entitlements a new account on each tier starts with: one period of that tier's monthly plan. */
+export const PLAN_ENTITLEMENTS: Record<
+  Tier,
+  ReadonlyArray<{ feature: Feature | string; limit: number }>
+> = {
+  FREE: entitlementsForPlan('free'),
+  VIP: entitlementsForPlan('vip_month'),
+  SVIP: entitlementsForPlan('svip_month'),
+  SSVIP: entitlementsForPlan('ssvip_month'),
 };
 
 /** spec §3: plan names carry tier markers (vip, svip, ssvip, free, edu) and period markers. */
@@ -78,7 +68,10 @@ export function canvasExportRemaining(
   return Math.max(0, entitlement.limit - entitlement.usage);
 }
 
-/** Credits a task or export costs: one credit (10 units) per started minute of media. */
-export function creditCostForDuration(durationMs: number): number {
-  return Math.max(1, Math.ceil(durationMs / 60_000)) * 10;
+/**
+ * Credits a whole-video animated-caption export costs (issue 13): it re-renders the whole video,
+ * so it is charged by duration, one credit (10 units) per started minute.
+ */
+export function animatedCaptionExportCost(durationMs: number): number {
+  return Math.max(1, Math.ceil(durationMs / 60_000)) * BASE_UNITS_PER_MINUTE;
 }

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canvasExportRemaining,
-  creditCostForDuration,
-  isFeatureUsable,
-  isUpgradeAllowed,
-  tierOfPlan,
-} from './index.js';
+import { canvasExportRemaining, isFeatureUsable, isUpgradeAllowed, tierOfPlan } from './index.js';
 
 describe('plan rules (spec §4, §5, §6)', () => {
   it('reads tiers from plan names', () => {
@@ -35,11 +29,5 @@ describe('plan rules (spec §4, §5, §6)', () => {
     expect(canvasExportRemaining('free', { limit: 3, usage: 1 })).toBe(2);
     expect(canvasExportRemaining('free', { limit: 3, usage: 7 })).toBe(0);
     expect(canvasExportRemaining('free', { limit: -1, usage: 7 })).toBe(-1);
-  });
-
-  it('costs one credit per started minute', () => {
-    expect(creditCostForDuration(1)).toBe(10);
-    expect(creditCostForDuration(60_000)).toBe(10);
-    expect(creditCostForDuration(60_001)).toBe(20);
   });
 });

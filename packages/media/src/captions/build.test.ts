@@ -48,6 +48,25 @@ describe('buildCaptionsAss', () => {
     expect(oneWord[1]).toContain('NOT');
   });
 
+  it('never puts words of two turns on one caption page', () => {
+    const base = { words, display: 'source' as const, width: 720, height: 1280, offsetMs: 10_000 };
+    // Classic draws a page once per spoken word: the distinct texts are the pages.
+    const pageTexts = (ass: string) => [
+      ...new Set(
+        dialogues(ass).map((line) => line.split(',,0,0,0,,')[1]!.replace(/\{[^}]*\}/g, '')),
+      ),
+    ];
+    const together = pageTexts(buildCaptionsAss({ ...base, template: 'classic' }));
+    expect(together).toHaveLength(1);
+    // A new speaker starts at "your" (the fourth word, at 10 900 ms).
+    const split = pageTexts(
+      buildCaptionsAss({ ...base, template: 'classic', turnStartsMs: [10_900] }),
+    );
+    expect(split).toHaveLength(2);
+    expect(split[0]).toMatch(/what$/);
+    expect(split[1]).toMatch(/^your/);
+  });
+
   it('breaks lines by measured width within the safe area', () => {
     const long = splitIntoWords(
       'Extraordinary circumstances require internationalization of responsibilities immediately',

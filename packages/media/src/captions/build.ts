@@ -42,7 +42,18 @@ export interface BuildCaptionsInput {
   offsetMs?: number;
   /** Words `keyword_color` emphasises; by default numbers and long content words. */
   keywords?: readonly string[];
+  /** Where the captions sit; `bottom` (default) stays above the platforms' bottom UI. */
+  position?: CaptionPosition;
+  /** Scale of the template's letter size (0.8 small, 1 medium, 1.2 large). */
+  sizeScale?: number;
+  /**
+   * Source times where a new turn (a transcript line: another speaker or a new thought) starts: a
+   * caption page never holds words of two turns.
+   */
+  turnStartsMs?: readonly number[];
 }
+
+export type CaptionPosition = 'bottom' | 'middle' | 'top';
 
 /** A page leaves the screen at most this long after its last word when speech pauses. */
 const HOLD_MS = 600;
@@ -77,6 +88,8 @@ interface Geometry {
   width: number;
   height: number;
   marginX: number;
+  /** Wider than marginX on portrait frames: TikTok, Reels and Shorts stack buttons on the right. */
+  marginRight: number;
   safeWidth: number;
   /** Bottom edge of the source captions and top edge of the translation below them. */
   sourceBottomY: number;
@@ -121,7 +134,7 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
     throw new MediaError('TRANSLATION_MISSING', `Caption display "${display}" needs a translation`);
   }
 
-  const geometry = frameGeometry(width, height, display);
+  const geometry = frameGeometry(width, height, display, input.position, input.sizeScale);
   const offsetMs = input.offsetMs ?? 0;
   const animatedWords =
     display === 'translate'
@@ -139,7 +152,8 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
   const events: AssEvent[] = [];
   if (display !== 'none') {
     const laid = layWords(clipWords(animatedWords, offsetMs), main, input.keywords, template);
-    for (const page of paginate(laid, main)) {
+    const turns = (input.turnStartsMs ?? []).map((ms) => ms - offsetMs);
+    for (const page of paginate(laid, main, turns)) {
       limitKeywords(page);
       events.push(...animatePage(template, page, main));
     }
@@ -159,20 +173,38 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
   return assDocument(geometry, main, translation, events);
 }
 
-function frameGeometry(width: number, height: number, display: CaptionDisplay): Geometry {
+function frameGeometry(
+  width: number,
+  height: number,
+  display: CaptionDisplay,
+  position: CaptionPosition = 'bottom',
+  sizeScale = 1,
+): Geometry {
   const portrait = height > width * 1.15;
   // 9:16 apps lay their buttons over the bottom fifth and the right edge: stay above and inside.
-  const anchor = display === 'all' ? (portrait ? 0.66 : 0.76) : portrait ? 0.74 : 0.9;
+  const bottomAnchor = display === 'all' ? (portrait ? 0.66 : 0.76) : portrait ? 0.74 : 0.9;
+  const anchor =
+    position === 'middle'
+      ? display === 'all'
+        ? 0.52
+        : 0.6
+      : position === 'top'
+        ? display === 'all'
+          ? 0.24
+          : 0.3
+        : bottomAnchor;
   const marginX = Math.round(width * 0.08);
+  const marginRight = portrait ? Math.round(width * 0.15) : marginX;
   const sourceBottomY = Math.round(height * anchor);
   return {
     width,
     height,
     marginX,
-    safeWidth: width - 2 * marginX,
+    marginRight,
+    safeWidth: width - marginX - marginRight,
     sourceBottomY,
     translationTopY: sourceBottomY + Math.round(height * 0.015),
-    houseSize: Math.min(width, height) * HOUSE_SIZE,
+    houseSize: Math.min(width, height) * HOUSE_SIZE * Math.min(1.5, Math.max(0.5, sizeScale)),
   };
 }
 
@@ -358,14 +390,16 @@ function breakLines(
   return best;
 }
 
-function paginate(words: LaidWord[], set: Typesetting): Page[] {
+function paginate(words: LaidWord[], set: Typesetting, turnStarts: readonly number[] = []): Page[] {
   const groups: { words: LaidWord[]; lines: LaidWord[][] }[] = [];
   let current: { words: LaidWord[]; lines: LaidWord[][] } | undefined;
   for (const word of words) {
     const last = current?.words[current.words.length - 1];
     const breakHere =
       last !== undefined &&
-      (word.startMs - last.endMs >= PAGE_BREAK_PAUSE_MS || SENTENCE_END.test(last.text));
+      (word.startMs - last.endMs >= PAGE_BREAK_PAUSE_MS ||
+        SENTENCE_END.test(last.text) ||
+        turnStarts.some((turn) => last.startMs < turn && turn <= word.startMs));
     if (current && !breakHere && current.words.length < set.maxWordsPerPage) {
       const candidate = [...current.words, word];
       const lines = breakLines(candidate, set, set.maxLines);
@@ -610,7 +644,7 @@ function assDocument(
       shadow,
       alignment,
       geometry.marginX,
-      geometry.marginX,
+      geometry.marginRight,
       marginV,
       // Encoding -1 lets libass pick the base direction from the text, so an Arabic line ending
       // in "?" or a number keeps them on the left.

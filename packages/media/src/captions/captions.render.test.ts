@@ -322,6 +322,43 @@ describe('caption frames', () => {
     }
   });
 
+  it("stays readable on a phone and clear of the short-video apps' bottom and right overlays", async () => {
+    // TikTok, Reels and Shorts put their buttons in the right ~12% from mid-height down, and the
+    // caption, account and music lines in the bottom ~20%.
+    const words = timedWords(
+      'Here is what nobody tells you about saving money every month',
+      0,
+      250,
+    );
+    const boxes: Record<string, NonNullable<ReturnType<typeof inkBox>>> = {};
+    for (const [name, position, sizeScale] of [
+      ['bottom', 'bottom', 1],
+      ['top', 'top', 1],
+      ['small', 'bottom', 0.85],
+      ['large', 'bottom', 1.2],
+    ] as const) {
+      const ass = await writeAss({
+        words,
+        template: 'karaoke',
+        display: 'source',
+        position,
+        sizeScale,
+      });
+      boxes[name] = inkBox(await captionedFrame(ass, 600))!;
+      expect(boxes[name], name).toBeDefined();
+      expect(boxes[name]!.right, name).toBeLessThanOrEqual(WIDTH * 0.85 + 2);
+      expect(boxes[name]!.bottom, name).toBeLessThanOrEqual(HEIGHT * 0.8);
+      expect(boxes[name]!.left, name).toBeGreaterThanOrEqual(WIDTH * 0.08 - 2);
+    }
+    // Two lines of the house size take over 7% of the frame height: on a 6-inch 9:16 phone
+    // (a 133 mm tall picture) each line's letters are over 4 mm tall.
+    expect(boxes.bottom!.bottom - boxes.bottom!.top).toBeGreaterThan(HEIGHT * 0.07);
+    expect(boxes.top!.bottom).toBeLessThan(HEIGHT * 0.35);
+    expect(boxes.large!.bottom - boxes.large!.top).toBeGreaterThan(
+      boxes.small!.bottom - boxes.small!.top,
+    );
+  });
+
   it('reads an ASS file whose path has spaces, quotes, colons and commas', async () => {
     const awkward = join(dir, "it's a: [strange], folder; really");
     await mkdir(awkward, { recursive: true });

@@ -9,7 +9,7 @@ export {
   type CaptionDisplay,
   type CaptionTemplateId,
 } from './templates';
-export { buildCaptionsAss, type BuildCaptionsInput } from './build';
+export { buildCaptionsAss, type BuildCaptionsInput, type CaptionPosition } from './build';
 export { burnCaptions, captionsFilter, escapeFilterValue, type BurnCaptionsOptions } from './burn';
 export {
   captionFontFiles,
@@ -20,4 +20,4 @@ export {
 } from './fonts';
 export { measureTextWidth } from './measure';
 export { retimeWords } from './retime';
-export { splitIntoWords, type CaptionWord } from './words';
+export { splitIntoWords, spreadOverSpan, type CaptionWord } from './words';

@@ -5,11 +5,12 @@
  * Progress is read from an extra file descriptor (`-progress pipe:3`) so stdout stays free for
  * callers that stream frames or encoded media out of ffmpeg.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable, type Writable } from 'node:stream';
 import { MediaError, type MediaErrorCode } from '../errors/index.js';
+import { runProcess, startProcess } from '../process/index.js';
 
 export interface FfmpegOptions {
   /** Working folder of the process (two-pass logs and other stray files land here). */
@@ -127,29 +128,28 @@ export async function runFfprobe(
   args: string[],
   opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<string> {
-  const child = spawn(ffprobePath(), ['-hide_banner', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out: Buffer[] = [];
-  const tail = new TailBuffer(STDERR_TAIL_BYTES);
-  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
-  const { exitCode, reason, spawnError } = await waitForExit(
-    child,
-    opts.timeoutMs ?? 60_000,
-    opts.signal,
+  const { exitCode, stopReason, spawnError, stderrTail, stdout } = await runProcess(
+    ffprobePath(),
+    ['-hide_banner', ...args],
+    {
+      timeoutMs: opts.timeoutMs ?? 60_000,
+      signal: opts.signal,
+      stderrTailBytes: STDERR_TAIL_BYTES,
+    },
   );
   if (spawnError) throw toolMissing('ffprobe', ffprobePath(), spawnError);
-  if (reason) throw stoppedError('ffprobe', reason, exitCode, tail.text());
+  if (stopReason && stopReason !== 'stopped') {
+    throw stoppedError('ffprobe', stopReason, exitCode, stderrTail);
+  }
   if (exitCode !== 0) {
     throw new FFmpegError(
       'FFPROBE_FAILED',
-      `ffprobe failed (exit ${exitCode}): ${lastMeaningfulLine(tail.text())}`,
+      `ffprobe failed (exit ${exitCode}): ${lastMeaningfulLine(stderrTail)}`,
       exitCode,
-      tail.text(),
+      stderrTail,
     );
   }
-  return Buffer.concat(out).toString('utf8');
+  return stdout.toString('utf8');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,14 +181,18 @@ function startFfmpeg(args: string[], opts: FfmpegOptions, stdinMode: StdinMode):
   const command = useNice ? niceBinary()! : binary;
   const commandArgs = useNice ? ['-n', String(niceness), binary, ...fullArgs] : fullArgs;
 
-  const child = spawn(command, commandArgs, {
+  const started = startProcess(command, commandArgs, {
     cwd: opts.cwd,
     stdio: [stdinMode === 'none' ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
+    timeoutMs: opts.timeoutMs ?? envInt('FFMPEG_TIMEOUT_MS') ?? DEFAULT_TIMEOUT_MS,
+    signal: opts.signal,
+    stderrTailBytes: STDERR_TAIL_BYTES,
+    toolName: binary.split('/').pop(),
   });
-  const tail = new TailBuffer(STDERR_TAIL_BYTES);
+  const child = started.child;
+  const tail = { text: () => started.stderrTail() };
   let inputDurationMs: number | undefined;
-  child.stderr?.on('data', (chunk: Buffer) => {
-    tail.push(chunk);
+  child.stderr?.on('data', () => {
     // Without an explicit duration, take the first input's "Duration: 00:01:02.50" line.
     if (opts.durationMs === undefined && inputDurationMs === undefined) {
       const match = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(tail.text());
@@ -218,15 +222,14 @@ function startFfmpeg(args: string[], opts: FfmpegOptions, stdinMode: StdinMode):
     (child.stdio[3] as Readable | undefined)?.resume();
   }
 
-  let stoppedOnPurpose = false;
-  const done = waitForExit(
-    child,
-    opts.timeoutMs ?? envInt('FFMPEG_TIMEOUT_MS') ?? DEFAULT_TIMEOUT_MS,
-    opts.signal,
-  ).then(({ exitCode, reason, spawnError }) => {
+  const done = started.exited.then(({ exitCode, stopReason, spawnError }) => {
     if (spawnError) throw toolMissing('ffmpeg', binary, spawnError);
-    if (stoppedOnPurpose) return;
-    if (reason) throw stoppedError('ffmpeg', reason, exitCode, tail.text());
+    // Through nice, a missing or unusable ffmpeg is no spawn error but nice's exit 127 or 126.
+    if (useNice && (exitCode === 126 || exitCode === 127)) {
+      throw toolMissing('ffmpeg', binary, new Error(lastMeaningfulLine(tail.text())));
+    }
+    if (stopReason === 'stopped') return;
+    if (stopReason) throw stoppedError('ffmpeg', stopReason, exitCode, tail.text());
     if (exitCode !== 0) {
       throw new FFmpegError(
         'FFMPEG_FAILED',
@@ -237,15 +240,7 @@ function startFfmpeg(args: string[], opts: FfmpegOptions, stdinMode: StdinMode):
     }
     if (opts.onProgress) safeCall(opts.onProgress, 1);
   });
-  return {
-    child,
-    done,
-    stop() {
-      stoppedOnPurpose = true;
-      child.kill('SIGKILL');
-    },
-    stderrTail: () => tail.text(),
-  };
+  return { child, done, stop: started.stop, stderrTail: started.stderrTail };
 }
 
 /** Put `-threads N` just before the last output unless the caller chose threads already. */
@@ -261,41 +256,6 @@ function feedStdin(child: ChildProcess, stdin: Buffer | string | Readable): void
   sink.on('error', () => {});
   if (stdin instanceof Readable) stdin.pipe(sink);
   else sink.end(stdin);
-}
-
-interface ExitResult {
-  exitCode: number | null;
-  reason?: 'timeout' | 'aborted';
-  spawnError?: Error;
-}
-
-function waitForExit(
-  child: ChildProcess,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-): Promise<ExitResult> {
-  return new Promise((resolve) => {
-    let reason: ExitResult['reason'];
-    let spawnError: Error | undefined;
-    const kill = (why: NonNullable<ExitResult['reason']>) => {
-      reason ??= why;
-      child.kill('SIGTERM');
-      // ffmpeg finishes the file on SIGTERM; a stuck one gets no second chance.
-      setTimeout(() => child.kill('SIGKILL'), 2000).unref();
-    };
-    const timer = setTimeout(() => kill('timeout'), timeoutMs);
-    const onAbort = () => kill('aborted');
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (error) => {
-      spawnError = error;
-    });
-    child.on('close', (exitCode) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve({ exitCode, reason, spawnError });
-    });
-  });
 }
 
 function stoppedError(
@@ -328,22 +288,6 @@ function lastMeaningfulLine(stderr: string): string {
   return lines[lines.length - 1] ?? 'no error output';
 }
 
-class TailBuffer {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  constructor(private readonly limit: number) {}
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.size - this.chunks[0]!.length >= this.limit)
-      this.size -= this.chunks.shift()!.length;
-  }
-  text(): string {
-    const all = Buffer.concat(this.chunks);
-    return all.subarray(Math.max(0, all.length - this.limit)).toString('utf8');
-  }
-}
-
 let niceCache: string | null | undefined;
 function niceBinary(): string | undefined {
   if (niceCache === undefined) {
@@ -364,5 +308,33 @@ function safeCall(callback: (fraction: number) => void, fraction: number): void 
     callback(fraction);
   } catch {
     // a progress listener must not break the encode
+  }
+}
+
+/**
+ * Whether this ffmpeg can encode H.264 on an NVIDIA GPU: h264_nvenc must be built in AND open a
+ * device, so a one-frame test encode decides. The reason says what is missing, for a refusal.
+ */
+export async function nvencAvailability(): Promise<
+  { available: true } | { available: false; reason: string }
+> {
+  try {
+    await runFfmpeg(
+      [
+        ...['-f', 'lavfi', '-i', 'color=c=black:s=256x256:d=0.1'],
+        ...['-frames:v', '1', '-c:v', 'h264_nvenc', '-f', 'null', '-'],
+      ],
+      { timeoutMs: 30_000 },
+    );
+    return { available: true };
+  } catch (error) {
+    const detail =
+      error instanceof FFmpegError ? error.message.split('\n').slice(-2).join(' ') : String(error);
+    return {
+      available: false,
+      reason:
+        'VIDEO_ENCODER=nvenc, but ffmpeg cannot encode with h264_nvenc here (needs an NVIDIA GPU, ' +
+        `its driver and an ffmpeg built with NVENC); unset VIDEO_ENCODER to encode with x264. ffmpeg said: ${detail}`,
+    };
   }
 }

@@ -6,8 +6,10 @@
  * Safety: a link is first resolved with `resolveMediaUrl` (every redirect hop checked against
  * private addresses, 404 and non-video pages refused), and the media addresses yt-dlp extracted are
  * checked too before the download runs from that same checked extraction (`--load-info-json`).
+ * Those checks give early, clear errors; the guarantee is the egress proxy every yt-dlp run goes
+ * through (`--proxy`): each connection yt-dlp (or the ffmpeg it starts) opens, for redirects,
+ * manifests, segments and known platforms alike, is checked against the same guard at connect time.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -16,8 +18,10 @@ import type { UrlSource } from '@moments/contract';
 import { detectVideoSource } from '@moments/domain/links';
 import { MediaError } from '../errors/index.js';
 import { ffmpegPath } from '../ffmpeg/index.js';
+import { startEgressProxy } from '../net/egress-proxy.js';
 import { assertPublicUrl, resolveMediaUrl, type LookupAll } from '../net/index.js';
 import { probeMedia } from '../probe/index.js';
+import { startProcess } from '../process/index.js';
 
 export interface VideoMetadata {
   title: string;
@@ -247,62 +251,70 @@ function toMetadata(info: YtDlpInfo, link: string): VideoMetadata {
   };
 }
 
-/** Run yt-dlp, feeding stdout lines to `onLine`; failures become MediaErrors with stable codes. */
-function runYtDlp(
+/**
+ * Run yt-dlp through a fresh egress proxy, feeding stdout lines to `onLine`; failures become
+ * MediaErrors with stable codes. Any connection the proxy refused fails the run with
+ * PRIVATE_ADDRESS, even when yt-dlp carried on without it (e.g. skipping a refused HLS segment).
+ */
+async function runYtDlp(
+  args: string[],
+  opts: IngestOptions,
+  onLine: (line: string) => void,
+): Promise<void> {
+  const proxy = await startEgressProxy({
+    ...(opts.allowHosts ? { allowHosts: opts.allowHosts } : {}),
+    ...(opts.lookup ? { lookup: opts.lookup } : {}),
+  });
+  let failure: unknown;
+  try {
+    await spawnYtDlp(['--proxy', proxy.url, ...args], opts, onLine);
+  } catch (error) {
+    failure = error;
+  } finally {
+    await proxy.close();
+  }
+  const refusal = proxy.refused[0];
+  if (refusal) {
+    throw new MediaError(
+      'PRIVATE_ADDRESS',
+      `This link leads to ${refusal.reason}, which cannot be fetched.`,
+      { details: { refused: proxy.refused.slice(0, 10) } },
+    );
+  }
+  if (failure) throw failure;
+}
+
+async function spawnYtDlp(
   args: string[],
   opts: IngestOptions,
   onLine: (line: string) => void,
 ): Promise<void> {
   const binary = ytDlpPath();
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    let partial = '';
-    let stopReason: 'timeout' | 'aborted' | undefined;
-    child.stdout.on('data', (chunk: Buffer) => {
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-8192);
-    });
-    const stop = (why: 'timeout' | 'aborted') => {
-      stopReason ??= why;
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 2000).unref();
-    };
-    const timer = setTimeout(() => stop('timeout'), opts.timeoutMs ?? 60 * 60 * 1000);
-    const onAbort = () => stop('aborted');
-    if (opts.signal?.aborted) onAbort();
-    else opts.signal?.addEventListener('abort', onAbort, { once: true });
-    let spawnError: Error | undefined;
-    child.on('error', (error) => (spawnError = error));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      if (partial) onLine(partial);
-      if (spawnError) {
-        reject(
-          new MediaError(
-            'TOOL_MISSING',
-            `yt-dlp could not be started (${binary}); run scripts/setup.sh`,
-            {
-              cause: spawnError,
-            },
-          ),
-        );
-      } else if (stopReason === 'timeout') {
-        reject(new MediaError('TIMEOUT', 'The download took too long and was stopped.'));
-      } else if (stopReason === 'aborted') {
-        reject(new MediaError('ABORTED', 'The download was cancelled.'));
-      } else if (code !== 0) {
-        reject(ytDlpError(stderr, code));
-      } else {
-        resolve();
-      }
-    });
+  // Its own process group: a timeout or cancel also stops the ffmpeg yt-dlp starts for merging.
+  const started = startProcess(binary, args, {
+    timeoutMs: opts.timeoutMs ?? 60 * 60 * 1000,
+    signal: opts.signal,
   });
+  let partial = '';
+  started.child.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+  const { exitCode, stopReason, spawnError, stderrTail } = await started.exited;
+  if (partial) onLine(partial);
+  if (spawnError) {
+    throw new MediaError(
+      'TOOL_MISSING',
+      `yt-dlp could not be started (${binary}); run scripts/setup.sh`,
+      { cause: spawnError },
+    );
+  }
+  if (stopReason === 'timeout') {
+    throw new MediaError('TIMEOUT', 'The download took too long and was stopped.');
+  }
+  if (stopReason) throw new MediaError('ABORTED', 'The download was cancelled.');
+  if (exitCode !== 0) throw ytDlpError(stderrTail, exitCode);
 }
 
 /** Turn yt-dlp's last ERROR line into a stable code the user can act on. */

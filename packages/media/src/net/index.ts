@@ -142,10 +142,13 @@ function ipv6Bytes(address: string): number[] | undefined {
   });
 }
 
-const defaultLookup: LookupAll = (hostname) =>
-  promisify(dnsLookup)(hostname, { all: true, verbatim: true }) as Promise<LookupAddress[]>;
+/** Every address a host resolves to (the system resolver, in its own order). */
+export function lookupAll(hostname: string): Promise<LookupAddress[]> {
+  return promisify(dnsLookup)(hostname, { all: true, verbatim: true }) as Promise<LookupAddress[]>;
+}
 
-function isAllowed(url: URL, allowHosts: string[], address?: string): boolean {
+/** Whether the operator allowed this URL's host (or host:port, or one of its addresses). */
+export function isAllowedHost(url: URL, allowHosts: string[], address?: string): boolean {
   if (allowHosts.length === 0) return false;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -183,7 +186,7 @@ export async function assertPublicUrl(
     addresses = [host];
   } else {
     try {
-      addresses = (await (opts.lookup ?? defaultLookup)(host)).map((entry) => entry.address);
+      addresses = (await (opts.lookup ?? lookupAll)(host)).map((entry) => entry.address);
     } catch (error) {
       throw new MediaError('LINK_UNREACHABLE', `The site ${host} could not be found.`, {
         cause: error,
@@ -193,10 +196,10 @@ export async function assertPublicUrl(
       throw new MediaError('LINK_UNREACHABLE', `The site ${host} could not be found.`);
     }
   }
-  if (isAllowed(url, allowHosts)) return { url, addresses };
+  if (isAllowedHost(url, allowHosts)) return { url, addresses };
   for (const address of addresses) {
     const reason = blockedAddressReason(address);
-    if (reason && !isAllowed(url, allowHosts, address)) {
+    if (reason && !isAllowedHost(url, allowHosts, address)) {
       throw new MediaError(
         'PRIVATE_ADDRESS',
         `This link points to ${reason}, which cannot be fetched.`,
@@ -209,13 +212,13 @@ export async function assertPublicUrl(
 
 /** A socket lookup that re-checks the addresses at connect time (defeats DNS rebinding). */
 function guardedLookup(url: URL, opts: PublicUrlOptions, allowHosts: string[]): LookupFunction {
-  const lookupAll = opts.lookup ?? defaultLookup;
+  const resolveAll = opts.lookup ?? lookupAll;
   return (hostname, options, callback) => {
-    lookupAll(hostname).then(
+    resolveAll(hostname).then(
       (entries) => {
         const usable = entries.filter(
           (entry) =>
-            !blockedAddressReason(entry.address) || isAllowed(url, allowHosts, entry.address),
+            !blockedAddressReason(entry.address) || isAllowedHost(url, allowHosts, entry.address),
         );
         const family = typeof options === 'object' ? options.family : options;
         const matching = usable.filter((entry) => !family || entry.family === family);

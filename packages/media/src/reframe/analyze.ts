@@ -4,7 +4,8 @@
  * ffmpeg's `scdet` scene detector (exact cut times), and a sampled, downscaled copy is piped out
  * as raw RGB for the face detector.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { uprightFrameSize } from '@moments/domain/frame';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MediaError } from '../errors/index.js';
@@ -24,6 +25,8 @@ export interface SubjectAnalysis {
   frameSize: Size;
   /** Sampled frames with their faces in source pixels. */
   frames: AnalyzedFrame[];
+  /** How many of the frames went through the detector (the others were still, see below). */
+  detectorRuns: number;
   /** Faces linked across frames; never across a shot cut. */
   tracks: SubjectTrack[];
   /** Times of hard cuts, in ms from `startMs`. */
@@ -38,10 +41,22 @@ export interface AnalyzeOptions {
   signal?: AbortSignal;
   /** Fraction of the range analysed so far, in [0, 1]. */
   onProgress?: (fraction: number) => void;
+  /** Folder for scratch files (the caller's run folder); default: the OS temp folder. */
+  workDir?: string;
 }
 
 /** Long side of the frames given to the detector (design.md measured ~25 ms at 640x360). */
 const ANALYSIS_LONG_SIDE = 640;
+/** Frames decoded ahead of the detector (each 640x360 RGB frame is 0.7 MB). */
+const READ_AHEAD_FRAMES = 8;
+/**
+ * Mean per-byte difference (0-255) under which a frame counts as the same still picture as the
+ * last analysed one: compression noise and a talking mouth in a still shot stay well under it,
+ * a cut, a pan or a subject walking across the frame go over it.
+ */
+const STILL_FRAME_DIFFERENCE = 3;
+/** Even in a still shot the detector looks again at least this often. */
+const STILL_REUSE_MAX_MS = 1000;
 /** scdet's score (0-100) above which a frame starts a new shot; ffmpeg's own default. */
 const SCENE_CUT_THRESHOLD = 10;
 
@@ -61,7 +76,8 @@ export async function analyzeSubjects(
   const frameSize = analysisFrameSize(probed.size);
   const detector = await loadFaceDetector();
 
-  const workDir = await mkdtemp(join(tmpdir(), 'moments-reframe-'));
+  if (options.workDir) await mkdir(options.workDir, { recursive: true });
+  const workDir = await mkdtemp(join(options.workDir ?? tmpdir(), 'moments-reframe-'));
   const cutsFile = join(workDir, 'cuts.txt');
   try {
     const graph = [
@@ -96,21 +112,39 @@ export async function analyzeSubjects(
     const expectedFrames = Math.max(1, Math.ceil((durationMs / 1000) * sampleFps));
     const toSourceX = probed.size.width / frameSize.width;
     const toSourceY = probed.size.height / frameSize.height;
+    // Adaptive sampling: in a still shot a frame that looks like the last one analysed keeps its
+    // faces (at most STILL_REUSE_MAX_MS apart); cuts and movement always get the detector.
+    let lastDetected: { rgb: Buffer; tMs: number; faces: AnalyzedFrame['faces'] } | undefined;
+    let detectorRuns = 0;
     try {
       const frameBytes = frameSize.width * frameSize.height * 3;
-      for await (const rgb of readRawFrames(stream.stdout, frameBytes)) {
+      // Read ahead, so ffmpeg decodes the next frames while the detector works on this one.
+      for await (const rgb of readAhead(
+        readRawFrames(stream.stdout, frameBytes),
+        READ_AHEAD_FRAMES,
+      )) {
         if (options.signal?.aborted) throw new MediaError('ABORTED', 'analysis was cancelled');
-        const faces = await detector.detectFaces(rgb, frameSize.width, frameSize.height);
-        frames.push({
-          tMs: Math.round((frames.length * 1000) / sampleFps),
-          faces: faces.map((face) => ({
+        const tMs = Math.round((frames.length * 1000) / sampleFps);
+        let faces: AnalyzedFrame['faces'];
+        if (
+          lastDetected &&
+          tMs - lastDetected.tMs <= STILL_REUSE_MAX_MS &&
+          meanAbsoluteDifference(lastDetected.rgb, rgb) < STILL_FRAME_DIFFERENCE
+        ) {
+          faces = lastDetected.faces;
+        } else {
+          detectorRuns++;
+          const found = await detector.detectFaces(rgb, frameSize.width, frameSize.height);
+          faces = found.map((face) => ({
             x: face.x * toSourceX,
             y: face.y * toSourceY,
             w: face.w * toSourceX,
             h: face.h * toSourceY,
             score: face.score,
-          })),
-        });
+          }));
+          lastDetected = { rgb, tMs, faces };
+        }
+        frames.push({ tMs, faces: faces.map((face) => ({ ...face })) });
         options.onProgress?.(Math.min(1, frames.length / expectedFrames));
       }
     } catch (error) {
@@ -128,6 +162,7 @@ export async function analyzeSubjects(
       sampleFps,
       frameSize,
       frames,
+      detectorRuns,
       tracks: buildTracks(frames, { shotCutsMs }),
       shotCutsMs,
     };
@@ -177,10 +212,7 @@ async function probeVideo(input: string, signal?: AbortSignal): Promise<ProbedVi
       0,
   );
   // ffmpeg turns rotated phone videos upright while decoding; work in the upright size.
-  const quarterTurn = Math.abs(Math.round(rotation / 90)) % 2 === 1;
-  const size = quarterTurn
-    ? { width: stream.height, height: stream.width }
-    : { width: stream.width, height: stream.height };
+  const size = uprightFrameSize(stream.width, stream.height, rotation);
   const durationSec = Number(parsed.format?.duration ?? stream.duration ?? NaN);
   return { size, durationMs: Number.isFinite(durationSec) ? Math.round(durationSec * 1000) : 0 };
 }
@@ -202,6 +234,38 @@ export function parseSceneCuts(text: string): number[] {
     if (ms > 0 && !cuts.includes(ms)) cuts.push(ms);
   }
   return cuts.sort((a, b) => a - b);
+}
+
+/** Mean absolute difference of two equal-size images, on every 7th byte (cheap and enough). */
+export function meanAbsoluteDifference(a: Uint8Array, b: Uint8Array): number {
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < a.length; i += 7) {
+    sum += Math.abs(a[i]! - b[i]!);
+    count++;
+  }
+  return count ? sum / count : 0;
+}
+
+/**
+ * Pulls up to `depth` items ahead of the consumer, so the producer (ffmpeg's pipe) keeps going
+ * while each item is worked on.
+ */
+async function* readAhead<T>(source: AsyncIterator<T> | AsyncIterable<T>, depth: number) {
+  const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source;
+  const queue: Promise<IteratorResult<T>>[] = [];
+  try {
+    for (;;) {
+      while (queue.length < depth) queue.push(iterator.next());
+      const next = await queue.shift()!;
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Settle what was asked for, then let the source close its stream.
+    await Promise.allSettled(queue);
+    await iterator.return?.();
+  }
 }
 
 function seconds(ms: number): string {

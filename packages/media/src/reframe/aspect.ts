@@ -1,3 +1,5 @@
+import { outputSize as domainOutputSize } from '@moments/domain/frame';
+
 /** Aspect ratios the clip editor offers (design.md "What the user gets" §4). */
 export const ASPECT_RATIOS = ['9:16', '1:1', '4:5', '16:9'] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
@@ -25,11 +27,8 @@ export function aspectValue(aspect: AspectRatio): number {
  * (9:16 1080p = 1080x1920, 16:9 720p = 1280x720, 4:5 1080p = 1080x1350).
  */
 export function outputSize(aspect: AspectRatio, quality: OutputQuality): Size {
-  const shortSide = quality === '1080p' ? 1080 : 720;
-  const ratio = aspectValue(aspect);
-  return ratio >= 1
-    ? { width: even(shortSide * ratio), height: shortSide }
-    : { width: shortSide, height: even(shortSide / ratio) };
+  // The rule lives in packages/domain: the editor's preview uses the very same one.
+  return domainOutputSize(aspect, quality);
 }
 
 /** The largest even-sized window of `aspect` inside `source` (no zoom-in beyond the frame). */

@@ -5,12 +5,13 @@
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runFfmpeg } from '../ffmpeg/index.js';
+import { runFfmpeg, runFfprobe } from '../ffmpeg/index.js';
 
 export interface TestVideoOptions {
   /** Length in seconds. Default 2, or the audio's length when `audio` is given. */
@@ -76,6 +77,63 @@ export async function synthesizeSpeech(
     );
   }
   return outWav;
+}
+
+/**
+ * Speaks each text separately and joins them into one 16 kHz mono WAV, each part followed by a
+ * pause from `pausesMs` (cycled), so every part has an exact start and end: test and bench speech whose
+ * sentence or paragraph times are known.
+ */
+export async function speakWithPauses(
+  texts: readonly string[],
+  outWav: string,
+  options: SpeechOptions & { pausesMs: readonly number[] },
+): Promise<{ startMs: number; endMs: number }[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'moments-speech-'));
+  try {
+    const parts: string[] = [];
+    const spans: { startMs: number; endMs: number }[] = [];
+    let at = 0;
+    for (const [index, text] of texts.entries()) {
+      const raw = await synthesizeSpeech(text, join(dir, `p${index}.raw.wav`), options);
+      const wav = join(dir, `p${index}.wav`);
+      await runFfmpeg(['-i', raw, '-ar', '16000', '-ac', '1', wav], { timeoutMs: 120_000 });
+      const ms = await durationMsOf(wav);
+      spans.push({ startMs: at, endMs: at + ms });
+      parts.push(wav);
+      const pauseMs = options.pausesMs[index % options.pausesMs.length]!;
+      const silence = join(dir, `s${index}.wav`);
+      await runFfmpeg(
+        ['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', (pauseMs / 1000).toFixed(3)].concat(
+          ['-c:a', 'pcm_s16le', silence],
+        ),
+        { timeoutMs: 60_000 },
+      );
+      parts.push(silence);
+      at += ms + pauseMs;
+    }
+    const list = join(dir, 'list.txt');
+    await writeFile(list, parts.map((part) => `file '${part}'`).join('\n'));
+    await runFfmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c:a', 'pcm_s16le', outWav], {
+      timeoutMs: 120_000,
+    });
+    return spans;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function durationMsOf(wav: string): Promise<number> {
+  const out = await runFfprobe([
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration',
+    '-of',
+    'csv=p=0',
+    wav,
+  ]);
+  return Math.round(Number(out.trim()) * 1000);
 }
 
 /** The repository root (the folder whose package.json declares the workspaces). */

@@ -1,3 +1,4 @@
+import { BREATH_AFTER_MS, BREATH_BEFORE_MS } from '../candidates';
 import type { Moment } from '../types';
 import type { SyntheticTranscript } from './synthetic-transcript';
 
@@ -21,19 +22,31 @@ export function rankOfPlanted(
   return moments.findIndex((moment) => coversPlanted(moment, planted));
 }
 
-/** Moment boundaries that fall exactly on a sentence's first word start and a sentence's last word end. */
+/**
+ * Moment boundaries must sit in the breath before a sentence's first word (at most BREATH_BEFORE_MS
+ * earlier, never inside the previous sentence) and after a sentence's last word.
+ */
 export function boundaryProblems(
   moments: readonly Moment[],
   synthetic: SyntheticTranscript,
 ): string[] {
-  const starts = new Set(synthetic.sentences.map((sentence) => sentence.startMs));
-  const ends = new Set(synthetic.sentences.map((sentence) => sentence.endMs));
+  const { sentences } = synthetic;
   const problems: string[] = [];
   for (const moment of moments) {
-    if (!starts.has(moment.startMs))
-      problems.push(`moment starts at ${moment.startMs}, not at a sentence start`);
-    if (!ends.has(moment.endMs))
-      problems.push(`moment ends at ${moment.endMs}, not at a sentence end`);
+    const startsOk = sentences.some(
+      (sentence, k) =>
+        moment.startMs <= sentence.startMs &&
+        moment.startMs >= sentence.startMs - BREATH_BEFORE_MS &&
+        moment.startMs >= (sentences[k - 1]?.endMs ?? 0),
+    );
+    const endsOk = sentences.some(
+      (sentence, k) =>
+        moment.endMs >= sentence.endMs &&
+        moment.endMs <= sentence.endMs + BREATH_AFTER_MS &&
+        moment.endMs <= (sentences[k + 1]?.startMs ?? Infinity),
+    );
+    if (!startsOk) problems.push(`moment starts at ${moment.startMs}, not just before a sentence`);
+    if (!endsOk) problems.push(`moment ends at ${moment.endMs}, not just after a sentence`);
   }
   return problems;
 }

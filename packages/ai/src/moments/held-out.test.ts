@@ -1,0 +1,65 @@
+// Issue 12: moment quality judged on talks the scorer was not written around (testing/held-out.ts).
+import { describe, expect, it } from 'vitest';
+import { wordTokens } from '../search/text';
+import { findViralMoments } from './index';
+import { coversPlanted } from './testing/expectations';
+import { HELD_OUT_TALKS, transcriptFromParagraphs } from './testing/held-out';
+
+describe.each(Object.entries(HELD_OUT_TALKS))('the held-out talk "%s"', (_name, text) => {
+  const { transcript, paragraphs } = transcriptFromParagraphs(text);
+  const highlights = paragraphs.filter((p) => p.kind === 'highlight');
+  const housekeeping = paragraphs.filter((p) => p.kind === 'housekeeping');
+
+  it('ranks every marked highlight in the top 3 and keeps greetings and sign-offs out of it', async () => {
+    const { moments, method } = await findViralMoments(transcript);
+    expect(method).toBe('deterministic');
+    const top3 = moments.slice(0, 3);
+    for (const highlight of highlights)
+      expect(top3.some((m) => coversPlanted(m, highlight))).toBe(true);
+    for (const chore of housekeeping) {
+      for (const moment of top3) {
+        const overlap =
+          Math.min(moment.endMs, chore.endMs) - Math.max(moment.startMs, chore.startMs);
+        expect(overlap, `"${moment.title}" is mostly a greeting or sign-off`).toBeLessThan(
+          (moment.endMs - moment.startMs) / 3,
+        );
+      }
+    }
+  });
+
+  it('offers more than 3 ranked moments with honest scores, whole-word titles and plain reasons', async () => {
+    const { moments } = await findViralMoments(transcript);
+    expect(moments.length).toBeGreaterThan(3);
+    expect(moments.map((m) => m.score)).toEqual(
+      [...moments.map((m) => m.score)].sort((a, b) => b - a),
+    );
+    // Calibrated: the best clip of a talk with real highlights reads as strong (70+ on the page).
+    expect(moments[0]!.score).toBeGreaterThanOrEqual(70);
+    const spoken = new Set(wordTokens(text.join(' ')));
+    for (const moment of moments) {
+      const firstWord = wordTokens(moment.title)[0]!;
+      expect(wordTokens(moment.text), `title "${moment.title}"`).toContain(firstWord);
+      // A one-line description from the clip's own words, and hashtags to go with it.
+      expect(moment.description.length).toBeLessThanOrEqual(140);
+      expect(wordTokens(moment.text)).toContain(wordTokens(moment.description)[0]);
+      expect(moment.hashtags.length).toBeGreaterThan(0);
+      for (const reason of moment.reasons) {
+        // Every word a reason quotes from the talk is a whole spoken word, never a stem.
+        for (const quoted of reason.detail.match(/"[^"]+"/g) ?? [])
+          for (const word of wordTokens(quoted)) expect(spoken.has(word), word).toBe(true);
+        expect(reason.detail).not.toMatch(/\b(advic|sign|leas)\b/);
+      }
+    }
+  });
+
+  it('starts each clip in the breath before a sentence, never on a dangling connective', async () => {
+    const { moments } = await findViralMoments(transcript);
+    const words = transcript.segments.flatMap((segment) => segment.words);
+    for (const moment of moments.slice(0, 3)) {
+      const first = words.find((word) => word.startMs >= moment.startMs)!;
+      expect(first.startMs - moment.startMs).toBeGreaterThan(0);
+      expect(first.startMs - moment.startMs).toBeLessThanOrEqual(250);
+      expect(first.text.toLowerCase()).not.toMatch(/^(and|but|or|because|which)\b/);
+    }
+  });
+});

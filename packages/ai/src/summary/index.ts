@@ -1,0 +1,2 @@
+export { summariseTranscript, chapterBoundaries } from './summarise';
+export type { SummariseOptions, VideoSummary, SummaryChapter, SummaryKeyPoint } from './summarise';

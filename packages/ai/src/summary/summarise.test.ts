@@ -1,0 +1,177 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FasterWhisperEngine, fasterWhisperAvailability } from '../asr/faster-whisper';
+import { probeAudioDurationMs } from '../asr/audio-duration';
+import type { Transcript } from '../asr/types';
+import { startOpenAIStubServer, type StubServer } from '../llm/testing/openai-stub-server';
+import { OpenAICompatibleLlm } from '../llm/index';
+import { loadDefaultEmbedder } from '../search/embeddings';
+import { summariseTranscript } from './summarise';
+
+const execFileAsync = promisify(execFile);
+const availability = fasterWhisperAvailability();
+const hasEspeak = existsSync('/usr/bin/espeak-ng');
+if (!availability.available) console.warn(`[summary tests] skipping: ${availability.reason}`);
+if (!hasEspeak) console.warn('[summary tests] skipping: espeak-ng is not installed');
+
+// Four talks on clearly different subjects, spoken one after the other: the true chapter starts
+// are where each one begins in the joined audio.
+const TOPICS: { name: string; words: RegExp; text: string }[] = [
+  {
+    name: 'bees',
+    words: /\b(bee|bees|hive|honey|pollen|queen|flowers?|nectar|wax)\b/i,
+    text:
+      'Honey bees live together in a hive ruled by a single queen. Worker bees fly from flower to flower ' +
+      'collecting nectar and pollen. Back at the hive they turn the nectar into honey and store it in wax cells. ' +
+      'A strong hive can hold fifty thousand bees in the middle of summer. Beekeepers open the hive gently ' +
+      'and use smoke to keep the bees calm while they check the honey frames.',
+  },
+  {
+    name: 'volcanoes',
+    words: /\b(volcano|volcanoes|lava|magma|eruption|erupt\w*|ash|crater|mountain|rock)\b/i,
+    text:
+      'A volcano forms where hot magma rises from deep inside the earth. When pressure builds up, the volcano ' +
+      'erupts and throws lava, ash and gas into the sky. Lava flows can cover whole valleys in black rock. ' +
+      'Some volcanoes sleep for centuries before they erupt again. Scientists measure small earthquakes and ' +
+      'the gas around the crater to warn people living near the mountain.',
+  },
+  {
+    name: 'chess',
+    words: /\b(chess|king|pawns?|board|bishop|knight|rook|checkmate|players?|game|queen)\b/i,
+    text:
+      'Chess is a game for two players on a board of sixty four squares. Each player starts with sixteen ' +
+      'pieces, including eight pawns, two knights and two bishops. The goal is to trap the other king, which ' +
+      'is called checkmate. Good players plan many moves ahead and control the center of the board. ' +
+      'Tournaments use a clock so that each player has a fixed amount of time to think.',
+  },
+  {
+    name: 'bread',
+    words: /\b(bread|dough|flour|yeast|oven|bake\w*|baking|loaf|water|knead\w*|crust)\b/i,
+    text:
+      'To bake bread at home you need flour, water, salt and yeast. Mix them into a dough and knead it for ' +
+      'ten minutes until it feels smooth. Let the dough rise in a warm place for about an hour. Then shape ' +
+      'the loaf and bake it in a hot oven until the crust turns golden brown. Fresh bread smells wonderful ' +
+      'and tastes best while it is still warm.',
+  },
+];
+
+const ready = availability.available && hasEspeak;
+
+describe.runIf(ready)('summary of a spoken talk with four topics', () => {
+  let workDir: string;
+  let transcript: Transcript;
+  const trueStartsMs: number[] = [];
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'moments-summary-test-'));
+    const parts: string[] = [];
+    let offsetMs = 0;
+    for (const [i, topic] of TOPICS.entries()) {
+      const wav = join(workDir, `topic-${i}.wav`);
+      await execFileAsync('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', wav, topic.text]);
+      trueStartsMs.push(offsetMs);
+      offsetMs += await probeAudioDurationMs(wav);
+      parts.push(`file '${wav}'`);
+    }
+    const list = join(workDir, 'list.txt');
+    await writeFile(list, parts.join('\n'));
+    const talk = join(workDir, 'talk.wav');
+    await execFileAsync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      list,
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      talk,
+    ]);
+    transcript = await new FasterWhisperEngine().transcribe(talk, { language: 'en' });
+  }, 300_000);
+  afterAll(async () => {
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  const topicAt = (ms: number) => {
+    let index = 0;
+    trueStartsMs.forEach((start, i) => {
+      if (ms >= start) index = i;
+    });
+    return index;
+  };
+
+  it('puts chapter boundaries within 10 s of the true topic changes, without an LLM', async () => {
+    const { embedder } = await loadDefaultEmbedder();
+    expect(embedder, 'the MiniLM model is installed by scripts/setup.sh').toBeDefined();
+    const summary = await summariseTranscript(transcript, { embedder });
+    expect(summary.method).toBe('extractive');
+    expect(summary.chapters).toHaveLength(TOPICS.length);
+    summary.chapters.forEach((chapter, i) => {
+      expect(Math.abs(chapter.startMs - trueStartsMs[i]!)).toBeLessThanOrEqual(10_000);
+    });
+    // Each chapter's title names its own topic.
+    summary.chapters.forEach((chapter, i) => expect(chapter.title).toMatch(TOPICS[i]!.words));
+    // Key points: every topic has one, and each links to a time inside the topic it talks about.
+    expect(summary.keyPoints.length).toBeGreaterThanOrEqual(TOPICS.length);
+    const covered = new Set<number>();
+    for (const point of summary.keyPoints) {
+      const topic = topicAt(point.startMs + 500);
+      expect(point.text).toMatch(TOPICS[topic]!.words);
+      covered.add(topic);
+    }
+    expect(covered.size).toBe(TOPICS.length);
+    expect(summary.overview.split(/(?<=[.!?])\s+/).length).toBeGreaterThanOrEqual(TOPICS.length);
+    // Deterministic: the same transcript gives the same summary.
+    expect(await summariseTranscript(transcript, { embedder })).toEqual(summary);
+  });
+
+  describe('with an LLM configured', () => {
+    let stub: StubServer;
+    afterAll(async () => stub?.close());
+
+    it('uses its prose over the same chapters, and falls back with a warning when it fails', async () => {
+      const { embedder } = await loadDefaultEmbedder();
+      const extractive = await summariseTranscript(transcript, { embedder });
+      stub = await startOpenAIStubServer({
+        kind: 'reply',
+        content: (request) => {
+          const cited = [...String(request.messages.at(-1)?.content).matchAll(/\[(\d+)\]/g)];
+          return JSON.stringify({
+            overview: 'A talk about bees, volcanoes, chess and bread.',
+            chapters: TOPICS.map((topic) => ({
+              title: `About ${topic.name}`,
+              summary: topic.name,
+            })),
+            key_points: [{ text: 'The last sentence.', sentence: Number(cited.at(-1)![1]) }],
+          });
+        },
+      });
+      const llm = new OpenAICompatibleLlm({ baseUrl: stub.baseUrl, model: 'stub' });
+      const written = await summariseTranscript(transcript, { embedder, llm });
+      expect(written.method).toBe('llm');
+      expect(written.chapters.map((chapter) => chapter.title)).toEqual(
+        TOPICS.map((t) => `About ${t.name}`),
+      );
+      expect(written.chapters.map((chapter) => chapter.startMs)).toEqual(
+        extractive.chapters.map((chapter) => chapter.startMs),
+      );
+      expect(written.keyPoints[0]!.startMs).toBeGreaterThan(trueStartsMs.at(-1)!);
+
+      stub.setBehaviour({ kind: 'status', status: 500, body: 'overloaded' });
+      const fellBack = await summariseTranscript(transcript, { embedder, llm });
+      expect(fellBack.method).toBe('extractive');
+      expect(fellBack.chapters).toEqual(extractive.chapters);
+      expect(fellBack.warnings.join(' ')).toMatch(/language model could not write the summary/);
+    });
+  });
+});
