@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -11,9 +11,11 @@ import {
 import type { AppConfig } from './config/index.js';
 import { tokenFromRequest } from './http/auth.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { registerCsrfGuard, registerSecurityHeaders } from './http/security.js';
 import { serveWebApp } from './http/static.js';
 import type { App } from './http/types.js';
 import { registerAuthRoutes } from './modules/auth/auth.controller.js';
+import { registerBillingRoutes } from './modules/billing/index.js';
 import { registerExportRoutes } from './modules/exports/exports.controller.js';
 import { registerMomentRoutes } from './modules/moments/moments.controller.js';
 import { registerNotificationRoutes } from './modules/notifications/notifications.controller.js';
@@ -22,14 +24,23 @@ import { APP_VERSION, registerSystemRoutes } from './modules/system/system.contr
 import { registerTaskRoutes } from './modules/tasks/tasks.controller.js';
 import { registerVideoRoutes } from './modules/video/video.controller.js';
 import { registerUploadRoutes } from './modules/uploads/index.js';
+import { registerNoteRoutes } from './modules/notes/notes.controller.js';
+import { registerShareRoutes } from './modules/shares/shares.controller.js';
+import { registerSummaryRoutes } from './modules/summaries/summaries.controller.js';
 import type { Services } from './services.js';
+import { registerFeedbackRoutes } from './modules/feedback/feedback.controller.js';
+import { registerInviteRoutes } from './modules/invites/index.js';
+import { registerMailRoutes } from './modules/mail/index.js';
 import { registerFileRoutes } from './storage/index.js';
 
 /** Assembles the HTTP API: plugins, auth hook, error envelope, routes, OpenAPI and the web app. */
 export async function buildHttpApp(config: AppConfig, services: Services): Promise<App> {
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL },
-    trustProxy: true,
+    // One logger for requests and jobs (services.log), so both land in the same stream.
+    loggerInstance: services.log as FastifyBaseLogger,
+    // Forwarded headers are believed only from the proxies the operator named (defect 15).
+    trustProxy:
+      typeof config.TRUST_PROXY === 'number' ? hopsTrusted(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -37,6 +48,8 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
   installErrorHandler(app);
 
   await app.register(cookie);
+  await registerSecurityHeaders(app);
+  registerCsrfGuard(app, { publicUrl: config.PUBLIC_URL });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
@@ -76,12 +89,16 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
       max: config.LOGIN_RATE_LIMIT_MAX,
       timeWindow: config.LOGIN_RATE_LIMIT_WINDOW_MS,
     },
+    signupRateLimit: {
+      max: config.SIGNUP_RATE_LIMIT_MAX,
+      timeWindow: config.SIGNUP_RATE_LIMIT_WINDOW_MS,
+    },
   });
 
   registerVideoRoutes(app, { allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS });
   registerTaskRoutes(app, services.tasks);
   registerNotificationRoutes(app, services.notifications);
-  registerMomentRoutes(app, services.moments);
+  registerMomentRoutes(app, services.moments, { storage: services.storage });
   registerSearchRoutes(app, services.search);
   registerExportRoutes(app, services.exports);
   registerFileRoutes(app, { storage: services.storage, fileUrls: services.fileUrls });
@@ -92,6 +109,33 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
     fileUrls: services.fileUrls,
   });
 
+  registerBillingRoutes(app, {
+    billing: services.billing,
+    publicUrl: config.PUBLIC_URL,
+    stripeWebhook: services.stripeWebhook,
+  });
+  registerSummaryRoutes(app, services.summaries);
+  registerNoteRoutes(app, services.notes);
+  registerShareRoutes(app, services.shares, config.WEB_DIST_DIR);
+  // issue 10 items 4, 5, 7
+  registerInviteRoutes(app, services.referrals);
+  registerMailRoutes(app, {
+    preferences: services.mailPreferences,
+    tokens: services.unsubscribeTokens,
+    users: services.users,
+  });
+  registerFeedbackRoutes(app, {
+    db: services.database.db,
+    users: services.users,
+    mailer: services.mailer,
+    operatorEmail: config.OPERATOR_EMAIL,
+  });
+
   await serveWebApp(app, config.WEB_DIST_DIR);
   return app;
+}
+
+/** `TRUST_PROXY=<n>`: believe the nearest n proxies' forwarded headers. */
+function hopsTrusted(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }

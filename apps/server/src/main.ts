@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { prepareDataDir } from './config/data-dir.js';
 import { ConfigError, REPO_ROOT, loadConfig } from './config/index.js';
 import { startServer } from './server.js';
 
@@ -9,6 +10,7 @@ const envFile = path.join(REPO_ROOT, '.env');
 if (fs.existsSync(envFile)) process.loadEnvFile(envFile);
 try {
   const config = loadConfig();
+  await prepareDataDir(config.DATA_DIR);
   const server = await startServer(config);
   const shutdown = async (signal: string) => {
     server.log.info(`${signal}: shutting down`);

@@ -5,16 +5,16 @@ import { attachStompServer } from './realtime/index.js';
 import type { App } from './http/types.js';
 import { createServices, startWorkers, type Services } from './services.js';
 
-/** The STOMP endpoint beside the HTTP API on the same port, authenticated by session token. */
+/** The STOMP endpoint beside the HTTP API on the same port, authenticated by a realtime ticket (or an API client's session token). */
 export function attachRealtime(app: App, services: Services) {
-  return attachStompServer(app.server, {
-    authenticate: async (token) => {
-      const session = await services.auth.authenticate(token);
-      return session ? { userId: session.userId } : null;
-    },
+  const stomp = attachStompServer(app.server, {
+    authenticate: (token) => services.auth.authenticateRealtime(token),
     bus: services.bus,
     logger: app.log,
   });
+  // Mail about finished work is skipped for users watching live (issue 10 item 5).
+  services.presence.attach(stomp);
+  return stomp;
 }
 
 export interface RunningServer {

@@ -1,13 +1,19 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createSpeechEngine } from '@moments/ai/asr';
 import { createLlmClient } from '@moments/ai/llm';
 import { createTranslator } from '@moments/ai/translate';
 import type { AppConfig } from './config/index.js';
+import { createLogger, type Logger } from './logging.js';
 import { openDatabase, type Database } from './db/client.js';
+import { Housekeeping } from './jobs/housekeeping.js';
 import { LeaseReaper } from './jobs/lease-reaper.js';
-import { createJobQueue, type JobQueue } from './jobs/queue.js';
+import { createJobQueue, type JobHandlers, type JobQueue } from './jobs/queue.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { createBilling, type BillingHooks, type BillingService } from './modules/billing/index.js';
 import { CreditsService } from './modules/credits/credits.service.js';
+import { assertAccelerationAvailable } from './jobs/acceleration.js';
+import { MediaAnalysesRepository } from './modules/exports/media-analyses.repository.js';
 import { ExportRenderer } from './modules/exports/export-renderer.js';
 import { ExportsRepository } from './modules/exports/exports.repository.js';
 import { ExportsService } from './modules/exports/exports.service.js';
@@ -19,18 +25,30 @@ import { StorageMediaFetcher } from './modules/tasks/media-fetcher.js';
 import { TaskRunner, type TaskHooks } from './modules/tasks/task-runner.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
-import { createRealtimeBus, type RealtimeBus } from './realtime/index.js';
+import { OutboxMailer, SmtpMailer, UnsubscribeTokens, type Mailer } from './mail/index.js';
+import { ReferralsRepository, ReferralsService } from './modules/invites/index.js';
+import { AccountMails, MailPreferencesService, UserMailer } from './modules/mail/index.js';
+import { PresenceRegistry, createRealtimeBus, type RealtimeBus } from './realtime/index.js';
 import { FileUrls, createStorage, loadAppSecret, type Storage } from './storage/index.js';
 import { UsersRepository } from './repositories/users.repository.js';
+import { MomentSpans } from './modules/moments/moment-spans.js';
+import { NotesRepository } from './modules/notes/notes.repository.js';
+import { NotesService } from './modules/notes/notes.service.js';
+import { SharesService } from './modules/shares/shares.service.js';
+import { SummariesRepository } from './modules/summaries/summaries.repository.js';
+import { SummariesService } from './modules/summaries/summaries.service.js';
 
 /** Everything the HTTP layer and the workers share, built once per process from the config. */
 export interface Services {
   config: AppConfig;
+  /** The process's structured logger (Fastify logs through it too). */
+  log: Logger;
   database: Database;
   storage: Storage;
   fileUrls: FileUrls;
   queue: JobQueue;
   bus: RealtimeBus;
+  mailer: Mailer;
   auth: AuthService;
   credits: CreditsService;
   notifications: NotificationsService;
@@ -39,10 +57,37 @@ export interface Services {
   tasks: TasksService;
   taskRunner: TaskRunner;
   taskReaper: LeaseReaper;
+  housekeeping: Housekeeping;
   exports: ExportsService;
   exportRenderer: ExportRenderer;
   exportReaper: LeaseReaper;
+  billing: BillingService;
+  /** Set when Stripe is configured: verifies webhook signatures. */
+  stripeWebhook?: ReturnType<typeof createBilling>['stripeWebhook'];
+  summaries: SummariesService;
+  notes: NotesService;
+  shares: SharesService;
+  // issue 10 items 4, 5, 7: mail preferences, account mails, invites, feedback
+  presence: PresenceRegistry;
+  users: UsersRepository;
+  mailPreferences: MailPreferencesService;
+  unsubscribeTokens: UnsubscribeTokens;
+  accountMails: AccountMails;
+  referrals: ReferralsService;
   close(): Promise<void>;
+}
+
+/** Where links in mails point: PUBLIC_URL, else the address the server listens on. */
+export const publicUrlOf = (config: AppConfig) =>
+  config.PUBLIC_URL ??
+  `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
+
+/** SMTP when SMTP_URL is set, else the outbox folder (and the log). */
+function mailTransportFor(config: AppConfig): Mailer {
+  const log = (line: string) => console.info(line);
+  return config.SMTP_URL
+    ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, log)
+    : new OutboxMailer(path.join(config.DATA_DIR, 'outbox'), log);
 }
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
@@ -53,43 +98,85 @@ export const openConfiguredDatabase = (config: AppConfig) =>
       : { dataDir: path.join(config.DATA_DIR, 'pglite') },
   );
 
-function realtimeBusFor(config: AppConfig, database: Database): RealtimeBus {
+function realtimeBusFor(config: AppConfig, database: Database, log: Logger): RealtimeBus {
+  const logger = log.child({ component: 'realtime-bus' });
   if (config.REALTIME_BUS === 'postgres') {
     if (!database.url) throw new Error('REALTIME_BUS=postgres needs DATABASE_URL');
-    return createRealtimeBus({ kind: 'postgres', url: database.url });
+    return createRealtimeBus({ kind: 'postgres', url: database.url, logger });
   }
   if (config.REALTIME_BUS === 'redis')
-    return createRealtimeBus({ kind: 'redis', url: config.REDIS_URL });
-  return createRealtimeBus({ kind: 'memory' });
+    return createRealtimeBus({ kind: 'redis', url: config.REDIS_URL, logger });
+  return createRealtimeBus({ kind: 'memory', logger });
 }
 
 /** `database` may be passed in by tests that open it themselves. */
-export async function createServices(config: AppConfig, database?: Database): Promise<Services> {
+export async function createServices(
+  config: AppConfig,
+  database?: Database,
+  /** Billing's optional hooks (the referral reward on a first paid plan). */
+  billingHooks: BillingHooks = {},
+  log: Logger = createLogger(config.LOG_LEVEL),
+): Promise<Services> {
   database ??= await openConfiguredDatabase(config);
   const db = database.db;
   const storage = createStorage(config);
   const appSecret = await loadAppSecret(config.DATA_DIR, config.APP_SECRET);
   const fileUrls = new FileUrls(storage, appSecret);
-  const queue = await createJobQueue(database);
-  const bus = realtimeBusFor(config, database);
-
+  const queue = await createJobQueue(database, log.child({ component: 'queue' }));
+  const bus = realtimeBusFor(config, database, log);
   const users = new UsersRepository(db);
-  const auth = new AuthService(users, config.SESSION_TTL_DAYS);
+  const publicUrl = publicUrlOf(config);
+  const presence = new PresenceRegistry();
+  const mailPreferences = new MailPreferencesService(db);
+  const unsubscribeTokens = new UnsubscribeTokens(appSecret);
+  const mailer: Mailer = new UserMailer(
+    mailTransportFor(config),
+    mailPreferences,
+    unsubscribeTokens,
+    publicUrl,
+  );
+  const logMailError = (line: string, err?: unknown) => log.error({ err, component: 'mail' }, line);
+  const accountMails = new AccountMails(mailer, users, presence, publicUrl, logMailError);
+  const referrals = new ReferralsService(
+    new ReferralsRepository(db),
+    publicUrl,
+    {
+      rewarded: (referrerId, friendName, credits) =>
+        accountMails.safely('referral reward', () =>
+          accountMails.referralRewarded(referrerId, friendName, credits),
+        ),
+    },
+    async (userId) => (await users.findById(userId))?.username,
+  );
+
+  const auth = new AuthService(users, config.SESSION_TTL_DAYS, bus, async (userId, referral) => {
+    await referrals.recordSignup(userId, referral);
+    await accountMails.safely('welcome', () => accountMails.welcome(userId));
+  });
   const credits = new CreditsService(db);
-  const notifications = new NotificationsService(db, bus);
+  const notifications = new NotificationsService(db, bus, (userId, type, data) =>
+    accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
+  );
 
   const tasksRepo = new TasksRepository(db);
+  const llm = createLlmClient(process.env);
   const moments = new MomentsService(
     db,
     new MomentsRepository(db),
     tasksRepo,
     fileUrls,
-    createLlmClient(process.env),
+    llm,
+    new MomentSpans(storage, path.join(config.DATA_DIR, 'tmp')),
   );
+  const summariesRepo = new SummariesRepository(db);
+  const summaries = new SummariesService(db, summariesRepo, tasksRepo, credits, fileUrls, llm);
+  const notes = new NotesService(db, new NotesRepository(db), summariesRepo);
+  const shares = new SharesService(summaries, notes);
   const search = new SearchService(new SearchRepository(db), appSecret);
   const hooks: TaskHooks = {
     onTaskChanged: (task, change) => notifications.taskChanged(task, change.statusChanged),
     analyse: (task, transcript, signal) => moments.analyse(task, transcript, signal),
+    summarise: (task, transcript, signal) => summaries.summariseTask(task, transcript, signal),
   };
   const fetcher = new StorageMediaFetcher(db, storage, {
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
@@ -105,11 +192,14 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     {
       workRoot: path.join(config.DATA_DIR, 'tmp'),
       heartbeatMs: Math.max(500, Math.floor(config.TASK_LEASE_MS / 4)),
+      leaseMs: config.TASK_LEASE_MS,
       downloadTimeoutMs: config.DOWNLOAD_TIMEOUT_MS,
       transcribeTimeoutFactor: 4,
       analyseTimeoutMs: 10 * 60_000,
+      log,
     },
   );
+  const translator = createTranslator(process.env);
   const tasks = new TasksService(
     db,
     tasksRepo,
@@ -118,20 +208,31 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     storage,
     hooks,
     config.MEDIA_FETCH_ALLOW_HOSTS,
+    credits,
+    config.MAX_RUNNING_TASKS_PER_USER,
+    translator,
   );
   const taskReaper = new LeaseReaper(
     'task',
     {
       findOrphaned: (staleBefore) => tasksRepo.findOrphaned(staleBefore),
       claim: async (id, oldToken, runToken) =>
-        !!(await tasksRepo.updateRun(id, oldToken, { runToken, heartbeatAt: new Date() })),
-      resume: (taskId, runToken) => queue.send('task-run', { taskId, runToken }),
+        !!(await tasksRepo.updateRun(id, oldToken, {
+          runToken,
+          startedAt: null,
+          heartbeatAt: new Date(),
+        })),
+      resume: async (taskId, runToken) => {
+        const task = await tasksRepo.findById(taskId);
+        const expireInSeconds = taskRunner.expirySeconds(task?.durationMs);
+        await queue.send('task-run', { taskId, runToken }, { expireInSeconds });
+      },
     },
     config.TASK_LEASE_MS,
+    log,
   );
 
   const exportsRepo = new ExportsRepository(db);
-  const translator = createTranslator(process.env);
   const exportRenderer = new ExportRenderer(
     exportsRepo,
     tasksRepo,
@@ -142,6 +243,14 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     {
       workRoot: path.join(config.DATA_DIR, 'tmp'),
       heartbeatMs: Math.max(500, Math.floor(config.TASK_LEASE_MS / 4)),
+      leaseMs: config.TASK_LEASE_MS,
+      analyses: new MediaAnalysesRepository(db),
+      encoder: {
+        encoder: config.VIDEO_ENCODER,
+        // The worker's share of the cores, so concurrent renders do not fight over them.
+        threads: Math.max(1, Math.floor(availableParallelism() / config.WORKER_CONCURRENCY)),
+      },
+      log,
     },
   );
   const exports = new ExportsService(
@@ -155,25 +264,56 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     notifications,
     translator,
     exportRenderer,
+    config.MAX_FRAMING_ANALYSES_PER_USER,
   );
   const exportReaper = new LeaseReaper(
     'export',
     {
       findOrphaned: (staleBefore) => exportsRepo.findOrphaned(staleBefore),
       claim: async (id, oldToken, runToken) =>
-        !!(await exportsRepo.updateRun(id, oldToken, { runToken, heartbeatAt: new Date() })),
-      resume: (jobId, runToken) => queue.send('export-render', { jobId, runToken }),
+        !!(await exportsRepo.updateRun(id, oldToken, {
+          runToken,
+          startedAt: null,
+          heartbeatAt: new Date(),
+        })),
+      resume: async (jobId, runToken) => {
+        const job = await exportsRepo.findById(jobId);
+        const expireInSeconds = ExportRenderer.expirySeconds(job?.durationMs ?? 0);
+        await queue.send('export-render', { jobId, runToken }, { expireInSeconds });
+      },
     },
     config.TASK_LEASE_MS,
+    log,
+  );
+
+  // A friend's first paid plan rewards the user who invited them (issue 10 item 4).
+  const { billing, stripeWebhook } = createBilling(
+    config,
+    db,
+    credits,
+    mailer,
+    {
+      onFirstPaidPlan: (userId, referral) => referrals.rewardFirstPaidPlan(userId, referral),
+      ...billingHooks,
+    },
+    log,
+  );
+
+  const housekeeping = new Housekeeping(
+    users,
+    path.join(config.DATA_DIR, 'tmp'),
+    log.child({ component: 'housekeeping' }),
   );
 
   return {
     config,
+    log,
     database,
     storage,
     fileUrls,
     queue,
     bus,
+    mailer,
     auth,
     credits,
     notifications,
@@ -182,12 +322,26 @@ export async function createServices(config: AppConfig, database?: Database): Pr
     tasks,
     taskRunner,
     taskReaper,
+    housekeeping,
     exports,
     exportRenderer,
     exportReaper,
+    billing,
+    stripeWebhook,
+    summaries,
+    notes,
+    shares,
+    presence,
+    users,
+    mailPreferences,
+    unsubscribeTokens,
+    accountMails,
+    referrals,
     async close() {
+      billing.stopRenewals();
       taskReaper.stop();
       exportReaper.stop();
+      housekeeping.stop();
       await queue.stop();
       await bus.close();
       await database.close();
@@ -197,13 +351,24 @@ export async function createServices(config: AppConfig, database?: Database): Pr
 
 /** The worker role: take jobs from the queue and resume runs whose worker died. */
 export async function startWorkers(services: Services): Promise<void> {
+  const { config } = services;
+  await assertAccelerationAvailable(config);
+  // WORKER_QUEUES splits the roles: GPU machines take `asr` (tasks), CPU machines `render` (exports).
+  const takesTasks = config.WORKER_QUEUES.includes('asr');
+  const takesExports = config.WORKER_QUEUES.includes('render');
   await services.queue.work(
     {
-      'task-run': ({ taskId, runToken }) => services.taskRunner.run(taskId, runToken),
-      'export-render': ({ jobId, runToken }) => services.exportRenderer.run(jobId, runToken),
-    },
-    services.config.WORKER_CONCURRENCY,
+      ...(takesTasks && {
+        'task-run': ({ taskId, runToken }) => services.taskRunner.run(taskId, runToken),
+      }),
+      ...(takesExports && {
+        'export-render': ({ jobId, runToken }) => services.exportRenderer.run(jobId, runToken),
+      }),
+    } satisfies Partial<JobHandlers>,
+    config.WORKER_CONCURRENCY,
   );
-  services.taskReaper.start();
-  services.exportReaper.start();
+  if (takesTasks) services.taskReaper.start();
+  if (takesExports) services.exportReaper.start();
+  services.housekeeping.start();
+  services.billing.startRenewals();
 }

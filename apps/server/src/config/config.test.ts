@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prepareDataDir } from './data-dir.js';
 import { ConfigError, loadConfig } from './index.js';
 
 describe('configuration', () => {
@@ -36,5 +37,13 @@ describe('configuration', () => {
     });
     expect(config.ROLES).toEqual(['worker']);
     expect(config.MEDIA_FETCH_ALLOW_HOSTS).toEqual(['media.lan', '10.0.0.2:8080']);
+  });
+
+  it('refuses a DATA_DIR it cannot write, with the reason, instead of hanging (issue 14 #20)', async () => {
+    const refused = prepareDataDir('/proc/moments-data');
+    await expect(refused).rejects.toBeInstanceOf(ConfigError);
+    await expect(refused).rejects.toThrow(
+      /DATA_DIR "\/proc\/moments-data" is not a writable folder/,
+    );
   });
 });

@@ -58,6 +58,31 @@ const EnvSchema = z.object({
     .default(8 * 1024 ** 3),
   /** Hosts (or host:port) that links may point at although they resolve to private addresses. */
   MEDIA_FETCH_ALLOW_HOSTS: csv,
+  /**
+   * Which proxies' X-Forwarded-* headers to believe (Fastify `trustProxy`): unset trusts none (the
+   * client address is the socket's), `true` every hop, a number that many hops, otherwise a comma
+   * list of addresses/CIDRs such as `127.0.0.1,10.0.0.0/8`.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value): boolean | number | string[] => {
+      const text = (value ?? '').trim();
+      if (text === '' || text === 'false') return false;
+      if (text === 'true') return true;
+      if (/^\d+$/.test(text)) return Number(text);
+      return text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+    }),
+  /** Sign-ups per client address per window (each new account gets free credits). */
+  SIGNUP_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+  SIGNUP_RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(60 * 60_000),
   WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
   TOOLS_DIR: z.string().default(path.join(REPO_ROOT, '.tools')),
   EXTERNAL_TOOLS_BASE_URL: z.string().optional(),
@@ -78,6 +103,28 @@ const EnvSchema = z.object({
   /** Downloads are capped at this height: exports are at most 1080p. */
   PROCESSING_MAX_HEIGHT: z.coerce.number().int().min(144).max(4320).default(1080),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+  /** Tasks one user may have queued or running at once; more answer 429 TOO_MANY_RUNNING. */
+  MAX_RUNNING_TASKS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Framing analyses (editor previews) one user may have under way at once. */
+  MAX_FRAMING_ANALYSES_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  /** Which job queues a worker takes: `asr` (tasks: download, transcribe, find moments), `render` (exports). */
+  WORKER_QUEUES: csv
+    .pipe(z.array(z.enum(['asr', 'render'])))
+    .transform((queues) => (queues.length ? queues : (['asr', 'render'] as const))),
+  /** `cuda` runs faster-whisper on the GPU; refused at start when no CUDA device is visible. */
+  ASR_DEVICE: z.enum(['cpu', 'cuda']).default('cpu'),
+  /** `nvenc` encodes exports with h264_nvenc; refused at start when ffmpeg cannot use it. */
+  VIDEO_ENCODER: z.enum(['x264', 'nvenc']).default('x264'),
+  /** Absent: mail is written to DATA_DIR/outbox (and the log) instead of being sent. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Moments <no-reply@localhost>'),
+  /** Where enterprise contact requests and feedback go; absent: the outbox only. */
+  OPERATOR_EMAIL: z.string().optional(),
+  /** Billing (issue 9): both set switches payments from the built-in TEST MODE checkout to Stripe. */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Where the Stripe SDK sends API calls (tests point it at a local server); absent: Stripe's. */
+  STRIPE_API_BASE: z.url().optional(),
 });
 
 export type AppConfig = z.infer<typeof EnvSchema>;

@@ -19,7 +19,8 @@ export async function serveWebApp(app: App, distDir: string) {
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
-    if (isApi || request.method !== 'GET') {
+    // HEAD answers like GET (link checkers, uptime probes); Node leaves the body out by itself.
+    if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply
         .status(404)
         .send({ code: ERROR_CODES.NOT_FOUND, message: 'No such endpoint', data: null });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { silentLogger, type Logger } from '../logging.js';
 
 /** What the reaper needs to know about one kind of leased work (tasks, exports). */
 export interface LeasedWork {
@@ -22,11 +23,14 @@ export class LeaseReaper {
     private readonly name: string,
     private readonly work: LeasedWork,
     private readonly leaseMs: number,
+    private readonly log: Logger = silentLogger,
   ) {}
 
   start() {
     const tick = () =>
-      void this.resumeOrphans().catch((error) => console.error(`${this.name} reaper`, error));
+      void this.resumeOrphans().catch((err: unknown) =>
+        this.log.error({ err, reaper: this.name }, 'lease reaper failed'),
+      );
     tick();
     this.timer = setInterval(tick, Math.max(1000, this.leaseMs / 2));
   }
@@ -42,6 +46,11 @@ export class LeaseReaper {
       if (!orphan.runToken) continue;
       const runToken = randomUUID();
       if (!(await this.work.claim(orphan.id, orphan.runToken, runToken))) continue;
+      // The id under the name the other log lines use for it (taskId, jobId).
+      this.log.warn(
+        { [`${this.name === 'task' ? 'task' : 'job'}Id`]: orphan.id, runToken },
+        `${this.name} run lost its worker: resuming it`,
+      );
       await this.work.resume(orphan.id, runToken);
       resumed++;
     }

@@ -1,5 +1,7 @@
+import { sql, type SQL } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/client.js';
+import type { Database, Db } from '../db/client.js';
+import { silentLogger, type Logger } from '../logging.js';
 
 /**
  * Every background job kind with its payload and its retry and timeout policy, in one table
@@ -27,9 +29,19 @@ export type JobKind = keyof typeof JOB_KINDS;
 export type JobHandler<K extends JobKind> = (payload: JobPayloads[K]) => Promise<void>;
 export type JobHandlers = { [K in JobKind]: JobHandler<K> };
 
+export interface SendOptions {
+  /** The caller's transaction: the job exists only if it commits (row, charge and job together). */
+  tx?: Db;
+  /** Overrides the kind's expiry, e.g. from the stage timeouts of this very run. */
+  expireInSeconds?: number;
+}
+
+/** pg-boss refuses expiries of a day or more. */
+const MAX_EXPIRY_SECONDS = 23 * 3600;
+
 export interface JobQueue {
-  send<K extends JobKind>(kind: K, payload: JobPayloads[K]): Promise<void>;
-  /** Starts polling for every kind; throws when a kind has no handler. */
+  send<K extends JobKind>(kind: K, payload: JobPayloads[K], options?: SendOptions): Promise<void>;
+  /** Starts polling for the kinds given a handler (a worker may take only some queues). */
   work(handlers: Partial<JobHandlers>, concurrency: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -39,7 +51,10 @@ export interface JobQueue {
  * statements through query(), and unparameterised (possibly multi-statement) SQL, such as its
  * migrations, through exec(), because PGlite's query() refuses several statements.
  */
-export async function createJobQueue(database: Database): Promise<JobQueue> {
+export async function createJobQueue(
+  database: Database,
+  log: Logger = silentLogger,
+): Promise<JobQueue> {
   const common = { schedule: false, supervise: true, maintenanceIntervalSeconds: 30 } as const;
   let boss: PgBoss;
   if (database.pglite) {
@@ -57,27 +72,46 @@ export async function createJobQueue(database: Database): Promise<JobQueue> {
   } else {
     boss = new PgBoss({ ...common, connectionString: database.url, max: 4 });
   }
-  boss.on('error', (error) => console.error('job queue error', error));
+  boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const [kind, policy] of Object.entries(JOB_KINDS)) {
     await boss.createQueue(kind, { name: kind, ...policy });
   }
 
   return {
-    async send(kind, payload) {
-      await boss.send(kind, payload, JOB_KINDS[kind]);
+    async send(kind, payload, options = {}) {
+      const expireInSeconds = Math.min(
+        MAX_EXPIRY_SECONDS,
+        Math.ceil(options.expireInSeconds ?? JOB_KINDS[kind].expireInSeconds),
+      );
+      const tx = options.tx;
+      await boss.send(kind, payload, {
+        ...JOB_KINDS[kind],
+        expireInSeconds,
+        ...(tx ? { db: { executeSql: (text, values) => executeIn(tx, text, values) } } : {}),
+      });
     },
     async work(handlers, concurrency) {
-      const missing = (Object.keys(JOB_KINDS) as JobKind[]).filter((kind) => !handlers[kind]);
-      if (missing.length) throw new Error(`No job handler for: ${missing.join(', ')}`);
-      for (const kind of Object.keys(JOB_KINDS) as JobKind[]) {
+      const kinds = (Object.keys(JOB_KINDS) as JobKind[]).filter((kind) => handlers[kind]);
+      if (!kinds.length) throw new Error('A worker needs a handler for at least one job kind');
+      for (const kind of kinds) {
         const handler = handlers[kind] as JobHandler<typeof kind>;
         for (let i = 0; i < concurrency; i++) {
           await boss.work<JobPayloads[typeof kind]>(
             kind,
             { batchSize: 1, pollingIntervalSeconds: 1 },
             async ([job]) => {
-              if (job) await handler(job.data as never);
+              if (!job) return;
+              try {
+                await handler(job.data as never);
+              } catch (err) {
+                // The payload names the run (taskId or jobId): pg-boss retries it by policy.
+                log.error(
+                  { err, queue: kind, queueJobId: job.id, ...job.data },
+                  'job handler failed',
+                );
+                throw err;
+              }
             },
           );
         }
@@ -87,4 +121,19 @@ export async function createJobQueue(database: Database): Promise<JobQueue> {
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     },
   };
+}
+
+/** Runs pg-boss's parameterised SQL ($1, $2, ...) on a drizzle database or transaction. */
+async function executeIn(db: Db, text: string, values: unknown[] = []) {
+  const chunks: SQL[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\$(\d+)/g)) {
+    chunks.push(sql.raw(text.slice(last, match.index)));
+    // undefined would vanish from a drizzle template; the driver wants null.
+    chunks.push(sql`${values[Number(match[1]) - 1] ?? null}`);
+    last = match.index + match[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  const result = (await db.execute(sql.join(chunks))) as unknown as { rows: unknown[] };
+  return { rows: result.rows };
 }

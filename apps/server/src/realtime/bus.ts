@@ -31,6 +31,16 @@ export interface RealtimeBus {
   close(): Promise<void>;
 }
 
+/**
+ * A bus message that is not for clients: every API process closes the user's sockets of the
+ * given session (all of the user's sockets when no session is named), e.g. on logout.
+ */
+export const DISCONNECT_MESSAGE_TYPE = 'moments.realtime.disconnect';
+
+export function disconnectMessage(sessionKey?: string): UserMessage {
+  return { type: DISCONNECT_MESSAGE_TYPE, data: sessionKey ? { sessionKey } : {} };
+}
+
 /** What travels between instances. `v` lets a rolling deploy refuse envelopes it cannot read. */
 export interface BusEnvelope {
   v: 1;

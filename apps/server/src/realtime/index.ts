@@ -24,6 +24,7 @@ export {
   type UserMessageHandler,
 } from './bus.js';
 export type { RealtimeLogger } from './logger.js';
+export { PresenceRegistry, type UserPresence } from './presence.js';
 export {
   MAX_REALTIME_MESSAGE_BYTES,
   PostgresBus,

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { PublishOptions, RealtimeBus, UserMessage } from './bus.js';
+import {
+  DISCONNECT_MESSAGE_TYPE,
+  type PublishOptions,
+  type RealtimeBus,
+  type UserMessage,
+} from './bus.js';
 import {
   encodeFrame,
   HEARTBEAT_EOL,
@@ -22,8 +27,11 @@ const STOMP_SUBPROTOCOL = 'v12.stomp';
 export interface StompServerOptions {
   /** Default '/stomp-ws' (spec §7). */
   path?: string;
-  /** Resolves the CONNECT frame's `token` header (the bearer token of sign-up/login) to a user. */
-  authenticate: (token: string) => Promise<{ userId: string } | null>;
+  /**
+   * Resolves the CONNECT frame's `token` header (a realtime ticket, or an API client's bearer
+   * token) to a user; `sessionKey` names the session so its end can close the socket.
+   */
+  authenticate: (token: string) => Promise<{ userId: string; sessionKey?: string } | null>;
   bus: RealtimeBus;
   logger?: RealtimeLogger;
   /**
@@ -46,6 +54,8 @@ export interface StompServerHandle {
   connectionCount(): number;
   /** Closes this user's connections on this instance (e.g. on logout: spec §7, logged-in only). */
   disconnectUser(userId: string): number;
+  /** Whether this user has an authenticated connection to this instance. */
+  isConnected(userId: string): boolean;
   /** Stops accepting connections, closes open ones and unsubscribes from the bus (which stays open). */
   close(): Promise<void>;
 }
@@ -81,6 +91,7 @@ function bearerToken(headers: StompHeaders): string | undefined {
 class StompConnection {
   readonly sessionId = randomUUID();
   userId: string | null = null;
+  sessionKey: string | null = null;
   /** subscription id -> destination */
   readonly subscriptions = new Map<string, string>();
   private readonly decoder: StompFrameDecoder;
@@ -226,6 +237,7 @@ class StompConnection {
     const sendEveryMs = negotiateInterval(outgoingMs, clientWants);
     const expectEveryMs = negotiateInterval(clientSends, incomingMs);
     this.userId = identity.userId;
+    this.sessionKey = identity.sessionKey ?? null;
     this.state = 'connected';
     this.server.register(this);
     this.send(
@@ -323,7 +335,7 @@ class StompServer {
   readonly maxFrameBytes: number;
   readonly connectTimeoutMs: number;
   readonly connections = new Set<StompConnection>();
-  private readonly connectionsByUser = new Map<string, Set<StompConnection>>();
+  readonly connectionsByUser = new Map<string, Set<StompConnection>>();
 
   constructor(options: StompServerOptions) {
     this.logger = options.logger ?? consoleLogger;
@@ -357,6 +369,11 @@ class StompServer {
   }
 
   deliver(userId: string, message: UserMessage, options: PublishOptions): void {
+    if (message.type === DISCONNECT_MESSAGE_TYPE) {
+      const sessionKey = (message.data as { sessionKey?: unknown } | null)?.sessionKey;
+      this.disconnectUser(userId, typeof sessionKey === 'string' ? sessionKey : undefined);
+      return;
+    }
     const userConnections = this.connectionsByUser.get(userId);
     if (!userConnections) return;
     for (const connection of userConnections) {
@@ -364,8 +381,10 @@ class StompServer {
     }
   }
 
-  disconnectUser(userId: string): number {
-    const userConnections = [...(this.connectionsByUser.get(userId) ?? [])];
+  disconnectUser(userId: string, sessionKey?: string): number {
+    const userConnections = [...(this.connectionsByUser.get(userId) ?? [])].filter(
+      (connection) => sessionKey === undefined || connection.sessionKey === sessionKey,
+    );
     for (const connection of userConnections) connection.close('Logged out');
     return userConnections.length;
   }
@@ -417,6 +436,7 @@ export function attachStompServer(
     ready,
     connectionCount: () => server.connections.size,
     disconnectUser: (userId) => server.disconnectUser(userId),
+    isConnected: (userId) => (server.connectionsByUser.get(userId)?.size ?? 0) > 0,
     async close() {
       httpServer.off('upgrade', onUpgrade);
       await ready.catch(() => {});

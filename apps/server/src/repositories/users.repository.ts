@@ -1,6 +1,6 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { entitlements, sessions, users } from '../db/schema.js';
+import { entitlements, realtimeTickets, sessions, users } from '../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -59,7 +59,50 @@ export class UsersRepository {
     return rows[0]?.userId;
   }
 
+  /** Housekeeping: sessions and realtime tickets past their expiry; returns how many went. */
+  async purgeExpired(now: Date): Promise<{ sessions: number; tickets: number }> {
+    const gone = await this.db
+      .delete(sessions)
+      .where(lt(sessions.expiresAt, now))
+      .returning({ tokenHash: sessions.tokenHash });
+    const tickets = await this.db
+      .delete(realtimeTickets)
+      .where(lt(realtimeTickets.expiresAt, now))
+      .returning({ ticketHash: realtimeTickets.ticketHash });
+    return { sessions: gone.length, tickets: tickets.length };
+  }
+
   async deleteSession(tokenHash: string): Promise<void> {
     await this.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  }
+
+  async createRealtimeTicket(
+    ticketHash: string,
+    sessionHash: string,
+    userId: string,
+    expiresAt: Date,
+  ): Promise<void> {
+    // Expired tickets are swept here: tickets are minted rarely (one per realtime connect).
+    await this.db.delete(realtimeTickets).where(lt(realtimeTickets.expiresAt, new Date()));
+    await this.db.insert(realtimeTickets).values({ ticketHash, sessionHash, userId, expiresAt });
+  }
+
+  /** Deletes the ticket and returns its owner, when it exists and has not expired: single use. */
+  async consumeRealtimeTicket(
+    ticketHash: string,
+    now: Date,
+  ): Promise<{ userId: string; sessionHash: string } | undefined> {
+    const rows = await this.db
+      .delete(realtimeTickets)
+      .where(eq(realtimeTickets.ticketHash, ticketHash))
+      .returning({
+        userId: realtimeTickets.userId,
+        sessionHash: realtimeTickets.sessionHash,
+        expiresAt: realtimeTickets.expiresAt,
+      });
+    const row = rows[0];
+    return row && row.expiresAt > now
+      ? { userId: row.userId, sessionHash: row.sessionHash }
+      : undefined;
   }
 }

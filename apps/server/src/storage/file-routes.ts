@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '@moments/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { envelopeOf } from '@moments/contract';
 import { currentUser, requireUser } from '../http/auth.js';
@@ -7,7 +8,7 @@ import { AppError, notFound } from '../http/errors.js';
 import type { App } from '../http/types.js';
 import { attachmentDisposition, contentTypeForKey } from './content-types.js';
 import type { FileUrls } from './file-urls.js';
-import type { Storage } from './storage.js';
+import { assertValidKey, type Storage } from './storage.js';
 
 const forbidden = () =>
   new AppError(ERROR_CODES.FORBIDDEN, 403, 'This file link is invalid or has expired');
@@ -32,33 +33,11 @@ export function registerFileRoutes(app: App, deps: { storage: Storage; fileUrls:
     async (request, reply) => {
       const key = (request.params as { '*': string })['*'];
       if (!deps.fileUrls.verify(key, request.query)) throw forbidden();
-      const stat = await deps.storage.stat(key);
-      if (!stat) throw notFound('File');
-
-      const range = parseByteRange(request.headers.range, stat.size);
-      if (range === 'unsatisfiable') {
-        return reply
-          .status(416)
-          .header('content-range', `bytes */${stat.size}`)
-          .send({ code: ERROR_CODES.BAD_REQUEST, message: 'Range not satisfiable', data: null });
-      }
-      reply
-        .header('accept-ranges', 'bytes')
-        .header('content-type', contentTypeForKey(key))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, max-age=3600');
+      reply.header('cache-control', 'private, max-age=3600');
       if (request.query.dn) {
         reply.header('content-disposition', attachmentDisposition(request.query.dn));
       }
-      if (range) {
-        reply
-          .status(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
-          .header('content-length', range.end - range.start + 1);
-        return reply.send(await deps.storage.createReadStream(key, range));
-      }
-      reply.header('content-length', stat.size);
-      return reply.send(await deps.storage.createReadStream(key));
+      return sendStoredFile(request, reply, deps.storage, key);
     },
   );
 
@@ -78,9 +57,14 @@ export function registerFileRoutes(app: App, deps: { storage: Storage; fileUrls:
       if (!link.pathname.startsWith('/files/')) {
         throw new AppError(ERROR_CODES.INVALID_URL, 400, 'This is not a Moments file link');
       }
-      const key = decodeURIComponent(link.pathname.slice('/files/'.length));
-      // Owner-scoped: every user file lives under users/<id>/; anything else answers 404.
-      if (!key.startsWith(`users/${currentUser(request).id}/`) || !(await deps.storage.stat(key))) {
+      const key = storageKeyOf(link.pathname.slice('/files/'.length));
+      // Owner-scoped: every user file lives under users/<id>/; anything else (an encoded `..`,
+      // a malformed escape) answers 404.
+      if (
+        !key ||
+        !key.startsWith(`users/${currentUser(request).id}/`) ||
+        !(await deps.storage.stat(key))
+      ) {
         throw notFound('File');
       }
       const downloadName = link.searchParams.get('dn') ?? undefined;
@@ -92,6 +76,48 @@ export function registerFileRoutes(app: App, deps: { storage: Storage; fileUrls:
       });
     },
   );
+}
+
+/** The storage key a link's path names, or null when it is not a valid key once decoded. */
+function storageKeyOf(encoded: string): string | null {
+  try {
+    const key = decodeURIComponent(encoded);
+    assertValidKey(key);
+    return key;
+  } catch {
+    return null;
+  }
+}
+
+/** Sends a stored file with byte-range support (the video player seeks with ranges). */
+export async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: Storage,
+  key: string,
+) {
+  const stat = await storage.stat(key);
+  if (!stat) throw notFound('File');
+  const range = parseByteRange(request.headers.range, stat.size);
+  if (range === 'unsatisfiable') {
+    return reply
+      .status(416)
+      .header('content-range', `bytes */${stat.size}`)
+      .send({ code: ERROR_CODES.BAD_REQUEST, message: 'Range not satisfiable', data: null });
+  }
+  reply
+    .header('accept-ranges', 'bytes')
+    .header('content-type', contentTypeForKey(key))
+    .header('x-content-type-options', 'nosniff');
+  if (range) {
+    reply
+      .status(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
+      .header('content-length', range.end - range.start + 1);
+    return reply.send(await storage.createReadStream(key, range));
+  }
+  reply.header('content-length', stat.size);
+  return reply.send(await storage.createReadStream(key));
 }
 
 /** Refreshed links live as long as the ones the API hands out with moment views. */

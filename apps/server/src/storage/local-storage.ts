@@ -65,10 +65,20 @@ export class LocalStorage implements Storage {
     }
   }
 
-  async withLocalFile<T>(key: string, fn: (localPath: string) => Promise<T>): Promise<T> {
+  async withLocalFile<T>(
+    key: string,
+    fn: (localPath: string) => Promise<T>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<T> {
+    return fn(await this.localCopy(key, '', options));
+  }
+
+  /** The stored file itself: nothing to copy on this driver. */
+  async localCopy(key: string, _dir: string, options: { signal?: AbortSignal } = {}) {
+    options.signal?.throwIfAborted();
     const file = this.pathFor(key);
     if (!(await this.stat(key))) throw new StorageNotFoundError(key);
-    return fn(file);
+    return file;
   }
 
   async createReadStream(key: string, range: ByteRange = {}): Promise<Readable> {

@@ -1,4 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,18 +84,43 @@ export class S3Storage implements Storage {
     await upload.done();
   }
 
-  async withLocalFile<T>(key: string, fn: (localPath: string) => Promise<T>): Promise<T> {
+  async withLocalFile<T>(
+    key: string,
+    fn: (localPath: string) => Promise<T>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<T> {
     const folder = await fs.mkdtemp(path.join(this.tmpDir, 'moments-s3-'));
     try {
-      const file = path.join(folder, path.basename(key));
-      await pipeline(await this.createReadStream(key), createWriteStream(file));
-      return await fn(file);
+      return await fn(await this.localCopy(key, folder, options));
     } finally {
       await fs.rm(folder, { recursive: true, force: true });
     }
   }
 
-  async createReadStream(key: string, range: ByteRange = {}): Promise<Readable> {
+  async localCopy(key: string, dir: string, options: { signal?: AbortSignal } = {}) {
+    assertValidKey(key);
+    const file = path.join(
+      dir,
+      `s3-${createHash('sha256').update(key).digest('hex').slice(0, 16)}${path.extname(key)}`,
+    );
+    if (existsSync(file)) return file;
+    const partial = `${file}.partial-${randomUUID().slice(0, 8)}`;
+    try {
+      const body = await this.createReadStream(key, {}, options.signal);
+      await pipeline(body, createWriteStream(partial), { signal: options.signal });
+      await fs.rename(partial, file);
+      return file;
+    } catch (error) {
+      await fs.rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  async createReadStream(
+    key: string,
+    range: ByteRange = {},
+    signal?: AbortSignal,
+  ): Promise<Readable> {
     assertValidKey(key);
     const wanted =
       range.start !== undefined || range.end !== undefined
@@ -103,6 +129,7 @@ export class S3Storage implements Storage {
     try {
       const object = await this.client.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: wanted }),
+        { abortSignal: signal },
       );
       return object.Body as Readable;
     } catch (error) {

@@ -18,9 +18,20 @@ export interface Storage {
   putStream(key: string, stream: Readable, contentType?: string): Promise<void>;
   /**
    * Runs `fn` with a local path to the file (ffmpeg needs one): the file itself for the local
-   * driver, a temporary download removed afterwards for S3.
+   * driver, a temporary download removed afterwards for S3. An abort stops the download.
    */
-  withLocalFile<T>(key: string, fn: (localPath: string) => Promise<T>): Promise<T>;
+  withLocalFile<T>(
+    key: string,
+    fn: (localPath: string) => Promise<T>,
+    options?: { signal?: AbortSignal },
+  ): Promise<T>;
+  /**
+   * A local path to the file that stays valid while `dir` (a run's work folder) exists: the file
+   * itself for the local driver, one download into `dir` for S3, however often a run asks
+   * (issue 14 defect 7: a task used to download its source once per stage). An abort stops the
+   * download and leaves no partial file.
+   */
+  localCopy(key: string, dir: string, options?: { signal?: AbortSignal }): Promise<string>;
   /** Throws `StorageNotFoundError` when the key does not exist. */
   createReadStream(key: string, range?: ByteRange): Promise<Readable>;
   /** Size in bytes, or null when there is no such file. */

@@ -10,6 +10,8 @@ export interface AuthRoutesOptions {
   auth: AuthService;
   cookieSecure: 'auto' | 'true' | 'false';
   loginRateLimit: { max: number; timeWindow: number };
+  /** Each account gets free credits: sign-ups are limited per client address too. */
+  signupRateLimit?: { max: number; timeWindow: number };
 }
 
 export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
@@ -32,6 +34,7 @@ export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
   app.post(
     '/api/auth/signup',
     {
+      ...(options.signupRateLimit ? { config: { rateLimit: options.signupRateLimit } } : {}),
       schema: {
         tags: ['auth'],
         summary: 'Create an account on the free plan and start a session',
@@ -93,11 +96,11 @@ export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
       schema: {
         tags: ['auth'],
         summary:
-          "The current session's bearer token, for a client that signed in with the cookie only (the realtime CONNECT needs it)",
+          'A single-use realtime ticket (valid one minute) for the STOMP CONNECT `token` header; the session token itself stays in its httpOnly cookie',
         response: { 200: envelopeOf(z.object({ token: z.string() })) },
       },
     },
-    async (request) => ok({ token: request.sessionToken ?? '' }),
+    async (request) => ok({ token: await auth.createRealtimeTicket(request.sessionToken ?? '') }),
   );
 
   app.get(

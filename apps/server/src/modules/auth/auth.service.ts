@@ -4,12 +4,17 @@ import type { AuthResult, LoginBody, SignupBody, UserInfo } from '@moments/contr
 import { ERROR_CODES } from '@moments/contract';
 import { DEFAULT_PLAN, PLAN_ENTITLEMENTS, tierOfPlan } from '@moments/domain';
 import { AppError } from '../../http/errors.js';
+import type { RealtimeBus } from '../../realtime/bus.js';
+import { disconnectMessage } from '../../realtime/bus.js';
 import type { UsersRepository } from '../../repositories/users.repository.js';
-import { passwordWeakness } from './password-policy.js';
+import { passwordWeakness } from '@moments/domain/password';
 
 // Algorithm is a const enum (not importable under verbatimModuleSyntax): 2 is Argon2id.
 const ARGON2_OPTIONS = { algorithm: 2 as Algorithm.Argon2id } as const;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Realtime tickets look different from session tokens, so CONNECT knows which it got. */
+const TICKET_PREFIX = 'rt_';
+const TICKET_TTL_MS = 60_000;
 
 /** A valid hash to verify against when the email is unknown, so timing does not reveal accounts. */
 let decoyHash: Promise<string> | undefined;
@@ -18,10 +23,14 @@ export class AuthService {
   constructor(
     private readonly users: UsersRepository,
     private readonly sessionTtlDays: number,
+    /** Where ended sessions are announced, so every API process closes their sockets. */
+    private readonly bus?: RealtimeBus,
+    /** Runs after an account is created (referral record, welcome mail); must not throw. */
+    private readonly onSignedUp?: (userId: string, referral: string | undefined) => Promise<void>,
   ) {}
 
   async signup(body: SignupBody): Promise<AuthResult> {
-    const weakness = passwordWeakness(body.password, body.email);
+    const weakness = passwordWeakness(body.password, body.email, body.username);
     if (weakness) throw new AppError(ERROR_CODES.WEAK_PASSWORD, 400, weakness);
     if (await this.users.findByEmail(body.email)) {
       throw new AppError(ERROR_CODES.EMAIL_TAKEN, 409, 'An account with this email already exists');
@@ -44,6 +53,7 @@ export class AuthService {
       }
       throw error;
     }
+    await this.onSignedUp?.(user.id, body.referral);
     return { token: await this.startSession(user.id), user: await this.userInfo(user.id) };
   }
 
@@ -58,7 +68,44 @@ export class AuthService {
   }
 
   async logout(token: string): Promise<void> {
-    await this.users.deleteSession(hashToken(token));
+    const session = await this.authenticate(token);
+    const sessionHash = hashToken(token);
+    await this.users.deleteSession(sessionHash);
+    // Sockets opened with this session close on every API process (defect 4).
+    if (session) await this.bus?.publish(session.userId, disconnectMessage(sessionHash));
+  }
+
+  /**
+   * A single-use ticket (one minute) for the realtime CONNECT's `token` header, so the web app
+   * never needs the httpOnly session token in JavaScript (defect 5).
+   */
+  async createRealtimeTicket(sessionToken: string): Promise<string> {
+    const session = await this.authenticate(sessionToken);
+    if (!session) throw new AppError(ERROR_CODES.UNAUTHORIZED, 401, 'Please log in to continue');
+    const ticket = TICKET_PREFIX + randomBytes(24).toString('base64url');
+    await this.users.createRealtimeTicket(
+      hashToken(ticket),
+      hashToken(sessionToken),
+      session.userId,
+      new Date(Date.now() + TICKET_TTL_MS),
+    );
+    return ticket;
+  }
+
+  /**
+   * The realtime CONNECT's `token`: a ticket (consumed) or, for API clients that hold one, a
+   * session bearer token. `sessionKey` ties the socket to its session so logout can close it.
+   */
+  async authenticateRealtime(
+    token: string,
+  ): Promise<{ userId: string; sessionKey: string } | null> {
+    if (!token || token.length > 200) return null;
+    if (token.startsWith(TICKET_PREFIX)) {
+      const ticket = await this.users.consumeRealtimeTicket(hashToken(token), new Date());
+      return ticket ? { userId: ticket.userId, sessionKey: ticket.sessionHash } : null;
+    }
+    const session = await this.authenticate(token);
+    return session ? { userId: session.userId, sessionKey: hashToken(token) } : null;
   }
 
   /** The user a session token belongs to, or null when it is unknown or expired. */

@@ -1,5 +1,17 @@
+import {
+  transcriptWords as storedTranscriptWords,
+  type StoredTranscript as DomainStoredTranscript,
+} from '@moments/domain/transcript';
+import { snapEdge } from '@moments/domain/trim';
 import path from 'node:path';
-import type { CaptionDisplay, ExportAspect, ExportQuality } from '@moments/contract';
+import type {
+  CaptionDisplay,
+  CaptionPosition,
+  CaptionSize,
+  ExportAspect,
+  ExportQuality,
+} from '@moments/contract';
+import { withoutFillers } from '@moments/domain/captions';
 import { ERROR_CODES } from '@moments/contract';
 import type { Translator } from '@moments/ai/translate';
 import {
@@ -12,11 +24,10 @@ import {
 import { outputSize, type Size } from '@moments/media/reframe';
 import { AppError } from '../../http/errors.js';
 
-/** A stored transcript as the task runner saved it (ms times). */
-export interface StoredTranscript {
-  language: string;
+/** A stored transcript as the task runner saved it (ms times): the shape in packages/domain. */
+export type StoredTranscript = Pick<DomainStoredTranscript, 'language'> & {
   segments: { startMs: number; endMs: number; text: string; words: CaptionWord[] }[];
-}
+};
 
 /** Export options after validation: the trim is final (snapped), defaults filled in. */
 export interface ResolvedClipOptions {
@@ -30,7 +41,18 @@ export interface ResolvedClipOptions {
   endMs: number;
   transcriptText: string | null;
   layout: 'auto' | 'blur_fit';
+  /** Optional in jobs stored before issue 13. */
+  captionPosition?: CaptionPosition;
+  captionSize?: CaptionSize;
+  removeFillers?: boolean;
 }
+
+/** Letter size per caption size; medium is the house size, readable on a 6-inch phone. */
+export const CAPTION_SIZE_SCALE: Record<CaptionSize, number> = {
+  small: 0.85,
+  medium: 1,
+  large: 1.2,
+};
 
 export interface ClipCaptions {
   ass: string;
@@ -57,24 +79,7 @@ export async function buildClipCaptions(
   signal?: AbortSignal,
 ): Promise<ClipCaptions> {
   const frame = exportFrameSize(options.aspect, options.quality, source);
-  const spanWords = wordsInSpan(transcript, options.startMs, options.endMs);
-  const words =
-    options.transcriptText !== null
-      ? retimeWords(spanWords, options.transcriptText, transcript.language)
-      : spanWords;
-
-  let translationLines: CaptionWord[] | undefined;
-  if (needsTranslation(options.captionDisplay)) {
-    const lines = translationSourceLines(words, transcript, options.startMs, options.endMs);
-    const translated = await translateLines(
-      translator,
-      lines,
-      transcript.language,
-      requireTargetLang(options),
-      signal,
-    );
-    translationLines = lines.map((line, index) => ({ ...line, text: translated[index] ?? '' }));
-  }
+  const { words, translationLines } = await captionText(transcript, options, translator, signal);
 
   const ass = buildCaptionsAss({
     words,
@@ -86,8 +91,42 @@ export async function buildClipCaptions(
     language: transcript.language,
     translationLanguage: options.targetLang ?? undefined,
     offsetMs: options.startMs,
+    turnStartsMs: transcript.segments.slice(1).map((segment) => segment.startMs),
+    position: options.captionPosition,
+    sizeScale: CAPTION_SIZE_SCALE[options.captionSize ?? 'medium'],
   });
   return { ass, ...frame, words, fonts: fontsUsedBy(ass) };
+}
+
+/**
+ * The caption words of the span (the edit re-timed, fillers dropped when asked) and, when the
+ * display needs it, the translated lines, each timed to the transcript line it translates.
+ */
+export async function captionText(
+  transcript: StoredTranscript,
+  options: ResolvedClipOptions,
+  translator: Translator,
+  signal?: AbortSignal,
+): Promise<{ words: CaptionWord[]; translationLines?: CaptionWord[] }> {
+  const spanWords = wordsInSpan(transcript, options.startMs, options.endMs);
+  const edited =
+    options.transcriptText !== null
+      ? retimeWords(spanWords, options.transcriptText, transcript.language)
+      : spanWords;
+  const words = options.removeFillers ? withoutFillers(edited) : edited;
+  if (!needsTranslation(options.captionDisplay)) return { words };
+  const lines = translationSourceLines(words, transcript, options.startMs, options.endMs);
+  const translated = await translateLines(
+    translator,
+    lines,
+    transcript.language,
+    requireTargetLang(options),
+    signal,
+  );
+  return {
+    words,
+    translationLines: lines.map((line, index) => ({ ...line, text: translated[index] ?? '' })),
+  };
 }
 
 export const needsTranslation = (display: CaptionDisplay) =>
@@ -167,10 +206,7 @@ export function exportFrameSize(aspect: ExportAspect, quality: ExportQuality, so
 
 /** Every transcript word, in time order. */
 export function transcriptWords(transcript: StoredTranscript): CaptionWord[] {
-  return transcript.segments
-    .flatMap((segment) => segment.words)
-    .map((word) => ({ text: word.text, startMs: word.startMs, endMs: word.endMs }))
-    .sort((a, b) => a.startMs - b.startMs);
+  return storedTranscriptWords(transcript.segments);
 }
 
 /** Words spoken inside the span (by their middle), so a word cut by the trim is kept whole or dropped. */
@@ -185,40 +221,32 @@ export function wordsInSpan(
   });
 }
 
-/** A trim edge this close to a word boundary snaps to it (issue 5: trim handles snap to words). */
-const SNAP_DISTANCE_MS = 500;
-
 /**
- * Moves a trim edge the user chose to the nearest word start (for the start) or word end (for
- * the end) when one is near; an edge left undefined is kept as it is.
+ * Moves a trim edge the user chose to a nearby word start (for the start) or word end (for the
+ * end), by the rule the editor's handles use (packages/domain); an edge left undefined is kept.
  */
 export function snapToWords(
   transcript: StoredTranscript,
   span: { startMs: number; endMs: number },
   chosen: { startMs?: number; endMs?: number },
 ): { startMs: number; endMs: number } {
-  const words = transcriptWords(transcript);
-  const nearest = (target: number, values: number[]) => {
-    let best: number | undefined;
-    for (const value of values) {
-      if (Math.abs(value - target) > SNAP_DISTANCE_MS) continue;
-      if (best === undefined || Math.abs(value - target) < Math.abs(best - target)) best = value;
-    }
-    return best ?? target;
-  };
+  const words = transcriptWords(transcript).map((word) => ({
+    start: word.startMs,
+    end: word.endMs,
+  }));
   const startMs =
     chosen.startMs === undefined
       ? span.startMs
-      : nearest(
+      : snapEdge(
           chosen.startMs,
-          words.map((word) => word.startMs),
+          words.map((w) => w.start),
         );
   const endMs =
     chosen.endMs === undefined
       ? span.endMs
-      : nearest(
+      : snapEdge(
           chosen.endMs,
-          words.map((word) => word.endMs),
+          words.map((w) => w.end),
         );
   // Snapping never turns a valid range into an empty one.
   if (endMs <= startMs) return span;

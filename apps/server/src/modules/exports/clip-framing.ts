@@ -15,6 +15,15 @@ export interface PlanFramingOptions {
   onProgress?: (fraction: number) => void;
 }
 
+/**
+ * Where plans outlive the process: the database (media_analyses), so the preview made by one
+ * process and the export rendered by another share one analysis.
+ */
+export interface FramingStore {
+  find(mediaKey: string, key: string): Promise<ClipFraming | undefined>;
+  save(mediaKey: string, key: string, framing: ClipFraming): Promise<void>;
+}
+
 /** One analysis under way, shared by everyone asking for the same plan. */
 interface InFlight {
   key: string;
@@ -34,6 +43,12 @@ export class FramingPlanner {
   private readonly plans = new Map<string, ClipFraming>();
   private readonly inFlight = new Map<string, InFlight>();
 
+  constructor(
+    private readonly store?: FramingStore,
+    /** Where analyses keep their scratch files (the server's DATA_DIR/tmp, swept at start). */
+    private readonly workRoot?: string,
+  ) {}
+
   /** A plan made earlier for this media and request, if this process still has it. */
   cached(mediaKey: string, request: FramingKeyFields): ClipFraming | undefined {
     const key = framingKey(mediaKey, request);
@@ -42,8 +57,18 @@ export class FramingPlanner {
     return plan;
   }
 
+  /** A plan made earlier for this media and request, by this process or any other. */
+  async stored(mediaKey: string, request: FramingKeyFields): Promise<ClipFraming | undefined> {
+    const cached = this.cached(mediaKey, request);
+    if (cached || !this.store) return cached;
+    const key = framingKey(mediaKey, request);
+    const stored = await this.store.find(mediaKey, key);
+    if (stored) this.remember(key, stored);
+    return stored;
+  }
+
   /**
-   * The plan for `request`: cached, joined while another caller makes it, or made now from the
+   * The plan for `request`: cached or stored, joined while another caller makes it, or made now from the
    * local source file `withSource` lends. A caller that aborts stops waiting; the analysis itself
    * stops only when no one waits for it any more.
    */
@@ -54,8 +79,12 @@ export class FramingPlanner {
     options: PlanFramingOptions = {},
   ): Promise<ClipFraming> {
     const key = framingKey(mediaKey, request);
-    const cached = this.cached(mediaKey, request);
-    if (cached) return cached;
+    // Without a store the lookup stays synchronous: a caller that aborts right after asking
+    // still finds its analysis started, and stopped for it.
+    const known = this.store
+      ? await this.stored(mediaKey, request)
+      : this.cached(mediaKey, request);
+    if (known) return known;
     options.signal?.throwIfAborted();
 
     let entry = this.inFlight.get(key);
@@ -65,9 +94,16 @@ export class FramingPlanner {
       const promise = withSource((sourceFile) =>
         planClipFraming(sourceFile, request, {
           signal: controller.signal,
+          workDir: this.workRoot,
           onProgress: (fraction) => progressListeners.forEach((listener) => listener(fraction)),
         }),
-      ).then(({ analysis: _analysis, ...framing }) => framing as ClipFraming);
+      )
+        .then(({ analysis: _analysis, ...framing }) => framing as ClipFraming)
+        .then(async (framing) => {
+          // Kept before anyone is told, so a render that follows never analyses again.
+          await this.store?.save(mediaKey, key, framing);
+          return framing;
+        });
       const created: InFlight = { key, promise, controller, waiters: 0, progressListeners };
       entry = created;
       this.inFlight.set(key, created);

@@ -32,7 +32,7 @@ export interface FramingRequest {
 export async function planClipFraming(
   sourceFile: string,
   request: FramingRequest,
-  options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+  options: { signal?: AbortSignal; onProgress?: (fraction: number) => void; workDir?: string } = {},
 ): Promise<ClipFraming & { analysis?: SubjectAnalysis }> {
   if (request.aspect === 'original') return { layout: 'scale', output: request.output };
   const base = {
@@ -51,6 +51,7 @@ export async function planClipFraming(
     endMs: request.endMs,
     signal: options.signal,
     onProgress: options.onProgress,
+    workDir: options.workDir,
   });
   const plan = planReframe(analysis, { aspect: request.aspect, quality: request.quality });
   return { layout: plan.layout, plan, analysis };
@@ -69,6 +70,13 @@ export interface RenderClipInput {
   loudness?: LoudnessMeasure;
   /** x264 preset; `veryfast` by default. */
   preset?: string;
+  /**
+   * Parts of the clip to keep, in ms from the clip start (filler words cut out); the captions are
+   * burnt in before the cut, so every kept word keeps its caption. Default: all of it.
+   */
+  keepSpans?: readonly { startMs: number; endMs: number }[];
+  /** The encoder and its threads (the worker's share of the cores); x264 veryfast by default. */
+  encoder?: VideoEncoderSettings;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
   timeoutMs?: number;
@@ -160,7 +168,10 @@ export function clipVideoFilter(framing: ClipFraming, assFile: string | null): s
  * H.264 + AAC with the index up front so the file plays while it downloads.
  */
 export async function renderClip(input: RenderClipInput): Promise<void> {
-  const durationMs = input.endMs - input.startMs;
+  const cut = input.keepSpans ? cutFilters(input.keepSpans) : undefined;
+  const durationMs = input.keepSpans
+    ? input.keepSpans.reduce((sum, span) => sum + span.endMs - span.startMs, 0)
+    : input.endMs - input.startMs;
   const args = [
     '-ss',
     seconds(input.startMs),
@@ -170,26 +181,18 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
     'file:' + path.resolve(input.sourceFile),
     '-filter_complex',
     [
-      `[0:v:0]${clipVideoFilter(input.framing, input.assFile)}[clip_v]`,
-      ...(input.hasAudio ? [`[0:a:0]${loudnessFilter(input.loudness)}[clip_a]`] : []),
+      `[0:v:0]${clipVideoFilter(input.framing, input.assFile)}${cut ? `,${cut.video}` : ''}[clip_v]`,
+      ...(input.hasAudio
+        ? [`[0:a:0]${cut ? `${cut.audio},` : ''}${loudnessFilter(input.loudness)}[clip_a]`]
+        : []),
     ].join(';'),
     '-map',
     '[clip_v]',
     ...(input.hasAudio ? ['-map', '[clip_a]'] : []),
   ];
   args.push(
-    '-c:v',
-    'libx264',
-    '-preset',
-    input.preset ?? 'veryfast',
-    '-crf',
-    '20',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '160k',
+    ...videoEncoderArgs(input.encoder),
+    ...AUDIO_ENCODER_ARGS,
     '-map_metadata',
     '-1',
     '-sn',
@@ -208,4 +211,59 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
   });
 }
 
+export interface VideoEncoderSettings {
+  /** `x264` on the CPU (default) or `nvenc` on an NVIDIA GPU (VIDEO_ENCODER). */
+  encoder?: 'x264' | 'nvenc';
+  /** x264 preset; `veryfast` by default. */
+  preset?: string;
+  /** Encoder threads; 0 (default) lets x264 use every core. */
+  threads?: number;
+}
+
+/**
+ * The exporter's H.264 settings for short-form delivery: CRF 20 (a vertical clip is watched full
+ * screen on a phone), veryfast, a keyframe every 2 s at 30 fps so feeds can seek and cut quickly,
+ * threads limited to the worker's share so concurrent renders do not fight over the cores. The
+ * speed bench encodes with the same settings as its limit.
+ */
+export function videoEncoderArgs(settings: VideoEncoderSettings = {}): string[] {
+  if (settings.encoder === 'nvenc') {
+    return [
+      '-c:v',
+      'h264_nvenc',
+      '-preset',
+      'p4',
+      '-rc',
+      'vbr',
+      '-cq',
+      '23',
+      '-b:v',
+      '0',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '60',
+    ];
+  }
+  return [
+    ...['-c:v', 'libx264', '-preset', settings.preset ?? 'veryfast', '-crf', '20'],
+    ...['-pix_fmt', 'yuv420p', '-g', '60'],
+    ...(settings.threads ? ['-threads', String(settings.threads)] : []),
+  ];
+}
+
+export const AUDIO_ENCODER_ARGS = ['-c:a', 'aac', '-b:a', '160k'];
+
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/** Filters that keep only `spans` of the picture and the sound, played back to back. */
+export function cutFilters(spans: readonly { startMs: number; endMs: number }[]) {
+  // Commas inside a filter's expression are escaped for the filtergraph parser.
+  const keep = spans
+    .map((span) => `between(t\\,${seconds(span.startMs)}\\,${seconds(span.endMs)})`)
+    .join('+');
+  return {
+    video: `select=${keep},setpts=N/FRAME_RATE/TB`,
+    audio: `aselect=${keep},asetpts=N/SR/TB`,
+  };
+}

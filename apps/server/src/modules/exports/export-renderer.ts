@@ -1,3 +1,5 @@
+import { storedTranscript } from '@moments/domain/transcript';
+import { uprightFrameSize } from '@moments/domain/frame';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -8,10 +10,14 @@ import { AppError } from '../../http/errors.js';
 import { StorageNotFoundError, type Storage } from '../../storage/index.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
-import { userFacingReason } from '../tasks/failure-reasons.js';
+import { isExpectedFailure, userFacingReason } from '../tasks/failure-reasons.js';
+import { silentLogger, type Logger } from '../../logging.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
+import { keptSpans } from '@moments/domain/captions';
+import { retimeWords } from '@moments/media/captions';
 import {
   buildClipCaptions,
+  wordsInSpan,
   type ResolvedClipOptions,
   type StoredTranscript,
 } from './clip-captions.js';
@@ -19,9 +25,12 @@ import {
   measureLoudness,
   renderClip,
   type ClipFraming,
+  type LoudnessMeasure,
+  type VideoEncoderSettings,
   type FramingRequest,
 } from './clip-render.js';
 import { FramingPlanner } from './clip-framing.js';
+import type { MediaAnalysesRepository } from './media-analyses.repository.js';
 import type { ExportsRepository, JobPatch, JobRow } from './exports.repository.js';
 import { LeasedRun, RunSuperseded } from '../../jobs/leased-run.js';
 import { chargeKey, jobCaptionsKey, jobFileKey, jobForNotification } from './job-mapper.js';
@@ -29,6 +38,14 @@ import { chargeKey, jobCaptionsKey, jobFileKey, jobForNotification } from './job
 export interface ExportRendererOptions {
   workRoot: string;
   heartbeatMs: number;
+  /** A run whose heart-beat is younger than this is alive: a second delivery of it is refused. */
+  leaseMs: number;
+  /** Where framing plans and loudness measures are kept across processes; absent: per process. */
+  analyses?: MediaAnalysesRepository;
+  /** The video encoder and its threads (VIDEO_ENCODER, the worker's share of the cores). */
+  encoder?: VideoEncoderSettings;
+  /** Each render logs through a child carrying its jobId and userId. */
+  log?: Logger;
 }
 
 /** A job's stored options: the resolved request, and the framing plan once it is known. */
@@ -69,7 +86,7 @@ type Stage = keyof typeof STAGES;
 export class ExportRenderer {
   private readonly running = new Map<string, LeasedRun<JobRow, JobPatch>>();
   /** Shared with the editor's framing preview (ExportsService), so both use one plan. */
-  readonly framing = new FramingPlanner();
+  readonly framing: FramingPlanner;
 
   constructor(
     private readonly jobs: ExportsRepository,
@@ -79,7 +96,46 @@ export class ExportRenderer {
     private readonly notifications: NotificationsService,
     private readonly translator: Translator,
     private readonly options: ExportRendererOptions,
-  ) {}
+  ) {
+    const analyses = options.analyses;
+    this.framing = new FramingPlanner(
+      analyses && {
+        find: (mediaKey, key) => analyses.find<ClipFraming>(mediaKey, 'framing', key),
+        save: (mediaKey, key, framing) => analyses.save(mediaKey, 'framing', key, framing),
+      },
+      options.workRoot,
+    );
+  }
+
+  /**
+   * The loudness of a span, measured once and kept: a second export of the same moment (another
+   * template, a translation) reuses it instead of decoding the audio again.
+   */
+  private async loudnessOf(
+    mediaKey: string,
+    sourceFile: string,
+    startMs: number,
+    endMs: number,
+    signal: AbortSignal,
+  ): Promise<LoudnessMeasure | undefined> {
+    const analyses = this.options.analyses;
+    const spanKey = `${startMs}-${endMs}`;
+    const stored = await analyses?.find<{ measure: LoudnessMeasure | null }>(
+      mediaKey,
+      'loudness',
+      spanKey,
+    );
+    if (stored) return stored.measure ?? undefined;
+    const measure = await measureLoudness(sourceFile, startMs, endMs, signal);
+    await analyses?.save(mediaKey, 'loudness', spanKey, { measure: measure ?? null });
+    return measure;
+  }
+
+  /** The sum of the stage timeouts of a clip this long: the queue expiry of its render job. */
+  static expirySeconds(clipMs: number): number {
+    const totalMs = Object.values(STAGES).reduce((sum, stage) => sum + stage.timeoutMs(clipMs), 0);
+    return Math.ceil((totalMs + 10 * 60_000) / 1000);
+  }
 
   /** Stops a render in this process (job deleted). */
   cancel(jobId: string) {
@@ -87,8 +143,19 @@ export class ExportRenderer {
   }
 
   async run(jobId: string, runToken: string): Promise<void> {
-    const initial = await this.jobs.findById(jobId);
-    if (!initial || initial.runToken !== runToken || initial.status !== 'IN_PROGRESS') return;
+    // Atomic claim: a stale or duplicate delivery, or one while another worker's run of the same
+    // token still heart-beats (pg-boss retrying an expired job), finds nothing to claim.
+    const staleBefore = new Date(Date.now() - this.options.leaseMs);
+    const initial = await this.jobs.claimRun(jobId, runToken, staleBefore);
+    if (!initial) return;
+    const log = (this.options.log ?? silentLogger).child({
+      jobId,
+      userId: initial.userId,
+      taskId: initial.taskId,
+      runToken,
+      type: initial.type,
+    });
+    log.info('export render started');
 
     const run = new LeasedRun<JobRow, JobPatch>(initial, {
       update: (patch) => this.jobs.updateRun(jobId, runToken, patch),
@@ -104,14 +171,16 @@ export class ExportRenderer {
     const workDir = path.join(this.options.workRoot, `job-${jobId}-${randomUUID().slice(0, 8)}`);
     const options = initial.options as JobOptions;
     const clipMs = options.endMs - options.startMs;
+    let currentStage: Stage | undefined;
     const stage = <T>(
       name: Stage,
       work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
-    ) => run.stage(name, STAGES[name].band, STAGES[name].timeoutMs(clipMs), work);
+    ) => {
+      currentStage = name;
+      return run.stage(name, STAGES[name].band, STAGES[name].timeoutMs(clipMs), work);
+    };
 
     try {
-      // Marks the run started: only started runs are resumed by the reaper, never queued ones.
-      if (!initial.startedAt) await save({ startedAt: new Date() });
       await fs.mkdir(workDir, { recursive: true });
       const { task, transcript } = await this.loadSource(initial);
       const outputFile = path.join(workDir, 'clip.mp4');
@@ -123,10 +192,7 @@ export class ExportRenderer {
           if (!info.width || !info.height) {
             throw new AppError('NOT_A_VIDEO', 400, 'The source of this clip has no picture.');
           }
-          const quarterTurn = Math.abs(Math.round((info.rotation ?? 0) / 90)) % 2 === 1;
-          const source = quarterTurn
-            ? { width: info.height, height: info.width }
-            : { width: info.width, height: info.height };
+          const source = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
           const captions = await buildClipCaptions(
             transcript,
             options,
@@ -136,7 +202,13 @@ export class ExportRenderer {
           );
           await fs.writeFile(assFile, captions.ass, 'utf8');
           const loudness = info.hasAudio
-            ? await measureLoudness(sourceFile, options.startMs, options.endMs, signal)
+            ? await this.loudnessOf(
+                task.mediaKey,
+                sourceFile,
+                options.startMs,
+                options.endMs,
+                signal,
+              )
             : undefined;
           return { info, source, captions, loudness };
         });
@@ -166,6 +238,8 @@ export class ExportRenderer {
             framing,
             hasAudio: prepared.info.hasAudio,
             loudness: prepared.loudness,
+            keepSpans: options.removeFillers ? fillerFreeSpans(transcript, options) : undefined,
+            encoder: this.options.encoder,
             signal,
             onProgress: progress,
           }),
@@ -173,26 +247,52 @@ export class ExportRenderer {
       });
 
       const fileKey = jobFileKey(initial.userId, jobId);
+      // Still ours? A job deleted while rendering must not get files nobody owns.
+      await save({});
       await stage('storing', async () => {
         await this.storage.putFile(jobCaptionsKey(initial.userId, jobId), assFile);
         await this.storage.putFile(fileKey, outputFile, { move: true });
       });
+      const keptMs = options.removeFillers
+        ? fillerFreeSpans(transcript, options).reduce((sum, s) => sum + s.endMs - s.startMs, 0)
+        : clipMs;
       await save(
-        { status: 'DONE', progress: 100, fileKey, errorReason: null, durationMs: clipMs },
+        { status: 'DONE', progress: 100, fileKey, errorReason: null, durationMs: keptMs },
         true,
       );
+      log.info({ durationMs: keptMs }, 'export done');
     } catch (error) {
-      if (error instanceof RunSuperseded) return;
+      // Deleted mid-run (possibly by another process): nobody owns what this run stored.
+      const deleted = !(await this.jobs.findById(jobId).catch(() => initial));
+      if (deleted) {
+        log.info('export deleted during its render: refunded, files removed');
+        await this.credits.refund(chargeKey(jobId)).catch(() => undefined);
+        await this.storage.delete(jobFileKey(initial.userId, jobId)).catch(() => undefined);
+        await this.storage.delete(jobCaptionsKey(initial.userId, jobId)).catch(() => undefined);
+        return;
+      }
+      if (error instanceof RunSuperseded) {
+        log.info('export run superseded by a newer run');
+        return;
+      }
+      const failure = { stage: currentStage, reason: userFacingReason(error) };
+      if (isExpectedFailure(error) || error instanceof StorageNotFoundError) {
+        log.warn(failure, 'export failed');
+      } else {
+        log.error({ ...failure, err: error }, 'export failed unexpectedly');
+      }
       // Failed exports cost nothing (design.md).
       await this.credits.refund(chargeKey(jobId)).catch(() => undefined);
       const reason =
         error instanceof StorageNotFoundError
           ? 'The source video of this clip is no longer stored, so it cannot be exported.'
           : userFacingReason(error);
-      await save({ status: 'ERROR', errorReason: reason }, true).catch(() => undefined);
+      await save({ status: 'ERROR', errorReason: reason, costCredits: 0 }, true).catch(
+        () => undefined,
+      );
     } finally {
       run.stop();
-      this.running.delete(jobId);
+      if (this.running.get(jobId) === run) this.running.delete(jobId);
       await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
@@ -207,10 +307,23 @@ export class ExportRenderer {
         'The video of this export was deleted, so it cannot be rendered.',
       );
     }
-    const transcript: StoredTranscript = {
-      language: transcriptRow.language,
-      segments: transcriptRow.segments as StoredTranscript['segments'],
-    };
+    const transcript: StoredTranscript = storedTranscript(transcriptRow);
     return { task: { ...task, mediaKey: task.mediaKey }, transcript };
   }
+}
+
+/**
+ * The parts of the clip left when its filler words are cut out, in ms from the clip start; found
+ * on the same (edited, re-timed) words the captions are made from.
+ */
+function fillerFreeSpans(transcript: StoredTranscript, options: ResolvedClipOptions) {
+  const spanWords = wordsInSpan(transcript, options.startMs, options.endMs);
+  const words =
+    options.transcriptText !== null
+      ? retimeWords(spanWords, options.transcriptText, transcript.language)
+      : spanWords;
+  return keptSpans(words, options.startMs, options.endMs).map((span) => ({
+    startMs: span.startMs - options.startMs,
+    endMs: span.endMs - options.startMs,
+  }));
 }

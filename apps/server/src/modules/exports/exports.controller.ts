@@ -9,6 +9,8 @@ import {
   Job,
   JobCreateBody,
   JobListQuery,
+  SubtitleQuery,
+  TranslationSupport,
   envelopeOf,
 } from '@moments/contract';
 import { captionFontFiles } from '@moments/media/captions';
@@ -125,6 +127,56 @@ export function registerExportRoutes(app: App, exports: ExportsService) {
       });
       return ok(await exports.framing(currentUser(request).id, request.body, gone.signal));
     },
+  );
+
+  app.get(
+    '/api/captions/subtitles',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary:
+          "A caption task's captions as SRT, WebVTT or ASS: source language, translation, or both",
+        querystring: SubtitleQuery,
+      },
+    },
+    async (request, reply) => {
+      const file = await exports.subtitles(currentUser(request).id, request.query);
+      return reply
+        .header('content-type', file.contentType)
+        .header(
+          'content-disposition',
+          `attachment; filename="${file.fileName.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        )
+        .send(file.body);
+    },
+  );
+
+  app.get(
+    '/api/captions/media',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: "A signed address of a task's stored video (null once it is gone)",
+        querystring: z.object({ task_id: z.string().max(100) }),
+        response: { 200: envelopeOf(z.object({ url: z.string().nullable() })) },
+      },
+    },
+    async (request) =>
+      ok(await exports.taskMediaUrl(currentUser(request).id, request.query.task_id)),
+  );
+
+  app.get(
+    '/api/captions/languages',
+    {
+      schema: {
+        tags,
+        summary: 'Caption translation targets, and which this install can translate into',
+        response: { 200: envelopeOf(TranslationSupport) },
+      },
+    },
+    async () => ok(exports.translationSupport()),
   );
 
   app.get(

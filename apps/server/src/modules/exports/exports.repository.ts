@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { jobs } from '../../db/schema.js';
 
@@ -10,8 +10,9 @@ export type JobPatch = Partial<Omit<NewJob, 'id' | 'userId' | 'createdAt'>>;
 export class ExportsRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(job: NewJob): Promise<JobRow> {
-    const [row] = await this.db.insert(jobs).values(job).returning();
+  /** `tx`: the caller's transaction, so the row, its charge and its queue job commit together. */
+  async insert(job: NewJob, tx: Db = this.db): Promise<JobRow> {
+    const [row] = await tx.insert(jobs).values(job).returning();
     if (!row) throw new Error('job insert returned nothing');
     return row;
   }
@@ -47,17 +48,36 @@ export class ExportsRepository {
     await this.db.delete(jobs).where(eq(jobs.id, id));
   }
 
-  /** Running jobs whose worker stopped sending heart-beats. */
+  /**
+   * Claims the run for one worker: only a queued run, or one whose worker stopped heart-beating,
+   * can be claimed, so a second delivery of the same token (pg-boss expiry retry) is refused
+   * while the first run is alive.
+   */
+  async claimRun(id: string, runToken: string, staleBefore: Date): Promise<JobRow | undefined> {
+    const now = new Date();
+    const [row] = await this.db
+      .update(jobs)
+      .set({ startedAt: now, heartbeatAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(jobs.id, id),
+          eq(jobs.runToken, runToken),
+          eq(jobs.status, 'IN_PROGRESS'),
+          or(isNull(jobs.startedAt), lt(jobs.heartbeatAt, staleBefore)),
+        ),
+      )
+      .returning();
+    return row;
+  }
+
+  /**
+   * Unfinished jobs nobody heart-beats: a started run whose worker died, or a queued one whose
+   * queue job was lost (the heart-beat of a queued job is its creation or last claim).
+   */
   findOrphaned(staleBefore: Date) {
     return this.db
       .select()
       .from(jobs)
-      .where(
-        and(
-          eq(jobs.status, 'IN_PROGRESS'),
-          isNotNull(jobs.startedAt),
-          lt(jobs.heartbeatAt, staleBefore),
-        ),
-      );
+      .where(and(eq(jobs.status, 'IN_PROGRESS'), lt(jobs.heartbeatAt, staleBefore)));
   }
 }

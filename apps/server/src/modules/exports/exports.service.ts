@@ -1,16 +1,20 @@
+import { storedTranscript } from '@moments/domain/transcript';
+import { uprightFrameSize } from '@moments/domain/frame';
 import { randomUUID } from 'node:crypto';
 import type {
+  SubtitleQuery,
+  TranslationSupport,
   CaptionPreview,
   CaptionPreviewBody,
   ClipFraming,
   ClipFramingBody,
-  ExportOptions,
   Job,
   JobCreateBody,
   JobType,
   VideoMeta,
 } from '@moments/contract';
-import { ERROR_CODES } from '@moments/contract';
+import { ERROR_CODES, ExportOptions } from '@moments/contract';
+import { animatedCaptionExportCost } from '@moments/domain/plans';
 import type { Translator } from '@moments/ai/translate';
 import { CAPTION_TEMPLATES, isCaptionTemplateId } from '@moments/media/captions';
 import { probeMedia } from '@moments/media/probe';
@@ -22,7 +26,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { findOwned } from '../../repositories/owned.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
-import type { CreditsService } from '../credits/credits.service.js';
+import { CreditsService } from '../credits/credits.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { TaskRow } from '../tasks/task-mapper.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
@@ -32,11 +36,19 @@ import {
   captionFontUrl,
   exportFrameSize,
   snapToWords,
+  captionText,
   type ResolvedClipOptions,
   type StoredTranscript,
 } from './clip-captions.js';
+import {
+  bilingualCues,
+  displayForLanguage,
+  formatSubtitles,
+  sourceCues,
+  translationCues,
+} from './subtitles.js';
 import { toFramingDto } from './clip-framing.js';
-import { framingRequestOf, type ExportRenderer, type JobOptions } from './export-renderer.js';
+import { ExportRenderer, framingRequestOf, type JobOptions } from './export-renderer.js';
 import type { ExportsRepository, JobRow } from './exports.repository.js';
 import {
   chargeKey,
@@ -45,6 +57,9 @@ import {
   jobForNotification,
   toJobDto,
 } from './job-mapper.js';
+
+/** How many probed source sizes the editor's preview keeps (oldest dropped first). */
+export const SOURCE_SIZE_CACHE_LIMIT = 500;
 
 /** Signed download links of finished exports live this long; the client re-fetches the job after. */
 const FILE_URL_TTL_SEC = 6 * 3600;
@@ -65,7 +80,10 @@ export interface ClipSource {
  * request the same way and build captions with the same function, so the preview is the export.
  */
 export class ExportsService {
+  /** Probed source sizes, newest last; bounded so a long-lived process does not grow. */
   private readonly sourceSizes = new Map<string, Size>();
+  /** Framing analyses under way per user (this process), for the per-user limit. */
+  private readonly framingsRunning = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -78,48 +96,79 @@ export class ExportsService {
     private readonly notifications: NotificationsService,
     private readonly translator: Translator,
     private readonly renderer: ExportRenderer,
+    private readonly maxFramingsPerUser = Number.POSITIVE_INFINITY,
   ) {}
 
   async create(userId: string, body: JobCreateBody): Promise<Job> {
     const source = await this.resolveClip(userId, body.type, body);
     await assertTranslationAvailable(this.translator, source.options, source.transcript.language);
     const runToken = randomUUID();
-    const row = await this.repo.insert({
-      userId,
-      momentId: source.momentId,
-      taskId: source.task.id,
-      type: body.type,
-      status: 'IN_PROGRESS',
-      progress: 0,
-      title: source.title,
-      // The framing the editor previewed, when this process planned it: the export renders that
-      // very plan instead of analysing again (issue 5: the preview matches the export).
-      options: {
-        ...source.options,
-        framing: this.renderer.framing.cached(source.task.mediaKey!, source.options),
-      } satisfies JobOptions,
-      durationMs: source.options.endMs - source.options.startMs,
-      costCredits: 1,
-      runToken,
-    });
-    try {
-      await this.credits.charge(userId, EXPORT_FEATURE, 1, chargeKey(row.id), `export ${row.id}`);
-    } catch (error) {
-      await this.repo.delete(row.id);
-      if (error instanceof AppError && error.code === ERROR_CODES.BALANCE_NOT_ENOUGH) {
-        throw new AppError(
-          ERROR_CODES.USAGE_LIMIT_REACHED,
-          402,
-          'You have used all the exports of your plan. Upgrade to export more clips.',
+    // Row, charge and queue job commit together: a failed send or a crash in between leaves
+    // nothing behind, never a job stuck IN_PROGRESS with its credit spent.
+    const durationMs = source.options.endMs - source.options.startMs;
+    const charge = chargeFor(body.type, durationMs);
+    // Looked up before the transaction: on PGlite (one connection) a query outside an open
+    // transaction waits for it to end, so this read inside it would never return.
+    const previewedFraming = await this.renderer.framing.stored(
+      source.task.mediaKey!,
+      source.options,
+    );
+    const row = await this.db.transaction(async (tx) => {
+      const inserted = await this.repo.insert(
+        {
+          userId,
+          momentId: source.momentId,
+          taskId: source.task.id,
+          type: body.type,
+          status: 'IN_PROGRESS',
+          progress: 0,
+          title: source.title,
+          // The framing the editor previewed (kept in the database): the export renders that
+          // very plan instead of analysing again (issue 5: the preview matches the export).
+          options: {
+            ...source.options,
+            framing: previewedFraming,
+          } satisfies JobOptions,
+          durationMs,
+          costCredits: charge.amount,
+          runToken,
+        },
+        tx,
+      );
+      try {
+        // The same ledger rules, inside this transaction (CreditsService nests as a savepoint).
+        await new CreditsService(tx).charge(
+          userId,
+          charge.feature,
+          charge.amount,
+          chargeKey(inserted.id),
+          `export ${inserted.id}`,
         );
+      } catch (error) {
+        if (
+          charge.feature === EXPORT_FEATURE &&
+          error instanceof AppError &&
+          error.code === ERROR_CODES.BALANCE_NOT_ENOUGH
+        ) {
+          throw new AppError(
+            ERROR_CODES.EXPORT_LIMIT_REACHED,
+            402,
+            'You have used all the exports of your plan. Upgrade to export more clips.',
+          );
+        }
+        throw error;
       }
-      throw error;
-    }
-    // spec §7 clipped/list: a moment the user exported is a clipped moment.
-    if (source.momentId) {
-      await this.db.update(moments).set({ clipped: true }).where(eq(moments.id, source.momentId));
-    }
-    await this.queue.send('export-render', { jobId: row.id, runToken });
+      // spec §7 clipped/list: a moment the user exported is a clipped moment.
+      if (source.momentId) {
+        await tx.update(moments).set({ clipped: true }).where(eq(moments.id, source.momentId));
+      }
+      await this.queue.send(
+        'export-render',
+        { jobId: inserted.id, runToken },
+        { tx, expireInSeconds: ExportRenderer.expirySeconds(inserted.durationMs ?? 0) },
+      );
+      return inserted;
+    });
     await this.notifications.jobChanged(userId, jobForNotification(row), false);
     return toJobDto(row, null);
   }
@@ -195,13 +244,102 @@ export class ExportsService {
       size,
       exportFrameSize(source.options.aspect, source.options.quality, size),
     );
-    const framing = await this.renderer.framing.plan(
-      mediaKey,
-      request,
-      (work) => this.storage.withLocalFile(mediaKey, work),
-      { signal },
-    );
-    return toFramingDto(framing, request);
+    const cached = this.renderer.framing.cached(mediaKey, source.options);
+    if (cached) return toFramingDto(cached, request);
+    const running = this.framingsRunning.get(userId) ?? 0;
+    if (running >= this.maxFramingsPerUser) {
+      throw new AppError(
+        ERROR_CODES.TOO_MANY_RUNNING,
+        429,
+        'Several framing previews are already being worked out for you; try again in a moment.',
+      );
+    }
+    this.framingsRunning.set(userId, running + 1);
+    try {
+      const framing = await this.renderer.framing.plan(
+        mediaKey,
+        request,
+        (work) => this.storage.withLocalFile(mediaKey, work),
+        { signal },
+      );
+      return toFramingDto(framing, request);
+    } finally {
+      const left = (this.framingsRunning.get(userId) ?? 1) - 1;
+      if (left > 0) this.framingsRunning.set(userId, left);
+      else this.framingsRunning.delete(userId);
+    }
+  }
+
+  /**
+   * A task's captions as a subtitle file (issue 13): SRT or WebVTT cues timed to the words, or the
+   * ASS document the export burns in; in the spoken language, the translation, or both.
+   */
+  async subtitles(
+    userId: string,
+    query: SubtitleQuery,
+  ): Promise<{ body: string; contentType: string; fileName: string }> {
+    const display = displayForLanguage(query.lang);
+    const source = await this.resolveClip(userId, 'ANIMATED_CAPTION_EXPORT', {
+      task_id: query.task_id,
+      options: ExportOptions.parse({
+        aspect: 'original',
+        caption_display: display,
+        target_lang: query.target_lang,
+        transcript_text: query.transcript_text,
+        remove_fillers: query.remove_fillers,
+      }),
+    });
+    const { options, transcript } = source;
+    const base = `${fileBaseName(source.title)}.${query.lang === 'source' ? options.sourceLang : query.lang === 'target' ? options.targetLang : `${options.sourceLang}-${options.targetLang}`}`;
+    if (query.format === 'ass') {
+      const size = await this.sourceSize(source.task);
+      const captions = await buildClipCaptions(transcript, options, size, this.translator);
+      return {
+        body: captions.ass,
+        contentType: 'text/x-ssa; charset=utf-8',
+        fileName: `${base}.ass`,
+      };
+    }
+    const { words, translationLines } = await captionText(transcript, options, this.translator);
+    const lines = transcript.segments.map(({ startMs, endMs }) => ({ startMs, endMs }));
+    const cues =
+      query.lang === 'source'
+        ? sourceCues(words, lines, transcript.language)
+        : query.lang === 'target'
+          ? translationCues(translationLines ?? [], options.targetLang ?? '')
+          : bilingualCues(words, translationLines ?? [], transcript.language);
+    return {
+      body: formatSubtitles(cues, query.format),
+      contentType:
+        query.format === 'srt' ? 'application/x-subrip; charset=utf-8' : 'text/vtt; charset=utf-8',
+      fileName: `${base}.${query.format}`,
+    };
+  }
+
+  /** A signed address of a DONE task's stored video, for the caption result page's player. */
+  async taskMediaUrl(userId: string, taskId: unknown): Promise<{ url: string | null }> {
+    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    if (!task.mediaKey) return { url: null };
+    return {
+      url: await this.fileUrls.signFileUrl(task.mediaKey, { expiresInSec: FILE_URL_TTL_SEC }),
+    };
+  }
+
+  /** The target languages offered, and whether this install can translate into each. */
+  translationSupport(): TranslationSupport {
+    const engine = this.translator.engine ?? null;
+    return {
+      engine,
+      languages: TRANSLATION_TARGETS.map(([code, name]) => ({
+        code,
+        name,
+        available: engine !== null,
+        note:
+          engine === null
+            ? `English to ${name} needs a configured LLM endpoint (LLM_BASE_URL): no offline engine installed here translated it well enough.`
+            : null,
+      })),
+    };
   }
 
   templates() {
@@ -238,10 +376,7 @@ export class ExportsService {
         'This video is still being processed; export it once its task is done.',
       );
     }
-    const transcript: StoredTranscript = {
-      language: transcriptRow.language,
-      segments: transcriptRow.segments as StoredTranscript['segments'],
-    };
+    const transcript: StoredTranscript = storedTranscript(transcriptRow);
 
     const options = body.options;
     if (!isCaptionTemplateId(options.template)) {
@@ -285,11 +420,14 @@ export class ExportsService {
         endMs: span.endMs,
         transcriptText: options.transcript_text ?? null,
         layout: options.layout,
+        captionPosition: options.caption_position,
+        captionSize: options.caption_size,
+        removeFillers: options.remove_fillers,
       },
     };
   }
 
-  private async sourceSize(task: TaskRow): Promise<Size> {
+  async sourceSize(task: TaskRow): Promise<Size> {
     const key = task.mediaKey!;
     let size = this.sourceSizes.get(key);
     if (!size) {
@@ -297,11 +435,11 @@ export class ExportsService {
       if (!info.width || !info.height) {
         throw new AppError(ERROR_CODES.NOT_A_VIDEO, 400, 'This media has no picture to export.');
       }
-      const quarterTurn = Math.abs(Math.round((info.rotation ?? 0) / 90)) % 2 === 1;
-      size = quarterTurn
-        ? { width: info.height, height: info.width }
-        : { width: info.width, height: info.height };
+      size = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
       this.sourceSizes.set(key, size);
+      if (this.sourceSizes.size > SOURCE_SIZE_CACHE_LIMIT) {
+        this.sourceSizes.delete(this.sourceSizes.keys().next().value!);
+      }
     }
     return size;
   }
@@ -322,12 +460,47 @@ export class ExportsService {
   }
 }
 
+/**
+ * What an export costs: a moment export is one of the plan's canvas exports; a whole-video caption
+ * export re-renders the whole video and is charged in credits by its duration (issue 13).
+ */
+function chargeFor(type: JobType, durationMs: number): { feature: string; amount: number } {
+  if (type === 'ANIMATED_CAPTION_EXPORT') {
+    return { feature: 'CREDIT', amount: animatedCaptionExportCost(durationMs) };
+  }
+  return { feature: EXPORT_FEATURE, amount: 1 };
+}
+
 /** A file name safe for a download header, from the job's title. */
 function downloadName(title: string): string {
+  return `${fileBaseName(title)}.mp4`;
+}
+
+function fileBaseName(title: string): string {
   const base = title
     .normalize('NFKC')
     .replace(/[^\p{L}\p{N} _.-]+/gu, '')
     .trim()
     .slice(0, 80);
-  return `${base || 'clip'}.mp4`;
+  return base || 'clip';
 }
+
+/** Target languages the result page offers (the spec's "100+ languages" need an LLM endpoint). */
+const TRANSLATION_TARGETS: ReadonlyArray<readonly [string, string]> = [
+  ['es', 'Spanish'],
+  ['de', 'German'],
+  ['fr', 'French'],
+  ['zh', 'Chinese'],
+  ['ar', 'Arabic'],
+  ['pt', 'Portuguese'],
+  ['it', 'Italian'],
+  ['ja', 'Japanese'],
+  ['ko', 'Korean'],
+  ['ru', 'Russian'],
+  ['hi', 'Hindi'],
+  ['tr', 'Turkish'],
+  ['nl', 'Dutch'],
+  ['pl', 'Polish'],
+  ['id', 'Indonesian'],
+  ['vi', 'Vietnamese'],
+];

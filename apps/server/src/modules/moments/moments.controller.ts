@@ -1,4 +1,14 @@
-import { FeedbackBody, MOMENT_LIST_TYPES, Moment, MomentView, envelopeOf } from '@moments/contract';
+import {
+  FeedbackBody,
+  MOMENT_LIST_TYPES,
+  Moment,
+  MomentView,
+  ShareMomentBody,
+  ShareResult,
+  envelopeOf,
+} from '@moments/contract';
+import type { Storage } from '../../storage/index.js';
+import { sendStoredFile } from '../../storage/file-routes.js';
 import { z } from 'zod';
 import { currentUser, requireUser } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
@@ -9,7 +19,11 @@ const IdQuery = z.object({ id: z.string().max(100) });
 const IdParam = z.object({ id: z.string().max(100) });
 
 /** spec §7 "Video and moments": the moment calls. */
-export function registerMomentRoutes(app: App, moments: MomentsService) {
+export function registerMomentRoutes(
+  app: App,
+  moments: MomentsService,
+  deps: { storage: Storage },
+) {
   const tags = ['moments'];
 
   app.get(
@@ -160,11 +174,50 @@ export function registerMomentRoutes(app: App, moments: MomentsService) {
         tags,
         summary: 'Make a moment viewable by link; answers the public path',
         querystring: IdQuery,
+        // spec §7: "optional body"; { publish: true } also lists it on the home shelf.
         body: z.unknown().optional(),
-        response: { 200: envelopeOf(z.object({ share_id: z.string(), path: z.string() })) },
+        response: { 200: envelopeOf(ShareResult) },
       },
     },
-    async (request) => ok(await moments.share(currentUser(request).id, request.query.id)),
+    async (request) => {
+      const body = ShareMomentBody.safeParse(request.body ?? undefined);
+      const publish = body.success ? (body.data?.publish ?? false) : false;
+      return ok(await moments.share(currentUser(request).id, request.query.id, { publish }));
+    },
+  );
+
+  app.delete(
+    '/api/highlight_moment/share',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Unshare: revoke the link (and any home listing)',
+        querystring: IdQuery,
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request) => {
+      await moments.unshare(currentUser(request).id, request.query.id);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/api/highlight_moment/shared_media/:shareId',
+    {
+      schema: {
+        tags,
+        summary: "A shared moment's span as video (only the span; gone once unshared)",
+        params: z.object({ shareId: z.string().max(100) }),
+      },
+    },
+    async (request, reply) => {
+      const { key } = await moments.sharedSpan(request.params.shareId);
+      // Checked on every request, so a revoked share stops playing at once.
+      reply.header('cache-control', 'private, no-cache');
+      return sendStoredFile(request, reply, deps.storage, key);
+    },
   );
 
   app.put(

@@ -1,6 +1,17 @@
+import { storedTranscript } from '@moments/domain/transcript';
 import { randomBytes } from 'node:crypto';
-import type { FeedbackAction, Moment, MomentListType, MomentView } from '@moments/contract';
-import { MOMENT_LIST_TYPES, VideoMeta as VideoMetaSchema } from '@moments/contract';
+import type {
+  ClipLength,
+  FeedbackAction,
+  Moment,
+  MomentListType,
+  MomentView,
+} from '@moments/contract';
+import {
+  CLIP_LENGTH_RANGES_MS,
+  MOMENT_LIST_TYPES,
+  VideoMeta as VideoMetaSchema,
+} from '@moments/contract';
 import type { LlmClient } from '@moments/ai/llm';
 import {
   findViralMoments,
@@ -17,6 +28,7 @@ import type { FileUrls } from '../../storage/index.js';
 import type { TaskRow } from '../tasks/task-mapper.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
 import type { MomentRow, MomentsRepository, NewMoment } from './moments.repository.js';
+import type { MomentSpans } from './moment-spans.js';
 
 /** Signed media links in moment views live this long; the client refreshes them after. */
 const MEDIA_URL_TTL_SEC = 6 * 3600;
@@ -36,6 +48,7 @@ const toDto = (row: MomentRow): Moment => ({
   favorite: row.favorite,
   feedback: (row.feedback as FeedbackAction | null) ?? null,
   share_id: row.shareId,
+  is_new: row.isNew,
   created_at: row.createdAt.getTime(),
 });
 
@@ -66,6 +79,7 @@ export class MomentsService {
     private readonly tasks: TasksRepository,
     private readonly fileUrls: FileUrls,
     private readonly llm: LlmClient | undefined,
+    private readonly spans?: MomentSpans,
   ) {}
 
   /** The analysing stage: stores the task's moments and returns what the user should be told. */
@@ -73,17 +87,28 @@ export class MomentsService {
     if (task.kind === 'caption') return [];
     if (task.kind === 'search' && task.query) {
       const report = await searchMomentsWithReport(transcript, task.query, { signal });
-      await this.repo.replaceForTask(task.id, toRows(task, 'search_snippet', report.moments));
+      await this.repo.syncForTask(
+        task.id,
+        'search_snippet',
+        toRows(task, 'search_snippet', report.moments),
+      );
       const warnings = [...report.warnings];
       if (!report.moments.length) warnings.push('No part of this video answers that question.');
       return warnings;
     }
+    const lengthRange =
+      CLIP_LENGTH_RANGES_MS[task.clipLength as ClipLength] ?? CLIP_LENGTH_RANGES_MS.auto;
     const result = await findViralMoments(transcript, {
+      ...lengthRange,
       actAs: task.actAs ?? undefined,
       llm: this.llm,
       signal,
     });
-    await this.repo.replaceForTask(task.id, toRows(task, 'video_snippet', result.moments));
+    await this.repo.syncForTask(
+      task.id,
+      'video_snippet',
+      toRows(task, 'video_snippet', result.moments),
+    );
     const warnings = [...result.warnings];
     if (!result.moments.length) warnings.push('No moment in this video stood out as worth a clip.');
     return warnings;
@@ -102,20 +127,45 @@ export class MomentsService {
     if (!row || (!owned && !row.shareId)) throw notFound('Moment');
     const task = await this.repo.taskOf(row);
     if (!task) throw notFound('Moment');
+    return this.viewOf(row, task, owned);
+  }
+
+  /**
+   * The home page's default list: shared moments of one list type, best first, read with their
+   * tasks in one query (it was one query per moment).
+   */
+  async defaultList(type: MomentListType, limit = 24): Promise<MomentView[]> {
+    const rows = await this.repo.sharedByTypeWithTasks(type, limit);
+    return Promise.all(rows.map(({ moment, task }) => this.viewOf(moment, task, false)));
+  }
+
+  private async viewOf(
+    row: MomentRow,
+    task: { video: unknown; mediaKey: string | null },
+    owned: boolean,
+  ): Promise<MomentView> {
+    // issue 14 #18: a viewer who is not the owner gets only the moment's span, through a link that
+    // dies with the share (unsharing revokes it), never a signed link to the whole upload.
+    const media = !task.mediaKey
+      ? { media_url: null, media_start: 0 }
+      : owned
+        ? {
+            media_url: await this.fileUrls.signFileUrl(task.mediaKey, {
+              expiresInSec: MEDIA_URL_TTL_SEC,
+            }),
+            media_start: 0,
+          }
+        : {
+            media_url: `/api/highlight_moment/shared_media/${row.shareId}`,
+            media_start: row.startMs,
+          };
     return {
       ...toDto(row),
       video: VideoMetaSchema.parse(task.video),
-      media_url: task.mediaKey
-        ? await this.fileUrls.signFileUrl(task.mediaKey, { expiresInSec: MEDIA_URL_TTL_SEC })
-        : null,
+      ...media,
       owned,
+      published: row.published,
     };
-  }
-
-  /** The home page's default list: shared moments of one list type, best first. */
-  async defaultList(type: MomentListType, limit = 24): Promise<MomentView[]> {
-    const rows = await this.repo.sharedByType(type, limit);
-    return Promise.all(rows.map((row) => this.view(null, row.id)));
   }
 
   async feedback(
@@ -164,12 +214,42 @@ export class MomentsService {
     return (await this.repo.allForUser(userId, 500)).map(toDto);
   }
 
-  /** Makes the moment viewable by link (spec §2 /home/moment/{momentId}). Idempotent. */
-  async share(userId: string, id: unknown): Promise<{ share_id: string; path: string }> {
+  /**
+   * Makes the moment viewable by link (spec §2 /home/moment/{momentId}): an unlisted link. Only
+   * `publish: true` also lists it on the public home shelf and in anonymous search. Idempotent;
+   * sharing again sets the publish choice to what was asked.
+   */
+  async share(
+    userId: string,
+    id: unknown,
+    options: { publish?: boolean } = {},
+  ): Promise<{ share_id: string; path: string; published: boolean }> {
     const row = await findOwned(this.db, moments, userId, id, 'Moment');
     const shareId = row.shareId ?? randomBytes(9).toString('base64url');
-    if (!row.shareId) await this.repo.update(row.id, { shareId });
-    return { share_id: shareId, path: `/home/moment/${row.id}` };
+    const published = options.publish ?? false;
+    if (!row.shareId || row.published !== published)
+      await this.repo.update(row.id, { shareId, published });
+    // Cut the span now, so the first visitor does not wait for it (a failure retries on view).
+    const task = await this.repo.taskOf(row);
+    if (task?.mediaKey && this.spans)
+      void this.spans.cut(row, task.mediaKey).catch(() => undefined);
+    return { share_id: shareId, path: `/home/moment/${row.id}`, published };
+  }
+
+  /** Revokes the link: the moment, its span and its home listing answer 404 to anyone else. */
+  async unshare(userId: string, id: unknown): Promise<void> {
+    const row = await findOwned(this.db, moments, userId, id, 'Moment');
+    await this.repo.update(row.id, { shareId: null, published: false });
+    if (row.shareId) await this.spans?.forget(row).catch(() => undefined);
+  }
+
+  /** The shared span's video file (cut once, then served), or 404 once the share is revoked. */
+  async sharedSpan(shareId: string): Promise<{ key: string }> {
+    if (!/^[A-Za-z0-9_-]{6,64}$/.test(shareId)) throw notFound('Moment');
+    const row = await this.repo.byShareId(shareId);
+    const task = row && (await this.repo.taskOf(row));
+    if (!row || !task?.mediaKey || !this.spans) throw notFound('Moment');
+    return { key: await this.spans.cut(row, task.mediaKey) };
   }
 
   /** Re-scores the moment's span against the current transcript (spec §7 refresh). */
@@ -178,11 +258,7 @@ export class MomentsService {
     const transcriptRow = await this.tasks.findTranscript(row.taskId);
     if (!transcriptRow)
       throw new AppError('NOT_FOUND', 404, 'The transcript of this moment is gone.');
-    const transcript: Transcript = {
-      language: transcriptRow.language,
-      durationMs: transcriptRow.durationMs,
-      segments: transcriptRow.segments as Transcript['segments'],
-    };
+    const transcript: Transcript = storedTranscript(transcriptRow);
     const task = await this.repo.taskOf(row);
     const rescored = rescoreSpan(transcript, row.startMs, row.endMs, task?.actAs ?? undefined);
     const updated = await this.repo.update(row.id, {

@@ -27,6 +27,12 @@ export class NotificationsService {
   constructor(
     private readonly db: Db,
     private readonly bus: RealtimeBus,
+    /** Told about every stored (finished-work) notification, e.g. to mail it; must not throw. */
+    private readonly onStored?: (
+      userId: string,
+      type: NotificationType,
+      data: Record<string, unknown>,
+    ) => Promise<void>,
   ) {}
 
   async taskChanged(task: TaskRow, statusChanged: boolean): Promise<void> {
@@ -150,6 +156,7 @@ export class NotificationsService {
   private async store(userId: string, type: NotificationType, data: Record<string, unknown>) {
     const [row] = await this.db.insert(notifications).values({ userId, type, data }).returning();
     if (!row) throw new Error('notification insert returned nothing');
+    await this.onStored?.(userId, type, data);
     return toDto(row);
   }
 }

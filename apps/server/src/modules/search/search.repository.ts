@@ -32,17 +32,18 @@ function containsAll(column: SQL, words: string[]): SQL {
 }
 
 /**
- * Thin data access for the home search. The text vectors are built in the query (no stored column
- * or index): an instance holds thousands of videos, not millions, and the same SQL runs on PGlite
- * and PostgreSQL.
+ * Thin data access for the home search. Text vectors are stored, generated columns with GIN
+ * indexes (migration 0002_security: moments.search_vec, transcripts.search_vec, tasks.search_title
+ * and the search_text columns the substring fallback reads), so a query no longer builds a vector
+ * for every visible row. The same SQL runs on PGlite and PostgreSQL.
  */
 export class SearchRepository {
   constructor(private readonly db: Db) {}
 
   /**
    * Hits the requester may see, best first: title hits above text hits, then full-text rank, then
-   * moment score and recency. Visibility is decided here and only here: shared moments for
-   * everyone, plus the requester's own moments and tasks.
+   * moment score and recency. Visibility is decided here and only here: published moments for
+   * everyone (an unlisted share is not published), plus the requester's own moments and tasks.
    */
   async rank(scope: SearchScope): Promise<RankedHit[]> {
     const { userId, query, fallbackWords, limit, offset } = scope;
@@ -52,27 +53,19 @@ export class SearchRepository {
       WITH q AS (SELECT websearch_to_tsquery('simple', ${query}) AS tsq),
       docs AS (
         SELECT 'moment'::text AS kind, m.id AS moment_id, m.task_id, m.title,
-          concat_ws(' ', m.description,
-            (SELECT string_agg(tag, ' ') FROM jsonb_array_elements_text(m.hashtags) AS tag),
-            m.transcript) AS body,
-          m.score, m.created_at
+          m.search_text AS body, m.search_vec AS vec, m.score, m.created_at
         FROM moments m
-        WHERE m.share_id IS NOT NULL OR m.user_id = ${userId}
+        WHERE (m.share_id IS NOT NULL AND m.published) OR m.user_id = ${userId}
         UNION ALL
-        SELECT 'task'::text, NULL::uuid, t.id, coalesce(t.video->>'title', ''),
-          coalesce((SELECT string_agg(seg->>'text', ' ')
-                    FROM jsonb_array_elements(tr.segments) AS seg), ''),
+        SELECT 'task'::text, NULL::uuid, t.id, t.search_title,
+          coalesce(tr.search_text, ''),
+          setweight(to_tsvector('simple', t.search_title), 'A') || coalesce(tr.search_vec, ''::tsvector),
           NULL::integer, t.created_at
         FROM tasks t LEFT JOIN transcripts tr ON tr.task_id = t.id
         WHERE t.user_id = ${userId}
-      ),
-      vectors AS (
-        SELECT docs.*,
-          setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B') AS vec
-        FROM docs
       )
       SELECT d.kind, d.task_id, d.moment_id
-      FROM vectors d, q
+      FROM docs d, q
       WHERE ${anyHit}
       ORDER BY ${titleHit} DESC, ts_rank(d.vec, q.tsq) DESC, d.score DESC NULLS LAST,
         d.created_at DESC, coalesce(d.moment_id, d.task_id)

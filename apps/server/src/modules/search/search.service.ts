@@ -1,3 +1,4 @@
+import { storedSegments } from '@moments/domain/transcript';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   ERROR_CODES,
@@ -6,7 +7,6 @@ import {
   type SearchHit,
   type SearchVideosReply,
 } from '@moments/contract';
-import type { TranscriptSegment } from '@moments/ai/asr';
 import { AppError } from '../../http/errors.js';
 import type { SearchRepository } from './search.repository.js';
 import { bestSnippet, queryWords, type Passage } from './snippets.js';
@@ -108,7 +108,7 @@ export class SearchService {
         const row = tasksById.get(hit.taskId);
         if (!row) continue;
         const video = VideoMetaSchema.parse(row.task.video);
-        const segments = (row.segments as TranscriptSegment[] | null) ?? [];
+        const segments = storedSegments(row.segments);
         const passages: Passage[] = segments.map((segment) => ({
           text: segment.text,
           startMs: segment.startMs,

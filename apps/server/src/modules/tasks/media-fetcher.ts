@@ -70,15 +70,17 @@ export class StorageMediaFetcher implements MediaFetcher {
     const mediaKey = `users/${task.userId}/tasks/${task.id}/source${extension}`;
     await this.storage.putFile(mediaKey, downloaded.file, { move: true });
     const m = downloaded.metadata;
+    // Thumbnail and facts come from what the server fetched itself, never from the client
+    // (a client-chosen thumbnail would be loaded by every visitor of a shared moment).
     return {
       mediaKey,
       meta: {
         title: video.title || m.title || '',
-        thumbnail: video.thumbnail ?? m.thumbnail ?? null,
+        thumbnail: m.thumbnail,
         duration: m.durationMs != null ? m.durationMs / 1000 : video.duration,
-        channel_title: video.channel_title ?? m.channelTitle ?? null,
-        view_count: video.view_count ?? m.viewCount ?? null,
-        published_at: video.published_at ?? m.publishedAt ?? null,
+        channel_title: m.channelTitle,
+        view_count: m.viewCount,
+        published_at: m.publishedAt,
       },
     };
   }

@@ -17,6 +17,7 @@ export function toTaskDto(row: TaskRow): Task {
     caption_display: row.captionDisplay as Task['caption_display'],
     act_as: row.actAs,
     query: row.query,
+    clip_length: row.clipLength as Task['clip_length'],
     status,
     stage: row.stage as TaskStage,
     progress: Math.round(row.progress * 10) / 10,

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { tasks, transcripts } from '../../db/schema.js';
+import { entitlements, tasks, transcripts } from '../../db/schema.js';
 import type { TaskRow } from './task-mapper.js';
 
 export type NewTask = typeof tasks.$inferInsert;
@@ -10,8 +10,9 @@ export type TaskPatch = Partial<Omit<NewTask, 'id' | 'userId' | 'createdAt'>>;
 export class TasksRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(task: NewTask): Promise<TaskRow> {
-    const [row] = await this.db.insert(tasks).values(task).returning();
+  /** `db` may be the caller's transaction (the row and its queue job go in together). */
+  async insert(task: NewTask, db: Db = this.db): Promise<TaskRow> {
+    const [row] = await db.insert(tasks).values(task).returning();
     if (!row) throw new Error('task insert returned nothing');
     return row;
   }
@@ -58,8 +59,30 @@ export class TasksRepository {
     return row;
   }
 
-  async update(id: string, patch: TaskPatch): Promise<TaskRow | undefined> {
+  /**
+   * Claims the run for one worker: only a queued run, or one whose worker stopped heart-beating,
+   * can be claimed, so a second delivery of the same token (pg-boss expiry retry) is refused
+   * while the first run is alive.
+   */
+  async claimRun(id: string, runToken: string, staleBefore: Date): Promise<TaskRow | undefined> {
+    const now = new Date();
     const [row] = await this.db
+      .update(tasks)
+      .set({ startedAt: now, heartbeatAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(tasks.id, id),
+          eq(tasks.runToken, runToken),
+          inArray(tasks.status, ['START', 'IN_PROGRESS']),
+          or(isNull(tasks.startedAt), lt(tasks.heartbeatAt, staleBefore)),
+        ),
+      )
+      .returning();
+    return row;
+  }
+
+  async update(id: string, patch: TaskPatch, db: Db = this.db): Promise<TaskRow | undefined> {
+    const [row] = await db
       .update(tasks)
       .set({ ...patch, updatedAt: new Date() })
       .where(eq(tasks.id, id))
@@ -81,8 +104,34 @@ export class TasksRepository {
       );
   }
 
-  async saveTranscript(row: typeof transcripts.$inferInsert): Promise<void> {
-    await this.db
+  /** Tasks of the user that are queued or running. */
+  /**
+   * Queued or running tasks of the user. Inside a transaction, `lock` first takes the user's
+   * advisory lock, so concurrent starts count one after another and cannot all slip under the limit.
+   */
+  async countRunning(userId: string, db: Db = this.db, lock = false): Promise<number> {
+    if (lock)
+      await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`task-slots:${userId}`}))`);
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(tasks)
+      .where(and(eq(tasks.userId, userId), inArray(tasks.status, ['START', 'IN_PROGRESS'])));
+    return Number(row?.n ?? 0);
+  }
+
+  /** Processing credits the user has left (read-only; charging goes through CreditsService). */
+  async creditsLeft(userId: string): Promise<number | 'unlimited'> {
+    const [grant] = await this.db
+      .select()
+      .from(entitlements)
+      .where(and(eq(entitlements.userId, userId), eq(entitlements.feature, 'CREDIT')))
+      .limit(1);
+    if (!grant) return 0;
+    return grant.limit === -1 ? 'unlimited' : grant.limit - grant.usage;
+  }
+
+  async saveTranscript(row: typeof transcripts.$inferInsert, db: Db = this.db): Promise<void> {
+    await db
       .insert(transcripts)
       .values(row)
       .onConflictDoUpdate({
@@ -106,7 +155,7 @@ export class TasksRepository {
     return rows[0];
   }
 
-  async deleteTranscript(taskId: string): Promise<void> {
-    await this.db.delete(transcripts).where(eq(transcripts.taskId, taskId));
+  async deleteTranscript(taskId: string, db: Db = this.db): Promise<void> {
+    await db.delete(transcripts).where(eq(transcripts.taskId, taskId));
   }
 }

@@ -1,16 +1,20 @@
+import { storedTranscript, toApiTranscript } from '@moments/domain/transcript';
 import { randomUUID } from 'node:crypto';
 import type { Task, TaskKind, TaskStartParams, Transcript, VideoMeta } from '@moments/contract';
 import { ERROR_CODES, UPLOAD_URL_PREFIX } from '@moments/contract';
 import { normalizeVideoUrl } from '@moments/domain/links';
 import { resolveMediaUrl } from '@moments/media/net';
+import type { Translator } from '@moments/ai/translate';
 import type { Db } from '../../db/client.js';
 import { tasks, uploads } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { findOwned, isUuid } from '../../repositories/owned.js';
 import type { Storage } from '../../storage/index.js';
+import { MediaAnalysesRepository } from '../exports/media-analyses.repository.js';
 import { toTaskDto, type TaskRow } from './task-mapper.js';
-import type { TaskHooks, TaskRunner } from './task-runner.js';
+import { taskChargeKey, type TaskHooks, type TaskRunner } from './task-runner.js';
+import type { CreditsService } from '../credits/credits.service.js';
 import type { TasksRepository } from './tasks.repository.js';
 
 export interface RetryParams {
@@ -31,7 +35,48 @@ export class TasksService {
     private readonly storage: Storage,
     private readonly hooks: TaskHooks,
     private readonly allowHosts: string[],
+    private readonly credits: CreditsService,
+    private readonly maxRunningPerUser = Number.POSITIVE_INFINITY,
+    private readonly translator?: Translator,
   ) {}
+
+  /**
+   * One user cannot fill the workers: beyond the limit, starting another task answers 429. Called
+   * early to refuse cheaply, then again with `tx` inside the insert's transaction, under the
+   * user's lock, so that concurrent starts cannot all pass the first check.
+   */
+  private async assertRunSlot(userId: string, tx?: Db) {
+    const running = tx
+      ? await this.repo.countRunning(userId, tx, true)
+      : await this.repo.countRunning(userId);
+    if (running >= this.maxRunningPerUser) {
+      throw new AppError(
+        ERROR_CODES.TOO_MANY_RUNNING,
+        429,
+        `You already have ${this.maxRunningPerUser} videos processing. Start this one when one of them is done.`,
+      );
+    }
+  }
+
+  /**
+   * A translation this install cannot make is refused before anything is stored or charged, so no
+   * task ends DONE without the translation it was asked for (issue 13).
+   */
+  private async assertCanTranslate(sourceLang: string, targetLang: string | null | undefined) {
+    if (!targetLang || !this.translator) return;
+    try {
+      await this.translator.translateLines([], sourceLang, targetLang);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'TRANSLATION_UNAVAILABLE') {
+        throw new AppError(
+          ERROR_CODES.TRANSLATION_UNAVAILABLE,
+          400,
+          `Translating captions into "${targetLang}" needs a configured LLM endpoint (LLM_BASE_URL); no offline engine is installed. Start without a target language for captions in the spoken language.`,
+        );
+      }
+      throw error;
+    }
+  }
 
   async start(
     userId: string,
@@ -39,6 +84,8 @@ export class TasksService {
     params: TaskStartParams,
     kind: Extract<TaskKind, 'caption'> | undefined,
   ): Promise<Task> {
+    await this.assertRunSlot(userId);
+    await this.assertCanTranslate(params.source_lang, params.target_lang);
     const video = await this.checkedVideo(userId, meta, params.url_source);
     let rootTaskId: string | null = null;
     let reused: {
@@ -57,27 +104,41 @@ export class TasksService {
     }
     const query = params.query?.trim() || null;
     const runToken = randomUUID();
-    const row = await this.repo.insert({
-      userId,
-      rootTaskId,
-      kind: kind ?? (query ? 'search' : 'viral'),
-      urlSource: video.video_platform === 'upload' ? 'upload' : params.url_source,
-      video,
-      sourceLang: params.source_lang,
-      targetLang: params.target_lang ?? null,
-      captionDisplay: params.caption_display,
-      actAs: kind === 'caption' ? null : params.act_as?.trim() || null,
-      query: kind === 'caption' ? null : query,
-      status: 'START',
-      stage: 'queued',
-      mediaKey: reused.mediaKey,
-      runToken,
+    // Row and queue job in one transaction (issue 14 defect 2): a failed send leaves no task
+    // that nothing will ever run.
+    const row = await this.db.transaction(async (tx) => {
+      await this.assertRunSlot(userId, tx);
+      const inserted = await this.repo.insert(
+        {
+          userId,
+          rootTaskId,
+          kind: kind ?? (query ? 'search' : 'viral'),
+          urlSource: video.video_platform === 'upload' ? 'upload' : params.url_source,
+          video,
+          sourceLang: params.source_lang,
+          targetLang: params.target_lang ?? null,
+          captionDisplay: params.caption_display,
+          actAs: kind === 'caption' ? null : params.act_as?.trim() || null,
+          query: kind === 'caption' ? null : query,
+          clipLength: params.clip_length ?? 'auto',
+          status: 'START',
+          stage: 'queued',
+          mediaKey: reused.mediaKey,
+          runToken,
+        },
+        tx,
+      );
+      if (reused.transcript) {
+        const { taskId: _old, createdAt: _at, ...copy } = reused.transcript;
+        await this.repo.saveTranscript({ ...copy, taskId: inserted.id }, tx);
+      }
+      await this.queue.send(
+        'task-run',
+        { taskId: inserted.id, runToken },
+        { tx, expireInSeconds: this.runner.expirySeconds((video.duration ?? 0) * 1000) },
+      );
+      return inserted;
     });
-    if (reused.transcript) {
-      const { taskId: _old, createdAt: _at, ...copy } = reused.transcript;
-      await this.repo.saveTranscript({ ...copy, taskId: row.id });
-    }
-    await this.queue.send('task-run', { taskId: row.id, runToken });
     await this.hooks.onTaskChanged(row, { statusChanged: true });
     return toTaskDto(row);
   }
@@ -87,27 +148,42 @@ export class TasksService {
     if (task.status === 'START' || task.status === 'IN_PROGRESS') {
       throw new AppError(ERROR_CODES.TASK_NOT_RETRYABLE, 409, 'This task is still running.');
     }
+    await this.assertRunSlot(userId);
     const sourceLang = params.source_lang ?? task.sourceLang;
-    if (params.reset_language || sourceLang !== task.sourceLang) {
-      await this.repo.deleteTranscript(task.id);
-    }
+    await this.assertCanTranslate(sourceLang, params.target_lang);
+    const resetTranscript = params.reset_language || sourceLang !== task.sourceLang;
     const runToken = randomUUID();
-    const row = await this.repo.update(task.id, {
-      status: 'START',
-      stage: 'queued',
-      progress: 0,
-      errorReason: null,
-      warnings: [],
-      sourceLang,
-      targetLang: params.target_lang ?? task.targetLang,
-      captionDisplay: params.caption_display ?? task.captionDisplay,
-      attempts: task.attempts + 1,
-      runToken,
-      heartbeatAt: new Date(),
+    const row = await this.db.transaction(async (tx) => {
+      await this.assertRunSlot(userId, tx);
+      if (resetTranscript) await this.repo.deleteTranscript(task.id, tx);
+      const updated = await this.repo.update(
+        task.id,
+        {
+          status: 'START',
+          stage: 'queued',
+          progress: 0,
+          errorReason: null,
+          warnings: [],
+          sourceLang,
+          targetLang: params.target_lang ?? task.targetLang,
+          captionDisplay: params.caption_display ?? task.captionDisplay,
+          attempts: task.attempts + 1,
+          costCredits: 0,
+          runToken,
+          startedAt: null,
+          heartbeatAt: new Date(),
+        },
+        tx,
+      );
+      if (!updated) throw notFound('Task');
+      await this.queue.send(
+        'task-run',
+        { taskId: updated.id, runToken },
+        { tx, expireInSeconds: this.runner.expirySeconds(updated.durationMs) },
+      );
+      return updated;
     });
-    if (!row) throw notFound('Task');
     this.runner.cancel(task.id);
-    await this.queue.send('task-run', { taskId: row.id, runToken });
     await this.hooks.onTaskChanged(row, { statusChanged: true });
     return toTaskDto(row);
   }
@@ -125,8 +201,16 @@ export class TasksService {
     const task = await findOwned(this.db, tasks, userId, id, 'Task');
     this.runner.cancel(task.id);
     await this.repo.delete(task.id);
+    // An unfinished task costs nothing (a worker in another process refunds too, idempotently).
+    if (task.status !== 'DONE') {
+      await this.credits.refund(taskChargeKey(task.id, task.attempts));
+    }
     // Uploaded media belongs to the upload, not the task; downloaded media goes with the task.
     await this.storage.deletePrefix(`users/${userId}/tasks/${task.id}/`);
+    // What was measured about media deleted with the task goes too (framing plans, loudness).
+    if (task.mediaKey?.startsWith(`users/${userId}/tasks/${task.id}/`)) {
+      await new MediaAnalysesRepository(this.db).deleteForMedia(task.mediaKey);
+    }
   }
 
   async history(userId: string, rootTaskId: unknown): Promise<Task[]> {
@@ -142,29 +226,7 @@ export class TasksService {
     if (!row) {
       throw new AppError(ERROR_CODES.NOT_FOUND, 404, 'This task has no transcript yet.');
     }
-    type Words = { text: string; startMs: number; endMs: number; confidence: number }[];
-    const segments = row.segments as {
-      startMs: number;
-      endMs: number;
-      text: string;
-      words: Words;
-    }[];
-    return {
-      task_id: task.id,
-      language: row.language,
-      duration_ms: row.durationMs,
-      segments: segments.map((segment) => ({
-        start: segment.startMs,
-        end: segment.endMs,
-        text: segment.text,
-        words: segment.words.map((word) => ({
-          text: word.text,
-          start: word.startMs,
-          end: word.endMs,
-          confidence: word.confidence,
-        })),
-      })),
-    };
+    return toApiTranscript(task.id, storedTranscript(row));
   }
 
   /** The video meta a task may start from: an owned upload, or a public http(s) link. */
@@ -179,11 +241,11 @@ export class TasksService {
         : undefined;
       const upload = await findOwned(this.db, uploads, userId, uploadId, 'Upload');
       return {
-        ...meta,
+        ...SERVER_FILLED_META,
         url: `${UPLOAD_URL_PREFIX}${upload.id}`,
         video_platform: 'upload',
         title: meta.title || upload.originalName,
-        duration: upload.durationMs != null ? upload.durationMs / 1000 : meta.duration,
+        duration: upload.durationMs != null ? upload.durationMs / 1000 : null,
       };
     }
     let url: string;
@@ -195,8 +257,19 @@ export class TasksService {
     // Fail fast on what we can see now (private address, 404, a page with no video); the worker
     // checks again before downloading.
     const resolved = await resolveMediaUrl(url, { allowHosts: this.allowHosts, timeoutMs: 15_000 });
-    return { ...meta, url, video_platform: resolved.source };
+    // Only the link and the user's title are taken from the client; the worker fills in the
+    // thumbnail, duration and facts from what it downloads.
+    return { ...SERVER_FILLED_META, title: meta.title, url, video_platform: resolved.source };
   }
 }
+
+/** Video facts the server fills in itself (defect 17): the client's values are dropped. */
+const SERVER_FILLED_META = {
+  thumbnail: null,
+  duration: null,
+  channel_title: null,
+  view_count: null,
+  published_at: null,
+} satisfies Partial<VideoMeta>;
 
 export type { TaskRow };

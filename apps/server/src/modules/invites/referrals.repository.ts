@@ -1,0 +1,102 @@
+import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { creditLedger, entitlements, referralCodes, referrals, users } from '../../db/schema.js';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export class ReferralsRepository {
+  constructor(private readonly db: Db) {}
+
+  async codeOf(userId: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ code: referralCodes.code })
+      .from(referralCodes)
+      .where(eq(referralCodes.userId, userId))
+      .limit(1);
+    return row?.code;
+  }
+
+  /** Inserts the code unless the user has one already; false when the code is taken. */
+  async insertCode(userId: string, code: string): Promise<boolean> {
+    const rows = await this.db
+      .insert(referralCodes)
+      .values({ userId, code })
+      .onConflictDoNothing()
+      .returning({ code: referralCodes.code });
+    return rows.length > 0;
+  }
+
+  async ownerOfCode(code: string): Promise<{ id: string; username: string } | undefined> {
+    const [row] = await this.db
+      .select({ id: users.id, username: users.username })
+      .from(referralCodes)
+      .innerJoin(users, eq(users.id, referralCodes.userId))
+      .where(eq(referralCodes.code, code))
+      .limit(1);
+    return row;
+  }
+
+  /** Records who invited `referredId`; a user is referred at most once (first wins). */
+  async record(referredId: string, referrerId: string): Promise<void> {
+    await this.db.insert(referrals).values({ referredId, referrerId }).onConflictDoNothing();
+  }
+
+  async counts(referrerId: string): Promise<{ invited: number; rewarded: number }> {
+    const [invited] = await this.db
+      .select({ n: count() })
+      .from(referrals)
+      .where(eq(referrals.referrerId, referrerId));
+    const [rewarded] = await this.db
+      .select({ n: count() })
+      .from(referrals)
+      .where(and(eq(referrals.referrerId, referrerId), isNotNull(referrals.rewardedAt)));
+    return { invited: invited?.n ?? 0, rewarded: rewarded?.n ?? 0 };
+  }
+
+  /**
+   * Marks the referral of `referredId` rewarded and credits both sides, in one transaction; the
+   * conditional update is what makes a second call (or a concurrent one) a no-op. Returns the
+   * referrer when this call did the reward.
+   */
+  async rewardOnce(
+    referredId: string,
+    amounts: { referrer: number; friend: number },
+  ): Promise<string | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(referrals)
+        .set({ rewardedAt: new Date() })
+        .where(and(eq(referrals.referredId, referredId), isNull(referrals.rewardedAt)))
+        .returning({ referrerId: referrals.referrerId });
+      if (!claimed) return undefined;
+      await grantCredits(
+        tx,
+        claimed.referrerId,
+        amounts.referrer,
+        `referral:${referredId}:referrer`,
+      );
+      await grantCredits(tx, referredId, amounts.friend, `referral:${referredId}:friend`);
+      return claimed.referrerId;
+    });
+  }
+}
+
+/** Raises the user's CREDIT allowance (unless unlimited) and writes the ledger row. */
+async function grantCredits(tx: Tx, userId: string, amount: number, key: string) {
+  await tx
+    .insert(entitlements)
+    .values({ userId, feature: 'CREDIT', limit: amount, usage: 0 })
+    .onConflictDoUpdate({
+      target: [entitlements.userId, entitlements.feature],
+      set: {
+        limit: sql`case when ${entitlements.limit} = -1 then -1 else ${entitlements.limit} + ${amount} end`,
+      },
+    });
+  await tx.insert(creditLedger).values({
+    userId,
+    feature: 'CREDIT',
+    amount,
+    chargeKey: key,
+    reason: 'invite reward',
+  });
+}

@@ -1,0 +1,4 @@
+export { AccountMails } from './account-mails.js';
+export { registerMailRoutes } from './mail.controller.js';
+export { MailPreferencesService, isUserMailCategory } from './mail-preferences.service.js';
+export { UserMailer } from './user-mailer.js';

@@ -1,0 +1,133 @@
+import {
+  ERROR_CODES,
+  MAIL_CATEGORY_LABELS,
+  MailPreferenceUpdate,
+  MailPreferences,
+  UnsubscribeInfo,
+  envelopeOf,
+} from '@moments/contract';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser, requireUser } from '../../http/auth.js';
+import { ok } from '../../http/envelope.js';
+import { AppError } from '../../http/errors.js';
+import type { App } from '../../http/types.js';
+import type { UnsubscribeTokens } from '../../mail/index.js';
+import type { UsersRepository } from '../../repositories/users.repository.js';
+import { isUserMailCategory, type MailPreferencesService } from './mail-preferences.service.js';
+
+export interface MailRoutesOptions {
+  preferences: MailPreferencesService;
+  tokens: UnsubscribeTokens;
+  users: UsersRepository;
+}
+
+const invalidLink = () =>
+  new AppError(
+    ERROR_CODES.INVALID_UNSUBSCRIBE_LINK,
+    400,
+    'This unsubscribe link is not valid. Use the link from the mail, or manage mail in Settings.',
+  );
+
+/** `ana@example.org` → `a**@example.org`: enough to recognise, not enough to harvest. */
+const maskEmail = (email: string) => {
+  const [name = '', domain = ''] = email.split('@');
+  return `${name.slice(0, 1)}${'*'.repeat(Math.max(2, name.length - 1))}@${domain}`;
+};
+
+export function registerMailRoutes(app: App, options: MailRoutesOptions) {
+  const { preferences, tokens, users } = options;
+  const TokenParams = z.object({ token: z.string().min(1).max(512) });
+
+  const resolve = async (token: string) => {
+    const claim = tokens.verify(token);
+    if (!claim || !isUserMailCategory(claim.category)) throw invalidLink();
+    const user = await users.findById(claim.userId);
+    if (!user) throw invalidLink();
+    return { user, category: claim.category };
+  };
+
+  app.get(
+    '/api/unsubscribe/:token',
+    {
+      schema: {
+        tags: ['mail'],
+        summary: 'What an unsubscribe link stops (no login: the signed token is the authority)',
+        params: TokenParams,
+        response: { 200: envelopeOf(UnsubscribeInfo) },
+      },
+    },
+    async (request) => {
+      const { user, category } = await resolve(request.params.token);
+      return ok({
+        category,
+        label: MAIL_CATEGORY_LABELS[category],
+        email: maskEmail(user.email),
+        stopped: await preferences.isStopped(user.id, category),
+      });
+    },
+  );
+
+  // RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click` form-encoded; the page
+  // posts JSON or nothing. Either way the body carries nothing we need.
+  app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, body),
+    );
+    scope.post(
+      '/api/unsubscribe/:token',
+      {
+        schema: {
+          tags: ['mail'],
+          summary: 'Stops the category of mail the link names (one-click, no login)',
+          params: TokenParams,
+          response: { 200: envelopeOf(UnsubscribeInfo) },
+        },
+      },
+      async (request) => {
+        const { user, category } = await resolve(request.params.token);
+        await preferences.setEnabled(user.id, category, false);
+        return ok({
+          category,
+          label: MAIL_CATEGORY_LABELS[category],
+          email: maskEmail(user.email),
+          stopped: true,
+        });
+      },
+    );
+  });
+
+  app.get(
+    '/api/user/mail-preferences',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['mail'],
+        summary: 'Which categories of mail the user gets',
+        response: { 200: envelopeOf(MailPreferences) },
+      },
+    },
+    async (request) => ok(await preferences.list(currentUser(request).id)),
+  );
+
+  app.put(
+    '/api/user/mail-preferences',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['mail'],
+        summary: 'Turns one category of mail on or off',
+        body: MailPreferenceUpdate,
+        response: { 200: envelopeOf(MailPreferences) },
+      },
+    },
+    async (request) => {
+      const userId = currentUser(request).id;
+      await preferences.setEnabled(userId, request.body.category, request.body.enabled);
+      return ok(await preferences.list(userId));
+    },
+  );
+}

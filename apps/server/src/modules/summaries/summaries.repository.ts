@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { summaries } from '../../db/schema.js';
+
+export type SummaryRow = typeof summaries.$inferSelect;
+export type NewSummary = typeof summaries.$inferInsert;
+
+/** Thin data access for summaries (one per task). */
+export class SummariesRepository {
+  constructor(private readonly db: Db) {}
+
+  async forTask(taskId: string): Promise<SummaryRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(summaries)
+      .where(eq(summaries.taskId, taskId))
+      .limit(1);
+    return rows[0];
+  }
+
+  async byShareId(shareId: string): Promise<SummaryRow | undefined> {
+    const rows = await this.db
+      .select()
+      .from(summaries)
+      .where(eq(summaries.shareId, shareId))
+      .limit(1);
+    return rows[0];
+  }
+
+  /** Writes the task's summary, keeping an existing share link (a refresh does not unshare). */
+  async upsert(row: NewSummary): Promise<SummaryRow> {
+    const [saved] = await this.db
+      .insert(summaries)
+      .values(row)
+      .onConflictDoUpdate({
+        target: summaries.taskId,
+        set: {
+          overview: row.overview,
+          chapters: row.chapters,
+          keyPoints: row.keyPoints,
+          method: row.method,
+          warnings: row.warnings,
+          updatedAt: new Date(),
+        },
+      })
+      .returning();
+    return saved!;
+  }
+
+  async setShareId(taskId: string, shareId: string | null): Promise<SummaryRow | undefined> {
+    const [row] = await this.db
+      .update(summaries)
+      .set({ shareId })
+      .where(eq(summaries.taskId, taskId))
+      .returning();
+    return row;
+  }
+}

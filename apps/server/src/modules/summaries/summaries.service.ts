@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import type { Summary, SummaryView, VideoMeta } from '@moments/contract';
+import { VideoMeta as VideoMetaSchema } from '@moments/contract';
+import { summaryCost } from '@moments/domain';
+import type { LlmClient } from '@moments/ai/llm';
+import type { Transcript } from '@moments/ai/moments';
+import { summariseTranscript } from '@moments/ai/summary';
+import type { Db } from '../../db/client.js';
+import { tasks } from '../../db/schema.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { findOwned } from '../../repositories/owned.js';
+import type { FileUrls } from '../../storage/index.js';
+import type { CreditsService } from '../credits/credits.service.js';
+import type { TaskRow } from '../tasks/task-mapper.js';
+import type { TasksRepository } from '../tasks/tasks.repository.js';
+import type { SummariesRepository, SummaryRow } from './summaries.repository.js';
+
+const MEDIA_URL_TTL_SEC = 6 * 3600;
+
+export const newShareId = () => randomBytes(12).toString('base64url');
+
+export function summaryDto(row: SummaryRow): Summary {
+  const chapters = row.chapters as {
+    startMs: number;
+    endMs: number;
+    title: string;
+    summary: string;
+  }[];
+  const keyPoints = row.keyPoints as { startMs: number; endMs: number; text: string }[];
+  return {
+    task_id: row.taskId,
+    overview: row.overview,
+    chapters: chapters.map((c) => ({
+      start: c.startMs,
+      end: c.endMs,
+      title: c.title,
+      summary: c.summary,
+    })),
+    key_points: keyPoints.map((p) => ({ start: p.startMs, end: p.endMs, text: p.text })),
+    method: row.method === 'llm' ? 'llm' : 'extractive',
+    warnings: row.warnings as string[],
+    share_id: row.shareId,
+    updated_at: row.updatedAt.getTime(),
+  };
+}
+
+/**
+ * Summaries (issue 10): made by a task's summary stage after analysing, refreshable by the owner,
+ * shareable as an unlisted public link. They cost credits (spec §9) through CreditsService.
+ */
+export class SummariesService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: SummariesRepository,
+    private readonly tasks: TasksRepository,
+    private readonly credits: CreditsService,
+    private readonly fileUrls: FileUrls,
+    private readonly llm: LlmClient | undefined,
+  ) {}
+
+  /**
+   * The task's summary stage: charges, summarises, stores; returns warnings for the task. A summary
+   * that cannot be made (no credits left) never fails the task: the warning says why.
+   */
+  async summariseTask(
+    task: TaskRow,
+    transcript: Transcript,
+    signal: AbortSignal,
+  ): Promise<{ warnings: string[]; costCredits: number }> {
+    const chargeKey = `summary:${task.id}:${task.attempts}`;
+    try {
+      return await this.generate(task, transcript, chargeKey, signal);
+    } catch (error) {
+      signal.throwIfAborted();
+      if (error instanceof AppError && error.code === 'BALANCE_NOT_ENOUGH')
+        return {
+          warnings: [
+            'No summary was made: not enough credits left. Upgrade your plan, then refresh the summary.',
+          ],
+          costCredits: 0,
+        };
+      // The moments are found already: a summary that fails (and was refunded) does not fail the task.
+      return {
+        warnings: [
+          `No summary was made (${(error as Error).message.slice(0, 160)}); refresh it from the summary page.`,
+        ],
+        costCredits: 0,
+      };
+    }
+  }
+
+  private async generate(
+    task: TaskRow,
+    transcript: Transcript,
+    chargeKey: string,
+    signal: AbortSignal,
+  ): Promise<{ warnings: string[]; costCredits: number }> {
+    const cost = summaryCost((transcript.durationMs || (task.durationMs ?? 0)) / 1000);
+    await this.credits.charge(task.userId, 'CREDIT', cost, chargeKey, 'summary');
+    try {
+      const summary = await summariseTranscript(transcript, { llm: this.llm, signal });
+      await this.repo.upsert({
+        taskId: task.id,
+        userId: task.userId,
+        overview: summary.overview,
+        chapters: summary.chapters,
+        keyPoints: summary.keyPoints,
+        method: summary.method,
+        warnings: summary.warnings,
+      });
+      return { warnings: summary.warnings, costCredits: cost };
+    } catch (error) {
+      await this.credits.refund(chargeKey).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async view(userId: string, taskId: unknown): Promise<SummaryView> {
+    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    const row = await this.repo.forTask(task.id);
+    if (!row) throw notFound('Summary');
+    return this.toView(task, row);
+  }
+
+  /** Makes the summary again from the stored transcript (a new charge, once per version). */
+  async refresh(userId: string, taskId: unknown): Promise<SummaryView> {
+    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    if (task.status !== 'DONE')
+      throw new AppError('TASK_NOT_RETRYABLE', 409, 'The video is still being processed.');
+    const transcript = await this.transcriptOf(task.id);
+    const previous = await this.repo.forTask(task.id);
+    const version = previous ? previous.updatedAt.getTime() : 0;
+    await this.generate(
+      task,
+      transcript,
+      `summary:${task.id}:refresh:${version}`,
+      AbortSignal.timeout(600_000),
+    );
+    return this.view(userId, task.id);
+  }
+
+  async share(userId: string, taskId: unknown): Promise<{ share_id: string; path: string }> {
+    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    const row = await this.repo.forTask(task.id);
+    if (!row) throw notFound('Summary');
+    const shareId = row.shareId ?? newShareId();
+    if (!row.shareId) await this.repo.setShareId(task.id, shareId);
+    return { share_id: shareId, path: `/s/${shareId}` };
+  }
+
+  async unshare(userId: string, taskId: unknown): Promise<void> {
+    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    await this.repo.setShareId(task.id, null);
+  }
+
+  /** The public page of a shared summary, or undefined (not shared, or unshared). */
+  async shared(
+    shareId: string,
+  ): Promise<{ title: string; video: VideoMeta; summary: SummaryRow } | undefined> {
+    const row = await this.repo.byShareId(shareId);
+    if (!row) return undefined;
+    const task = await this.tasks.findById(row.taskId);
+    if (!task) return undefined;
+    const video = VideoMetaSchema.parse(task.video);
+    return { title: video.title || 'Video summary', video, summary: row };
+  }
+
+  private async transcriptOf(taskId: string): Promise<Transcript> {
+    const row = await this.tasks.findTranscript(taskId);
+    if (!row) throw new AppError('NOT_FOUND', 404, 'The transcript of this video is gone.');
+    return {
+      language: row.language,
+      durationMs: row.durationMs,
+      segments: row.segments as Transcript['segments'],
+    };
+  }
+
+  private async toView(task: TaskRow, row: SummaryRow): Promise<SummaryView> {
+    const transcript = await this.tasks.findTranscript(task.id);
+    const segments = (transcript?.segments ?? []) as Transcript['segments'];
+    return {
+      ...summaryDto(row),
+      video: VideoMetaSchema.parse(task.video),
+      transcript: segments.map((s) => ({ start: s.startMs, end: s.endMs, text: s.text.trim() })),
+      media_url: task.mediaKey
+        ? await this.fileUrls.signFileUrl(task.mediaKey, { expiresInSec: MEDIA_URL_TTL_SEC })
+        : null,
+    };
+  }
+}
