@@ -8,7 +8,7 @@ import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { registerServiceWorker } from './registerServiceWorker';
 import { routes } from './routing/routes';
-import { theme } from './theme';
+import { theme, cssVariablesResolver } from './theme';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -23,7 +23,11 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+    >
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

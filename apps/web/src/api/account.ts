@@ -6,7 +6,7 @@ import type {
   UserInfo,
 } from '@moments/contract';
 import { ERROR_CODES } from '@moments/contract';
-import { STORAGE_KEYS, readStored, writeStored } from '../lib/storage';
+import { STORAGE_KEYS, writeStored } from '../lib/storage';
 import { api, isApiError } from './client';
 
 /**
@@ -14,30 +14,24 @@ import { api, isApiError } from './client';
  * the realtime client can send it as its auth header (spec §4).
  */
 
-export function getAuthToken(): string | null {
-  return readStored(STORAGE_KEYS.authToken);
-}
-
 /**
- * The token for the realtime client: the one kept from login, or, for a session that arrived with
- * the cookie alone (another tab, an older sign-in), fetched once from the server.
+ * A single-use ticket for the realtime CONNECT's `token` header (valid one minute). The session
+ * token itself stays in its httpOnly cookie: scripts never see it. Null when signed out.
  */
-export async function ensureAuthToken(): Promise<string | null> {
-  const stored = getAuthToken();
-  if (stored) return stored;
+export async function fetchRealtimeTicket(): Promise<string | null> {
   try {
     const { token } = await api.post<{ token: string }>('/api/auth/token', undefined, {
       suppressErrorDialog: true,
     });
-    writeStored(STORAGE_KEYS.authToken, token || null);
     return token || null;
   } catch {
     return null;
   }
 }
 
+/** The session lives in the httpOnly cookie; a token kept by an older version is dropped. */
 function rememberToken(result: AuthResult): AuthResult {
-  writeStored(STORAGE_KEYS.authToken, result.token);
+  writeStored(STORAGE_KEYS.authToken, null);
   return result;
 }
 

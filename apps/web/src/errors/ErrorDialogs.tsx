@@ -6,9 +6,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { USER_INFO_QUERY_KEY, useSession } from '../account/session';
 import { setApiErrorHandler, type NetworkFailureDecision } from '../api/client';
-import { SUPPORT_EMAIL } from '../config';
+import { supportContactUrl } from '../config';
 import { NotYearlyPlanModal } from '../popups/NotYearlyPlanModal';
-import { errorDialogFor, type ErrorDialog } from './catalogue';
+import {
+  errorDialogFor,
+  limitDialogWording,
+  type ErrorDialog,
+  type LimitAudience,
+  type LimitCause,
+} from './catalogue';
 
 type CatalogueDialog = Exclude<ErrorDialog, { kind: 'network-disconnected' }>;
 
@@ -51,7 +57,22 @@ export function ErrorDialogs() {
     [queryClient],
   );
 
+  // spec §8: a browser that goes offline gets the dialog at once, not a spinner that never ends.
+  const [offline, setOffline] = useState(() => !navigator.onLine);
+  useEffect(() => {
+    const update = () => setOffline(!navigator.onLine);
+    window.addEventListener('offline', update);
+    window.addEventListener('online', update);
+    return () => {
+      window.removeEventListener('offline', update);
+      window.removeEventListener('online', update);
+    };
+  }, []);
+
   const settleNetwork = (decision: NetworkFailureDecision) => {
+    // Still offline: retrying cannot work yet, so the dialog stays.
+    if (decision === 'retry' && !navigator.onLine) return;
+    if (decision === 'give-up') setOffline(false);
     setWaitingRequests((waiting) => {
       for (const resolve of waiting) resolve(decision);
       return [];
@@ -66,7 +87,7 @@ export function ErrorDialogs() {
   return (
     <>
       <Modal
-        opened={waitingRequests.length > 0}
+        opened={waitingRequests.length > 0 || offline}
         onClose={() => settleNetwork('give-up')}
         title={
           <DialogTitle
@@ -98,13 +119,18 @@ export function ErrorDialogs() {
           <DialogTitle
             icon={<IconBolt size={18} />}
             color="violet"
-            text="You've reached your limit"
+            text={
+              dialog?.kind === 'usage-limit'
+                ? limitDialogWording(dialog.cause, dialog.audience).title
+                : "You've reached your limit"
+            }
           />
         }
       >
         {dialog?.kind === 'usage-limit' && (
           <UsageLimitBody
             audience={dialog.audience}
+            cause={dialog.cause}
             onUpgrade={() => go('/settings/plan')}
             onClose={close}
           />
@@ -151,19 +177,16 @@ function DialogTitle({ icon, color, text }: { icon: ReactNode; color: string; te
 
 function UsageLimitBody({
   audience,
+  cause,
   onUpgrade,
   onClose,
 }: {
-  audience: 'free' | 'paid' | 'pro-plus';
+  audience: LimitAudience;
+  cause: LimitCause;
   onUpgrade(): void;
   onClose(): void;
 }) {
-  const text = {
-    free: 'You have used the credits included in the free plan. Upgrade to keep finding moments and exporting clips.',
-    paid: 'You have used the credits of your current plan for this period. Move to a bigger plan or add credits to continue.',
-    'pro-plus':
-      "You have used the credits of the Pro plus plan. Write to us and we'll raise your limits.",
-  }[audience];
+  const { text, action } = limitDialogWording(cause, audience);
   return (
     <Stack>
       <Text size="sm" c="dimmed">
@@ -176,15 +199,15 @@ function UsageLimitBody({
         {audience === 'pro-plus' ? (
           <Button
             component="a"
-            href={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Raise my Moments limits')}`}
+            href={supportContactUrl('Raise my Moments limits')}
             leftSection={<IconMail size={16} />}
             onClick={onClose}
           >
-            Contact us
+            {action}
           </Button>
         ) : (
           <Button onClick={onUpgrade} leftSection={<IconBolt size={16} />}>
-            {audience === 'free' ? 'Upgrade' : 'See plans'}
+            {action}
           </Button>
         )}
       </Group>

@@ -9,16 +9,18 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import type { CaptionDisplay, UrlSource, VideoMeta } from '@moments/contract';
-import { CAPTION_DISPLAYS, USAGE_LIMIT_CODES } from '@moments/contract';
-import { formatCredits } from '@moments/domain/format';
-import { creditCostForDuration } from '@moments/domain/plans';
+import type { CaptionDisplay, ClipLength, UrlSource, VideoMeta } from '@moments/contract';
+import { CAPTION_DISPLAYS, CLIP_LENGTHS, USAGE_LIMIT_CODES } from '@moments/contract';
+import { taskCost } from '@moments/domain/plans';
+import { creditCostText } from '../account/plan';
+import { useSession } from '../account/session';
 import { IconAlertCircle, IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../api/client';
 import type { TaskStartOptions } from '../tasks/api';
 import { useStartTask } from '../tasks/useTasks';
+import { useTranslationSupport } from '../captions/api';
 import { SOURCE_LANGUAGES, TARGET_LANGUAGES } from './languages';
 
 type Mode = TaskStartOptions['mode'];
@@ -28,6 +30,13 @@ const MODES: Array<{ value: Mode; label: string }> = [
   { value: 'search', label: 'Search by a question' },
   { value: 'caption', label: 'Animated captions' },
 ];
+
+const CLIP_LENGTH_LABELS: Record<ClipLength, string> = {
+  auto: 'Any length (15-90 s)',
+  under_30: 'Under 30 s',
+  '30_60': '30-60 s',
+  '60_90': '60-90 s',
+};
 
 const CAPTION_DISPLAY_LABELS: Record<CaptionDisplay, string> = {
   all: 'Original and translation',
@@ -48,11 +57,26 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
   const [targetLang, setTargetLang] = useState<string | null>(null);
   const [captionDisplay, setCaptionDisplay] = useState<CaptionDisplay>('source');
   const [actAs, setActAs] = useState('');
+  const [clipLength, setClipLength] = useState<ClipLength>('auto');
   const [query, setQuery] = useState('');
   const [queryMissing, setQueryMissing] = useState(false);
 
-  const cost =
-    video.duration != null ? formatCredits(creditCostForDuration(video.duration * 1000)) : null;
+  const { user } = useSession();
+  // The price list (packages/domain): what this mode costs for this video, and what is left.
+  const cost = video.duration != null ? taskCost(mode, video.duration * 1000) : null;
+  // The picker says per language whether this install can translate into it (issue 13).
+  const translation = useTranslationSupport();
+  const unavailable = new Set(
+    (translation.data?.languages ?? [])
+      .filter((language) => !language.available)
+      .map((language) => language.code),
+  );
+  const noEngine = translation.data !== undefined && translation.data.engine === null;
+  const targetLanguages = TARGET_LANGUAGES.map((language) =>
+    unavailable.has(language.value) || (noEngine && language.value !== sourceLang)
+      ? { ...language, label: `${language.label} (needs an LLM endpoint)` }
+      : language,
+  );
   const error = startTask.error;
   // Balance and usage limits open their own dialog (spec §8); other failures are shown here.
   const inlineError = isApiError(error) && !USAGE_LIMIT_CODES.has(error.code) ? error : null;
@@ -73,6 +97,7 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
           captionDisplay: mode === 'caption' ? captionDisplay : 'source',
           actAs: mode === 'caption' ? undefined : actAs,
           query: mode === 'search' ? query : undefined,
+          clipLength: mode === 'viral' ? clipLength : undefined,
         },
       },
       {
@@ -126,7 +151,12 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
             <Select
               label="Translate captions to"
               placeholder="No translation"
-              data={TARGET_LANGUAGES}
+              description={
+                noEngine
+                  ? 'Translation needs a configured LLM endpoint (LLM_BASE_URL) on this server.'
+                  : undefined
+              }
+              data={targetLanguages}
               value={targetLang}
               onChange={(value) => {
                 setTargetLang(value);
@@ -149,6 +179,16 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
             />
           )}
         </SimpleGrid>
+        {mode === 'viral' && (
+          <Select
+            label="Clip length"
+            description="How long each moment may be."
+            data={CLIP_LENGTHS.map((value) => ({ value, label: CLIP_LENGTH_LABELS[value] }))}
+            value={clipLength}
+            onChange={(value) => setClipLength((value as ClipLength | null) ?? 'auto')}
+            allowDeselect={false}
+          />
+        )}
         {mode === 'caption' && (
           <Select
             label="Caption display"
@@ -173,10 +213,8 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
           </Alert>
         )}
         <Group justify="space-between" wrap="wrap" gap="sm">
-          <Text size="sm" c="dimmed">
-            {cost
-              ? `About ${cost} ${cost === '1' ? 'credit' : 'credits'}`
-              : 'Credits are charged by video length'}
+          <Text size="sm" c="dimmed" data-testid="task-cost">
+            {creditCostText(cost, user)}
           </Text>
           <Button
             type="submit"

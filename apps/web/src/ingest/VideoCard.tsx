@@ -110,7 +110,7 @@ export function VideoCard({ video, actions }: { video: VideoMeta; actions?: Reac
 
 export function VideoCardSkeleton() {
   return (
-    <Card p="md" aria-busy="true" aria-label="Loading video details">
+    <Card p="md" role="status" aria-busy="true" aria-label="Loading video details">
       <Group align="flex-start" wrap="nowrap" gap="md">
         <Skeleton w={176} h={99} radius="md" />
         <Stack gap={8} flex={1}>

@@ -28,6 +28,8 @@ import { Link, useLocation, useParams } from 'react-router';
 import { useSession } from '../account/session';
 import { isApiError } from '../api/client';
 import { useTopBarVideo } from '../layout/topBarVideo';
+import { topBarVideoOf } from '../moments/useVideoTopBar';
+import { useTask } from '../tasks/useTasks';
 import { loginRedirectHref } from '../routing/paths';
 import { useJob } from './api';
 import { JOB_TYPE_LABELS, JobStatusBadge } from './JobStatusBadge';
@@ -49,7 +51,13 @@ export default function JobResultPage() {
   const loggedOut =
     session.status === 'anonymous' || (isApiError(job.error) && job.error.status === 401);
 
-  const topBar = useMemo(() => (job.data ? { title: job.data.title } : null), [job.data]);
+  // spec §2: the top bar shows the job's video (title with its hover card), from its task.
+  const task = useTask(job.data?.task_id ?? undefined);
+  const video = task.data?.video;
+  const topBar = useMemo(
+    () => (video ? topBarVideoOf(video) : job.data ? { title: job.data.title } : null),
+    [video, job.data],
+  );
   useTopBarVideo(topBar);
 
   if (loggedOut) {
@@ -95,7 +103,7 @@ export default function JobResultPage() {
   if (!job.data) {
     return (
       <Center h="50vh">
-        <Loader type="dots" aria-label="Loading the export" />
+        <Loader type="dots" role="status" aria-label="Loading the export" />
       </Center>
     );
   }

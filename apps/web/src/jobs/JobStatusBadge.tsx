@@ -5,13 +5,13 @@ import type { Job } from '@moments/contract';
 export function JobStatusBadge({ job }: { job: Pick<Job, 'status' | 'progress'> }) {
   if (job.status === 'DONE')
     return (
-      <Badge color="teal" style={{ flexShrink: 0 }}>
+      <Badge color="teal.9" style={{ flexShrink: 0 }}>
         Ready
       </Badge>
     );
   if (job.status === 'ERROR')
     return (
-      <Badge color="red" style={{ flexShrink: 0 }}>
+      <Badge color="red.9" style={{ flexShrink: 0 }}>
         Failed
       </Badge>
     );

@@ -34,7 +34,7 @@ export function ProjectsTab() {
   if (jobs.isPending) {
     return (
       <Center py="xl">
-        <Loader type="dots" aria-label="Loading projects" />
+        <Loader type="dots" role="status" aria-label="Loading projects" />
       </Center>
     );
   }
@@ -170,7 +170,9 @@ function ProjectCard({ job, onDelete }: { job: Job; onDelete(): void }) {
             {formatRelativeTime(job.created_at)}
           </Text>
         </Group>
-        {job.status === 'IN_PROGRESS' && <Progress value={job.progress} size="sm" animated />}
+        {job.status === 'IN_PROGRESS' && (
+          <Progress value={job.progress} size="sm" animated aria-label="Export progress" />
+        )}
       </Stack>
     </Card>
   );

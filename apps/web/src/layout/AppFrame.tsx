@@ -1,7 +1,6 @@
 import { AppShell, Box, Button, Center, Group, Loader } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { UPDATE_BANNER_HEIGHT_PX } from '@moments/contract';
-import { IconUserPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../account/session';
@@ -10,7 +9,7 @@ import { NotificationCenter } from '../notifications/NotificationCenter';
 import { rewriteLegacyLink } from '../routing/legacy';
 import { MOBILE_MEDIA_QUERY } from '../theme';
 import { Brand } from './Brand';
-import { AccountActions, AccountAvatar, GuestActions } from './HeaderActions';
+import { AccountActions, GuestActions, MobileAccountActions } from './HeaderActions';
 import { BottomMenu, SideMenu } from './menus';
 import { TopBarTitle } from './TopBarTitle';
 import { TopBarVideoProvider } from './topBarVideo';
@@ -88,32 +87,24 @@ function WebLayout({ children }: { children: ReactNode }) {
 /** spec §1 mobile layout: top bar with invite button and a bottom menu. */
 function MobileLayout({ children }: { children: ReactNode }) {
   const { status, user } = useSession();
+  const banner = useUpdateBanner();
+  const headerHeight = MOBILE_HEADER_HEIGHT + (banner.visible ? UPDATE_BANNER_HEIGHT_PX : 0);
   return (
     <AppShell
-      header={{ height: MOBILE_HEADER_HEIGHT }}
+      header={{ height: headerHeight }}
       footer={{ height: BOTTOM_MENU_HEIGHT }}
       padding={0}
       data-layout="mobile"
     >
       <AppShell.Header>
+        {banner.visible && <UpdateBanner onDismiss={banner.dismiss} />}
         <Group h={MOBILE_HEADER_HEIGHT} px="sm" justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap" miw={0}>
             <Brand compact />
             <TopBarTitle />
           </Group>
           {status === 'loading' ? null : user ? (
-            <Group gap="xs" wrap="nowrap">
-              <Button
-                component={Link}
-                to="/invite"
-                size="xs"
-                variant="light"
-                leftSection={<IconUserPlus size={14} />}
-              >
-                Invite
-              </Button>
-              <AccountAvatar user={user} size={30} />
-            </Group>
+            <MobileAccountActions user={user} />
           ) : (
             <Group gap={6} wrap="nowrap">
               <Button component={Link} to="/login" size="xs" variant="default">

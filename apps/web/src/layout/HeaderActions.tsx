@@ -6,6 +6,7 @@ import {
   IconChevronDown,
   IconExternalLink,
   IconTools,
+  IconUserPlus,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { COMMUNITY_CHAT_URL, EXTERNAL_TOOL_LABELS, externalToolUrl } from '../config';
@@ -53,6 +54,37 @@ export function AccountActions({ user }: { user: UserInfo }) {
   );
 }
 
+/** Mobile header when logged in: the same bell and upgrade as on the web, compact. */
+export function MobileAccountActions({ user }: { user: UserInfo }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      <NotificationBell />
+      <Button
+        component={Link}
+        to="/settings/plan"
+        size="compact-sm"
+        variant="gradient"
+        gradient={{ from: 'violet.6', to: 'grape.5', deg: 135 }}
+        aria-label="Upgrade"
+        px={8}
+      >
+        <IconBolt size={16} />
+      </Button>
+      <Button
+        component={Link}
+        to="/invite"
+        size="compact-sm"
+        variant="light"
+        aria-label="Invite friends"
+        px={8}
+      >
+        <IconUserPlus size={16} />
+      </Button>
+      <AccountAvatar user={user} size={30} />
+    </Group>
+  );
+}
+
 /** spec §2 Tools dropdown: external pages in a new tab. */
 export function ToolsMenu() {
   return (
@@ -68,18 +100,26 @@ export function ToolsMenu() {
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        {EXTERNAL_TOOLS.map((tool) => (
-          <Menu.Item
-            key={tool}
-            component="a"
-            href={externalToolUrl(tool)}
-            target="_blank"
-            rel="noopener noreferrer"
-            rightSection={<IconExternalLink size={14} />}
-          >
-            {EXTERNAL_TOOL_LABELS[tool]}
-          </Menu.Item>
-        ))}
+        {EXTERNAL_TOOLS.map((tool) => {
+          const href = externalToolUrl(tool);
+          // The product's own pages open in place; configured external pages in a new tab.
+          return href.startsWith('/') ? (
+            <Menu.Item key={tool} component={Link} to={href}>
+              {EXTERNAL_TOOL_LABELS[tool]}
+            </Menu.Item>
+          ) : (
+            <Menu.Item
+              key={tool}
+              component="a"
+              href={href}
+              target="_blank"
+              rel="noopener noreferrer"
+              rightSection={<IconExternalLink size={14} />}
+            >
+              {EXTERNAL_TOOL_LABELS[tool]}
+            </Menu.Item>
+          );
+        })}
       </Menu.Dropdown>
     </Menu>
   );
@@ -92,15 +132,17 @@ export function GuestActions() {
       <ToolsMenu />
       <Anchor
         href={COMMUNITY_CHAT_URL}
-        target="_blank"
-        rel="noopener noreferrer"
+        // The default (the help page) opens in place; a configured chat in a new tab.
+        {...(COMMUNITY_CHAT_URL.startsWith('/')
+          ? {}
+          : { target: '_blank', rel: 'noopener noreferrer' })}
         c="dimmed"
         size="sm"
         fw={500}
         px="xs"
       >
         <Group gap={6} wrap="nowrap">
-          <IconBrandDiscord size={16} />
+          <IconBrandDiscord size={16} aria-hidden />
           Community
         </Group>
       </Anchor>

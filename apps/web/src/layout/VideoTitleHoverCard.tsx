@@ -1,4 +1,4 @@
-import { Group, HoverCard, Image, Stack, Text } from '@mantine/core';
+import { Group, HoverCard, Image, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconCalendar, IconClock, IconEye, IconUser } from '@tabler/icons-react';
 import { formatDuration, formatViewCount } from '@moments/domain/format';
 import { formatPublishedDate } from '../lib/format';
@@ -22,9 +22,11 @@ export function VideoTitleHoverCard({ video }: { video: TopBarVideo }) {
   return (
     <HoverCard width={320} shadow="md" openDelay={150} position="bottom-start" withArrow>
       <HoverCard.Target>
-        <Text fw={600} truncate="end" maw={480} style={{ cursor: 'default' }}>
-          {video.title}
-        </Text>
+        <UnstyledButton maw={480} miw={0} style={{ cursor: 'default' }}>
+          <Text fw={600} truncate="end">
+            {video.title}
+          </Text>
+        </UnstyledButton>
       </HoverCard.Target>
       <HoverCard.Dropdown>
         <Stack gap="xs">

@@ -7,6 +7,10 @@ export const STORAGE_KEYS = {
   updateBannerDismissed: 'moments.updateBannerDismissed',
   welcomeOfferSeen: 'moments.welcomeOfferSeen',
   communityChatClosed: 'moments.communityChatClosed',
+  /** Payment-return session ids already celebrated (spec §4: last 30). */
+  paymentSessions: 'moments.paymentSessions',
+  /** The not-yearly-plan guard was dismissed (spec §2: remembered locally). */
+  yearlyGuardDismissed: 'moments.yearlyGuardDismissed',
 } as const;
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 

@@ -4,6 +4,7 @@ import {
   IconCut,
   IconHeart,
   IconHeartFilled,
+  IconNotes,
   IconRefresh,
   IconShare,
   IconThumbDown,
@@ -12,7 +13,8 @@ import {
   IconThumbUpFilled,
 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { useCreateNote } from '../summaries/api';
 import { useMomentActions } from './api';
 import { absoluteLink } from './format';
 import { ShareModal } from './ShareModal';
@@ -29,10 +31,18 @@ async function copyToClipboard(text: string): Promise<boolean> {
 
 /** What an owner does with a moment: rate, favourite, share, re-score, open in the clip editor. */
 export function MomentActions({ moment }: { moment: Moment }) {
-  const { feedback, favorite, share, refresh } = useMomentActions(moment);
+  const { feedback, favorite, share, unshare, refresh } = useMomentActions(moment);
+  const createNote = useCreateNote();
+  const navigate = useNavigate();
   const [askingWhy, setAskingWhy] = useState(false);
-  const [shared, setShared] = useState<{ link: string; copied: boolean } | null>(null);
-  const failed = [feedback, favorite, share, refresh].find((mutation) => mutation.isError);
+  const [shared, setShared] = useState<{
+    link: string;
+    copied: boolean;
+    published: boolean;
+  } | null>(null);
+  const failed = [feedback, favorite, share, unshare, refresh, createNote].find(
+    (mutation) => mutation.isError,
+  );
 
   const thumbUp = () =>
     feedback.mutate(moment.feedback === 'THUMB_UP' ? { action: null } : { action: 'THUMB_UP' });
@@ -40,13 +50,31 @@ export function MomentActions({ moment }: { moment: Moment }) {
     if (moment.feedback === 'THUMB_DOWN') feedback.mutate({ action: null });
     else setAskingWhy(true);
   };
+  // Sharing makes an unlisted link; publishing to the home page is a separate choice in the dialog.
   const shareLink = () =>
-    share.mutate(undefined, {
-      onSuccess: async ({ path }) => {
-        const link = absoluteLink(path);
-        setShared({ link, copied: await copyToClipboard(link) });
+    share.mutate(
+      { publish: false },
+      {
+        onSuccess: async ({ path }) => {
+          const link = absoluteLink(path);
+          setShared({ link, copied: await copyToClipboard(link), published: false });
+        },
       },
-    });
+    );
+  const setPublished = (publish: boolean) =>
+    share.mutate(
+      { publish },
+      {
+        onSuccess: ({ published }) =>
+          setShared((current) => current && { ...current, published: published ?? publish }),
+      },
+    );
+  const noteFromMoment = () =>
+    createNote.mutate(
+      { from: 'moment', id: moment.id },
+      { onSuccess: (note) => navigate(`/note/detail/${note.id}`) },
+    );
+  const stopSharing = () => unshare.mutate(undefined, { onSuccess: () => setShared(null) });
 
   return (
     <>
@@ -103,7 +131,7 @@ export function MomentActions({ moment }: { moment: Moment }) {
             {moment.favorite ? <IconHeartFilled size={18} /> : <IconHeart size={18} />}
           </ActionIcon>
         </Tooltip>
-        <Tooltip label="Share: copy a public link" withArrow>
+        <Tooltip label="Share: copy an unlisted link" withArrow>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -113,6 +141,18 @@ export function MomentActions({ moment }: { moment: Moment }) {
             onClick={shareLink}
           >
             <IconShare size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Create a note from this moment" withArrow>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label="Create note"
+            loading={createNote.isPending}
+            onClick={noteFromMoment}
+          >
+            <IconNotes size={18} />
           </ActionIcon>
         </Tooltip>
         <Tooltip label="Score this moment again" withArrow>
@@ -157,6 +197,10 @@ export function MomentActions({ moment }: { moment: Moment }) {
       <ShareModal
         link={shared?.link ?? null}
         copied={shared?.copied ?? false}
+        published={shared?.published ?? false}
+        busy={share.isPending || unshare.isPending}
+        onPublishChange={setPublished}
+        onUnshare={stopSharing}
         onClose={() => setShared(null)}
       />
     </>

@@ -9,6 +9,7 @@ import {
   Text,
   Title,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import type { Moment } from '@moments/contract';
 import {
@@ -62,7 +63,10 @@ export function MomentCard({
       }}
     >
       <Stack gap="sm">
-        <UnstyledButton onClick={onPlay} aria-label={`Play moment ${rank}: ${moment.title}`}>
+        {/* Named by its content (score, rank, span, title), after a hidden "Play moment n:", so
+            the name includes the text a voice-control user reads on screen. */}
+        <UnstyledButton onClick={onPlay}>
+          <VisuallyHidden>{`Play moment ${rank}: `}</VisuallyHidden>
           <Group wrap="nowrap" align="flex-start" gap="md">
             <ScoreRing score={moment.score} label={scoreLabel} />
             <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>

@@ -174,7 +174,7 @@ export function MomentPlayer({
           onChange={seekWithinSpan}
           label={(value) => formatDuration(value)}
           size="sm"
-          aria-label="Position within the moment"
+          thumbLabel="Position within the moment"
         />
         <Text
           size="xs"

@@ -71,7 +71,7 @@ function SignUpCallToAction() {
           >
             Sign up free
           </Button>
-          <Anchor component={Link} to="/login" size="sm">
+          <Anchor component={Link} to="/login" size="sm" c="violet.8">
             I already have an account
           </Anchor>
         </Group>
@@ -124,7 +124,11 @@ function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boole
             <Card p="sm">
               <MomentPlayer
                 mediaUrl={moment.media_url}
-                span={{ start: moment.start, end: moment.end }}
+                // A visitor's media is the span alone (it starts at media_start), not the whole video.
+                span={{
+                  start: moment.start - (moment.media_start ?? 0),
+                  end: moment.end - (moment.media_start ?? 0),
+                }}
                 poster={moment.video.thumbnail}
               />
             </Card>

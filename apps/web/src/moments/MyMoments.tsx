@@ -15,6 +15,7 @@ import {
   Stack,
   Text,
   Tooltip,
+  VisuallyHidden,
 } from '@mantine/core';
 import type { Moment, Task } from '@moments/contract';
 import { formatRelativeTime } from '@moments/domain/format';
@@ -142,7 +143,8 @@ function MyMomentCard({
       data-moment-id={moment.id}
       style={{ overflow: 'hidden' }}
     >
-      <Box component={Link} to={href} pos="relative" display="block" aria-label={moment.title}>
+      <Box component={Link} to={href} pos="relative" display="block">
+        <VisuallyHidden>{moment.title}</VisuallyHidden>
         {task?.video.thumbnail ? (
           <Image src={task.video.thumbnail} alt="" h={140} fit="cover" />
         ) : (

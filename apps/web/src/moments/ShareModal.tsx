@@ -6,33 +6,59 @@ import {
   Group,
   Modal,
   Stack,
+  Switch,
   Text,
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { IconCheck, IconCopy, IconExternalLink, IconWorld } from '@tabler/icons-react';
+import {
+  IconCheck,
+  IconCopy,
+  IconExternalLink,
+  IconLinkOff,
+  IconLock,
+  IconWorld,
+} from '@tabler/icons-react';
 
-/** The public link of a shared moment, already copied when possible; anyone with it can watch. */
+/**
+ * The link of a shared moment, already copied when possible. Sharing makes an unlisted link only;
+ * "Publish to Moments home" (off unless chosen) also lists it on the public home page and in
+ * anonymous search. The dialog says which one is in effect, and "Stop sharing" revokes the link.
+ */
 export function ShareModal({
   link,
   copied,
+  published,
+  busy = false,
+  onPublishChange,
+  onUnshare,
   onClose,
 }: {
   link: string | null;
   copied: boolean;
+  published: boolean;
+  busy?: boolean;
+  onPublishChange(publish: boolean): void;
+  onUnshare(): void;
   onClose(): void;
 }) {
+  const reach = published
+    ? 'Published to Moments home: anyone can find this moment on the home page and in search, and anyone with the link can watch it.'
+    : 'Unlisted: only people with the link can watch this moment. It is not on the home page or in search.';
   return (
     <Modal opened={!!link} onClose={onClose} title="Share this moment" size="md">
       {link && (
         <Stack gap="md">
-          <Alert variant="light" color={copied ? 'teal' : 'violet'} icon={<IconWorld size={18} />}>
-            {copied
-              ? 'Link copied to your clipboard. Anyone with the link can watch this moment.'
-              : 'Anyone with the link can watch this moment.'}
+          <Alert
+            variant="light"
+            color={published ? 'orange' : copied ? 'teal' : 'violet'}
+            icon={published ? <IconWorld size={18} /> : <IconLock size={18} />}
+            data-testid="share-reach"
+          >
+            {copied ? `Link copied to your clipboard. ${reach}` : reach}
           </Alert>
           <TextInput
-            label="Public link"
+            label="Link"
             value={link}
             readOnly
             onFocus={(event) => event.currentTarget.select()}
@@ -54,10 +80,23 @@ export function ShareModal({
               </CopyButton>
             }
           />
+          <Switch
+            label="Publish to Moments home"
+            description="Also show this moment to every visitor on the home page and in search."
+            checked={published}
+            disabled={busy}
+            onChange={(event) => onPublishChange(event.currentTarget.checked)}
+          />
           <Group justify="space-between">
-            <Text size="xs" c="dimmed">
-              No account is needed to view it.
-            </Text>
+            <Button
+              variant="subtle"
+              color="red"
+              leftSection={<IconLinkOff size={16} />}
+              disabled={busy}
+              onClick={onUnshare}
+            >
+              Stop sharing
+            </Button>
             <Button
               component="a"
               href={link}
@@ -69,6 +108,9 @@ export function ShareModal({
               Open
             </Button>
           </Group>
+          <Text size="xs" c="dimmed">
+            No account is needed to view it. Viewers see only this moment, not the whole video.
+          </Text>
         </Stack>
       )}
     </Modal>

@@ -24,7 +24,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useTask } from '../tasks/useTasks';
 import { isNotFound, useMomentView, useTaskMoments } from './api';
-import { formatSpan } from './format';
+import { formatSpan, scoreMeaning } from './format';
 import { MomentCard } from './MomentCard';
 import { MomentPlayer } from './MomentPlayer';
 import { QueryPanel } from './QueryPanel';
@@ -94,6 +94,11 @@ export default function TaskMomentsPage() {
               ? 'Captions'
               : 'Viral moments'}
         </Badge>
+        {task.data.status === 'DONE' && (
+          <Button component={Link} to={`/video/${task.data.id}/summary`} size="xs" variant="light">
+            Summary
+          </Button>
+        )}
       </VideoFacts>
       {task.data.status === 'DONE' ? (
         <DoneTask task={task.data} />
@@ -241,6 +246,9 @@ function DoneTask({ task }: { task: Task }) {
             <Title order={3} size="h4">
               {list.length} {list.length === 1 ? 'moment' : 'moments'}, best first
             </Title>
+            <Text size="sm" c="dimmed" data-testid="score-meaning">
+              {scoreMeaning(task.kind === 'search' ? 'search' : 'viral')}
+            </Text>
             {list.map((moment, index) => (
               <MomentCard
                 key={moment.id}

@@ -9,6 +9,7 @@ const STAGE_LABELS: Record<Task['stage'], string> = {
   probing: 'Reading the video',
   transcribing: 'Transcribing the speech',
   analysing: 'Finding the moments',
+  summary: 'Writing the summary',
   finishing: 'Finishing up',
 };
 

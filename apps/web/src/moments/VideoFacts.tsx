@@ -30,7 +30,7 @@ export function VideoFacts({ video, children }: { video: VideoMeta; children?: R
         </Title>
         <Group gap={6}>
           {video.video_platform && (
-            <Badge variant="outline" color="gray" size="sm" radius="sm">
+            <Badge variant="outline" color="gray.7" size="sm" radius="sm">
               {video.video_platform}
             </Badge>
           )}

@@ -121,17 +121,22 @@ export function useMomentActions(moment: Pick<Moment, 'id'>) {
     onSuccess: store,
   });
   const share = useMutation({
-    mutationFn: () =>
-      api.post<{ share_id: string; path: string }>('/api/highlight_moment/share', undefined, {
-        query: { id },
-      }),
+    mutationFn: (options: { publish: boolean } = { publish: false }) =>
+      api.post<{ share_id: string; path: string; published?: boolean }>(
+        '/api/highlight_moment/share',
+        { publish: options.publish },
+        { query: { id } },
+      ),
+  });
+  const unshare = useMutation({
+    mutationFn: () => api.delete<null>('/api/highlight_moment/share', { query: { id } }),
   });
   const refresh = useMutation({
     mutationFn: () =>
       api.put<Moment>('/api/highlight_moment/refresh', undefined, { query: { id } }),
     onSuccess: store,
   });
-  return { feedback, favorite, share, refresh };
+  return { feedback, favorite, share, unshare, refresh };
 }
 
 /** Removes a moment from the clipped list (the library's Clipped tab). */

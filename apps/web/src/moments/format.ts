@@ -22,6 +22,13 @@ export function scoreTier(score: number): ScoreTier {
   return 'low';
 }
 
+/** What a score means, in the words the moments page shows (the judge is calibrated to these bands). */
+export function scoreMeaning(kind: 'viral' | 'search' = 'viral'): string {
+  return kind === 'search'
+    ? 'Relevance out of 100: 70+ answers the question directly, 40–69 touches on it, under 40 barely.'
+    : 'Score out of 100: 70+ a strong clip on its own, 40–69 worth a look, under 40 ordinary talk.';
+}
+
 const REASON_LABELS: Record<string, string> = {
   hook: 'Strong hook',
   payoff: 'Complete thought with a payoff',

@@ -1,23 +1,22 @@
 import type { VideoMeta } from '@moments/contract';
 import { useMemo } from 'react';
-import { useTopBarVideo } from '../layout/topBarVideo';
+import { useTopBarVideo, type TopBarVideo } from '../layout/topBarVideo';
+
+/** The top bar's hover-card facts of a video (spec §2). */
+export function topBarVideoOf(video: VideoMeta): TopBarVideo {
+  return {
+    title: video.title || 'Untitled video',
+    thumbnail: video.thumbnail,
+    duration: video.duration,
+    channel: video.channel_title,
+    viewCount: video.view_count,
+    platform: video.video_platform,
+    publishedAt: video.published_at,
+  };
+}
 
 /** spec §2: moment routes show their video's title (with a hover card) in the top bar. */
 export function useVideoTopBar(video: VideoMeta | null | undefined): void {
-  const topBar = useMemo(
-    () =>
-      video
-        ? {
-            title: video.title || 'Untitled video',
-            thumbnail: video.thumbnail,
-            duration: video.duration,
-            channel: video.channel_title,
-            viewCount: video.view_count,
-            platform: video.video_platform,
-            publishedAt: video.published_at,
-          }
-        : null,
-    [video],
-  );
+  const topBar = useMemo(() => (video ? topBarVideoOf(video) : null), [video]);
   useTopBarVideo(topBar);
 }

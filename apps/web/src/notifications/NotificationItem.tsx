@@ -47,11 +47,7 @@ export function NotificationItem({
         background: notification.viewed ? undefined : 'var(--mantine-color-violet-0)',
       }}
     >
-      <UnstyledButton
-        onClick={() => onOpen(notification)}
-        style={{ flex: 1, minWidth: 0 }}
-        aria-label={`${title}: ${body}`}
-      >
+      <UnstyledButton onClick={() => onOpen(notification)} style={{ flex: 1, minWidth: 0 }}>
         <Group wrap="nowrap" gap="sm" align="flex-start">
           <ThemeIcon variant="light" color={look.color} radius="xl" size={compact ? 32 : 38}>
             <look.icon size={compact ? 18 : 20} />

@@ -28,6 +28,7 @@ function TimedToast({
       icon={<look.icon size={18} />}
       title={title}
       onClose={() => onDismiss(notification.id)}
+      closeButtonProps={{ 'aria-label': 'Dismiss notification' }}
       withBorder
       radius="md"
       style={{ boxShadow: 'var(--mantine-shadow-lg)' }}
@@ -60,7 +61,8 @@ export function NotificationToasts({
         gap="sm"
         pos="fixed"
         right={16}
-        bottom={80}
+        // Under the header, away from the bottom-right action rows (export, retry) they report on.
+        top="calc(var(--app-shell-header-height, 64px) + 12px)"
         w="min(360px, calc(100vw - 32px))"
         style={{ zIndex: 300 }}
       >

@@ -1,11 +1,11 @@
-import { Button, Card, EmptyState } from '@mantine/core';
 import { LIBRARY_TABS, type LibraryTab } from '@moments/contract';
 import { IconFolder, IconNotes, IconSparkles, IconVideo } from '@tabler/icons-react';
-import { Link, Navigate, useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { RouteTabsPage } from '../layout/RouteTabsPage';
 import { LibraryMomentsTab } from '../moments/LibraryMomentsTab';
 import { VideoTasksList } from '../tasks/VideoTasksList';
 import { ProjectsTab } from '../jobs/ProjectsTab';
+import { NotesTab } from '../notes/NotesTab';
 
 const TAB_CONTENT: Record<
   LibraryTab,
@@ -62,23 +62,7 @@ export default function LibraryPage() {
       ) : tab === 'projects' ? (
         <ProjectsTab />
       ) : (
-        <Card p="xl">
-          <EmptyState
-            variant="light"
-            icon={(() => {
-              const Icon = TAB_CONTENT[tab].icon;
-              return <Icon size={26} />;
-            })()}
-            title={TAB_CONTENT[tab].empty}
-            description={TAB_CONTENT[tab].description}
-          >
-            <EmptyState.Actions>
-              <Button component={Link} to="/home">
-                Add a video
-              </Button>
-            </EmptyState.Actions>
-          </EmptyState>
-        </Card>
+        <NotesTab />
       )}
     </RouteTabsPage>
   );

@@ -12,6 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { ERROR_CODES, LoginBody, SignupBody } from '@moments/contract';
+import { REFERRAL_QUERY_PARAM } from '@moments/domain';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -80,16 +81,31 @@ export default function LoginPage() {
     setFormError(null);
     const parsed =
       mode === 'signup'
-        ? SignupBody.safeParse({ email, password, username })
+        ? SignupBody.safeParse({
+            email,
+            password,
+            username,
+            // Kept from /invite/landing, so the referral is recorded at sign-up.
+            referral: params.get(REFERRAL_QUERY_PARAM) ?? undefined,
+          })
         : LoginBody.safeParse({ email, password });
     if (!parsed.success) {
       const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
+      for (const issue of parsed.success ? [] : parsed.error.issues) {
         const field = issue.path[0] as Field;
         next[field] ??= CLIENT_MESSAGES[field];
       }
       setErrors(next);
       return;
+    }
+    if (mode === 'signup') {
+      // The server's rule, checked here first (loaded on demand: its dictionaries are large).
+      const { passwordWeakness } = await import('@moments/domain/password');
+      const weakness = passwordWeakness(password, email, username);
+      if (weakness) {
+        setErrors({ password: weakness });
+        return;
+      }
     }
     setErrors({});
     setSubmitting(true);
@@ -184,11 +200,11 @@ export default function LoginPage() {
           </form>
           <Text size="xs" c="dimmed" ta="center">
             By continuing you agree to the{' '}
-            <Anchor component={Link} to="/terms-of-use" size="xs">
+            <Anchor component={Link} to="/terms-of-use" size="xs" underline="always">
               Terms of Use
             </Anchor>{' '}
             and{' '}
-            <Anchor component={Link} to="/privacy-policy" size="xs">
+            <Anchor component={Link} to="/privacy-policy" size="xs" underline="always">
               Privacy Policy
             </Anchor>
             .

@@ -6,6 +6,7 @@ import { hasNoCreditsLeft } from '../account/plan';
 import { useSession } from '../account/session';
 import { COMMUNITY_CHAT_URL } from '../config';
 import { STORAGE_KEYS, readStored, writeStored } from '../lib/storage';
+import { YearlyPlanGuardPopup } from './NotYearlyPlanModal';
 
 /**
  * spec §2 pop-ups on home for logged-in users: the welcome offer first, then the community chat.
@@ -105,6 +106,7 @@ export function HomePopups() {
           </Group>
         </Stack>
       </Modal>
+      {welcomeSeen && communityClosed && <YearlyPlanGuardPopup user={user} />}
     </>
   );
 }

@@ -4,6 +4,7 @@ import { IconCalendarStar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { periodOfPlan } from '@moments/domain/plans';
+import { STORAGE_KEYS, readStored, writeStored } from '../lib/storage';
 
 /** spec §6: users whose current plan is missing or not yearly get the guard modal. */
 export function needsYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null): boolean {
@@ -81,4 +82,25 @@ export function useYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null) 
     />
   );
   return { requireYearlyPlan, modal };
+}
+
+/**
+ * The guard as a pop-up (spec §2): shown once per plan to users whose plan is missing or not
+ * yearly; closing it is remembered locally (for that plan), so it does not nag.
+ */
+export function YearlyPlanGuardPopup({ user }: { user: Pick<UserInfo, 'subscription'> | null }) {
+  const plan = user?.subscription.current_plan ?? 'none';
+  const [dismissedFor, setDismissedFor] = useState(() =>
+    readStored(STORAGE_KEYS.yearlyGuardDismissed),
+  );
+  const opened = !!user && needsYearlyPlanGuard(user) && dismissedFor !== plan;
+  return (
+    <NotYearlyPlanModal
+      opened={opened}
+      onClose={() => {
+        writeStored(STORAGE_KEYS.yearlyGuardDismissed, plan);
+        setDismissedFor(plan);
+      }}
+    />
+  );
 }

@@ -40,7 +40,7 @@ export function realtimeUrl(location: Pick<Location, 'protocol' | 'host'> = wind
  */
 export class RealtimeChannel {
   private client: Client | null = null;
-  private token: string | null = null;
+  private userId: string | null = null;
   private status: RealtimeStatus = {
     state: 'inactive',
     connected: false,
@@ -52,15 +52,24 @@ export class RealtimeChannel {
   private readonly connectListeners = new Set<(reconnected: boolean) => void>();
   private hasConnected = false;
 
-  /** Connects with `token` (the CONNECT frame's `token` header); a no-op if already so. */
-  start(token: string, brokerURL: string = realtimeUrl()): void {
-    if (this.client && this.token === token) return;
+  /**
+   * Connects for `userId`, a no-op if already so. `ticket` is asked before every (re)connect for
+   * the CONNECT frame's `token` header: realtime tickets are single-use.
+   */
+  start(
+    userId: string,
+    ticket: () => Promise<string | null>,
+    brokerURL: string = realtimeUrl(),
+  ): void {
+    if (this.client && this.userId === userId) return;
     void this.stop();
-    this.token = token;
+    this.userId = userId;
     this.hasConnected = false;
     const client = new Client({
       brokerURL,
-      connectHeaders: { token },
+      beforeConnect: async () => {
+        client.connectHeaders = { token: (await ticket()) ?? '' };
+      },
       heartbeatIncoming: REALTIME_HEARTBEAT_MS,
       heartbeatOutgoing: REALTIME_HEARTBEAT_MS,
       heartbeatStrategy: TickerStrategy.Worker,
@@ -97,7 +106,7 @@ export class RealtimeChannel {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = null;
-    this.token = null;
+    this.userId = null;
     if (!client) return;
     this.update({ connected: false, sessionId: null });
     await client.deactivate();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { ensureAuthToken } from '../api/account';
+import { fetchRealtimeTicket } from '../api/account';
 import { useSession } from '../account/session';
 import { realtimeChannel, type RealtimeListener, type RealtimeStatus } from './channel';
 
@@ -42,13 +42,8 @@ export function useRealtimeConnection(): void {
       void realtimeChannel.stop();
       return;
     }
-    let current = true;
-    void ensureAuthToken().then((token) => {
-      if (current && token) realtimeChannel.start(token);
-    });
-    return () => {
-      current = false;
-    };
+    // Every (re)connect asks for a fresh single-use ticket.
+    realtimeChannel.start(userId, fetchRealtimeTicket);
   }, [status, userId]);
   useEffect(() => () => void realtimeChannel.stop(), []);
 }

@@ -1,5 +1,4 @@
 import type { ComponentType } from 'react';
-import type * as PlannedPages from '../pages/planned';
 import { Navigate, useLocation, type RouteObject } from 'react-router';
 import { AppFrame, PageLoader } from '../layout/AppFrame';
 import { HomeFallback, RequireLogin } from './guards';
@@ -11,11 +10,6 @@ import { RouteError } from './RouteError';
  */
 function page(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
   return async () => ({ Component: (await load()).default });
-}
-
-type PlannedModule = typeof PlannedPages;
-function planned(name: keyof PlannedModule): RouteObject['lazy'] {
-  return async () => ({ Component: (await import('../pages/planned'))[name] });
 }
 
 function RootRedirect() {
@@ -42,28 +36,30 @@ export const routes: RouteObject[] = [
           { index: true, element: <RootRedirect /> },
           { path: 'home', lazy: page(() => import('../pages/HomePage')) },
           { path: 'home/moment/:momentId', lazy: page(() => import('../moments/MomentViewPage')) },
-          // The spec marks it login, but anonymous visitors may use the home search (spec §6), and
-          // keywords typed on /home land here: logged out, it shows shared moments only.
-          { path: 'search/result', lazy: page(() => import('../search/SearchResultPage')) },
           { path: 'login', lazy: page(() => import('../pages/LoginPage')) },
-          { path: 'invite/landing', lazy: planned('InviteLandingPage') },
+          { path: 'invite/landing', lazy: page(() => import('../invites/InviteLandingPage')) },
           { path: 'comingsoon', lazy: page(() => import('../pages/ComingSoonPage')) },
-          { path: 'unsubscribe/:encodedParam', lazy: planned('UnsubscribePage') },
+          {
+            path: 'unsubscribe/:encodedParam',
+            lazy: page(() => import('../mail/UnsubscribePage')),
+          },
           { path: 'privacy-policy', lazy: page(() => import('../pages/PrivacyPolicyPage')) },
           { path: 'terms-of-use', lazy: page(() => import('../pages/TermsOfUsePage')) },
           // "not marked as login" in the route table: export results can be opened from a link.
           { path: 'job/:jobId', lazy: page(() => import('../jobs/JobResultPage')) },
           // Target of the legacy /sharesummary and /note links: shared content is public.
-          { path: 's/:shareId', lazy: planned('SharedPage') },
+          { path: 's/:shareId', lazy: page(() => import('../shares/SharedPage')) },
 
           // login required (spec §2)
           {
             element: <RequireLogin />,
             children: [
-              { path: 'home/video/result', lazy: planned('VideoResultPage') },
+              // spec §2 marks the search results login; logged out, the guard leads to /login.
+              { path: 'search/result', lazy: page(() => import('../search/SearchResultPage')) },
+              { path: 'home/video/result', lazy: page(() => import('../ingest/VideoResultPage')) },
               {
                 path: 'search/result/video/result',
-                lazy: page(() => import('../search/SearchVideoResultPage')),
+                lazy: page(() => import('../ingest/VideoResultPage')),
               },
               { path: 'library', element: <Navigate to="/library/videoTasks" replace /> },
               { path: 'library/:tab', lazy: page(() => import('../pages/LibraryPage')) },
@@ -71,7 +67,14 @@ export const routes: RouteObject[] = [
                 path: 'video/:taskId/moments',
                 lazy: page(() => import('../moments/TaskMomentsPage')),
               },
-              { path: 'video/:taskId/summary', lazy: planned('VideoSummaryPage') },
+              {
+                path: 'video/:taskId/summary',
+                lazy: page(() => import('../summaries/SummaryPage')),
+              },
+              {
+                path: 'video/:taskId/captions',
+                lazy: page(() => import('../captions/CaptionResultPage')),
+              },
               {
                 path: 'notification',
                 lazy: page(() => import('../notifications/NotificationsPage')),
@@ -80,10 +83,10 @@ export const routes: RouteObject[] = [
                 path: 'moment/:momentId/clip',
                 lazy: page(() => import('../studio/ClipEditorPage')),
               },
-              { path: 'note/detail/:noteId', lazy: planned('NoteDetailPage') },
+              { path: 'note/detail/:noteId', lazy: page(() => import('../notes/NoteDetailPage')) },
               { path: 'settings', element: <Navigate to="/settings/profile" replace /> },
               { path: 'settings/:tab', lazy: page(() => import('../pages/SettingsPage')) },
-              { path: 'invite', lazy: planned('InvitePage') },
+              { path: 'invite', lazy: page(() => import('../invites/InvitePage')) },
               { path: 'moments', lazy: page(() => import('../moments/MyMomentsPage')) },
             ],
           },

@@ -301,7 +301,9 @@ export function CaptionPreviewPlayer({
         <Text size="sm" ff="monospace" aria-label="Preview position">
           {formatClock(positionMs)} / {formatClock(clipMs)}
         </Text>
-        {overlayState === 'loading' && <Loader size="xs" aria-label="Loading captions" />}
+        {overlayState === 'loading' && (
+          <Loader size="xs" role="status" aria-label="Loading captions" />
+        )}
       </Group>
       {overlayState === 'failed' && (
         <Alert color="yellow" mt="xs" title="Caption preview unavailable">

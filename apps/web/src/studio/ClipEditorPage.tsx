@@ -7,7 +7,6 @@ import {
   Group,
   Loader,
   Paper,
-  SegmentedControl,
   SimpleGrid,
   Select,
   Stack,
@@ -29,6 +28,8 @@ import {
 import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { exportAllowanceText } from '../account/plan';
+import { useSession } from '../account/session';
 import { isApiError } from '../api/client';
 import { useTopBarVideo, type TopBarVideo } from '../layout/topBarVideo';
 import {
@@ -48,25 +49,15 @@ import { TemplateGallery } from './TemplateGallery';
 import { TrimTimeline } from './TrimTimeline';
 import classes from './studio.module.css';
 import { exportFrameSize, type ClipAspect } from './frame';
+import { CAPTION_DISPLAY_OPTIONS, CLIP_ASPECT_OPTIONS } from './options';
 import { flattenWords, neighbourhoodOf, snapTrim, spanText, type Span } from './trim';
+import { LabelledSegments } from './LabelledSegments';
 
-const ASPECTS: { value: ClipAspect; label: string }[] = [
-  { value: '9:16', label: '9:16' },
-  { value: '1:1', label: '1:1' },
-  { value: '4:5', label: '4:5' },
-  { value: '16:9', label: '16:9' },
-];
 const LAYOUTS: { value: ExportLayout; label: string }[] = [
   { value: 'auto', label: 'Follow speaker' },
   { value: 'blur_fit', label: 'Blurred fit' },
 ];
 const QUALITIES: ExportQuality[] = ['720p', '1080p'];
-const DISPLAYS: { value: CaptionDisplay; label: string }[] = [
-  { value: 'source', label: 'Original language' },
-  { value: 'translate', label: 'Translation' },
-  { value: 'all', label: 'Original and translation' },
-  { value: 'none', label: 'No captions' },
-];
 const TARGET_LANGUAGES = [
   ['en', 'English'],
   ['es', 'Spanish'],
@@ -118,7 +109,7 @@ export default function ClipEditorPage() {
   if (!moment.data || !task.data || !transcript.data) {
     return (
       <Center h="50vh">
-        <Loader type="dots" aria-label="Loading the editor" />
+        <Loader type="dots" role="status" aria-label="Loading the editor" />
       </Center>
     );
   }
@@ -137,6 +128,7 @@ function ClipEditor({
   transcript: Transcript;
 }) {
   const navigate = useNavigate();
+  const { user } = useSession();
   const templates = useCaptionTemplates();
   const startExport = useStartExport();
   const player = useRef<PreviewPlayerHandle>(null);
@@ -243,15 +235,24 @@ function ClipEditor({
     );
   }
 
+  // Issue 9: the free plan's exports left, shown before the user clicks export.
+  const allowance = exportAllowanceText(user);
   const exportButton = (
-    <Button
-      leftSection={<IconDownload size={18} />}
-      onClick={onExport}
-      loading={startExport.isPending}
-      disabled={needsTranslation && !targetLang}
-    >
-      Export {quality} MP4
-    </Button>
+    <Stack gap={2} align="flex-end">
+      <Button
+        leftSection={<IconDownload size={18} />}
+        onClick={onExport}
+        loading={startExport.isPending}
+        disabled={needsTranslation && !targetLang}
+      >
+        Export {quality} MP4
+      </Button>
+      {allowance && (
+        <Text size="xs" c="dimmed" data-testid="exports-remaining">
+          {allowance}
+        </Text>
+      )}
+    </Stack>
   );
 
   return (
@@ -335,7 +336,7 @@ function ClipEditor({
                 <Group grow align="flex-start">
                   <Select
                     label="Captions show"
-                    data={DISPLAYS}
+                    data={CAPTION_DISPLAY_OPTIONS}
                     value={display}
                     onChange={(value) => value && setDisplay(value as CaptionDisplay)}
                     allowDeselect={false}
@@ -356,43 +357,25 @@ function ClipEditor({
 
             <Paper withBorder p="md" radius="md">
               <Stack gap="sm">
-                <div>
-                  <Text size="sm" fw={500} mb={4} id="aspect-label">
-                    Aspect ratio
-                  </Text>
-                  <SegmentedControl
-                    fullWidth
-                    aria-labelledby="aspect-label"
-                    data={ASPECTS}
-                    value={aspect}
-                    onChange={(value) => setAspect(value as typeof aspect)}
-                  />
-                </div>
+                <LabelledSegments
+                  label="Aspect ratio"
+                  data={CLIP_ASPECT_OPTIONS}
+                  value={aspect}
+                  onChange={setAspect}
+                />
                 <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-                  <div>
-                    <Text size="sm" fw={500} mb={4} id="layout-label">
-                      Framing
-                    </Text>
-                    <SegmentedControl
-                      fullWidth
-                      aria-labelledby="layout-label"
-                      data={LAYOUTS}
-                      value={layout}
-                      onChange={(value) => setLayout(value as ExportLayout)}
-                    />
-                  </div>
-                  <div>
-                    <Text size="sm" fw={500} mb={4} id="quality-label">
-                      Quality
-                    </Text>
-                    <SegmentedControl
-                      fullWidth
-                      aria-labelledby="quality-label"
-                      data={QUALITIES}
-                      value={quality}
-                      onChange={(value) => setQuality(value as ExportQuality)}
-                    />
-                  </div>
+                  <LabelledSegments
+                    label="Framing"
+                    data={LAYOUTS}
+                    value={layout}
+                    onChange={setLayout}
+                  />
+                  <LabelledSegments
+                    label="Quality"
+                    data={QUALITIES}
+                    value={quality}
+                    onChange={setQuality}
+                  />
                 </SimpleGrid>
               </Stack>
             </Paper>

@@ -1,3 +1,4 @@
+import { USER_INFO_QUERY_KEY } from '../account/session';
 import type {
   CaptionPreview,
   CaptionTemplate,
@@ -158,6 +159,8 @@ export function useStartExport() {
     onSuccess: (job) => {
       queryClient.setQueryData(jobKeys.detail(job.job_id), job);
       void queryClient.invalidateQueries({ queryKey: jobKeys.lists });
+      // The export used one of the plan's exports: the editor shows what is left.
+      void queryClient.invalidateQueries({ queryKey: USER_INFO_QUERY_KEY });
     },
   });
 }

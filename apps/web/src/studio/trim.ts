@@ -3,6 +3,8 @@
  * snap to word boundaries (issue "Clip studio": trim handles snap to words). Times in source ms.
  */
 
+import { snapTrimToWords } from '@moments/domain/trim';
+
 export interface TimedWord {
   text: string;
   start: number;
@@ -33,35 +35,16 @@ export function neighbourhoodOf(moment: Span, videoMs: number, padMs = NEIGHBOUR
   };
 }
 
-function nearest(values: readonly number[], target: number): number | undefined {
-  let best: number | undefined;
-  for (const value of values) {
-    if (best === undefined || Math.abs(value - target) < Math.abs(best - target)) best = value;
-  }
-  return best;
-}
-
 /** A clip starts where a word starts and ends where a word ends. */
 export const startBoundaries = (words: readonly TimedWord[]) => words.map((word) => word.start);
 export const endBoundaries = (words: readonly TimedWord[]) => words.map((word) => word.end);
 
 /**
- * Snaps a dragged trim to the nearest word edges, keeping at least one word inside. Without words
- * (a silent video) the trim is kept as given.
+ * Snaps a dragged trim to word edges within reach (the export's own rule, from packages/domain),
+ * keeping at least one word inside. Without words (a silent video) the trim is kept as given.
  */
 export function snapTrim(wanted: Span, words: readonly TimedWord[], previous: Span): Span {
-  if (!words.length) return wanted;
-  let start = nearest(startBoundaries(words), wanted.start) ?? wanted.start;
-  let end = nearest(endBoundaries(words), wanted.end) ?? wanted.end;
-  if (end <= start) {
-    // The handles crossed or met: keep the one that did not move and give the other one word.
-    if (wanted.start !== previous.start) {
-      start = [...startBoundaries(words)].reverse().find((edge) => edge < end) ?? previous.start;
-    } else {
-      end = endBoundaries(words).find((edge) => edge > start) ?? previous.end;
-    }
-  }
-  return { start, end };
+  return snapTrimToWords(wanted, words, previous);
 }
 
 /** Moves one trim edge to the previous (-1) or next (+1) word boundary: the arrow keys. */

@@ -14,6 +14,7 @@ export const STAGE_LABELS: Record<TaskStage, string> = {
   probing: 'Reading the video',
   transcribing: 'Transcribing',
   analysing: 'Finding moments',
+  summary: 'Summarising',
   finishing: 'Finishing',
 };
 
@@ -29,6 +30,8 @@ export function TaskStatusBadge({ status }: { status: TaskStatus }) {
     <Badge
       color={look.color}
       variant="light"
+      // The lightest tint behind the dark text: on the default tint teal is below 4.5:1.
+      bg={`${look.color}.0`}
       radius="sm"
       data-testid="task-status"
       style={{ flexShrink: 0 }}

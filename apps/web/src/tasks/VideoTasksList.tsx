@@ -12,11 +12,14 @@ import {
   Text,
 } from '@mantine/core';
 import type { Task } from '@moments/contract';
-import { formatRelativeTime } from '@moments/domain/format';
+import { taskCost } from '@moments/domain';
+import { formatCredits, formatRelativeTime } from '@moments/domain/format';
 import {
   IconAlertCircle,
   IconAlertTriangle,
+  IconBadgeCc,
   IconRefresh,
+  IconFileText,
   IconSparkles,
   IconTrash,
   IconVideo,
@@ -32,6 +35,12 @@ import { useDeleteTask, useRetryTask, useTasks } from './useTasks';
 
 const isRunning = (task: Task) => task.status === 'START' || task.status === 'IN_PROGRESS';
 
+/** Where a task's video came from: its link, or the uploaded file's name. */
+function sourceOf(task: Task): string | null {
+  if (task.url_source === 'upload') return task.video.title || null;
+  return task.video.url || null;
+}
+
 function TaskRow({
   task,
   highlighted,
@@ -42,6 +51,14 @@ function TaskRow({
   onDelete(task: Task): void;
 }) {
   const retry = useRetryTask();
+  const source = sourceOf(task);
+  // Retrying finished work runs (and charges) it again: the button says how much.
+  const retryCost =
+    task.status === 'DONE'
+      ? formatCredits(
+          task.duration_ms != null ? taskCost(task.kind, task.duration_ms) : task.cost_credits,
+        )
+      : null;
   const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY, false, { getInitialValueInEffect: false });
   const running = isRunning(task);
   const hasMoments = task.status === 'DONE' && task.kind !== 'caption';
@@ -56,7 +73,7 @@ function TaskRow({
     <Stack gap={4} miw={0} flex={1}>
       <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
         <Text fw={600} lineClamp={2}>
-          {task.video.title || 'Untitled video'}
+          {task.video.title || source || 'Untitled video'}
         </Text>
         <TaskStatusBadge status={task.status} />
       </Group>
@@ -88,6 +105,11 @@ function TaskRow({
             data-value={Math.round(task.progress)}
           />
         </Stack>
+      )}
+      {task.status === 'ERROR' && source && (
+        <Text size="xs" c="dimmed" truncate="end" data-testid="task-source" title={source}>
+          From {source}
+        </Text>
       )}
       {task.status === 'ERROR' && task.error_reason && (
         <Alert
@@ -125,6 +147,28 @@ function TaskRow({
             View moments
           </Button>
         )}
+        {task.status === 'DONE' && (
+          <Button
+            component={Link}
+            to={`/video/${task.id}/summary`}
+            size="xs"
+            variant="light"
+            leftSection={<IconFileText size={14} />}
+          >
+            Summary
+          </Button>
+        )}
+        {task.status === 'DONE' && (
+          <Button
+            component={Link}
+            to={`/video/${task.id}/captions`}
+            size="xs"
+            variant={task.kind === 'caption' ? 'filled' : 'light'}
+            leftSection={<IconBadgeCc size={14} />}
+          >
+            {task.kind === 'caption' ? 'Open captions' : 'Captions'}
+          </Button>
+        )}
         {!running && (
           <Button
             size="xs"
@@ -133,7 +177,9 @@ function TaskRow({
             loading={retry.isPending}
             onClick={() => retry.mutate(task.id)}
           >
-            Retry
+            {retryCost
+              ? `Retry · ${retryCost} ${retryCost === '1' ? 'credit' : 'credits'}`
+              : 'Retry'}
           </Button>
         )}
         <Button

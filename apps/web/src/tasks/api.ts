@@ -1,4 +1,4 @@
-import type { CaptionDisplay, Task, UrlSource, VideoMeta } from '@moments/contract';
+import type { CaptionDisplay, ClipLength, Task, UrlSource, VideoMeta } from '@moments/contract';
 import { api } from '../api/client';
 
 /** What the start form decides (spec §7 task start params). */
@@ -11,6 +11,8 @@ export interface TaskStartOptions {
   actAs?: string;
   query?: string;
   rootTaskId?: string;
+  /** Preferred clip length of viral moments (issue 12). */
+  clipLength?: ClipLength;
 }
 
 /**
@@ -35,6 +37,7 @@ export function startTask(video: VideoMeta, options: TaskStartOptions): Promise<
       act_as: options.actAs?.trim() || undefined,
       query: options.mode === 'search' ? options.query?.trim() || undefined : undefined,
       root_task_id: options.rootTaskId,
+      clip_length: options.mode === 'viral' ? options.clipLength : undefined,
     },
   });
 }

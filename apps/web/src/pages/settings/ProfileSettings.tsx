@@ -19,11 +19,13 @@ import { CREDIT_FEATURES, describePlan, remainingOf } from '../../account/plan';
 import { useSession } from '../../account/session';
 import { logout } from '../../api/account';
 import { userInitial } from '../../layout/HeaderActions';
+import { MailPreferencesCard } from '../../mail/MailPreferencesCard';
 
 const FEATURE_LABELS: Record<string, string> = {
   CREDIT: 'Credits',
   FREE_TOOL_CREDIT: 'Free tool credits',
   CANVAS_EXPORT: 'Canvas exports',
+  MAX_VIDEO_MINUTES: 'Longest video (minutes)',
 };
 
 function featureLabel(feature: string): string {
@@ -153,6 +155,8 @@ export function ProfileSettings() {
           </Table.ScrollContainer>
         )}
       </Card>
+
+      <MailPreferencesCard />
     </Stack>
   );
 }

@@ -1,0 +1,31 @@
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { IngestPanel } from './IngestPanel';
+
+/**
+ * spec §2 video/result, under /home and /search/result: the video of the `url` parameter (a
+ * pasted link or a search hit) with its card (thumbnail, title, duration, channel, views or
+ * platform, published date) and the start form, so it leads straight to a task.
+ */
+export default function VideoResultPage() {
+  const [params] = useSearchParams();
+  const fromSearch = useLocation().pathname.startsWith('/search/');
+  const query = params.get('query');
+  const back = fromSearch && query ? `/search/result?query=${encodeURIComponent(query)}` : '/home';
+  return (
+    <Stack maw={880} mx="auto" gap="lg" py={{ base: 'md', sm: 'xl' }}>
+      <Anchor component={Link} to={back} size="sm">
+        <IconArrowLeft size={14} style={{ verticalAlign: 'middle' }} aria-hidden />{' '}
+        {fromSearch && query ? 'Search results' : 'Home'}
+      </Anchor>
+      <Title order={2} size="h3">
+        Video result
+      </Title>
+      {!params.get('url') && (
+        <Text c="dimmed">Paste a video link to see its details and start a task.</Text>
+      )}
+      <IngestPanel />
+    </Stack>
+  );
+}

@@ -1,0 +1,22 @@
+import type { InviteInfo, InviteLanding } from '@moments/contract';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api/client';
+
+/** Invite calls (issue 10 item 4). */
+export function useInviteInfo() {
+  return useQuery({
+    queryKey: ['invite', 'info'],
+    queryFn: () => api.get<InviteInfo>('/api/invite/info'),
+  });
+}
+
+export function useInviteLanding(code: string | null) {
+  return useQuery({
+    queryKey: ['invite', 'landing', code],
+    queryFn: () =>
+      api.get<InviteLanding>('/api/invite/landing', {
+        query: { ref: code ?? undefined },
+        suppressErrorDialog: true,
+      }),
+  });
+}

@@ -1,0 +1,166 @@
+import { Alert, Button, Checkbox, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { CANCEL_REASONS, validateCancelSurvey, type SurveyResult } from '@moments/domain/plans';
+import { useState } from 'react';
+import { cancelSubscription, sendCancelFeedback } from '../../../api/billing';
+
+type Step = 'survey' | 'confirm' | 'done' | null;
+
+/**
+ * spec §4 cancelling: feedback survey (spec §5 rules, modal width 446), then confirm, then the
+ * success dialog. `onChanged` runs after the cancel went through (the page reloads user info).
+ */
+export function CancelFlow({
+  step,
+  setStep,
+  email,
+  periodEnd,
+  onChanged,
+}: {
+  step: Step;
+  setStep(step: Step): void;
+  email: string;
+  periodEnd: string | null;
+  onChanged(): void;
+}) {
+  const [picked, setPicked] = useState<Record<number, string | undefined>>({});
+  const [result, setResult] = useState<SurveyResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const toggle = (id: number, on: boolean) =>
+    setPicked((prev) => {
+      const next = { ...prev };
+      if (on) next[id] = next[id] ?? '';
+      else delete next[id];
+      return next;
+    });
+
+  const submitSurvey = async () => {
+    const answers = Object.entries(picked).map(([id, text]) => ({ id: Number(id), text }));
+    const checked = validateCancelSurvey(answers);
+    setResult(checked);
+    if (checked.error || Object.keys(checked.reasonErrors).length) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await sendCancelFeedback(email, checked.details);
+      setStep('confirm');
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : 'Something went wrong');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirmCancel = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await cancelSubscription();
+      setStep('done');
+      setPicked({});
+      setResult(null);
+      onChanged();
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : 'Something went wrong');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Modal
+        opened={step === 'survey'}
+        onClose={() => setStep(null)}
+        title="Before you go: why are you cancelling?"
+        size={446}
+      >
+        <Stack gap="sm">
+          {CANCEL_REASONS.map((reason) => {
+            const on = picked[reason.id] !== undefined;
+            return (
+              <Stack key={reason.id} gap={6}>
+                <Checkbox
+                  label={reason.label}
+                  checked={on}
+                  onChange={(event) => toggle(reason.id, event.currentTarget.checked)}
+                />
+                {on && reason.detail !== 'none' && (
+                  <Textarea
+                    aria-label={`${reason.label}: details`}
+                    placeholder={
+                      reason.detail === 'required' ? 'Tell us more' : 'Tell us more (optional)'
+                    }
+                    autosize
+                    minRows={2}
+                    value={picked[reason.id] ?? ''}
+                    error={result?.reasonErrors[reason.id]}
+                    onChange={(event) => {
+                      const text = event.currentTarget.value;
+                      setPicked((prev) => ({ ...prev, [reason.id]: text }));
+                    }}
+                  />
+                )}
+              </Stack>
+            );
+          })}
+          {result?.error && (
+            <Text c="red" size="sm" role="alert">
+              {result.error}
+            </Text>
+          )}
+          {failure && <Alert color="red">{failure}</Alert>}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setStep(null)}>
+              Keep my plan
+            </Button>
+            <Button color="red" loading={busy} onClick={() => void submitSurvey()}>
+              Continue
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal
+        opened={step === 'confirm'}
+        onClose={() => setStep(null)}
+        title="Cancel your subscription?"
+        size="sm"
+      >
+        <Stack>
+          <Text size="sm">
+            Your plan stays active until {periodEnd ?? 'the end of the paid period'}, then moves to
+            the free plan. You can resume any time before that.
+          </Text>
+          {failure && <Alert color="red">{failure}</Alert>}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setStep(null)}>
+              Keep my plan
+            </Button>
+            <Button color="red" loading={busy} onClick={() => void confirmCancel()}>
+              Confirm cancellation
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal
+        opened={step === 'done'}
+        onClose={() => setStep(null)}
+        title="Your subscription is cancelled"
+        size="sm"
+      >
+        <Stack>
+          <Text size="sm">
+            Thanks for your feedback. You keep your plan until{' '}
+            {periodEnd ?? 'the end of the paid period'}.
+          </Text>
+          <Group justify="flex-end">
+            <Button onClick={() => setStep(null)}>Done</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
