@@ -11,10 +11,16 @@ export default defineConfig({
       'apps/server/test/**/*.test.ts',
       'apps/web/src/**/*.test.ts',
       'e2e/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Browser tests poll for what a page shows after debounces and renders; on a loaded 2-core
+    // box that can take longer than vitest's default second (a caption preview failed so in CI).
+    expect: { poll: { timeout: 15_000, interval: 100 } },
+    // Test files run on both cores of the CI box (issue 14: 309 s instead of 507 s).
+    maxWorkers: 2,
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
   },
 });

@@ -32,8 +32,13 @@ describe.skipIf(!hasChromium)('realtime notifications in the browser', () => {
     [, served, server, browser] = await Promise.all([
       ensureWebBuild(),
       serveFiles(dir),
-      // Three workers so the 21 failing tasks of the paging test finish quickly.
-      startMomentsServer({ MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1', WORKER_CONCURRENCY: '3' }),
+      // Three workers so the 21 failing tasks of the paging test finish quickly; the paging test
+      // starts all 21 at once, beyond the default per-user limit of 5 running tasks.
+      startMomentsServer({
+        MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1',
+        WORKER_CONCURRENCY: '3',
+        MAX_RUNNING_TASKS_PER_USER: String(NOTIFICATION_PAGE_SIZE + 1),
+      }),
       launchChromium(),
     ]);
   }, 300_000);

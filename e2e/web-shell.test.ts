@@ -67,6 +67,11 @@ describe.skipIf(!hasChromium)('web app shell', () => {
       .getByRole('dialog', { name: 'Community' })
       .getByRole('button', { name: 'Close', exact: true })
       .click();
+    // spec §2: then the not-yearly-plan guard (free is not a yearly plan), remembered once closed.
+    await page
+      .getByRole('dialog', { name: 'Available on yearly plans' })
+      .getByRole('button', { name: 'Maybe later' })
+      .click();
     await page.getByRole('link', { name: `Account settings for ${account.username}` }).click();
 
     await page.waitForURL('**/settings/profile');

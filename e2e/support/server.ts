@@ -62,6 +62,7 @@ export async function startMomentsServer(
       LOG_LEVEL: 'warn',
       // The suite logs in more often than a person would.
       LOGIN_RATE_LIMIT_MAX: '1000',
+      SIGNUP_RATE_LIMIT_MAX: '1000',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -37,6 +37,7 @@ export async function signedInContext(
     localStorage.setItem('moments.welcomeOfferSeen', '1');
     localStorage.setItem('moments.communityChatClosed', '1');
     localStorage.setItem('moments.updateBannerDismissed', '1');
+    localStorage.setItem('moments.yearlyGuardDismissed', 'free');
   }, token);
   return { context, account, token };
 }

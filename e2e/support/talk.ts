@@ -17,6 +17,8 @@ export interface TalkStage {
   browser: Browser;
   /** Address of the talk video on the local file server (the server may fetch it). */
   videoUrl: string;
+  /** Folder holding the talk video (and its speech) on this machine. */
+  mediaDir: string;
   close(): Promise<void>;
 }
 
@@ -25,12 +27,16 @@ export interface TalkStage {
  * wrapped into `fileName` and served on 127.0.0.1, a server allowed to fetch it, the web build and
  * Chromium, all prepared at once.
  */
-export async function startTalkStage(text: string, fileName: string): Promise<TalkStage> {
+export async function startTalkStage(
+  text: string,
+  fileName: string,
+  env: Record<string, string> = {},
+): Promise<TalkStage> {
   const mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-e2e-talk-'));
   const wav = path.join(mediaDir, 'talk.wav');
   const [, server, browser] = await Promise.all([
     ensureWebBuild(),
-    startMomentsServer({ MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1' }),
+    startMomentsServer({ MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1', ...env }),
     launchChromium(),
     synthesizeSpeech(text, wav, { engine: 'festival' }).then(() =>
       makeTestVideo(path.join(mediaDir, fileName), { audio: wav }),
@@ -41,6 +47,7 @@ export async function startTalkStage(text: string, fileName: string): Promise<Ta
     server,
     browser,
     videoUrl: `${served.url}/${fileName}`,
+    mediaDir,
     async close() {
       await browser.close();
       await server.stop();

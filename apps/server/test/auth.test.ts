@@ -44,13 +44,14 @@ describe.each(DATABASE_TARGETS)('accounts on $name', (target) => {
       headers: { authorization: `Bearer ${body.data.token}` },
     });
     expect(byCookie.json().data).toEqual(byBearer.json().data);
-    // A cookie-only client can ask for its bearer token (the realtime CONNECT needs one).
+    // A cookie-only client asks for a realtime ticket, which is not its session token.
     const token = await t.app.inject({
       method: 'POST',
       url: '/api/auth/token',
       cookies: { moments_session: cookie!.value },
     });
-    expect(token.json().data.token).toBe(body.data.token);
+    expect(token.json().data.token).toMatch(/^rt_/);
+    expect(token.json().data.token).not.toBe(body.data.token);
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/token' })).statusCode).toBe(401);
     const info = UserInfo.parse(byBearer.json().data);
     expect(info).toMatchObject({
@@ -66,6 +67,7 @@ describe.each(DATABASE_TARGETS)('accounts on $name', (target) => {
       'CANVAS_EXPORT',
       'CREDIT',
       'FREE_TOOL_CREDIT',
+      'MAX_VIDEO_MINUTES',
     ]);
   });
 

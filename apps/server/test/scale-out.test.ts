@@ -65,7 +65,7 @@ describe.skipIf(!ready)('scale-out: API and worker processes sharing PostgreSQL'
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         email: 'scale@example.com',
-        password: 'two processes',
+        password: 'two processes, one database',
         username: 'scale',
       }),
     }).then((response) => reply<{ token: string }>(response));

@@ -14,7 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeTestVideo } from '@moments/media/testing';
 import { REPO_ROOT } from '../src/config/index.js';
 import { installErrorHandler } from '../src/http/error-handler.js';
@@ -203,6 +203,32 @@ describe.each(drivers)('storage contract: $name', (driver) => {
     if (storage.driver === 's3') expect(existsSync(lent)).toBe(false);
     else expect(existsSync(lent)).toBe(true);
     await expect(storage.withLocalFile('users/u1/none.webm', async () => 1)).rejects.toBeInstanceOf(
+      StorageNotFoundError,
+    );
+  });
+
+  it('keeps one local copy per run folder, and stops a download when the run is cancelled', async (ctx) => {
+    if (driver.skip) return ctx.skip(driver.skip);
+    // Issue 14 defect 7: a task used to download its S3 source once per stage, ignoring cancel.
+    const data = randomBytes(2 * 1024 * 1024);
+    await storage.putStream('users/u3/source.mp4', Readable.from([data]));
+    const runFolder = await fs.mkdtemp(path.join(tmpRoot, 'run-'));
+    const reads = vi.spyOn(storage, 'createReadStream');
+    const first = await storage.localCopy('users/u3/source.mp4', runFolder);
+    const second = await storage.localCopy('users/u3/source.mp4', runFolder);
+    expect(second).toBe(first);
+    expect(sha256(await fs.readFile(first))).toBe(sha256(data));
+    expect(reads).toHaveBeenCalledTimes(storage.driver === 's3' ? 1 : 0);
+    reads.mockRestore();
+
+    const cancelled = await fs.mkdtemp(path.join(tmpRoot, 'run-'));
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      storage.localCopy('users/u3/source.mp4', cancelled, { signal: controller.signal }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    expect(await fs.readdir(cancelled)).toEqual([]);
+    await expect(storage.localCopy('users/u3/none.mp4', cancelled)).rejects.toBeInstanceOf(
       StorageNotFoundError,
     );
   });

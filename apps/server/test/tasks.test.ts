@@ -69,10 +69,11 @@ describe.skipIf(missing.length > 0).each(DATABASE_TARGETS)(
     it('downloads, transcribes with word timings, and ends DONE', async (ctx) => {
       if (skip) return ctx.skip(skip);
       const user = await signUp(t.app, 'linker');
-      const started = await start(user.headers, `${served.url}/jfk.mp4`);
+      const started = await start(user.headers, `${served.url}/jfk.mp4`, '&clip_length=under_30');
       expect(started.statusCode).toBe(200);
       const task = Task.parse(started.json().data);
       expect(task).toMatchObject({ status: 'START', kind: 'viral', done: false, completed: false });
+      expect(task.clip_length).toBe('under_30');
 
       const finished = Task.parse(await waitForTask(t.app, user.headers, task.id));
       expect(finished.error_reason).toBeNull();
@@ -331,6 +332,14 @@ describe.each(DATABASE_TARGETS)('task guards on $name', (target) => {
       payload: { url: 'https://example.com/a.mp4' },
     });
     expect(badLang.statusCode).toBe(400);
+    const badClipLength = await t.app.inject({
+      method: 'POST',
+      url: '/api/highlight_moment/task/start?url_source=direct&clip_length=forever',
+      headers: user.headers,
+      payload: { url: 'https://example.com/a.mp4' },
+    });
+    expect(badClipLength.statusCode).toBe(400);
+    expect(badClipLength.json().code).toBe('VALIDATION_FAILED');
     const foreignUpload = await t.app.inject({
       method: 'POST',
       url: '/api/highlight_moment/task/start?url_source=upload',

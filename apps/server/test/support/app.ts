@@ -5,6 +5,8 @@ import { buildHttpApp } from '../../src/app.js';
 import { loadConfig, type AppConfig } from '../../src/config/index.js';
 import type { Database } from '../../src/db/client.js';
 import type { App } from '../../src/http/types.js';
+import type { Logger } from '../../src/logging.js';
+import type { BillingHooks } from '../../src/modules/billing/index.js';
 import { attachRealtime } from '../../src/server.js';
 import { createServices, startWorkers, type Services } from '../../src/services.js';
 
@@ -22,7 +24,7 @@ export interface TestApp {
 export async function startTestApp(
   database: Database,
   env: Record<string, string> = {},
-  options: { workers?: boolean; listen?: boolean } = {},
+  options: { workers?: boolean; listen?: boolean; billingHooks?: BillingHooks; log?: Logger } = {},
 ): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-test-'));
   const config = loadConfig({
@@ -30,9 +32,11 @@ export async function startTestApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    // Test files sign many users up from one address; the limit itself has its own test.
+    SIGNUP_RATE_LIMIT_MAX: '1000',
     ...env,
   });
-  const services = await createServices(config, database);
+  const services = await createServices(config, database, options.billingHooks, options.log);
   const app = await buildHttpApp(config, services);
   const stomp = options.listen ? attachRealtime(app, services) : undefined;
   await app.ready();

@@ -1,0 +1,404 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planChanges } from '../src/db/schema.js';
+import { DATABASE_TARGETS } from './support/databases.js';
+import { signUp, startTestApp, type TestApp } from './support/app.js';
+
+const WEBHOOK_SECRET = 'whsec_test_moments_local';
+
+/**
+ * A stand-in for api.stripe.com on 127.0.0.1 that answers the few calls the adapter makes and
+ * records what it was asked, so the test checks the requests the real SDK sends.
+ */
+async function startFakeStripe() {
+  const requests: Array<{ method: string; path: string; body: URLSearchParams }> = [];
+  const prices = new Map<string, string>();
+  let subscription: Record<string, unknown> | null = null;
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://local');
+      const body = new URLSearchParams(raw);
+      requests.push({ method: req.method ?? '', path: url.pathname, body });
+      const reply = (status: number, json: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_local' });
+        res.end(JSON.stringify(json));
+      };
+      if (req.method === 'GET' && url.pathname === '/v1/prices') {
+        const key = url.searchParams.get('lookup_keys[0]') ?? '';
+        const id = prices.get(key);
+        return reply(200, {
+          object: 'list',
+          data: id ? [{ id, object: 'price', lookup_key: key }] : [],
+          has_more: false,
+        });
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/prices') {
+        const key = body.get('lookup_key')!;
+        prices.set(key, `price_${key}`);
+        return reply(200, { id: `price_${key}`, object: 'price', lookup_key: key });
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+        return reply(200, {
+          id: 'cs_live_1',
+          object: 'checkout.session',
+          url: 'https://checkout.stripe.test/c/cs_live_1',
+        });
+      }
+      if (url.pathname === '/v1/subscriptions/sub_1' && subscription) {
+        if (
+          req.method === 'POST' &&
+          body.get('payment_behavior') &&
+          body.get('items[0][price]') === 'price_ssvip_year'
+        ) {
+          return reply(402, {
+            error: {
+              type: 'card_error',
+              code: 'card_declined',
+              message: 'Your card was declined.',
+            },
+          });
+        }
+        return reply(200, subscription);
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/invoices/create_preview') {
+        return reply(200, { object: 'invoice', amount_due: 1234 });
+      }
+      if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+        return reply(200, {
+          object: 'billing_portal.session',
+          url: 'https://billing.stripe.test/p/session_1',
+        });
+      }
+      reply(404, {
+        error: {
+          type: 'invalid_request_error',
+          message: `no fake for ${req.method} ${url.pathname}`,
+        },
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    setSubscription(value: Record<string, unknown>) {
+      subscription = value;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.each(DATABASE_TARGETS)('Stripe adapter and webhooks on $name', (target) => {
+  let skip: string | null = null;
+  let t: TestApp;
+  let fake: Awaited<ReturnType<typeof startFakeStripe>>;
+  const stripe = new Stripe('sk_test_local');
+  const firstPaid: Array<[string, string | undefined]> = [];
+  let eventCounter = 0;
+
+  beforeAll(async () => {
+    skip = await target.unavailable();
+    if (skip) return;
+    fake = await startFakeStripe();
+    t = await startTestApp(
+      await target.open(),
+      {
+        STRIPE_SECRET_KEY: 'sk_test_local',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_BASE: fake.url,
+      },
+      {
+        billingHooks: {
+          onFirstPaidPlan: async (userId, referral) => void firstPaid.push([userId, referral]),
+        },
+      },
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  const eventOf = (type: string, object: Record<string, unknown>, id = `evt_${++eventCounter}`) =>
+    JSON.stringify({
+      id,
+      object: 'event',
+      type,
+      api_version: '2025-02-24.acacia',
+      created: 1,
+      data: { object },
+    });
+  const deliver = (payload: string, signature?: string | null) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/billing/stripe/webhook',
+      headers: {
+        'content-type': 'application/json',
+        ...(signature === null
+          ? {}
+          : {
+              'stripe-signature':
+                signature ??
+                stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+            }),
+      },
+      payload,
+    });
+  const subscriptionObject = (
+    userId: string,
+    plan: string,
+    extra: Record<string, unknown> = {},
+  ) => ({
+    id: 'sub_1',
+    object: 'subscription',
+    customer: 'cus_1',
+    status: 'active',
+    cancel_at_period_end: false,
+    current_period_start: 1_790_000_000,
+    current_period_end: 1_792_592_000,
+    metadata: { userId, plan },
+    items: {
+      object: 'list',
+      data: [{ id: 'si_1', price: { id: `price_${plan}`, lookup_key: plan } }],
+    },
+    ...extra,
+  });
+
+  it('runs checkout on Stripe and lets only signed webhooks change the plan, once', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const user = await signUp(t.app, 'stripe-user');
+    const headers = user.headers;
+    const info = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/user/info', headers })).json().data;
+    const changes = async () =>
+      (
+        await t.services.database.db
+          .select()
+          .from(planChanges)
+          .where(eq(planChanges.userId, user.userId))
+      ).map((row) => row.action);
+
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscription/create',
+      headers,
+      payload: { plan: 'vip_month', referral: 'ref-7' },
+    });
+    expect(created.json().data).toBe('https://checkout.stripe.test/c/cs_live_1');
+    const checkout = fake.requests.find((r) => r.path === '/v1/checkout/sessions')!;
+    expect(checkout.body.get('mode')).toBe('subscription');
+    expect(checkout.body.get('line_items[0][price]')).toBe('price_vip_month');
+    expect(checkout.body.get('success_url')).toMatch(
+      /\/settings\/plan\?type=monthly&session_id=\{CHECKOUT_SESSION_ID\}$/,
+    );
+    expect(checkout.body.get('subscription_data[metadata][userId]')).toBe(user.userId);
+    const priceCreated = fake.requests.find((r) => r.method === 'POST' && r.path === '/v1/prices')!;
+    expect(priceCreated.body.get('unit_amount')).toBe('999');
+
+    // Unsigned, wrongly signed and tampered events are refused and change nothing.
+    const createdEvent = eventOf(
+      'customer.subscription.created',
+      subscriptionObject(user.userId, 'vip_month'),
+    );
+    expect((await deliver(createdEvent, null)).statusCode).toBe(400);
+    const wrong = stripe.webhooks.generateTestHeaderString({
+      payload: createdEvent,
+      secret: 'whsec_wrong',
+    });
+    expect((await deliver(createdEvent, wrong)).statusCode).toBe(400);
+    const signedForOther = stripe.webhooks.generateTestHeaderString({
+      payload: createdEvent,
+      secret: WEBHOOK_SECRET,
+    });
+    const tampered = createdEvent.replace('vip_month', 'ssvip_year');
+    expect((await deliver(tampered, signedForOther)).json().code).toBe('INVALID_SIGNATURE');
+    expect((await info()).subscription.current_plan).toBe('free');
+
+    // subscription created: the plan starts with its entitlements; the referral hook runs once.
+    const delivered = await deliver(createdEvent);
+    expect(delivered.statusCode).toBe(200);
+    expect(delivered.json().outcome).toBe('handled');
+    let data = await info();
+    expect(data.subscription).toEqual({ current_plan: 'vip_month', cancel_at_period_end: false });
+    expect(data.entitlements.find((e: { feature: string }) => e.feature === 'CREDIT').limit).toBe(
+      2000,
+    );
+    expect(firstPaid).toEqual([[user.userId, 'ref-7']]);
+
+    // A replay is a no-op.
+    const replay = await deliver(createdEvent);
+    expect(replay.json().outcome).toBe('duplicate');
+    expect(await changes()).toEqual(['CREATE']);
+    expect(firstPaid).toHaveLength(1);
+
+    // invoice.paid for a renewal: a new period with fresh credits, and an invoice with Stripe's link.
+    await t.services.credits.charge(user.userId, 'CREDIT', 500, `spent:${user.userId}`, 'spent');
+    const invoicePaid = eventOf('invoice.paid', {
+      id: 'in_1',
+      object: 'invoice',
+      customer: 'cus_1',
+      amount_paid: 999,
+      currency: 'usd',
+      billing_reason: 'subscription_cycle',
+      hosted_invoice_url: 'https://invoice.stripe.test/i/in_1',
+      period_start: 1_792_592_000,
+      period_end: 1_795_184_000,
+      lines: {
+        object: 'list',
+        data: [
+          {
+            description: 'Moments vip_month',
+            period: { start: 1_792_592_000, end: 1_795_184_000 },
+          },
+        ],
+      },
+    });
+    expect((await deliver(invoicePaid)).json().outcome).toBe('handled');
+    expect((await deliver(invoicePaid)).json().outcome).toBe('duplicate');
+    data = await info();
+    expect(
+      data.entitlements.find((e: { feature: string }) => e.feature === 'CREDIT'),
+    ).toMatchObject({ limit: 2000, usage: 0 });
+    const invoices = (
+      await t.app.inject({ method: 'GET', url: '/api/payment/invoice', headers })
+    ).json().data;
+    expect(invoices).toEqual([
+      expect.objectContaining({ amount: 999, link: 'https://invoice.stripe.test/i/in_1' }),
+    ]);
+
+    // An upgrade asks Stripe for the preview and the update; the plan moves only on the webhook.
+    fake.setSubscription(subscriptionObject(user.userId, 'vip_month'));
+    const preview = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscription/preview_invoice',
+      headers,
+      payload: { plan: 'svip_month' },
+    });
+    expect(preview.json().data.amount).toBe(1234);
+    const resubscribed = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscription/resubscribe',
+      headers,
+      payload: { plan: 'svip_month' },
+    });
+    expect(resubscribed.statusCode).toBe(200);
+    const update = fake.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/subscriptions/sub_1')
+      .at(-1)!;
+    expect(update.body.get('items[0][id]')).toBe('si_1');
+    expect(update.body.get('items[0][price]')).toBe('price_svip_month');
+    expect((await info()).subscription.current_plan).toBe('vip_month');
+    await deliver(
+      eventOf('customer.subscription.updated', subscriptionObject(user.userId, 'svip_month')),
+    );
+    data = await info();
+    expect(data.subscription.current_plan).toBe('svip_month');
+    expect(data.entitlements.find((e: { feature: string }) => e.feature === 'CREDIT').limit).toBe(
+      6000,
+    );
+
+    // A card error from Stripe is a clear 402.
+    fake.setSubscription(subscriptionObject(user.userId, 'svip_month'));
+    const declined = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscription/resubscribe',
+      headers,
+      payload: { plan: 'ssvip_year' },
+    });
+    expect(declined.statusCode).toBe(402);
+    expect(declined.json()).toMatchObject({
+      code: 'PAYMENT_DECLINED',
+      message: 'Your card was declined.',
+    });
+
+    // Cancel asks Stripe; the webhook sets the flag; deletion ends the plan.
+    await t.app.inject({ method: 'POST', url: '/api/subscription/cancel', headers });
+    const cancelCall = fake.requests.filter((r) => r.path === '/v1/subscriptions/sub_1').at(-1)!;
+    expect(cancelCall.body.get('cancel_at_period_end')).toBe('true');
+    await deliver(
+      eventOf(
+        'customer.subscription.updated',
+        subscriptionObject(user.userId, 'svip_month', { cancel_at_period_end: true }),
+      ),
+    );
+    expect((await info()).subscription).toEqual({
+      current_plan: 'svip_month',
+      cancel_at_period_end: true,
+    });
+    await deliver(
+      eventOf(
+        'customer.subscription.deleted',
+        subscriptionObject(user.userId, 'svip_month', { status: 'canceled' }),
+      ),
+    );
+    data = await info();
+    expect(data.subscription).toEqual({ current_plan: 'free', cancel_at_period_end: false });
+    expect(
+      data.entitlements.find((e: { feature: string }) => e.feature === 'CANVAS_EXPORT').limit,
+    ).toBe(3);
+    expect(await changes()).toEqual([
+      'CREATE',
+      'Recharge',
+      'UPGRADE',
+      'UNSUBSCRIBE',
+      'UNSUBSCRIBE',
+    ]);
+
+    const portal = await t.app.inject({ method: 'POST', url: '/api/user/portal-session', headers });
+    expect(portal.json().data.url).toBe('https://billing.stripe.test/p/session_1');
+  });
+
+  it('tops up credits from a paid checkout.session.completed event', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const user = await signUp(t.app, 'stripe-credits');
+    const before = (
+      await t.app.inject({ method: 'GET', url: '/api/user/info', headers: user.headers })
+    ).json().data;
+    const creditLimit = (data: { entitlements: Array<{ feature: string; limit: number }> }) =>
+      data.entitlements.find((e) => e.feature === 'CREDIT')!.limit;
+    const completed = eventOf('checkout.session.completed', {
+      id: 'cs_credits_1',
+      object: 'checkout.session',
+      mode: 'payment',
+      client_reference_id: user.userId,
+      amount_total: 998,
+      metadata: { userId: user.userId, price: 'credit_100', credits: '1000', quantity: '2' },
+    });
+    expect((await deliver(completed)).json().outcome).toBe('handled');
+    expect((await deliver(completed)).json().outcome).toBe('duplicate');
+    const after = (
+      await t.app.inject({ method: 'GET', url: '/api/user/info', headers: user.headers })
+    ).json().data;
+    expect(creditLimit(after)).toBe(creditLimit(before) + 2000);
+  });
+
+  it('records an invoice that arrives before its subscription event', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const user = await signUp(t.app, 'stripe-early-invoice');
+    const early = eventOf('invoice.paid', {
+      id: 'in_early_1',
+      object: 'invoice',
+      customer: 'cus_early',
+      amount_paid: 5988,
+      currency: 'usd',
+      billing_reason: 'subscription_create',
+      hosted_invoice_url: 'https://invoice.stripe.test/i/in_early_1',
+      subscription_details: { metadata: { userId: user.userId, plan: 'vip_year' } },
+      period_start: 1_790_000_000,
+      period_end: 1_790_000_000,
+      lines: { object: 'list', data: [] },
+    });
+    expect((await deliver(early)).json().outcome).toBe('handled');
+    const invoices = (
+      await t.app.inject({ method: 'GET', url: '/api/payment/invoice', headers: user.headers })
+    ).json().data;
+    expect(invoices).toEqual([
+      expect.objectContaining({ amount: 5988, link: 'https://invoice.stripe.test/i/in_early_1' }),
+    ]);
+  });
+});
