@@ -8,9 +8,7 @@ import path from 'node:path';
 import { fasterWhisperAvailability } from '@moments/ai/asr';
 import { runFfmpeg } from '@moments/media/ffmpeg';
 import { sharedMediaDir } from '@moments/media/testing';
-import { buildHttpApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config/index.js';
-import { createServices, startWorkers } from '../apps/server/src/services.js';
+import { startBenchServer, uploadAndRunTask } from './bench-server';
 
 const TARGET_SECONDS = 600;
 
@@ -54,70 +52,24 @@ export default async function run(): Promise<void> {
       '-shortest',
       video,
     ]);
-    const config = loadConfig({
-      DATA_DIR: path.join(dataDir, 'data'),
-      LOG_LEVEL: 'warn',
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-    });
-    const services = await createServices(config);
-    const app = await buildHttpApp(config, services);
-    await app.ready();
-    await startWorkers(services);
+    const server = await startBenchServer(dataDir, 'bench');
     try {
-      const signup = await app.inject({
-        method: 'POST',
-        url: '/api/auth/signup',
-        payload: { email: 'bench@example.com', password: 'benchmark run', username: 'bench' },
-      });
-      const headers = { authorization: `Bearer ${signup.json().data.token}` };
-      const boundary = 'benchboundary';
-      const payload = Buffer.concat([
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="talk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
-        ),
-        await fs.readFile(video),
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
-      const started = performance.now();
-      const uploaded = await app.inject({
-        method: 'POST',
-        url: '/api/upload',
-        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-        payload,
-      });
-      const uploadedAt = performance.now();
-      const task = await app.inject({
-        method: 'POST',
-        url: '/api/highlight_moment/task/start?url_source=upload&source_lang=auto',
-        headers,
-        payload: uploaded.json().data,
-      });
-      const id = task.json().data.id as string;
-      let status = 'START';
-      let stageTimes = '';
-      let lastStage = '';
-      while (status !== 'DONE' && status !== 'ERROR') {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        const current = (
-          await app.inject({ method: 'GET', url: `/api/highlight_moment/task?id=${id}`, headers })
-        ).json().data;
-        status = current.status;
-        if (current.stage !== lastStage) {
-          lastStage = current.stage;
-          stageTimes += ` ${current.stage}@${((performance.now() - started) / 1000).toFixed(1)}s`;
-        }
-      }
-      const total = (performance.now() - started) / 1000;
+      const {
+        status,
+        stages,
+        uploadSeconds,
+        totalSeconds: total,
+        payloadBytes,
+      } = await uploadAndRunTask(server, video);
       console.log(
-        `ingest: model whisper-base (faster-whisper int8, ${os.cpus().length} cores), ${TARGET_SECONDS} s video, ${(payload.length / 1e6).toFixed(1)} MB`,
+        `ingest: model whisper-base (faster-whisper int8, ${os.cpus().length} cores), ${TARGET_SECONDS} s video, ${(payloadBytes / 1e6).toFixed(1)} MB`,
       );
       console.log(
-        `ingest: upload ${((uploadedAt - started) / 1000).toFixed(1)} s; upload to ${status} ${total.toFixed(1)} s = ${(TARGET_SECONDS / total).toFixed(2)}x real time`,
+        `ingest: upload ${uploadSeconds.toFixed(1)} s; upload to ${status} ${total.toFixed(1)} s = ${(TARGET_SECONDS / total).toFixed(2)}x real time`,
       );
-      console.log(`ingest: stages${stageTimes}`);
+      console.log(`ingest: stages ${stages}`);
     } finally {
-      await app.close();
-      await services.close();
+      await server.close();
     }
   } finally {
     await fs.rm(dataDir, { recursive: true, force: true });

@@ -1,0 +1,93 @@
+/**
+ * The whole product in the bench's own process: API and workers on an embedded database in a
+ * folder of the bench, a signed-up user, and a task run the way a browser runs one (upload, start,
+ * follow the stages). Shared by the ingest and speed benches.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { buildHttpApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config/index.js';
+import { createServices, startWorkers } from '../apps/server/src/services.js';
+
+type App = Awaited<ReturnType<typeof buildHttpApp>>;
+
+export interface BenchServer {
+  app: App;
+  /** The signed-up user's bearer header. */
+  headers: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startBenchServer(dataDir: string, who: string): Promise<BenchServer> {
+  const config = loadConfig({
+    DATA_DIR: path.join(dataDir, 'data'),
+    LOG_LEVEL: 'warn',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+  });
+  const services = await createServices(config);
+  const app = await buildHttpApp(config, services);
+  await app.ready();
+  await startWorkers(services);
+  const signup = await app.inject({
+    method: 'POST',
+    url: '/api/auth/signup',
+    payload: { email: `${who}@example.com`, password: 'benchmark run', username: who },
+  });
+  return {
+    app,
+    headers: { authorization: `Bearer ${signup.json().data.token}` },
+    async close() {
+      await app.close();
+      await services.close();
+    },
+  };
+}
+
+/** Uploads through POST /api/upload, starts a task and waits for it; times each stage's arrival. */
+export async function uploadAndRunTask(server: BenchServer, video: string) {
+  const { app, headers } = server;
+  const boundary = 'benchboundary';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="talk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+    ),
+    await fs.readFile(video),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const started = performance.now();
+  const uploaded = await app.inject({
+    method: 'POST',
+    url: '/api/upload',
+    headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload,
+  });
+  const uploadSeconds = (performance.now() - started) / 1000;
+  const task = await app.inject({
+    method: 'POST',
+    url: '/api/highlight_moment/task/start?url_source=upload&source_lang=auto',
+    headers,
+    payload: uploaded.json().data,
+  });
+  const id = task.json().data.id as string;
+  let status = 'START';
+  let stages = '';
+  let lastStage = '';
+  while (status !== 'DONE' && status !== 'ERROR') {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const current = (
+      await app.inject({ method: 'GET', url: `/api/highlight_moment/task?id=${id}`, headers })
+    ).json().data;
+    status = current.status;
+    if (current.stage !== lastStage) {
+      lastStage = current.stage;
+      stages += ` ${current.stage}@${((performance.now() - started) / 1000).toFixed(1)}s`;
+    }
+  }
+  return {
+    status,
+    stages: stages.trim(),
+    uploadSeconds,
+    totalSeconds: (performance.now() - started) / 1000,
+    payloadBytes: payload.length,
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * `npm run bench -- highlights` (issue 12): the judges compared on the hand-labelled evaluation set in
+ * bench/highlights/ (eight spoken talks, highlights marked before any tuning). For each judge: highlight
+ * recall in the top 3 and top 5, housekeeping or sign-offs in the top 3, the share of titles that start
+ * with a whole word of the clip's transcript, and the judge's cost in seconds per hour of video.
+ *
+ * The fourth judge is a local GGUF model (HIGHLIGHTS_BENCH_GGUF names the .gguf) run in process with
+ * node-llama-cpp on the CPU through the product's own LLM path: findViralMoments with `llm`, which
+ * has the model judge and title the cue judge's candidates and falls back to them when it fails.
+ * HIGHLIGHTS_BENCH_LLAMA_MODULE: node-llama-cpp's dist/index.js when installed outside this checkout;
+ * HIGHLIGHTS_BENCH_THREADS: CPU threads (default one per core). HIGHLIGHTS_BENCH_LIMIT=n scores the
+ * first n talks only (quick looks; the README's figures use all eight).
+ */
+import {
+  findViralMoments,
+  type FindViralMomentsOptions,
+  type Moment,
+} from '../packages/ai/src/moments/index';
+import { loadDefaultEmbedder } from '../packages/ai/src/search/index';
+import { wordTokens } from '../packages/ai/src/search/text';
+import { loadTalks, spokenTalk, type SpokenTalk } from './highlights/talks';
+import { loadLocalGguf, localGgufLlm } from './local-gguf';
+
+interface Judge {
+  name: string;
+  options: () => Promise<FindViralMomentsOptions>;
+  close?: () => Promise<void>;
+}
+
+/**
+ * The LLM judge's reply schema (packages/ai/src/moments/judge.ts `judgementSchema`) as a grammar
+ * for node-llama-cpp, which makes every listed property required and knows no number bounds (the
+ * score is therefore one of the integers 0..100). The string and list bounds are the prompt's
+ * ("title max 70 chars", "1-2 sentences", at most the 10 moments asked for, the 6 hashtags kept),
+ * tighter than the schema's so that a whole reply fits the token cap: this model fills every string
+ * to its bound, and at the schema's 500-character descriptions a 600-token cap cut every reply short.
+ * Every reply the grammar allows passes the judge's schema.
+ */
+const JUDGEMENT_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    moments: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10,
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          score: { enum: Array.from({ length: 101 }, (_, score) => score) },
+          title: { type: 'string', minLength: 1, maxLength: 70 },
+          description: { type: 'string', maxLength: 300 },
+          hashtags: { type: 'array', maxItems: 6, items: { type: 'string', maxLength: 30 } },
+          reason: { type: 'string', maxLength: 200 },
+        },
+      },
+    },
+  },
+};
+/** Tokens the model may write per reply; a reply cut short is not JSON, and the finder falls back. */
+const GGUF_MAX_TOKENS = 1024;
+/** Generous: a CPU that is also running other work. */
+const GGUF_TIMEOUT_MS = 300_000;
+
+/** The local GGUF judge, or why it is skipped. */
+async function localGgufJudge(): Promise<Judge | string> {
+  const modelPath = process.env.HIGHLIGHTS_BENCH_GGUF;
+  if (!modelPath) return 'HIGHLIGHTS_BENCH_GGUF not set';
+  if (!modelPath.endsWith('.gguf')) return `HIGHLIGHTS_BENCH_GGUF=${modelPath} is not a .gguf file`;
+  let gguf: Awaited<ReturnType<typeof loadLocalGguf>> | undefined;
+  return {
+    name: 'cues + local GGUF judge',
+    async options() {
+      const started = performance.now();
+      gguf = await loadLocalGguf({
+        modelPath,
+        moduleName: process.env.HIGHLIGHTS_BENCH_LLAMA_MODULE,
+        threads: Number(process.env.HIGHLIGHTS_BENCH_THREADS) || undefined,
+        contextSize: 4096,
+      });
+      console.log(
+        `highlights: local GGUF judge ${gguf.label}, loaded in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
+          `temperature 0, JSON-schema grammar, at most ${GGUF_MAX_TOKENS} tokens per reply`,
+      );
+      return {
+        judge: 'cues',
+        llm: localGgufLlm(gguf, { maxTokens: GGUF_MAX_TOKENS, jsonSchema: JUDGEMENT_JSON_SCHEMA }),
+        llmTimeoutMs: GGUF_TIMEOUT_MS,
+      };
+    },
+    close: async () => gguf?.close(),
+  };
+}
+
+/**
+ * A moment finds a highlight when it holds most of it (60%) and is mostly about it (half the clip):
+ * a 90 s clip that wraps a highlight in two paragraphs of filler is not the clip a person would post.
+ */
+function covers(moment: Moment, span: { startMs: number; endMs: number }): boolean {
+  const overlap = Math.min(moment.endMs, span.endMs) - Math.max(moment.startMs, span.startMs);
+  return (
+    overlap >= 0.6 * (span.endMs - span.startMs) && overlap >= 0.5 * (moment.endMs - moment.startMs)
+  );
+}
+
+/** Housekeeping in a clip: the clip spends more than a third of its length on such a paragraph. */
+function isMostlyHousekeeping(moment: Moment, talk: SpokenTalk): boolean {
+  return talk.paragraphs.some((p, i) => {
+    if (p.kind !== 'housekeeping') return false;
+    const span = talk.spans[i]!;
+    const overlap = Math.min(moment.endMs, span.endMs) - Math.max(moment.startMs, span.startMs);
+    return overlap > (moment.endMs - moment.startMs) / 3;
+  });
+}
+
+/** The title's first word is a whole word of the clip's transcript (not "Hat" cut from "That"). */
+function titleStartsWithWholeWord(moment: Moment): boolean {
+  const first = wordTokens(moment.title)[0];
+  return first !== undefined && wordTokens(moment.text).includes(first);
+}
+
+export default async function bench(): Promise<void> {
+  const talks: SpokenTalk[] = [];
+  const all = await loadTalks();
+  const limit = Number(process.env.HIGHLIGHTS_BENCH_LIMIT) || all.length;
+  for (const talk of all.slice(0, limit)) talks.push(await spokenTalk(talk));
+  const audioHours = talks.reduce((sum, t) => sum + t.transcript.durationMs, 0) / 3_600_000;
+  const highlightCount = talks.reduce(
+    (sum, t) => sum + t.paragraphs.filter((p) => p.kind === 'highlight').length,
+    0,
+  );
+  console.log(
+    `highlights: ${talks.length} talks, ${(audioHours * 60).toFixed(1)} min of speech, ${highlightCount} highlights (transcripts by ${talks[0]?.engine})`,
+  );
+  const judges: Judge[] = [
+    { name: 'lexicon (finder before issue 12)', options: async () => ({ judge: 'lexicon' }) },
+    { name: 'cues (no embeddings)', options: async () => ({ judge: 'cues' }) },
+    {
+      name: 'cues + MiniLM salience',
+      options: async () => ({ judge: 'cues', embedder: (await loadDefaultEmbedder()).embedder }),
+    },
+  ];
+  const skipped: string[] = [];
+  const gguf = await localGgufJudge();
+  if (typeof gguf === 'string') skipped.push(`local GGUF judge (node-llama-cpp): ${gguf}`);
+  else judges.push(gguf);
+  const rows: string[] = [];
+  for (const judge of judges) {
+    let hits3 = 0;
+    let hits5 = 0;
+    let housekeeping3 = 0;
+    let titles = 0;
+    let wholeTitles = 0;
+    let ms = 0;
+    let fallbacks = 0;
+    let options: FindViralMomentsOptions;
+    try {
+      options = await judge.options();
+    } catch (error) {
+      skipped.push(`${judge.name}: ${(error as Error).message}`);
+      continue;
+    }
+    for (const talk of talks) {
+      const started = performance.now();
+      const { moments, method, warnings } = await findViralMoments(talk.transcript, {
+        ...options,
+        maxMoments: 10,
+      });
+      ms += performance.now() - started;
+      if (options.llm && method !== 'llm') {
+        fallbacks++;
+        console.log(`highlights: ${judge.name} fell back on ${talk.name}: ${warnings.join(' ')}`);
+      }
+      const top3 = moments.slice(0, 3);
+      const top5 = moments.slice(0, 5);
+      talk.paragraphs.forEach((p, i) => {
+        if (p.kind !== 'highlight') return;
+        if (top3.some((m) => covers(m, talk.spans[i]!))) hits3++;
+        if (top5.some((m) => covers(m, talk.spans[i]!))) hits5++;
+      });
+      housekeeping3 += top3.filter((m) => isMostlyHousekeeping(m, talk)).length;
+      titles += moments.length;
+      wholeTitles += moments.filter(titleStartsWithWholeWord).length;
+      if (process.env.BENCH_VERBOSE)
+        for (const [k, m] of moments.slice(0, 5).entries())
+          console.log(
+            `  ${talk.name} #${k + 1} ${m.score} ${(m.startMs / 1000).toFixed(0)}-${(m.endMs / 1000).toFixed(0)} s "${m.title}"`,
+          );
+    }
+    rows.push(
+      `${judge.name.padEnd(34)} recall@3 ${(hits3 / highlightCount).toFixed(2)}  recall@5 ${(hits5 / highlightCount).toFixed(2)}  ` +
+        `housekeeping in top 3: ${housekeeping3}  whole-word titles ${((100 * wholeTitles) / Math.max(1, titles)).toFixed(0)}%  ` +
+        `${(ms / 1000 / audioHours).toFixed(1)} s per hour of video` +
+        (options.llm ? `  fell back to the cue judge on ${fallbacks}/${talks.length} talks` : ''),
+    );
+    await judge.close?.();
+  }
+  for (const row of rows) console.log(`highlights: ${row}`);
+  for (const reason of skipped) console.log(`highlights skipped: ${reason}`);
+}
