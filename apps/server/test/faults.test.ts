@@ -1,7 +1,8 @@
 /**
  * Fault tests of issue 14 on real server processes and real tools, over loopback only:
- * - kill -9 of the server while a task downloads, and while an export renders: the restarted
- *   server resumes the work, finishes it and charges it once;
+ * - kill -9 of the server while a task downloads, while it finds moments (waiting on a slow LLM
+ *   judge), and while an export renders: the restarted server resumes the work, finishes it and
+ *   charges it once (kill -9 during transcription is restart.test.ts);
  * - after each restart no tool (yt-dlp, ffmpeg) the killed server had started is left running;
  * - yt-dlp, ffprobe or ffmpeg missing: the task ends ERROR with a reason naming the tool, refunded.
  */
@@ -13,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fasterWhisperAvailability } from '@moments/ai/asr';
+import { startOpenAIStubServer } from '@moments/ai/llm/testing';
 import { runFfprobe } from '@moments/media/ffmpeg';
 import { hasYtDlp } from '@moments/media/ingest';
 import {
@@ -23,6 +25,14 @@ import {
 } from '@moments/media/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from './support/process.js';
+import {
+  entitlement,
+  signUp,
+  sleep,
+  startLinkTask,
+  waitFor,
+  waitForTaskEnd,
+} from './support/remote.js';
 
 const runs = (command: string, args: string[]) =>
   spawnSync(command, args, { stdio: 'ignore' }).status === 0;
@@ -61,45 +71,6 @@ She turned around and shouted, you can do it, honey, I am ninety one!
 I laughed so hard that I started running again, and I finished the race.
 That is when I learned that pride is a terrible fuel, but laughter is the best one.
 Thank you all for coming, and see you on Tuesday.`;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON replies of many shapes
-type Json = any;
-
-/** Calls the API of a spawned server with a bearer token; returns the `data` of the envelope. */
-function client(server: () => ServerProcess, token?: () => string) {
-  return async (method: string, route: string, body?: unknown): Promise<Json> => {
-    const response = await fetch(`${server().url}${route}`, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token()}` } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const envelope = (await response.json()) as { message: string; data: Json };
-    if (response.status !== 200)
-      throw new Error(`${method} ${route}: ${response.status} ${envelope.message}`);
-    return envelope.data;
-  };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until it returns a value other than undefined; `what` names it on timeout. */
-async function waitFor<T>(
-  what: string,
-  timeoutMs: number,
-  probe: () => Promise<T | undefined> | T | undefined,
-  intervalMs = 200,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
-    await sleep(intervalMs);
-  }
-}
 
 interface ToolRecord {
   pid: number;
@@ -150,15 +121,6 @@ async function expectToolsOfKilledServerGone(
   );
   const left = (await toolRecords(dataDir)).filter((record) => record.owner === killed.owner);
   expect(left).toEqual([]);
-}
-
-/** The `feature` entitlement of the signed-in user (limit and usage). */
-async function entitlement(call: ReturnType<typeof client>, feature: string) {
-  const info = await call('GET', '/api/user/info');
-  return info.entitlements.find((e: { feature: string }) => e.feature === feature) as {
-    limit: number;
-    usage: number;
-  };
 }
 
 interface ThrottledFile {
@@ -240,33 +202,6 @@ async function serveThrottled(
   };
 }
 
-/** Starts a task on a direct link and waits until it ends (DONE or ERROR). */
-async function waitForTaskEnd(call: ReturnType<typeof client>, taskId: string, timeoutMs: number) {
-  return waitFor(
-    `task ${taskId} to end`,
-    timeoutMs,
-    async () => {
-      const task = await call('GET', `/api/highlight_moment/task?id=${taskId}`);
-      return task.status === 'DONE' || task.status === 'ERROR' ? task : undefined;
-    },
-    500,
-  );
-}
-
-const startLinkTask = async (call: ReturnType<typeof client>, url: string) =>
-  (await call('POST', '/api/highlight_moment/task/start?url_source=direct&source_lang=en', { url }))
-    .id as string;
-
-async function signUp(server: () => ServerProcess, name: string) {
-  const signup = await client(server)('POST', '/api/auth/signup', {
-    email: `${name}@example.com`,
-    password: 'faults are expected',
-    username: name,
-  });
-  const token = signup.token as string;
-  return client(server, () => token);
-}
-
 describe.skipIf(pipelineTools.length > 0)('kill -9 of the server', () => {
   let workDir: string;
   let server: ServerProcess | undefined;
@@ -331,6 +266,52 @@ describe.skipIf(pipelineTools.length > 0)('kill -9 of the server', () => {
       await slow.close();
     }
   }, 300_000);
+
+  it('while finding moments: resumed after the transcript, DONE, charged once', async () => {
+    const mediaDir = path.join(workDir, 'analysis');
+    await fs.mkdir(mediaDir, { recursive: true });
+    const wav = await synthesizeSpeech(TALK.replace(/\s+/g, ' '), path.join(workDir, 'judge.wav'));
+    await makeTestVideo(path.join(mediaDir, 'talk.mp4'), { audio: wav });
+    const served: ServedFiles = await serveFiles(mediaDir);
+    // A stand-in LLM judge that never answers: the run waits in the analysing stage until killed.
+    const judge = await startOpenAIStubServer({ kind: 'hang' });
+    try {
+      const config = {
+        ...env('analysis'),
+        LLM_BASE_URL: judge.baseUrl,
+        LLM_MODEL: 'stand-in',
+        LLM_TIMEOUT_MS: '120000',
+      };
+      server = await spawnServer(config);
+      const call = await signUp(() => server!, 'analysis-crash');
+      const taskId = await startLinkTask(call, `${served.url}/talk.mp4`);
+      await waitFor('the judge asked about the talk', 150_000, async () => {
+        const task = await call('GET', `/api/highlight_moment/task?id=${taskId}`);
+        expect(task.status, server!.output()).not.toBe('ERROR');
+        return task.stage === 'analysing' && judge.requests.length > 0 ? true : undefined;
+      });
+      const transcript = await call('GET', `/api/highlight_moment/task/transcript?id=${taskId}`);
+      await server.kill('SIGKILL');
+
+      // The judge now fails outright: the resumed run falls back to the offline judge.
+      judge.setBehaviour({ kind: 'status', status: 503, body: 'overloaded' });
+      server = await spawnServer(config);
+      const task = await waitForTaskEnd(call, taskId, 240_000);
+      expect(task.error_reason, server.output()).toBeNull();
+      expect(task.status).toBe('DONE');
+      // Resumed after the stored transcript, not transcribed again into something else.
+      expect(await call('GET', `/api/highlight_moment/task/transcript?id=${taskId}`)).toEqual(
+        transcript,
+      );
+      const moments = await call('GET', `/api/highlight_moment/list?task_id=${taskId}`);
+      expect(moments.length, 'moments found in the talk').toBeGreaterThan(0);
+      expect(task.cost_credits).toBeGreaterThan(0);
+      expect((await entitlement(call, 'CREDIT')).usage).toBe(task.cost_credits);
+    } finally {
+      await judge.close();
+      await served.close();
+    }
+  }, 360_000);
 
   it('during an export render: resumed, DONE, playable, one export counted, ffmpeg stopped', async () => {
     // 1080p source with ~40 s of speech: the export of a moment renders for several seconds.
