@@ -4,7 +4,7 @@ import { createSpeechEngine } from '@moments/ai/asr';
 import { createLlmClient } from '@moments/ai/llm';
 import { createTranslator } from '@moments/ai/translate';
 import type { AppConfig } from './config/index.js';
-import { createLogger, type Logger } from './logging.js';
+import { createLogger, silentLogger, type Logger } from './logging.js';
 import { openDatabase, type Database } from './db/client.js';
 import { Housekeeping } from './jobs/housekeeping.js';
 import { LeaseReaper } from './jobs/lease-reaper.js';
@@ -91,10 +91,14 @@ function mailTransportFor(config: AppConfig): Mailer {
 }
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
-export const openConfiguredDatabase = (config: AppConfig) =>
+export const openConfiguredDatabase = (config: AppConfig, log: Logger = silentLogger) =>
   openDatabase(
     config.DATABASE_URL
-      ? { url: config.DATABASE_URL }
+      ? {
+          url: config.DATABASE_URL,
+          onConnectionLost: (err) =>
+            log.warn({ err }, 'database connection lost; the next query opens a new one'),
+        }
       : { dataDir: path.join(config.DATA_DIR, 'pglite') },
   );
 
@@ -117,7 +121,7 @@ export async function createServices(
   billingHooks: BillingHooks = {},
   log: Logger = createLogger(config.LOG_LEVEL),
 ): Promise<Services> {
-  database ??= await openConfiguredDatabase(config);
+  database ??= await openConfiguredDatabase(config, log);
   const db = database.db;
   const storage = createStorage(config);
   const appSecret = await loadAppSecret(config.DATA_DIR, config.APP_SECRET);

@@ -14,6 +14,10 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   RATE_LIMITED: 'RATE_LIMITED',
   INTERNAL: 'INTERNAL',
+  /** PostgreSQL is down or restarting: the request did nothing; try again shortly (503). */
+  DATABASE_UNAVAILABLE: 'DATABASE_UNAVAILABLE',
+  /** The server's disk is full: nothing was kept from the request (507). */
+  DISK_FULL: 'DISK_FULL',
   NETWORK_DISCONNECTED: 'NETWORK_DISCONNECTED',
   // accounts
   EMAIL_TAKEN: 'EMAIL_TAKEN',

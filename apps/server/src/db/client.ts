@@ -34,11 +34,17 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data folder; absent with no url keeps the database in memory (tests). */
   dataDir?: string;
+  /**
+   * Told when an idle PostgreSQL connection breaks (a restart): the pool drops it and opens a new
+   * one on the next query. Without a listener the pool's error event would end the process.
+   */
+  onConnectionLost?: (error: Error) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    pool.on('error', options.onConnectionLost ?? (() => undefined));
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     await migrateNodePg(drizzleNodePg(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR });
     return {

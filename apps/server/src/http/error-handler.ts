@@ -1,8 +1,9 @@
 import { ERROR_CODES } from '@moments/contract';
 import { VideoLinkError } from '@moments/domain/links';
-import { MediaError } from '@moments/media/errors';
+import { MediaError, asDiskFull } from '@moments/media/errors';
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { App } from './types.js';
 import { AppError } from './errors.js';
 
@@ -24,6 +25,15 @@ const MEDIA_INPUT_CODES: ReadonlySet<string> = new Set([
 export function installErrorHandler(app: App) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const failure: unknown = error;
+    if (asDiskFull(failure)) {
+      request.log.error({ err: failure }, 'disk full');
+      return reply.status(507).send({
+        code: ERROR_CODES.DISK_FULL,
+        message:
+          'The server ran out of disk space, so nothing was kept. Try again once space has been freed.',
+        data: null,
+      });
+    }
     if (failure instanceof MediaError) {
       // Problems with what the user gave us are 4xx; failures of our tools are 5xx.
       const status = MEDIA_INPUT_CODES.has(failure.code)
@@ -86,6 +96,15 @@ export function installErrorHandler(app: App) {
       return reply
         .status(status)
         .send({ code: ERROR_CODES.BAD_REQUEST, message: error.message, data: null });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).header('retry-after', '5').send({
+        code: ERROR_CODES.DATABASE_UNAVAILABLE,
+        message:
+          'The database cannot be reached right now. Nothing was changed; try again in a moment.',
+        data: null,
+      });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({
