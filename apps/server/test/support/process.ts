@@ -23,10 +23,23 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** The real server as its own process (`npm start` runs the same entry point). */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * The real server as its own process (`npm start` runs the same entry point). `launcher` is a
+ * command line the server runs under (it must exec its arguments), e.g. a mount namespace.
+ */
+export async function spawnServer(
+  env: Record<string, string>,
+  options: { launcher?: string[] } = {},
+): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const command = [
+    ...(options.launcher ?? []),
+    process.execPath,
+    '--import',
+    'tsx',
+    'apps/server/src/main.ts',
+  ];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -22,6 +22,8 @@ export type MediaErrorCode =
   | 'FFPROBE_FAILED'
   | 'TIMEOUT'
   | 'ABORTED'
+  // the machine
+  | 'DISK_FULL'
   // any folder may add its own code without editing this union
   | (string & {});
 
@@ -45,4 +47,38 @@ export class MediaError extends Error {
 
 export function isMediaError(error: unknown, code?: MediaErrorCode): error is MediaError {
   return error instanceof MediaError && (code === undefined || error.code === code);
+}
+
+/** What a user is told when the server's disk filled up under their work. */
+export const DISK_FULL_MESSAGE =
+  'The server ran out of disk space, so this stopped before it finished. Nothing was charged; try again once space has been freed.';
+
+/** How tools say the disk is full in their error output (ffmpeg, yt-dlp, Python). */
+export const isDiskFullText = (text: string) =>
+  /No space left on device|Disk quota exceeded|\bENOSPC\b|\bEDQUOT\b/i.test(text);
+
+/**
+ * A DISK_FULL MediaError when `error` says the disk is full: Node's ENOSPC/EDQUOT (also wrapped
+ * in `cause`), or a tool's failure whose error output says so. Otherwise undefined.
+ */
+export function asDiskFull(error: unknown): MediaError | undefined {
+  if (isMediaError(error, 'DISK_FULL')) return error;
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, stderrTail, details, cause } = current as {
+      code?: unknown;
+      stderrTail?: unknown;
+      details?: { stderrTail?: unknown; stderr?: unknown };
+      cause?: unknown;
+    };
+    const texts = [stderrTail, details?.stderrTail, details?.stderr];
+    if (
+      code === 'ENOSPC' ||
+      code === 'EDQUOT' ||
+      texts.some((text) => typeof text === 'string' && isDiskFullText(text))
+    ) {
+      return new MediaError('DISK_FULL', DISK_FULL_MESSAGE, { cause: error });
+    }
+    current = cause;
+  }
+  return undefined;
 }

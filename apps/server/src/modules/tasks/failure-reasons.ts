@@ -1,5 +1,5 @@
 import { SpeechRecognitionError } from '@moments/ai/asr';
-import { MediaError } from '@moments/media/errors';
+import { MediaError, asDiskFull } from '@moments/media/errors';
 import { AppError } from '../../http/errors.js';
 
 /** Whether a failure is one of ours, already worded for the user (not a bug to look into). */
@@ -16,6 +16,9 @@ export function isExpectedFailure(error: unknown): boolean {
  * unexpected gets a general sentence (the runner logs its details, not the screen).
  */
 export function userFacingReason(error: unknown): string {
+  // A full disk reads the same whichever tool or write hit it first.
+  const diskFull = asDiskFull(error);
+  if (diskFull) return diskFull.message;
   if (error instanceof AppError || error instanceof MediaError) return error.message;
   if (error instanceof SpeechRecognitionError) {
     return `Speech recognition failed: ${error.message}`;
