@@ -15,6 +15,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { probeMedia } from '@moments/media/probe';
 import { makeTestVideo } from '@moments/media/testing';
 import { REPO_ROOT } from '../src/config/index.js';
 import { installErrorHandler } from '../src/http/error-handler.js';
@@ -30,6 +31,7 @@ import {
 } from '../src/storage/index.js';
 import { parseByteRange } from '../src/storage/file-routes.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
+import { seedFinishedTask, waitForJob } from './support/fixtures.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 
 // ---------- a real S3-compatible server: moto's standalone server on loopback ----------
@@ -327,19 +329,23 @@ describe.skipIf(!hasMoto)('S3 signed links', () => {
   });
 });
 
-describe.skipIf(!hasMoto)('uploads on S3 storage', () => {
+describe.skipIf(!hasMoto)('uploads and exports on S3 storage', () => {
   let moto: Awaited<ReturnType<typeof startMoto>>;
   let t: TestApp;
   beforeAll(async () => {
     moto = await startMoto();
     const pglite = DATABASE_TARGETS.find((target) => target.name === 'pglite')!;
-    t = await startTestApp(await pglite.open(), {
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: moto.endpoint,
-      S3_BUCKET: 'moments-uploads',
-      S3_ACCESS_KEY_ID: 'test',
-      S3_SECRET_ACCESS_KEY: 'test',
-    });
+    t = await startTestApp(
+      await pglite.open(),
+      {
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: moto.endpoint,
+        S3_BUCKET: 'moments-uploads',
+        S3_ACCESS_KEY_ID: 'test',
+        S3_SECRET_ACCESS_KEY: 'test',
+      },
+      { workers: true },
+    );
     await (t.services.storage as S3Storage).client.send(
       new CreateBucketCommand({ Bucket: 'moments-uploads' }),
     );
@@ -386,6 +392,53 @@ describe.skipIf(!hasMoto)('uploads on S3 storage', () => {
     // Nothing of the received file stays on the API machine's disk.
     expect(await fs.readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
   });
+  it('renders an export from a source in the bucket into the bucket, keeping no local copy', async () => {
+    const video = await makeTestVideo(path.join(tmpRoot, 'for-s3-export.mp4'), {
+      durationSec: 4,
+      width: 640,
+      height: 360,
+    });
+    const user = await signUp(t.app, 's3exporter');
+    const words = ['the', 'bucket', 'holds', 'every', 'clip'].map((text, i) => ({
+      text,
+      startMs: 300 + i * 600,
+      endMs: 700 + i * 600,
+    }));
+    const { taskId, momentId } = await seedFinishedTask(t, user.userId, {
+      video,
+      title: 'Bucket talk',
+      durationMs: 4000,
+      words,
+      moment: { startMs: 200, endMs: 3400, title: 'Bucket talk' },
+    });
+    const mediaKey = `users/${user.userId}/tasks/${taskId}/source.mp4`;
+    expect(await t.services.storage.stat(mediaKey)).not.toBeNull();
+
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/job',
+      headers: user.headers,
+      payload: {
+        type: 'VIRAL_MOMENT_EXPORT',
+        moment_id: momentId,
+        options: { aspect: '9:16', quality: '720p', template: 'karaoke', layout: 'blur_fit' },
+      },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const job = await waitForJob(t.app, user.headers, started.json().data.job_id);
+    expect(job.error_reason).toBeNull();
+    expect(job.status).toBe('DONE');
+    // The file is a presigned bucket link that plays as a 720x1280 video.
+    expect(job.file_url!.startsWith(`${moto.endpoint}/moments-uploads/`)).toBe(true);
+    const response = await fetch(job.file_url!);
+    expect(response.status).toBe(200);
+    const exported = path.join(tmpRoot, 'exported-from-s3.mp4');
+    await fs.writeFile(exported, Buffer.from(await response.arrayBuffer()));
+    const probe = await probeMedia(exported);
+    expect(probe).toMatchObject({ width: 720, height: 1280 });
+    // The source was copied into the run's folder, which went with the run.
+    expect(await fs.readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
+  }, 180_000);
 });
 
 // ---------- signed /files links on the local driver ----------

@@ -186,65 +186,60 @@ export class ExportRenderer {
       const outputFile = path.join(workDir, 'clip.mp4');
       const assFile = path.join(workDir, 'captions.ass');
 
-      await this.storage.withLocalFile(task.mediaKey, async (sourceFile) => {
-        const prepared = await stage('preparing', async (signal) => {
-          const info = await probeMedia(sourceFile, { signal });
-          if (!info.width || !info.height) {
-            throw new AppError('NOT_A_VIDEO', 400, 'The source of this clip has no picture.');
-          }
-          const source = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
-          const captions = await buildClipCaptions(
-            transcript,
-            options,
-            source,
-            this.translator,
-            signal,
-          );
-          await fs.writeFile(assFile, captions.ass, 'utf8');
-          const loudness = info.hasAudio
-            ? await this.loudnessOf(
-                task.mediaKey,
-                sourceFile,
-                options.startMs,
-                options.endMs,
-                signal,
-              )
-            : undefined;
-          return { info, source, captions, loudness };
-        });
-
-        // The plan the editor previewed (attached when the job was made) is the plan rendered;
-        // otherwise the planner makes it (or joins a preview's analysis under way) and it is kept
-        // on the job, so the job always records the framing its file has.
-        let framing = options.framing;
-        if (!framing) {
-          const request = framingRequestOf(options, prepared.source, prepared.captions);
-          framing = await stage('analysing', (signal, progress) =>
-            this.framing.plan(task.mediaKey, request, (work) => work(sourceFile), {
-              signal,
-              onProgress: progress,
-            }),
-          );
-          await save({ options: { ...options, framing } satisfies JobOptions });
+      const prepared = await stage('preparing', async (signal) => {
+        // S3: one copy of the source in this run's folder, stopped by the run's abort (issue 14
+        // defect 7); the local driver hands its own file.
+        const sourceFile = await this.storage.localCopy(task.mediaKey, workDir, { signal });
+        const info = await probeMedia(sourceFile, { signal });
+        if (!info.width || !info.height) {
+          throw new AppError('NOT_A_VIDEO', 400, 'The source of this clip has no picture.');
         }
+        const source = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
+        const captions = await buildClipCaptions(
+          transcript,
+          options,
+          source,
+          this.translator,
+          signal,
+        );
+        await fs.writeFile(assFile, captions.ass, 'utf8');
+        const loudness = info.hasAudio
+          ? await this.loudnessOf(task.mediaKey, sourceFile, options.startMs, options.endMs, signal)
+          : undefined;
+        return { sourceFile, info, source, captions, loudness };
+      });
 
-        await stage('rendering', (signal, progress) =>
-          renderClip({
-            sourceFile,
-            outputFile,
-            assFile: options.captionDisplay === 'none' ? null : assFile,
-            startMs: options.startMs,
-            endMs: options.endMs,
-            framing,
-            hasAudio: prepared.info.hasAudio,
-            loudness: prepared.loudness,
-            keepSpans: options.removeFillers ? fillerFreeSpans(transcript, options) : undefined,
-            encoder: this.options.encoder,
+      // The plan the editor previewed (attached when the job was made) is the plan rendered;
+      // otherwise the planner makes it (or joins a preview's analysis under way) and it is kept
+      // on the job, so the job always records the framing its file has.
+      let framing = options.framing;
+      if (!framing) {
+        const request = framingRequestOf(options, prepared.source, prepared.captions);
+        framing = await stage('analysing', (signal, progress) =>
+          this.framing.plan(task.mediaKey, request, (work) => work(prepared.sourceFile), {
             signal,
             onProgress: progress,
           }),
         );
-      });
+        await save({ options: { ...options, framing } satisfies JobOptions });
+      }
+
+      await stage('rendering', (signal, progress) =>
+        renderClip({
+          sourceFile: prepared.sourceFile,
+          outputFile,
+          assFile: options.captionDisplay === 'none' ? null : assFile,
+          startMs: options.startMs,
+          endMs: options.endMs,
+          framing,
+          hasAudio: prepared.info.hasAudio,
+          loudness: prepared.loudness,
+          keepSpans: options.removeFillers ? fillerFreeSpans(transcript, options) : undefined,
+          encoder: this.options.encoder,
+          signal,
+          onProgress: progress,
+        }),
+      );
 
       const fileKey = jobFileKey(initial.userId, jobId);
       // Still ours? A job deleted while rendering must not get files nobody owns.
