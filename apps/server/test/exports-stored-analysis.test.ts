@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ClipFraming, Job } from '@moments/contract';
 import { runFfmpeg } from '@moments/media/ffmpeg';
+import type { DetectedStretch } from '@moments/media/reframe';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
@@ -90,6 +91,49 @@ describe('framing planner with a store', () => {
     await new FramingPlanner(store).plan('media/a.mp4', { ...request, startMs: 0 }, lend);
     expect(analyses).toBe(2);
   });
+
+  it('a second planner (another process) decodes only the part of an overlapping span the first did not analyse', async () => {
+    const repo = new MediaAnalysesRepository(database.db);
+    const store = {
+      find: (mediaKey: string, key: string) => repo.find<Framing>(mediaKey, 'framing', key),
+      save: (mediaKey: string, key: string, framing: Framing) =>
+        repo.save(mediaKey, 'framing', key, framing),
+      findDetections: (mediaKey: string, settings: string) =>
+        repo.list<DetectedStretch>(mediaKey, 'faces', `${settings}|`),
+      saveDetections: (mediaKey: string, stretch: DetectedStretch) =>
+        repo.save(
+          mediaKey,
+          'faces',
+          `${stretch.settings}|${stretch.startMs}-${stretch.endMs}`,
+          stretch,
+        ),
+    };
+    const lend = <T>(work: (file: string) => Promise<T>) => work(video);
+    const request = {
+      aspect: '9:16',
+      quality: '720p',
+      layout: 'auto',
+      startMs: 0,
+      endMs: 2000,
+      source: { width: 640, height: 360 },
+      output: { width: 720, height: 1280 },
+    } as const;
+    const first = new FramingPlanner(store);
+    await first.plan('media/b.mp4', request, lend);
+    const later = { ...request, startMs: 1000, endMs: 3000 };
+    const second = new FramingPlanner(store);
+    const reused = await second.plan('media/b.mp4', later, lend);
+    const alone = new FramingPlanner();
+    const fresh = await alone.plan('media/b.mp4', later, lend);
+    expect(first.framesDecoded).toBeGreaterThanOrEqual(8);
+    expect(second.framesDecoded).toBeLessThanOrEqual(alone.framesDecoded / 2 + 1);
+    expect(reused).toEqual(fresh);
+    const rows = await repo.list<DetectedStretch>('media/b.mp4', 'faces');
+    expect(rows.map((row) => [row.startMs, row.endMs])).toEqual([
+      [0, 2000],
+      [2000, 3000],
+    ]);
+  });
 });
 
 describe.skipIf(!postgres)('stored analyses across two server processes on PostgreSQL', () => {
@@ -159,7 +203,7 @@ describe.skipIf(!postgres)('stored analyses across two server processes on Postg
     expect(done.status).toBe('DONE');
 
     const kept = await worker.services.database.db.select().from(mediaAnalyses);
-    expect(kept.map((row) => row.kind).sort()).toEqual(['framing', 'loudness']);
+    expect(kept.map((row) => row.kind).sort()).toEqual(['faces', 'framing', 'loudness']);
 
     // A second export of the same span, with another template: same plan, same loudness row.
     const second = await exportOnce('classic');

@@ -1,8 +1,8 @@
 /**
- * Subject analysis of a video range: faces on frames sampled a few times per second, tracks that
- * link them, and shot cuts. One ffmpeg process decodes the range once: every frame goes through
- * ffmpeg's `scdet` scene detector (exact cut times), and a sampled, downscaled copy is piped out
- * as raw RGB for the face detector.
+ * Subject analysis of a video range: faces on frames sampled a few times per second (denser right
+ * around cuts), tracks that link them, and shot cuts. One ffmpeg process decodes each part of the
+ * range not analysed before: every frame goes through ffmpeg's `scdet` scene detector (exact cut
+ * times), and a sampled, downscaled copy is piped out as raw RGB for the face detector.
  */
 import { uprightFrameSize } from '@moments/domain/frame';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,7 +11,14 @@ import { join, resolve } from 'node:path';
 import { MediaError } from '../errors/index.js';
 import { readRawFrames, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index.js';
 import type { Size } from './aspect';
-import { loadFaceDetector } from './detect';
+import { loadFaceDetector, type FaceDetector } from './detect';
+import {
+  detectionSettings,
+  uncoveredRanges,
+  type DetectedStretch,
+  type DetectionStore,
+  type TimeRange,
+} from './detections';
 import { buildTracks, type AnalyzedFrame, type SubjectTrack } from './track';
 
 export interface SubjectAnalysis {
@@ -20,12 +27,15 @@ export interface SubjectAnalysis {
   /** Analysed range in the source's own time; every other time here counts from `startMs`. */
   startMs: number;
   endMs: number;
+  /** Base sampling rate; right after a cut the samples are denser (see DENSE_FACTOR). */
   sampleFps: number;
   /** Size the frames were analysed at. */
   frameSize: Size;
   /** Sampled frames with their faces in source pixels. */
   frames: AnalyzedFrame[];
-  /** How many of the frames went through the detector (the others were still, see below). */
+  /** Frames this call decoded and looked at; the others came from stored detections. */
+  decodedFrames: number;
+  /** How many of the decoded frames went through the detector (the others were still). */
   detectorRuns: number;
   /** Faces linked across frames; never across a shot cut. */
   tracks: SubjectTrack[];
@@ -43,6 +53,11 @@ export interface AnalyzeOptions {
   onProgress?: (fraction: number) => void;
   /** Folder for scratch files (the caller's run folder); default: the OS temp folder. */
   workDir?: string;
+  /**
+   * Detections of this same source made earlier: only the parts of the range they miss are
+   * decoded, and what is decoded is added to them.
+   */
+  detections?: DetectionStore;
 }
 
 /** Long side of the frames given to the detector (design.md measured ~25 ms at 640x360). */
@@ -59,6 +74,24 @@ const STILL_FRAME_DIFFERENCE = 3;
 const STILL_REUSE_MAX_MS = 1000;
 /** scdet's score (0-100) above which a frame starts a new shot; ffmpeg's own default. */
 const SCENE_CUT_THRESHOLD = 10;
+/**
+ * Frames are decoded this many times faster than `sampleFps`; the extra ones are kept only
+ * around a cut, where the new shot's subject must be found at once.
+ */
+export const DENSE_FACTOR = 2;
+/** How long after a cut every decoded frame is a sample. */
+const DENSE_AFTER_CUT_MS = 500;
+/**
+ * scdet's rule on the decoded frames, in per-byte units (10% of 255): a frame differs this much
+ * from the last one, and this much more than the last one did from its own predecessor (so a
+ * steady pan is not a cut).
+ */
+const CUT_FRAME_SCORE = 25;
+/**
+ * Decoding starts this long before a stretch, so scdet and the cut rule above have the frames
+ * before its first one, as they would in one long decode.
+ */
+const PREROLL_MS = DENSE_AFTER_CUT_MS;
 
 export async function analyzeSubjects(
   videoFile: string,
@@ -74,101 +107,232 @@ export async function analyzeSubjects(
     throw new MediaError('INVALID_RANGE', `nothing to analyse between ${startMs} and ${endMs} ms`);
   }
   const frameSize = analysisFrameSize(probed.size);
-  const detector = await loadFaceDetector();
+  const settings = detectionSettings(sampleFps, ANALYSIS_LONG_SIDE);
+  const known = options.detections
+    ? (await options.detections.find(settings, startMs, endMs)).filter(
+        (stretch) =>
+          stretch.source.width === probed.size.width &&
+          stretch.source.height === probed.size.height,
+      )
+    : [];
+  const gaps = uncoveredRanges({ startMs, endMs }, known);
 
-  if (options.workDir) await mkdir(options.workDir, { recursive: true });
-  const workDir = await mkdtemp(join(options.workDir ?? tmpdir(), 'moments-reframe-'));
-  const cutsFile = join(workDir, 'cuts.txt');
-  try {
-    const graph = [
-      '[0:v:0]split=2[rf_scd][rf_det]',
-      // A small copy is enough to see a cut, and keeps scdet cheap on 1080p sources.
-      `[rf_scd]scale=256:-2:flags=fast_bilinear,scdet=threshold=${SCENE_CUT_THRESHOLD},` +
-        `metadata=mode=print:key=lavfi.scd.time:file=${filterPath(cutsFile)},nullsink`,
-      `[rf_det]fps=${sampleFps},scale=${frameSize.width}:${frameSize.height}:flags=bilinear,format=rgb24[rf_frames]`,
-    ].join(';');
-    const durationMs = endMs - startMs;
-    const stream = spawnFfmpegStream(
-      [
-        ...(startMs > 0 ? ['-ss', seconds(startMs)] : []),
-        '-t',
-        seconds(durationMs),
-        '-i',
-        input,
-        '-filter_complex',
-        graph,
-        '-map',
-        '[rf_frames]',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'rgb24',
-        'pipe:1',
-      ],
-      { signal: options.signal, durationMs },
+  const made: DetectedStretch[] = [];
+  let decodedFrames = 0;
+  let detectorRuns = 0;
+  if (gaps.length > 0) {
+    const detector = await loadFaceDetector();
+    const periodMs = 1000 / sampleFps;
+    const expected = Math.max(
+      1,
+      gaps.reduce((sum, gap) => sum + Math.ceil((gap.endMs - gap.startMs) / periodMs), 0),
     );
-
-    const frames: AnalyzedFrame[] = [];
-    const expectedFrames = Math.max(1, Math.ceil((durationMs / 1000) * sampleFps));
-    const toSourceX = probed.size.width / frameSize.width;
-    const toSourceY = probed.size.height / frameSize.height;
-    // Adaptive sampling: in a still shot a frame that looks like the last one analysed keeps its
-    // faces (at most STILL_REUSE_MAX_MS apart); cuts and movement always get the detector.
-    let lastDetected: { rgb: Buffer; tMs: number; faces: AnalyzedFrame['faces'] } | undefined;
-    let detectorRuns = 0;
+    let gridFramesDone = 0;
+    if (options.workDir) await mkdir(options.workDir, { recursive: true });
+    const workDir = await mkdtemp(join(options.workDir ?? tmpdir(), 'moments-reframe-'));
     try {
-      const frameBytes = frameSize.width * frameSize.height * 3;
-      // Read ahead, so ffmpeg decodes the next frames while the detector works on this one.
-      for await (const rgb of readAhead(
-        readRawFrames(stream.stdout, frameBytes),
-        READ_AHEAD_FRAMES,
-      )) {
-        if (options.signal?.aborted) throw new MediaError('ABORTED', 'analysis was cancelled');
-        const tMs = Math.round((frames.length * 1000) / sampleFps);
-        let faces: AnalyzedFrame['faces'];
-        if (
-          lastDetected &&
-          tMs - lastDetected.tMs <= STILL_REUSE_MAX_MS &&
-          meanAbsoluteDifference(lastDetected.rgb, rgb) < STILL_FRAME_DIFFERENCE
-        ) {
-          faces = lastDetected.faces;
-        } else {
-          detectorRuns++;
-          const found = await detector.detectFaces(rgb, frameSize.width, frameSize.height);
-          faces = found.map((face) => ({
-            x: face.x * toSourceX,
-            y: face.y * toSourceY,
-            w: face.w * toSourceX,
-            h: face.h * toSourceY,
-            score: face.score,
-          }));
-          lastDetected = { rgb, tMs, faces };
-        }
-        frames.push({ tMs, faces: faces.map((face) => ({ ...face })) });
-        options.onProgress?.(Math.min(1, frames.length / expectedFrames));
+      for (const gap of gaps) {
+        const result = await analyzeStretch(input, gap, {
+          source: probed.size,
+          settings,
+          sampleFps,
+          frameSize,
+          detector,
+          cutsFile: join(workDir, `cuts-${made.length}.txt`),
+          signal: options.signal,
+          onGridFrame: () => options.onProgress?.(Math.min(1, ++gridFramesDone / expected)),
+        });
+        made.push(result.stretch);
+        decodedFrames += result.stretch.frames.length;
+        detectorRuns += result.detectorRuns;
+        // Kept as soon as it is made: a later failure in this range still leaves it for others.
+        await options.detections?.save(result.stretch);
       }
-    } catch (error) {
-      stream.stop();
-      await stream.done.catch(() => undefined);
-      throw error;
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
     }
-    await stream.done;
-
-    const shotCutsMs = parseSceneCuts(await readFile(cutsFile, 'utf8').catch(() => ''));
-    return {
-      source: probed.size,
-      startMs,
-      endMs,
-      sampleFps,
-      frameSize,
-      frames,
-      detectorRuns,
-      tracks: buildTracks(frames, { shotCutsMs }),
-      shotCutsMs,
-    };
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
   }
+  options.onProgress?.(1);
+
+  const { frames, shotCutsMs } = framesInRange([...made, ...known], startMs, endMs);
+  return {
+    source: probed.size,
+    startMs,
+    endMs,
+    sampleFps,
+    frameSize,
+    frames,
+    decodedFrames,
+    detectorRuns,
+    tracks: buildTracks(frames, { shotCutsMs }),
+    shotCutsMs,
+  };
+}
+
+/** The samples and cuts of [startMs, endMs) from stretches, in ms from `startMs`. */
+function framesInRange(
+  stretches: DetectedStretch[],
+  startMs: number,
+  endMs: number,
+): { frames: AnalyzedFrame[]; shotCutsMs: number[] } {
+  const byTime = new Map<number, AnalyzedFrame>();
+  const cuts = new Set<number>();
+  for (const stretch of stretches) {
+    for (const frame of stretch.frames) {
+      if (frame.tMs < startMs || frame.tMs >= endMs || byTime.has(frame.tMs)) continue;
+      byTime.set(frame.tMs, {
+        tMs: frame.tMs - startMs,
+        faces: frame.faces.map((face) => ({ ...face })),
+      });
+    }
+    for (const cut of stretch.shotCutsMs) {
+      if (cut > startMs && cut < endMs) cuts.add(cut - startMs);
+    }
+  }
+  return {
+    frames: [...byTime.values()].sort((a, b) => a.tMs - b.tMs),
+    shotCutsMs: [...cuts].sort((a, b) => a - b),
+  };
+}
+
+interface StretchContext {
+  source: Size;
+  settings: string;
+  sampleFps: number;
+  frameSize: Size;
+  detector: FaceDetector;
+  cutsFile: string;
+  signal?: AbortSignal;
+  onGridFrame: () => void;
+}
+
+/**
+ * Decodes one stretch once: every frame goes through scdet (exact cut times), a downscaled copy
+ * at DENSE_FACTOR x sampleFps is piped out. Samples are the frames on the source's grid, plus every
+ * decoded frame just around a cut; the detector skips a sample that looks like the last one it saw.
+ */
+async function analyzeStretch(
+  input: string,
+  range: TimeRange,
+  context: StretchContext,
+): Promise<{ stretch: DetectedStretch; detectorRuns: number }> {
+  const { sampleFps, frameSize, detector, signal } = context;
+  const periodMs = 1000 / sampleFps;
+  // Start on the source's grid (so samples land where any other analysis puts them), a little
+  // early so the cut detectors have history.
+  const firstIndex = Math.ceil(range.startMs / periodMs - 1e-6);
+  const prerollFrames = Math.min(firstIndex, Math.ceil(PREROLL_MS / periodMs));
+  const seekMs = (firstIndex - prerollFrames) * periodMs;
+  const durationMs = range.endMs - seekMs;
+  const graph = [
+    '[0:v:0]split=2[rf_scd][rf_det]',
+    // A small copy is enough to see a cut, and keeps scdet cheap on 1080p sources.
+    `[rf_scd]scale=256:-2:flags=fast_bilinear,scdet=threshold=${SCENE_CUT_THRESHOLD},` +
+      `metadata=mode=print:key=lavfi.scd.time:file=${filterPath(context.cutsFile)},nullsink`,
+    `[rf_det]fps=${sampleFps * DENSE_FACTOR},` +
+      `scale=${frameSize.width}:${frameSize.height}:flags=bilinear,format=rgb24[rf_frames]`,
+  ].join(';');
+  const stream = spawnFfmpegStream(
+    [
+      ...(seekMs > 0 ? ['-ss', seconds(seekMs)] : []),
+      '-t',
+      seconds(durationMs),
+      '-i',
+      input,
+      '-filter_complex',
+      graph,
+      '-map',
+      '[rf_frames]',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    { signal, durationMs },
+  );
+
+  const frames: AnalyzedFrame[] = [];
+  const toSourceX = context.source.width / frameSize.width;
+  const toSourceY = context.source.height / frameSize.height;
+  // Still frames: a sample that looks like the last one the detector saw keeps its faces (at
+  // most STILL_REUSE_MAX_MS apart); cuts and movement always get the detector.
+  let lastDetected: { rgb: Buffer; tMs: number; faces: AnalyzedFrame['faces'] } | undefined;
+  let detectorRuns = 0;
+  const inRange = (tMs: number) => tMs >= range.startMs && tMs < range.endMs;
+  const sample = async (rgb: Buffer, tMs: number) => {
+    let faces: AnalyzedFrame['faces'];
+    if (
+      lastDetected &&
+      tMs - lastDetected.tMs <= STILL_REUSE_MAX_MS &&
+      meanAbsoluteDifference(lastDetected.rgb, rgb) < STILL_FRAME_DIFFERENCE
+    ) {
+      faces = lastDetected.faces;
+    } else {
+      detectorRuns++;
+      const found = await detector.detectFaces(rgb, frameSize.width, frameSize.height);
+      faces = found.map((face) => ({
+        x: face.x * toSourceX,
+        y: face.y * toSourceY,
+        w: face.w * toSourceX,
+        h: face.h * toSourceY,
+        score: face.score,
+      }));
+      lastDetected = { rgb, tMs, faces };
+    }
+    frames.push({ tMs, faces: faces.map((face) => ({ ...face })) });
+  };
+
+  let previous: { rgb: Buffer; tMs: number; difference: number; sampled: boolean } | undefined;
+  let lastCutMs = -Infinity;
+  try {
+    const frameBytes = frameSize.width * frameSize.height * 3;
+    let index = 0;
+    // Read ahead, so ffmpeg decodes the next frames while the detector works on this one.
+    for await (const rgb of readAhead(
+      readRawFrames(stream.stdout, frameBytes),
+      READ_AHEAD_FRAMES,
+    )) {
+      if (signal?.aborted) throw new MediaError('ABORTED', 'analysis was cancelled');
+      const tMs = Math.round(seekMs + (index * periodMs) / DENSE_FACTOR);
+      const onGrid = index % DENSE_FACTOR === 0;
+      index++;
+      const difference = previous ? meanAbsoluteDifference(previous.rgb, rgb) : 0;
+      const cutScore = previous
+        ? Math.min(difference, Math.abs(difference - previous.difference))
+        : 0;
+      if (previous && cutScore > CUT_FRAME_SCORE) {
+        lastCutMs = tMs;
+        // The old shot's last frame too, so its path ends on a fresh sample.
+        if (!previous.sampled && inRange(previous.tMs)) await sample(previous.rgb, previous.tMs);
+      }
+      const sampled = inRange(tMs) && (onGrid || tMs - lastCutMs < DENSE_AFTER_CUT_MS);
+      if (sampled) await sample(rgb, tMs);
+      if (onGrid && inRange(tMs)) context.onGridFrame();
+      previous = { rgb, tMs, difference, sampled };
+    }
+  } catch (error) {
+    stream.stop();
+    await stream.done.catch(() => undefined);
+    throw error;
+  }
+  await stream.done;
+
+  const cutsText = await readFile(context.cutsFile, 'utf8').catch(() => '');
+  const shotCutsMs = parseSceneCuts(cutsText)
+    .map((cut) => Math.round(seekMs + cut))
+    .filter(inRange);
+  return {
+    stretch: {
+      settings: context.settings,
+      source: context.source,
+      startMs: range.startMs,
+      endMs: range.endMs,
+      frames,
+      shotCutsMs,
+    },
+    detectorRuns,
+  };
 }
 
 interface ProbedVideo {

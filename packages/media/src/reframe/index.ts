@@ -15,8 +15,19 @@ export {
   type OutputQuality,
   type Size,
 } from './aspect';
-export { analyzeSubjects, type AnalyzeOptions, type SubjectAnalysis } from './analyze';
+export {
+  DENSE_FACTOR,
+  analyzeSubjects,
+  type AnalyzeOptions,
+  type SubjectAnalysis,
+} from './analyze';
 export type { FaceBox } from './detect';
+export {
+  MemoryDetectionStore,
+  uncoveredRanges,
+  type DetectedStretch,
+  type DetectionStore,
+} from './detections';
 export type { AnalyzedFrame, SubjectTrack, TrackPoint } from './track';
 export {
   planReframe,

@@ -158,6 +158,7 @@ export function planReframe(analysis: SubjectAnalysis, options: PlanOptions): Re
       const follow = (values: number[], cropSide: number, max: number) =>
         cropPathForSegment(values, {
           fps,
+          timesMs: times,
           deadZone: settings.deadZone * cropSide,
           maxSpeed: settings.maxPanSpeed * cropSide,
           min: 0,
@@ -343,8 +344,10 @@ function boxAt(
 // Crop path
 
 export interface CropPathOptions {
-  /** Samples per second of `targets`. */
+  /** Samples per second of `targets` (their base rate, see `timesMs`). */
   fps: number;
+  /** Time of each target: samples are denser after a cut, and the speed limit is per second. */
+  timesMs?: number[];
   /** Pixels the subject may drift from the framing before the camera moves. */
   deadZone: number;
   /** Fastest pan in pixels per second. */
@@ -376,14 +379,23 @@ export function cropPathForSegment(targets: number[], options: CropPathOptions):
   });
 
   const eased = gaussianSmooth(followed, options.fps * 0.3);
-  const step = options.maxSpeed / options.fps;
+  const times = options.timesMs;
+  // Largest move from sample i-1 to sample i.
+  const step = (i: number) =>
+    times
+      ? (options.maxSpeed * Math.max(0, times[i]! - times[i - 1]!)) / 1000
+      : options.maxSpeed / options.fps;
   const forward = [...eased];
   for (let i = 1; i < n; i++)
-    forward[i] = clamp(forward[i]!, forward[i - 1]! - step, forward[i - 1]! + step);
+    forward[i] = clamp(forward[i]!, forward[i - 1]! - step(i), forward[i - 1]! + step(i));
   const backward = [...eased];
   for (let i = n - 2; i >= 0; i--)
-    backward[i] = clamp(backward[i]!, backward[i + 1]! - step, backward[i + 1]! + step);
-  // Both limited copies change by at most `step` per sample, so their mean does too.
+    backward[i] = clamp(
+      backward[i]!,
+      backward[i + 1]! - step(i + 1),
+      backward[i + 1]! + step(i + 1),
+    );
+  // Both limited copies change by at most the step per sample, so their mean does too.
   return forward.map(
     (value, i) =>
       Math.round(clamp((value + backward[i]!) / 2, options.min, options.max) * 100) / 100,

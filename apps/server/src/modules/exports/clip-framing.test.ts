@@ -66,6 +66,26 @@ describe('framing planner', () => {
     expect(planner.cached('other', request(0))).toBeUndefined();
   });
 
+  it('reuses the face detections of one span for an overlapping span of the same media', async () => {
+    const { withSource } = lender();
+    const shared = new FramingPlanner();
+    const first = await shared.plan('media', request(0), withSource);
+    const afterFirst = shared.framesDecoded;
+    const second = await shared.plan('media', request(500), withSource);
+    const alone = new FramingPlanner();
+    const unshared = await alone.plan('media', request(500), withSource);
+
+    // 0-2000 ms was analysed for the first span: the second decodes only 2000-2500 ms.
+    expect(afterFirst).toBeGreaterThanOrEqual(8);
+    expect(shared.framesDecoded - afterFirst).toBeLessThanOrEqual(afterFirst / 2);
+    expect(shared.framesDecoded).toBeLessThan(afterFirst + alone.framesDecoded);
+    expect(second).toEqual(unshared);
+    expect(first.layout).toBe('blur_fit');
+    // Another media shares nothing.
+    await shared.plan('other', request(500), withSource);
+    expect(shared.framesDecoded - afterFirst).toBeGreaterThan(alone.framesDecoded);
+  });
+
   it('stops the analysis only when every caller has given up', async () => {
     const planner = new FramingPlanner();
     const { withSource, outcomes } = lender();

@@ -1,4 +1,9 @@
 import type { ClipFraming as ClipFramingDto } from '@moments/contract';
+import {
+  MemoryDetectionStore,
+  type DetectedStretch,
+  type DetectionStore,
+} from '@moments/media/reframe';
 import { planClipFraming, type ClipFraming, type FramingRequest } from './clip-render.js';
 
 /** What decides a plan besides the media (the sizes follow from these and the media). */
@@ -9,6 +14,11 @@ export type FramingKeyFields = Pick<
 
 /** Plans kept per process; a plan is a few KB (at most 240 keyframes). */
 const CACHE_SIZE = 100;
+/**
+ * Sources whose face detections this process keeps (about 100 bytes a sample: a whole hour at
+ * 4 samples a second is under 2 MB); the moments of the tasks being worked on fit.
+ */
+const DETECTION_SOURCES = 20;
 
 export interface PlanFramingOptions {
   signal?: AbortSignal;
@@ -22,6 +32,12 @@ export interface PlanFramingOptions {
 export interface FramingStore {
   find(mediaKey: string, key: string): Promise<ClipFraming | undefined>;
   save(mediaKey: string, key: string, framing: ClipFraming): Promise<void>;
+  /**
+   * Face detections of a source, shared by all its spans (the moments of a task), so another
+   * process planning an overlapping span analyses only what no one analysed yet.
+   */
+  findDetections?(mediaKey: string, settings: string): Promise<DetectedStretch[]>;
+  saveDetections?(mediaKey: string, stretch: DetectedStretch): Promise<void>;
 }
 
 /** One analysis under way, shared by everyone asking for the same plan. */
@@ -42,6 +58,9 @@ interface InFlight {
 export class FramingPlanner {
   private readonly plans = new Map<string, ClipFraming>();
   private readonly inFlight = new Map<string, InFlight>();
+  private readonly detections = new Map<string, MemoryDetectionStore>();
+  /** Frames decoded for face analysis by this planner so far (for metrics and tests). */
+  framesDecoded = 0;
 
   constructor(
     private readonly store?: FramingStore,
@@ -92,18 +111,15 @@ export class FramingPlanner {
       const controller = new AbortController();
       const progressListeners = new Set<(fraction: number) => void>();
       const promise = withSource((sourceFile) =>
-        planClipFraming(sourceFile, request, {
+        this.makePlan(mediaKey, sourceFile, request, {
           signal: controller.signal,
-          workDir: this.workRoot,
           onProgress: (fraction) => progressListeners.forEach((listener) => listener(fraction)),
         }),
-      )
-        .then(({ analysis: _analysis, ...framing }) => framing as ClipFraming)
-        .then(async (framing) => {
-          // Kept before anyone is told, so a render that follows never analyses again.
-          await this.store?.save(mediaKey, key, framing);
-          return framing;
-        });
+      ).then(async (framing) => {
+        // Kept before anyone is told, so a render that follows never analyses again.
+        await this.store?.save(mediaKey, key, framing);
+        return framing;
+      });
       const created: InFlight = { key, promise, controller, waiters: 0, progressListeners };
       entry = created;
       this.inFlight.set(key, created);
@@ -118,6 +134,57 @@ export class FramingPlanner {
       );
     }
     return this.wait(entry, options);
+  }
+
+  /**
+   * planClipFraming, with the face detections of the source shared across its spans: only the
+   * parts of this span no earlier plan analysed are decoded.
+   */
+  private async makePlan(
+    mediaKey: string,
+    sourceFile: string,
+    request: FramingRequest,
+    options: { signal: AbortSignal; onProgress: (fraction: number) => void },
+  ): Promise<ClipFraming> {
+    const { analysis, ...framing } = await planClipFraming(sourceFile, request, {
+      ...options,
+      workDir: this.workRoot,
+      detections: this.detectionsOf(mediaKey),
+    });
+    this.framesDecoded += analysis?.decodedFrames ?? 0;
+    return framing as ClipFraming;
+  }
+
+  /** The source's detections: this process's, and the store's (other processes'). */
+  private detectionsOf(mediaKey: string): DetectionStore {
+    let memory = this.detections.get(mediaKey);
+    if (memory) this.detections.delete(mediaKey);
+    memory ??= new MemoryDetectionStore();
+    this.detections.set(mediaKey, memory);
+    if (this.detections.size > DETECTION_SOURCES) {
+      this.detections.delete(this.detections.keys().next().value!);
+    }
+    const local = memory;
+    const store = this.store;
+    return {
+      async find(settings, startMs, endMs) {
+        const found = await local.find(settings, startMs, endMs);
+        const stored = (await store?.findDetections?.(mediaKey, settings)) ?? [];
+        const known = new Set(found.map((stretch) => `${stretch.startMs}-${stretch.endMs}`));
+        for (const stretch of stored) {
+          const overlaps = stretch.startMs < endMs && stretch.endMs > startMs;
+          if (!overlaps || known.has(`${stretch.startMs}-${stretch.endMs}`)) continue;
+          found.push(stretch);
+          // Kept here too, so the next span of this source needs no database read for it.
+          await local.save(stretch);
+        }
+        return found;
+      },
+      async save(stretch) {
+        await local.save(stretch);
+        await store?.saveDetections?.(mediaKey, stretch);
+      },
+    };
   }
 
   private async wait(entry: InFlight, options: PlanFramingOptions): Promise<ClipFraming> {

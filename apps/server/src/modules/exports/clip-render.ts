@@ -6,6 +6,7 @@ import {
   analyzeSubjects,
   planReframe,
   reframeFilter,
+  type DetectionStore,
   type ReframePlan,
   type Size,
   type SubjectAnalysis,
@@ -32,7 +33,13 @@ export interface FramingRequest {
 export async function planClipFraming(
   sourceFile: string,
   request: FramingRequest,
-  options: { signal?: AbortSignal; onProgress?: (fraction: number) => void; workDir?: string } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: (fraction: number) => void;
+    workDir?: string;
+    /** Face detections shared by the spans of this source: only what they lack is analysed. */
+    detections?: DetectionStore;
+  } = {},
 ): Promise<ClipFraming & { analysis?: SubjectAnalysis }> {
   if (request.aspect === 'original') return { layout: 'scale', output: request.output };
   const base = {
@@ -52,6 +59,7 @@ export async function planClipFraming(
     signal: options.signal,
     onProgress: options.onProgress,
     workDir: options.workDir,
+    detections: options.detections,
   });
   const plan = planReframe(analysis, { aspect: request.aspect, quality: request.quality });
   return { layout: plan.layout, plan, analysis };

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Translator } from '@moments/ai/translate';
 import { probeMedia } from '@moments/media/probe';
-import type { Size } from '@moments/media/reframe';
+import type { DetectedStretch, Size } from '@moments/media/reframe';
 import { AppError } from '../../http/errors.js';
 import { StorageNotFoundError, type Storage } from '../../storage/index.js';
 import type { CreditsService } from '../credits/credits.service.js';
@@ -102,6 +102,16 @@ export class ExportRenderer {
       analyses && {
         find: (mediaKey, key) => analyses.find<ClipFraming>(mediaKey, 'framing', key),
         save: (mediaKey, key, framing) => analyses.save(mediaKey, 'framing', key, framing),
+        // One row per analysed stretch, keyed by how it was sampled and the times it covers.
+        findDetections: (mediaKey, settings) =>
+          analyses.list<DetectedStretch>(mediaKey, 'faces', `${settings}|`),
+        saveDetections: (mediaKey, stretch) =>
+          analyses.save(
+            mediaKey,
+            'faces',
+            `${stretch.settings}|${stretch.startMs}-${stretch.endMs}`,
+            stretch,
+          ),
       },
       options.workRoot,
     );

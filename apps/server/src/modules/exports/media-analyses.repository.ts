@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { mediaAnalyses } from '../../db/schema.js';
 
 /** What is kept per source and span (see the media_analyses table). */
-export type MediaAnalysisKind = 'framing' | 'loudness';
+export type MediaAnalysisKind = 'framing' | 'loudness' | 'faces';
 
 /**
  * Stored measurements of a source: one row per media, kind and span key. A repeated store of the
@@ -29,6 +29,15 @@ export class MediaAnalysesRepository {
       )
       .limit(1);
     return rows[0]?.data as T | undefined;
+  }
+
+  /** Every row of one kind kept for a source whose span key starts with `spanKeyPrefix`. */
+  async list<T>(mediaKey: string, kind: MediaAnalysisKind, spanKeyPrefix = ''): Promise<T[]> {
+    const rows = await this.db
+      .select({ spanKey: mediaAnalyses.spanKey, data: mediaAnalyses.data })
+      .from(mediaAnalyses)
+      .where(and(eq(mediaAnalyses.mediaKey, mediaKey), eq(mediaAnalyses.kind, kind)));
+    return rows.filter((row) => row.spanKey.startsWith(spanKeyPrefix)).map((row) => row.data as T);
   }
 
   async save(
