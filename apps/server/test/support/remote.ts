@@ -81,5 +81,8 @@ export async function signUp(server: () => ServerProcess, name: string) {
     username: name,
   });
   const token = signup.token as string;
-  return Object.assign(client(server, () => token), { token });
+  return Object.assign(
+    client(server, () => token),
+    { token },
+  );
 }
