@@ -50,6 +50,8 @@ export function fasterWhisperOptionsFromEnv(env: Env = process.env): FasterWhisp
     device,
     // float16 is what GPUs are fast at; int8 on CPUs.
     computeType: env.ASR_COMPUTE_TYPE?.trim() || (device === 'cuda' ? 'float16' : 'int8'),
+    // Sequential on CPU: batching 8 chunks transcribed a minute 1.3x faster on 2 cores with the
+    // same WER, but misheard the first word after a pause ("back" as "mac", onset.test.ts).
     batchSize:
       Number.isInteger(batchSize) && batchSize >= 0 ? batchSize : device === 'cuda' ? 16 : 0,
   };
