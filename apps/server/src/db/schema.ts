@@ -521,14 +521,15 @@ export const feedback = pgTable('feedback', {
 
 /**
  * What the workers measured about a stored source, kept so no process measures it twice: the
- * framing plan of a span (shared by the editor's preview and the export across processes) and the
- * loudness of a span. `span_key` names what the result depends on besides the media.
+ * framing plan of a span (shared by the editor's preview and the export across processes), the
+ * loudness of a span, and the face detections of an analysed stretch (shared by every span that
+ * overlaps it). `span_key` names what the result depends on besides the media.
  */
 export const mediaAnalyses = pgTable(
   'media_analyses',
   {
     mediaKey: text('media_key').notNull(),
-    /** `framing` or `loudness`. */
+    /** `framing`, `loudness` or `faces`. */
     kind: text('kind').notNull(),
     spanKey: text('span_key').notNull(),
     data: jsonb('data').notNull(),
