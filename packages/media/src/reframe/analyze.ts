@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path';
 import { MediaError } from '../errors/index.js';
 import { readRawFrames, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index.js';
 import type { Size } from './aspect';
-import { loadFaceDetector, type FaceDetector } from './detect';
+import { loadFaceDetector, type FaceBox, type FaceDetector } from './detect';
+import { interpolateFaces } from './interpolate';
 import {
   detectionSettings,
   uncoveredRanges,
@@ -70,6 +71,8 @@ const READ_AHEAD_FRAMES = 8;
  * a cut, a pan or a subject walking across the frame go over it.
  */
 const STILL_FRAME_DIFFERENCE = 3;
+/** Per-byte difference a sample may add over its neighbours' and still count as between them. */
+const BETWEEN_NOISE = 1;
 /** Even in a still shot the detector looks again at least this often. */
 const STILL_REUSE_MAX_MS = 1000;
 /** scdet's score (0-100) above which a frame starts a new shot; ffmpeg's own default. */
@@ -223,7 +226,8 @@ async function analyzeStretch(
   const firstIndex = Math.ceil(range.startMs / periodMs - 1e-6);
   const prerollFrames = Math.min(firstIndex, Math.ceil(PREROLL_MS / periodMs));
   const seekMs = (firstIndex - prerollFrames) * periodMs;
-  const durationMs = range.endMs - seekMs;
+  // One sample period past the end: a sample waiting for its successor (below) gets one.
+  const durationMs = range.endMs + periodMs - seekMs;
   const graph = [
     '[0:v:0]split=2[rf_scd][rf_det]',
     // A small copy is enough to see a cut, and keeps scdet cheap on 1080p sources.
@@ -255,32 +259,69 @@ async function analyzeStretch(
   const frames: AnalyzedFrame[] = [];
   const toSourceX = context.source.width / frameSize.width;
   const toSourceY = context.source.height / frameSize.height;
+  let detectorRuns = 0;
+  const detect = async (rgb: Buffer): Promise<FaceBox[]> => {
+    detectorRuns++;
+    const found = await detector.detectFaces(rgb, frameSize.width, frameSize.height);
+    return found.map((face) => ({
+      x: face.x * toSourceX,
+      y: face.y * toSourceY,
+      w: face.w * toSourceX,
+      h: face.h * toSourceY,
+      score: face.score,
+    }));
+  };
   // Still frames: a sample that looks like the last one the detector saw keeps its faces (at
   // most STILL_REUSE_MAX_MS apart); cuts and movement always get the detector.
-  let lastDetected: { rgb: Buffer; tMs: number; faces: AnalyzedFrame['faces'] } | undefined;
-  let detectorRuns = 0;
+  let lastDetected: { rgb: Buffer; tMs: number; faces: FaceBox[] } | undefined;
+  // The last sample whose faces are known, and a sample after it waiting for the next known one:
+  // when both neighbours agree, its faces are interpolated instead of detected (interpolate.ts).
+  type KnownSample = { rgb: Buffer; tMs: number; shot: number; faces: FaceBox[] };
+  let lastKnown: KnownSample | undefined;
+  let waiting: { rgb: Buffer; frame: AnalyzedFrame; shot: number } | undefined;
+  let shot = 0;
+  const settleWaiting = async (next?: KnownSample) => {
+    if (!waiting) return;
+    const { frame } = waiting;
+    const between =
+      next &&
+      lastKnown &&
+      lastKnown.shot === waiting.shot &&
+      next.shot === waiting.shot &&
+      looksBetween(lastKnown.rgb, waiting.rgb, next.rgb)
+        ? interpolateFaces(
+            lastKnown.faces,
+            next.faces,
+            (frame.tMs - lastKnown.tMs) / (next.tMs - lastKnown.tMs),
+          )
+        : undefined;
+    frame.faces = between ?? (await detect(waiting.rgb));
+    waiting = undefined;
+  };
   const inRange = (tMs: number) => tMs >= range.startMs && tMs < range.endMs;
-  const sample = async (rgb: Buffer, tMs: number) => {
-    let faces: AnalyzedFrame['faces'];
+  /** `mayWait`: may wait for its successor; `lookAhead`: past the range, only to settle one. */
+  const sample = async (rgb: Buffer, tMs: number, mayWait: boolean, lookAhead = false) => {
+    let faces: FaceBox[];
     if (
       lastDetected &&
       tMs - lastDetected.tMs <= STILL_REUSE_MAX_MS &&
       meanAbsoluteDifference(lastDetected.rgb, rgb) < STILL_FRAME_DIFFERENCE
     ) {
       faces = lastDetected.faces;
+    } else if (mayWait && !waiting && lastKnown?.shot === shot) {
+      // Every other moving sample waits for its successor (the frames are offline, look ahead).
+      const frame: AnalyzedFrame = { tMs, faces: [] };
+      frames.push(frame);
+      waiting = { rgb, frame, shot };
+      return;
     } else {
-      detectorRuns++;
-      const found = await detector.detectFaces(rgb, frameSize.width, frameSize.height);
-      faces = found.map((face) => ({
-        x: face.x * toSourceX,
-        y: face.y * toSourceY,
-        w: face.w * toSourceX,
-        h: face.h * toSourceY,
-        score: face.score,
-      }));
+      faces = await detect(rgb);
       lastDetected = { rgb, tMs, faces };
     }
-    frames.push({ tMs, faces: faces.map((face) => ({ ...face })) });
+    const known = { rgb, tMs, shot, faces };
+    await settleWaiting(known);
+    lastKnown = known;
+    if (!lookAhead) frames.push({ tMs, faces: faces.map((face) => ({ ...face })) });
   };
 
   let previous: { rgb: Buffer; tMs: number; difference: number; sampled: boolean } | undefined;
@@ -304,13 +345,22 @@ async function analyzeStretch(
       if (previous && cutScore > CUT_FRAME_SCORE) {
         lastCutMs = tMs;
         // The old shot's last frame too, so its path ends on a fresh sample.
-        if (!previous.sampled && inRange(previous.tMs)) await sample(previous.rgb, previous.tMs);
+        if (!previous.sampled && inRange(previous.tMs)) {
+          await sample(previous.rgb, previous.tMs, false);
+        }
+        await settleWaiting(); // nothing after the cut may stand in for the old shot's frames
+        shot++;
       }
-      const sampled = inRange(tMs) && (onGrid || tMs - lastCutMs < DENSE_AFTER_CUT_MS);
-      if (sampled) await sample(rgb, tMs);
+      const dense = tMs - lastCutMs < DENSE_AFTER_CUT_MS;
+      const sampled = inRange(tMs) && (onGrid || dense);
+      // Odd samples of the source's grid may wait, so any analysis of a span makes the same choice.
+      const mayWait = onGrid && !dense && Math.round(tMs / periodMs) % 2 === 1;
+      if (sampled) await sample(rgb, tMs, mayWait);
+      else if (waiting && onGrid && tMs >= range.endMs) await sample(rgb, tMs, false, true);
       if (onGrid && inRange(tMs)) context.onGridFrame();
       previous = { rgb, tMs, difference, sampled };
     }
+    await settleWaiting();
   } catch (error) {
     stream.stop();
     await stream.done.catch(() => undefined);
@@ -398,6 +448,19 @@ export function parseSceneCuts(text: string): number[] {
     if (ms > 0 && !cuts.includes(ms)) cuts.push(ms);
   }
   return cuts.sort((a, b) => a - b);
+}
+
+/**
+ * Whether `middle` looks like a step from `before` to `after` (motion, not something that came
+ * and went between them): it differs from either neighbour no more than they differ from each
+ * other, give or take compression noise.
+ */
+function looksBetween(before: Uint8Array, middle: Uint8Array, after: Uint8Array): boolean {
+  const ends = meanAbsoluteDifference(before, after);
+  return (
+    Math.max(meanAbsoluteDifference(before, middle), meanAbsoluteDifference(middle, after)) <=
+    ends + BETWEEN_NOISE
+  );
 }
 
 /** Mean absolute difference of two equal-size images, on every 7th byte (cheap and enough). */

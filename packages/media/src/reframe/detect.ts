@@ -9,8 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Config, Human } from '@vladmandic/human';
-import { MediaError } from '../errors/index.js';
+import { MediaError, type MediaErrorCode } from '../errors/index.js';
 
 /** A face box in pixels of the image it was found in. */
 export interface FaceBox {
@@ -33,16 +34,121 @@ const MAX_FACES = 8;
 
 let detectorPromise: Promise<FaceDetector> | undefined;
 
-/** The shared detector; the models load once per process (about 0.1 s). */
+/**
+ * The shared detector of this process. It runs on its own worker thread: a detection is about
+ * 25 ms of WebAssembly, and on the analysing thread it would stall ffmpeg's pipe (64 KB, a tenth
+ * of a frame) for as long, so decoding and detecting would take turns instead of overlapping.
+ * The model loads once per process (about 0.1 s).
+ */
 export function loadFaceDetector(): Promise<FaceDetector> {
-  detectorPromise ??= createFaceDetector().catch((error: unknown) => {
+  detectorPromise ??= startDetectorThread().catch((error: unknown) => {
     detectorPromise = undefined; // let a later call try again
     throw error;
   });
   return detectorPromise;
 }
 
-async function createFaceDetector(): Promise<FaceDetector> {
+/** A request to the detector thread; `rgb` is transferred, not copied. */
+export interface DetectorRequest {
+  id: number;
+  rgb: ArrayBuffer;
+  width: number;
+  height: number;
+}
+
+type ReplyError = { code: MediaErrorCode; message: string };
+/** What the detector thread answers: once `ready`, then one reply per request. */
+export type DetectorReply =
+  | { ready: true }
+  | { ready: false; error: ReplyError }
+  | { id: number; faces: FaceBox[] }
+  | { id: number; error: ReplyError };
+
+async function startDetectorThread(): Promise<FaceDetector> {
+  const workerFile = new URL('./detect-worker.ts', import.meta.url).href;
+  let tsxApi: string;
+  try {
+    tsxApi = import.meta.resolve('tsx/esm/api'); // the ESM entry (require would give the CJS one)
+  } catch (error) {
+    throw new MediaError('TOOL_MISSING', 'tsx is not installed', { cause: error });
+  }
+  // The worker is TypeScript like the rest: it registers tsx itself, whatever ran this process.
+  const worker = new Worker(
+    `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); });`,
+    { eval: true, name: 'face-detector' },
+  );
+  const pending = new Map<
+    number,
+    { resolve: (faces: FaceBox[]) => void; reject: (error: Error) => void }
+  >();
+  let nextId = 1;
+  let dead: Error | undefined;
+  const fail = (error: Error) => {
+    dead ??= error;
+    detectorPromise = undefined; // the next analysis starts a new thread
+    for (const request of pending.values()) request.reject(error);
+    pending.clear();
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    const onExit = (code: number) =>
+      reject(new MediaError('FACE_DETECTOR_FAILED', `the face detector thread exited (${code})`));
+    worker.once('error', reject);
+    worker.once('exit', onExit);
+    worker.once('message', (reply: DetectorReply) => {
+      worker.off('error', reject);
+      worker.off('exit', onExit);
+      if ('ready' in reply && reply.ready) resolve();
+      else if ('error' in reply) reject(new MediaError(reply.error.code, reply.error.message));
+    });
+  }).catch(async (error: unknown) => {
+    await worker.terminate();
+    throw error instanceof MediaError
+      ? error
+      : new MediaError('FACE_DETECTOR_FAILED', 'the face detector could not start', {
+          cause: error,
+        });
+  });
+
+  worker.on('message', (reply: DetectorReply) => {
+    if (!('id' in reply)) return;
+    const request = pending.get(reply.id);
+    pending.delete(reply.id);
+    if (pending.size === 0) worker.unref();
+    if ('faces' in reply) request?.resolve(reply.faces);
+    else request?.reject(new MediaError(reply.error.code, reply.error.message));
+  });
+  worker.on('error', (error) =>
+    fail(
+      new MediaError('FACE_DETECTOR_FAILED', 'the face detector thread failed', { cause: error }),
+    ),
+  );
+  worker.on('exit', (code) =>
+    fail(new MediaError('FACE_DETECTOR_FAILED', `the face detector thread exited (${code})`)),
+  );
+  // An idle detector must not keep a finished process (a CLI, a test run) alive; a busy one must.
+  worker.unref();
+
+  return {
+    detectFaces(rgb, width, height) {
+      if (dead) return Promise.reject(dead);
+      if (rgb.length !== width * height * 3) {
+        return Promise.reject(new RangeError('rgb must be width*height*3 bytes'));
+      }
+      const id = nextId++;
+      // A copy to hand over: the caller keeps its frame (to compare with the next ones).
+      const copy = new Uint8Array(rgb).buffer; // (Buffer#slice would share, not copy)
+      return new Promise<FaceBox[]>((resolve, reject) => {
+        if (pending.size === 0) worker.ref();
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, rgb: copy, width, height } satisfies DetectorRequest, [copy]);
+      });
+    },
+  };
+}
+
+/** The detector on this thread: the detector thread's own (see detect-worker.ts). */
+export async function createInProcessFaceDetector(): Promise<FaceDetector> {
   const require = createRequire(import.meta.url);
   let humanMain: string;
   let wasmMain: string;

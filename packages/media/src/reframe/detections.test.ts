@@ -99,3 +99,47 @@ describe('adaptive sampling', () => {
     expect(analysis.detectorRuns).toBeLessThan(analysis.frames.length / 2);
   });
 });
+
+describe.skipIf(!hasPhoto)('faces between detections', () => {
+  // A head sliding across a plain background at a known speed, on the photo's real face.
+  const HEAD = 'crop=130:150:180:45,scale=260:300';
+  const FACE_IN_HEAD = { x: 96, y: 88, w: 102 };
+  const headX = (tSec: number) => 100 + 120 * tSec;
+
+  async function slidingHead(name: string, overlayOptions = ''): Promise<string> {
+    const video = join(dir, name);
+    await runFfmpeg([
+      ...['-f', 'lavfi', '-i', 'color=c=0x406080:s=1280x720:r=25:d=6'],
+      ...['-loop', '1', '-i', PHOTO],
+      '-filter_complex',
+      `[1:v]${HEAD}[h];[0:v][h]overlay=x='100+120*t':y=200:shortest=1${overlayOptions},format=yuv420p`,
+      ...['-t', '6', '-c:v', 'libx264', '-preset', 'ultrafast', video],
+    ]);
+    return video;
+  }
+
+  it('follows a smoothly moving face with the detector on about every other sample', async () => {
+    const analysis = await analyzeSubjects(await slidingHead('sliding.mp4'), { sampleFps: 4 });
+    expect(analysis.frames).toHaveLength(24);
+    expect(analysis.detectorRuns).toBeLessThanOrEqual(Math.ceil(analysis.frames.length * 0.6));
+    for (const frame of analysis.frames) {
+      // Every sample, detected or not, has the one face where the video put it.
+      expect(frame.faces, `faces at ${frame.tMs} ms`).toHaveLength(1);
+      const face = frame.faces[0]!;
+      const expectedCentre = headX(frame.tMs / 1000) + FACE_IN_HEAD.x + FACE_IN_HEAD.w / 2;
+      expect(Math.abs(face.x + face.w / 2 - expectedCentre), `at ${frame.tMs} ms`).toBeLessThan(
+        FACE_IN_HEAD.w * 0.25,
+      );
+    }
+  });
+
+  it('never interpolates a face away: one that shows up between two samples is found at once', async () => {
+    // The head is there only from 2.1 s to 2.4 s: no sample around it sees it, one sample does.
+    const analysis = await analyzeSubjects(
+      await slidingHead('blink.mp4', ":enable='between(t,2.1,2.4)'"),
+      { sampleFps: 4 },
+    );
+    const withFace = analysis.frames.filter((frame) => frame.faces.length > 0);
+    expect(withFace.map((frame) => frame.tMs)).toEqual([2250]);
+  });
+});
