@@ -18,9 +18,9 @@ import { createSpeechEngine, fasterWhisperAvailability } from '@moments/ai/asr';
 import { wordErrorRate } from '@moments/ai/wer';
 import { createTranslator } from '@moments/ai/translate';
 import { runFfmpeg } from '@moments/media/ffmpeg';
-import { extractAudioForAsr } from '@moments/media/probe';
+import { extractAudioForAsr, probeMedia } from '@moments/media/probe';
 import { DENSE_FACTOR, analyzeSubjects } from '@moments/media/reframe';
-import { sharedMediaDir } from '@moments/media/testing';
+import { sharedMediaDir, synthesizeSpeech } from '@moments/media/testing';
 import { startBenchServer, uploadAndRunTask } from './bench-server';
 import {
   buildClipCaptions,
@@ -323,8 +323,9 @@ async function transcription(dir: string): Promise<void> {
 }
 
 /**
- * The transcription settings compared on the same minute of recorded speech, with WER on
- * jfk.flac beside each: sequential vs faster-whisper's batched pipeline, threads, compute type.
+ * The transcription settings compared on the same minute of recorded speech, with WER beside
+ * each on jfk.flac and on 2.5 minutes of GPL-3 paragraphs read by festival (text no code here was
+ * written around): greedy vs beam search, sequential vs batched, threads, compute type.
  */
 async function asrOptions(dir: string): Promise<void> {
   const media = process.env.SHARED_MEDIA_DIR || sharedMediaDir();
@@ -339,23 +340,56 @@ async function asrOptions(dir: string): Promise<void> {
     '[0:a]aresample=16000[a];[1:a]atrim=0:29.5,aresample=16000[b];[a][b]concat=n=2:v=0:a=1,aloop=loop=-1:size=2e9,aformat=channel_layouts=mono[out]',
     ...['-map', '[out]', '-t', '60', wav],
   ]);
+  const reading = await readLicenceAloud(dir);
   const settings = [
-    { ASR_THREADS: '2', ASR_BATCH_SIZE: '0', ASR_COMPUTE_TYPE: 'int8' },
-    { ASR_THREADS: '2', ASR_BATCH_SIZE: '8', ASR_COMPUTE_TYPE: 'int8' },
-    { ASR_THREADS: '1', ASR_BATCH_SIZE: '0', ASR_COMPUTE_TYPE: 'int8' },
-    { ASR_THREADS: '2', ASR_BATCH_SIZE: '0', ASR_COMPUTE_TYPE: 'float32' },
+    { ASR_THREADS: '2', ASR_BEAM_SIZE: '1', ASR_BATCH_SIZE: '0', ASR_COMPUTE_TYPE: 'int8' },
+    { ASR_THREADS: '2', ASR_BEAM_SIZE: '5', ASR_BATCH_SIZE: '0', ASR_COMPUTE_TYPE: 'int8' },
+    { ASR_THREADS: '2', ASR_BEAM_SIZE: '1', ASR_BATCH_SIZE: '8', ASR_COMPUTE_TYPE: 'int8' },
+    { ASR_THREADS: '1', ASR_BEAM_SIZE: '1', ASR_BATCH_SIZE: '0', ASR_COMPUTE_TYPE: 'int8' },
+    { ASR_THREADS: '2', ASR_BEAM_SIZE: '1', ASR_BATCH_SIZE: '0', ASR_COMPUTE_TYPE: 'float32' },
   ];
   for (const setting of settings) {
     const engine = createSpeechEngine({ ...process.env, ...setting });
     const minute = await measured(() => engine.transcribe(wav));
     const jfk = await engine.transcribe(path.join(media, 'jfk.flac'));
     const wer = wordErrorRate(JFK_REFERENCE, jfk.segments.map((s) => s.text).join(' '));
+    let readingLine = 'no festival for the read passage';
+    if (reading) {
+      const read = await measured(() => engine.transcribe(reading.wav));
+      const readWer = wordErrorRate(reading.text, read.value.segments.map((s) => s.text).join(' '));
+      readingLine =
+        `read passage ${(reading.seconds / read.sec).toFixed(2)}x real time, ` +
+        `WER ${(readWer * 100).toFixed(1)}%`;
+    }
     console.log(
-      `speed: ASR ${engine.name} threads ${setting.ASR_THREADS}, batch ${setting.ASR_BATCH_SIZE}, ` +
-        `${setting.ASR_COMPUTE_TYPE}: 60 s in ${minute.sec.toFixed(1)} s = ${(60 / minute.sec).toFixed(2)}x ` +
-        `real time, peak ${mb(minute.peak)}, jfk WER ${(wer * 100).toFixed(1)}%; ${load()}`,
+      `speed: ASR ${engine.name} threads ${setting.ASR_THREADS}, beam ${setting.ASR_BEAM_SIZE}, ` +
+        `batch ${setting.ASR_BATCH_SIZE}, ${setting.ASR_COMPUTE_TYPE}: 60 s in ${minute.sec.toFixed(1)} s = ` +
+        `${(60 / minute.sec).toFixed(2)}x real time, peak ${mb(minute.peak)}, jfk WER ${(wer * 100).toFixed(1)}%; ` +
+        `${readingLine}; ${load()}`,
     );
   }
+}
+
+/** The first long paragraphs of Debian's GPL-3 text, read by festival's HTS voice (if installed). */
+async function readLicenceAloud(
+  dir: string,
+): Promise<{ wav: string; text: string; seconds: number } | undefined> {
+  const licence = '/usr/share/common-licenses/GPL-3';
+  if (!existsSync(licence)) return undefined;
+  const text = (await fs.readFile(licence, 'utf8'))
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
+    .filter((paragraph) => paragraph.split(' ').length > 40)
+    .slice(0, 6)
+    .join(' ');
+  const wav = path.join(dir, 'licence.wav');
+  try {
+    await synthesizeSpeech(text, wav, { engine: 'festival' });
+  } catch {
+    return undefined;
+  }
+  const seconds = (await probeMedia(wav)).durationMs / 1000;
+  return { wav, text, seconds };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -32,6 +32,8 @@ export interface FasterWhisperOptions {
   device: 'cpu' | 'cuda';
   /** faster-whisper's batched pipeline with this many chunks at once (env ASR_BATCH_SIZE); 0: sequential. */
   batchSize: number;
+  /** Beams in the decoder's search (env ASR_BEAM_SIZE); 1 is greedy decoding. */
+  beamSize: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -41,6 +43,7 @@ export function fasterWhisperOptionsFromEnv(env: Env = process.env): FasterWhisp
   const modelDir = env.ASR_MODEL_DIR?.trim() || undefined;
   const device = env.ASR_DEVICE?.trim() === 'cuda' ? 'cuda' : 'cpu';
   const batchSize = Number.parseInt(env.ASR_BATCH_SIZE ?? '', 10);
+  const beamSize = Number.parseInt(env.ASR_BEAM_SIZE ?? '', 10);
   const modelName = modelDir ? undefined : env.ASR_MODEL?.trim() || undefined;
   return {
     executablePath: env.WHISPER_CTRANSLATE2_PATH?.trim() || DEFAULT_WHISPER_EXECUTABLE,
@@ -54,6 +57,14 @@ export function fasterWhisperOptionsFromEnv(env: Env = process.env): FasterWhisp
     // same WER, but misheard the first word after a pause ("back" as "mac", onset.test.ts).
     batchSize:
       Number.isInteger(batchSize) && batchSize >= 0 ? batchSize : device === 'cuda' ? 16 : 0,
+    // Greedy on CPU: against Whisper's default beam of 5 it transcribed 155 s of read speech 1.5x
+    // faster at the same WER (2.1% vs 2.3%) and kept the onset words (README, asr-options).
+    beamSize:
+      Number.isInteger(beamSize) && beamSize >= 1 && beamSize <= 10
+        ? beamSize
+        : device === 'cuda'
+          ? 5
+          : 1,
   };
 }
 
@@ -131,6 +142,8 @@ export class FasterWhisperEngine implements SpeechEngine {
     const durationMs = await probeAudioDurationMs(input, signal);
     // In the run's own work folder when given, so a start-up sweep finds what a kill -9 left.
     const outputDir = await mkdtemp(join(opts.workDir ?? tmpdir(), 'moments-asr-'));
+    // The loudness the word times are snapped to (below) is read while Whisper works.
+    const loudnessRead = frameLoudness(input, signal).catch(() => undefined);
     try {
       await this.runCli(input, outputDir, durationMs, { language, signal, onProgress, timeoutMs });
       const json = await readOutputJson(outputDir);
@@ -140,17 +153,18 @@ export class FasterWhisperEngine implements SpeechEngine {
         json.segments,
       );
       // Whisper lets words at a pause swallow the silence; clips start at words, so put them on the speech.
-      const loudness = await frameLoudness(input, signal).catch(() => undefined);
+      const loudness = await loudnessRead;
       signal?.throwIfAborted();
       onProgress?.(1);
       return loudness ? snapWordsToSpeech(transcript, loudness) : transcript;
     } finally {
+      await loudnessRead; // settled (never rejects): no ffmpeg outlives the call
       await rm(outputDir, { recursive: true, force: true });
     }
   }
 
   private cliArguments(input: string, outputDir: string, language: string | undefined): string[] {
-    const { modelDir, modelName, threads, computeType, device, batchSize } = this.options;
+    const { modelDir, modelName, threads, computeType, device, batchSize, beamSize } = this.options;
     const model = modelDir
       ? ['--model_directory', modelDir]
       : ['--model', modelName ?? 'base', '--model_dir', join(TOOLS_DIR, 'models', 'hub')];
@@ -166,6 +180,8 @@ export class FasterWhisperEngine implements SpeechEngine {
       '--vad_filter',
       'True',
       ...(batchSize > 0 ? ['--batched', 'True', '--batch_size', String(batchSize)] : []),
+      '--beam_size',
+      String(beamSize),
       '--word_timestamps',
       'True',
       '--output_format',
