@@ -126,7 +126,9 @@ export async function createServices(
   const storage = createStorage(config);
   const appSecret = await loadAppSecret(config.DATA_DIR, config.APP_SECRET);
   const fileUrls = new FileUrls(storage, appSecret);
-  const queue = await createJobQueue(database, log.child({ component: 'queue' }));
+  const queue = await createJobQueue(database, log.child({ component: 'queue' }), {
+    pollSeconds: config.JOB_POLL_SECONDS,
+  });
   const bus = realtimeBusFor(config, database, log);
   const users = new UsersRepository(db);
   const publicUrl = publicUrlOf(config);

@@ -103,6 +103,11 @@ const EnvSchema = z.object({
   /** Downloads are capped at this height: exports are at most 1080p. */
   PROCESSING_MAX_HEIGHT: z.coerce.number().int().min(144).max(4320).default(1080),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+  /**
+   * How often an idle worker asks the queue for a job sent by another process; a job sent by
+   * this process wakes its own workers at once.
+   */
+  JOB_POLL_SECONDS: z.coerce.number().int().min(1).max(300).default(1),
   /** Tasks one user may have queued or running at once; more answer 429 TOO_MANY_RUNNING. */
   MAX_RUNNING_TASKS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
   /** Framing analyses (editor previews) one user may have under way at once. */

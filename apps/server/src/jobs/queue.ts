@@ -43,6 +43,11 @@ export interface JobQueue {
   send<K extends JobKind>(kind: K, payload: JobPayloads[K], options?: SendOptions): Promise<void>;
   /** Starts polling for the kinds given a handler (a worker may take only some queues). */
   work(handlers: Partial<JobHandlers>, concurrency: number): Promise<void>;
+  /**
+   * Wakes this process's workers of `kind` now instead of at their next poll (up to a second
+   * later). A job sent inside a transaction is visible only once it commits: wake after that.
+   */
+  wake(kind: JobKind): void;
   stop(): Promise<void>;
 }
 
@@ -54,6 +59,7 @@ export interface JobQueue {
 export async function createJobQueue(
   database: Database,
   log: Logger = silentLogger,
+  options: { pollSeconds?: number } = {},
 ): Promise<JobQueue> {
   const common = { schedule: false, supervise: true, maintenanceIntervalSeconds: 30 } as const;
   let boss: PgBoss;
@@ -78,7 +84,13 @@ export async function createJobQueue(
     await boss.createQueue(kind, { name: kind, ...policy });
   }
 
+  const workerIds = new Map<JobKind, string[]>();
+  const wake = (kind: JobKind) => {
+    for (const id of workerIds.get(kind) ?? []) boss.notifyWorker(id);
+  };
+
   return {
+    wake,
     async send(kind, payload, options = {}) {
       const expireInSeconds = Math.min(
         MAX_EXPIRY_SECONDS,
@@ -90,6 +102,7 @@ export async function createJobQueue(
         expireInSeconds,
         ...(tx ? { db: { executeSql: (text, values) => executeIn(tx, text, values) } } : {}),
       });
+      if (!tx) wake(kind);
     },
     async work(handlers, concurrency) {
       const kinds = (Object.keys(JOB_KINDS) as JobKind[]).filter((kind) => handlers[kind]);
@@ -97,9 +110,9 @@ export async function createJobQueue(
       for (const kind of kinds) {
         const handler = handlers[kind] as JobHandler<typeof kind>;
         for (let i = 0; i < concurrency; i++) {
-          await boss.work<JobPayloads[typeof kind]>(
+          const id = await boss.work<JobPayloads[typeof kind]>(
             kind,
-            { batchSize: 1, pollingIntervalSeconds: 1 },
+            { batchSize: 1, pollingIntervalSeconds: options.pollSeconds ?? 1 },
             async ([job]) => {
               if (!job) return;
               try {
@@ -114,6 +127,7 @@ export async function createJobQueue(
               }
             },
           );
+          workerIds.set(kind, [...(workerIds.get(kind) ?? []), id]);
         }
       }
     },

@@ -169,6 +169,7 @@ export class ExportsService {
       );
       return inserted;
     });
+    this.queue.wake('export-render'); // committed: a worker in this process starts it now
     await this.notifications.jobChanged(userId, jobForNotification(row), false);
     return toJobDto(row, null);
   }

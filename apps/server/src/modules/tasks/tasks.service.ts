@@ -139,6 +139,7 @@ export class TasksService {
       );
       return inserted;
     });
+    this.queue.wake('task-run'); // committed: a worker in this process starts it now
     await this.hooks.onTaskChanged(row, { statusChanged: true });
     return toTaskDto(row);
   }
@@ -183,7 +184,8 @@ export class TasksService {
       );
       return updated;
     });
-    this.runner.cancel(task.id);
+    this.runner.cancel(task.id); // the old run, before the new one can start here
+    this.queue.wake('task-run');
     await this.hooks.onTaskChanged(row, { statusChanged: true });
     return toTaskDto(row);
   }
