@@ -185,7 +185,7 @@ async function faceAndExport(dir: string): Promise<void> {
       ...['-t', String(CLIP_SEC), '-i', source, '-an'],
       ...[
         '-vf',
-        `fps=${sampleFps * DENSE_FACTOR},scale=${frameSize.width}:${frameSize.height}:flags=bilinear,format=rgb24`,
+        `fps=${sampleFps * DENSE_FACTOR},scale=${frameSize.width}:${frameSize.height}:flags=area,format=rgb24`,
       ],
       ...['-f', 'null', '-'],
     ]),

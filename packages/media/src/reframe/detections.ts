@@ -38,7 +38,7 @@ export interface TimeRange {
 }
 
 /** Bumped when the analysis changes what it finds, so stretches made by older code are not mixed in. */
-const DETECTION_VERSION = 1;
+const DETECTION_VERSION = 2;
 
 /** Identifies the detections comparable with each other: same sampling, same analysis size. */
 export function detectionSettings(sampleFps: number, analysisLongSide: number): string {
