@@ -57,30 +57,42 @@ export class MiniLmEmbedder implements SentenceEmbedder {
     texts: readonly string[],
     options: { signal?: AbortSignal } = {},
   ): Promise<Float32Array[]> {
-    const vectors: Float32Array[] = [];
-    for (let offset = 0; offset < texts.length; offset += BATCH_SIZE) {
+    // Batches of texts of similar length (as sentence-transformers does): a batch is padded to
+    // its longest text, so mixing a long sentence with short ones wastes most of the work.
+    const encoded = texts.map((text) => this.tokenizer.encode(text));
+    const order = encoded
+      .map((_, index) => index)
+      .sort((a, b) => encoded[a]!.length - encoded[b]!.length);
+    const vectors: Float32Array[] = new Array<Float32Array>(texts.length);
+    for (let offset = 0; offset < order.length; offset += BATCH_SIZE) {
       options.signal?.throwIfAborted();
-      vectors.push(...(await this.embedBatch(texts.slice(offset, offset + BATCH_SIZE))));
+      const batch = order.slice(offset, offset + BATCH_SIZE);
+      const embedded = await this.embedBatch(batch.map((index) => encoded[index]!));
+      batch.forEach((index, row) => (vectors[index] = embedded[row]!));
     }
     return vectors;
   }
 
-  private async embedBatch(texts: readonly string[]): Promise<Float32Array[]> {
-    const encoded = texts.map((text) => this.tokenizer.encode(text));
+  /** One batch of token ids (each with its [CLS] and [SEP]) through the model. */
+  private async embedBatch(encoded: readonly number[][]): Promise<Float32Array[]> {
     const length = Math.max(...encoded.map((ids) => ids.length));
-    const inputIds = new BigInt64Array(texts.length * length);
-    const attention = new BigInt64Array(texts.length * length);
+    const inputIds = new BigInt64Array(encoded.length * length);
+    const attention = new BigInt64Array(encoded.length * length);
     encoded.forEach((ids, row) => {
       ids.forEach((id, column) => {
         inputIds[row * length + column] = BigInt(id);
         attention[row * length + column] = 1n;
       });
     });
-    const shape = [texts.length, length];
+    const shape = [encoded.length, length];
     const outputs = await this.session.run({
       input_ids: new this.ort.Tensor('int64', inputIds, shape),
       attention_mask: new this.ort.Tensor('int64', attention, shape),
-      token_type_ids: new this.ort.Tensor('int64', new BigInt64Array(texts.length * length), shape),
+      token_type_ids: new this.ort.Tensor(
+        'int64',
+        new BigInt64Array(encoded.length * length),
+        shape,
+      ),
     });
     const hidden = outputs.last_hidden_state;
     if (!hidden) throw new Error('embedding model gave no last_hidden_state');

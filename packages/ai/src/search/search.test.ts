@@ -89,6 +89,21 @@ describe.skipIf(!hasModel)('searchMoments with the local sentence-embedding mode
     expect(cosine(query!, unrelated!)).toBeLessThan(0.15);
   });
 
+  it('gives each text its own vector in the order asked, whatever the batch mixes', async () => {
+    const embedder = await MiniLmEmbedder.load(modelDir);
+    // More than one batch, lengths shuffled: the embedder batches similar lengths together.
+    const texts = Array.from({ length: 70 }, (_, i) =>
+      i % 3 === 0
+        ? `Short line ${i}.`
+        : `A much longer sentence number ${i} about rivers, bridges and the towns that grew around them over centuries.`,
+    );
+    const together = await embedder.embed(texts);
+    for (const i of [0, 1, 35, 69]) {
+      const [alone] = await embedder.embed([texts[i]!]);
+      expect(cosine(together[i]!, alone!)).toBeGreaterThan(0.999);
+    }
+  });
+
   it('finds paraphrased questions among ordinary talk (recall@1 and recall@3)', async () => {
     let atRank1 = 0;
     let inTop3 = 0;
