@@ -19,7 +19,7 @@ import { parseSync, type NodeCue } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from './support/accounts';
 import { apiClient, type ApiCall } from './support/api';
-import { DESKTOP_VIEWPORT, hasChromium } from './support/browser';
+import { DESKTOP_VIEWPORT, chooseOption, hasChromium } from './support/browser';
 import { startTalkStage, type TalkStage } from './support/talk';
 
 const run = promisify(execFile);
@@ -114,15 +114,6 @@ describe.skipIf(missing.length > 0)('animated captions result page', () => {
     }, ms / 1000);
   }
 
-  async function choose(page: Page, label: string, option: string | RegExp) {
-    await page
-      .getByRole('textbox', { name: label, exact: true })
-      .or(page.getByRole('combobox', { name: label, exact: true }))
-      .first()
-      .click();
-    await page.getByRole('option', { name: option }).first().click();
-  }
-
   it('previews, edits and exports the whole captioned video, with subtitle files', async () => {
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
@@ -139,8 +130,8 @@ describe.skipIf(missing.length > 0)('animated captions result page', () => {
       .toBe('ready');
 
     // Display modes: a translation needs a language this install can translate into.
-    await choose(page, 'Captions show', 'Translation');
-    await choose(page, 'Translate into', /^Spanish/);
+    await chooseOption(page, 'Captions show', 'Translation');
+    await chooseOption(page, 'Translate into', /^Spanish/);
     const support = (await (await context.request.get('/api/captions/languages')).json()).data as {
       engine: string | null;
     };
@@ -150,8 +141,8 @@ describe.skipIf(missing.length > 0)('animated captions result page', () => {
         .toContain('LLM endpoint');
       expect(await page.getByRole('button', { name: 'Export video' }).isDisabled()).toBe(true);
     }
-    await choose(page, 'Captions show', 'No captions');
-    await choose(page, 'Captions show', 'Original language');
+    await chooseOption(page, 'Captions show', 'No captions');
+    await chooseOption(page, 'Captions show', 'Original language');
 
     // Another template: a new document is fetched and drawn.
     const drawn = Number(await preview.getAttribute('data-caption-documents'));

@@ -21,7 +21,13 @@ import {
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from './support/accounts';
-import { DESKTOP_VIEWPORT, PHONE_VIEWPORT, hasChromium, launchChromium } from './support/browser';
+import {
+  DESKTOP_VIEWPORT,
+  PHONE_VIEWPORT,
+  chooseOption,
+  hasChromium,
+  launchChromium,
+} from './support/browser';
 import { startMomentsServer, type RunningMomentsServer } from './support/server';
 import { ensureWebBuild } from './support/webBuild';
 import { cropAt } from '../apps/web/src/studio/framing';
@@ -318,6 +324,25 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
       .poll(async () => Number(await preview.getAttribute('data-caption-documents')))
       .toBeGreaterThan(drawn);
     expect(JSON.parse(previews.at(-1)!.postData()!).options.template).toBe('one_word');
+
+    // A translation needs a language this install can translate into, as on the captions page.
+    await chooseOption(page, 'Captions show', 'Translation');
+    await chooseOption(page, 'Translate into', /^Spanish/);
+    const support = (await (await context.request.get('/api/captions/languages')).json()).data as {
+      engine: string | null;
+    };
+    if (support.engine === null) {
+      await expect
+        .poll(() => page.getByTestId('translation-note').textContent())
+        .toContain('LLM endpoint');
+      expect(
+        await page
+          .getByRole('button', { name: /^Export/ })
+          .first()
+          .isDisabled(),
+      ).toBe(true);
+    }
+    await chooseOption(page, 'Captions show', 'Original language');
 
     // The frame follows the aspect and the quality.
     await page.getByText('1:1', { exact: true }).click();

@@ -9,7 +9,6 @@ import {
   Loader,
   Menu,
   Paper,
-  Select,
   SimpleGrid,
   Stack,
   Text,
@@ -37,10 +36,10 @@ import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../api/client';
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from '../studio/CaptionPreviewPlayer';
-import { TemplateGallery } from '../studio/TemplateGallery';
+import { CaptionStyleFields, displayNeedsTranslation } from '../studio/CaptionStyleFields';
 import { useCaptionTemplates, useClipTask, useTranscript } from '../studio/api';
 import { exportFrameSize } from '../studio/frame';
-import { CAPTION_DISPLAY_OPTIONS, VIDEO_ASPECT_OPTIONS } from '../studio/options';
+import { VIDEO_ASPECT_OPTIONS } from '../studio/options';
 import { formatClock } from '../studio/trim';
 import classes from '../studio/studio.module.css';
 import { LabelledSegments } from '../studio/LabelledSegments';
@@ -164,7 +163,7 @@ function CaptionResult({
     () => (edited ? lineTexts.map((text, index) => edits[index] ?? text).join(' ') : undefined),
     [edited, edits, lineTexts],
   );
-  const needsTranslation = display === 'all' || display === 'translate';
+  const needsTranslation = displayNeedsTranslation(display);
   const options = useMemo<TaskCaptionOptions>(
     () => ({
       aspect,
@@ -333,40 +332,16 @@ function CaptionResult({
           <Stack gap="md">
             <Paper withBorder p="md" radius="md">
               <Stack gap="sm">
-                <TemplateGallery
+                <CaptionStyleFields
                   templates={templates.data}
-                  value={template}
-                  onChange={setTemplate}
+                  template={template}
+                  onTemplateChange={setTemplate}
+                  display={display}
+                  onDisplayChange={setDisplay}
+                  languages={languages}
+                  targetLang={targetLang}
+                  onTargetLangChange={setTargetLang}
                 />
-                <Group grow align="flex-start">
-                  <Select
-                    label="Captions show"
-                    data={CAPTION_DISPLAY_OPTIONS}
-                    value={display}
-                    onChange={(value) => value && setDisplay(value as CaptionDisplay)}
-                    allowDeselect={false}
-                  />
-                  {needsTranslation && (
-                    <Select
-                      label="Translate into"
-                      placeholder="Pick a language"
-                      data={languages.map((language) => ({
-                        value: language.code,
-                        label: language.available
-                          ? language.name
-                          : `${language.name} (needs an LLM endpoint)`,
-                      }))}
-                      value={targetLang}
-                      onChange={setTargetLang}
-                      searchable
-                    />
-                  )}
-                </Group>
-                {needsTranslation && chosenLanguage?.note && (
-                  <Alert color="gray" data-testid="translation-note">
-                    {chosenLanguage.note}
-                  </Alert>
-                )}
                 <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
                   <LabelledSegments
                     label="Position"

@@ -8,7 +8,6 @@ import {
   Loader,
   Paper,
   SimpleGrid,
-  Select,
   Stack,
   Text,
   Textarea,
@@ -44,12 +43,13 @@ import {
   useTranscript,
   type ClipOptions,
 } from './api';
+import { useTranslationSupport } from '../captions/api';
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreviewPlayer';
-import { TemplateGallery } from './TemplateGallery';
+import { CaptionStyleFields, displayNeedsTranslation } from './CaptionStyleFields';
 import { TrimTimeline } from './TrimTimeline';
 import classes from './studio.module.css';
 import { exportFrameSize, type ClipAspect } from './frame';
-import { CAPTION_DISPLAY_OPTIONS, CLIP_ASPECT_OPTIONS } from './options';
+import { CLIP_ASPECT_OPTIONS } from './options';
 import { flattenWords, neighbourhoodOf, snapTrim, spanText, type Span } from './trim';
 import { LabelledSegments } from './LabelledSegments';
 
@@ -58,20 +58,6 @@ const LAYOUTS: { value: ExportLayout; label: string }[] = [
   { value: 'blur_fit', label: 'Blurred fit' },
 ];
 const QUALITIES: ExportQuality[] = ['720p', '1080p'];
-const TARGET_LANGUAGES = [
-  ['en', 'English'],
-  ['es', 'Spanish'],
-  ['fr', 'French'],
-  ['de', 'German'],
-  ['pt', 'Portuguese'],
-  ['it', 'Italian'],
-  ['ru', 'Russian'],
-  ['ar', 'Arabic'],
-  ['hi', 'Hindi'],
-  ['zh', 'Chinese'],
-  ['ja', 'Japanese'],
-  ['ko', 'Korean'],
-].map(([value, label]) => ({ value: value!, label: label! }));
 
 /** Options are sent this long after the last change: typing and dragging stay smooth. */
 const PREVIEW_DEBOUNCE_MS = 400;
@@ -152,6 +138,8 @@ function ClipEditor({
   const [template, setTemplate] = useState('karaoke');
   const [display, setDisplay] = useState<CaptionDisplay>(task.caption_display);
   const [targetLang, setTargetLang] = useState<string | null>(task.target_lang);
+  const languages = useTranslationSupport().data?.languages ?? [];
+  const chosenLanguage = languages.find((language) => language.code === targetLang);
   const [editedText, setEditedText] = useState<string | null>(null);
   const [textReset, setTextReset] = useState(false);
 
@@ -169,7 +157,7 @@ function ClipEditor({
   );
   useTopBarVideo(topBarVideo);
 
-  const needsTranslation = display === 'all' || display === 'translate';
+  const needsTranslation = displayNeedsTranslation(display);
   const options = useMemo<ClipOptions>(
     () => ({
       aspect,
@@ -243,7 +231,7 @@ function ClipEditor({
         leftSection={<IconDownload size={18} />}
         onClick={onExport}
         loading={startExport.isPending}
-        disabled={needsTranslation && !targetLang}
+        disabled={needsTranslation && (!targetLang || chosenLanguage?.available === false)}
       >
         Export {quality} MP4
       </Button>
@@ -328,30 +316,16 @@ function ClipEditor({
 
             <Paper withBorder p="md" radius="md">
               <Stack gap="sm">
-                <TemplateGallery
+                <CaptionStyleFields
                   templates={templates.data}
-                  value={template}
-                  onChange={setTemplate}
+                  template={template}
+                  onTemplateChange={setTemplate}
+                  display={display}
+                  onDisplayChange={setDisplay}
+                  languages={languages}
+                  targetLang={targetLang}
+                  onTargetLangChange={setTargetLang}
                 />
-                <Group grow align="flex-start">
-                  <Select
-                    label="Captions show"
-                    data={CAPTION_DISPLAY_OPTIONS}
-                    value={display}
-                    onChange={(value) => value && setDisplay(value as CaptionDisplay)}
-                    allowDeselect={false}
-                  />
-                  {needsTranslation && (
-                    <Select
-                      label="Translate into"
-                      placeholder="Pick a language"
-                      data={TARGET_LANGUAGES}
-                      value={targetLang}
-                      onChange={setTargetLang}
-                      searchable
-                    />
-                  )}
-                </Group>
               </Stack>
             </Paper>
 

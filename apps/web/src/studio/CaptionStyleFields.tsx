@@ -1,0 +1,67 @@
+import { Alert, Group, Select } from '@mantine/core';
+import type { CaptionDisplay, CaptionTemplate, TranslationSupport } from '@moments/contract';
+import { CAPTION_DISPLAY_OPTIONS } from './options';
+import { TemplateGallery } from './TemplateGallery';
+
+interface Props {
+  templates: CaptionTemplate[] | undefined;
+  template: string;
+  onTemplateChange(template: string): void;
+  display: CaptionDisplay;
+  onDisplayChange(display: CaptionDisplay): void;
+  /** The languages this install offers (GET /api/captions/languages). */
+  languages: TranslationSupport['languages'];
+  targetLang: string | null;
+  onTargetLangChange(language: string | null): void;
+}
+
+/** Whether a caption display needs a target language. */
+export const displayNeedsTranslation = (display: CaptionDisplay) =>
+  display === 'all' || display === 'translate';
+
+/**
+ * The caption style both editors share (a whole caption task, a moment's clip): the template, what
+ * the captions show and, for a translation, the language, with why a language cannot be had here.
+ */
+export function CaptionStyleFields(props: Props) {
+  const needsTranslation = displayNeedsTranslation(props.display);
+  const chosen = props.languages.find((language) => language.code === props.targetLang);
+  return (
+    <>
+      <TemplateGallery
+        templates={props.templates}
+        value={props.template}
+        onChange={props.onTemplateChange}
+      />
+      <Group grow align="flex-start">
+        <Select
+          label="Captions show"
+          data={CAPTION_DISPLAY_OPTIONS}
+          value={props.display}
+          onChange={(value) => value && props.onDisplayChange(value as CaptionDisplay)}
+          allowDeselect={false}
+        />
+        {needsTranslation && (
+          <Select
+            label="Translate into"
+            placeholder="Pick a language"
+            data={props.languages.map((language) => ({
+              value: language.code,
+              label: language.available
+                ? language.name
+                : `${language.name} (needs an LLM endpoint)`,
+            }))}
+            value={props.targetLang}
+            onChange={props.onTargetLangChange}
+            searchable
+          />
+        )}
+      </Group>
+      {needsTranslation && chosen?.note && (
+        <Alert color="gray" data-testid="translation-note">
+          {chosen.note}
+        </Alert>
+      )}
+    </>
+  );
+}
