@@ -19,7 +19,12 @@ import { parseSync, type NodeCue } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from './support/accounts';
 import { apiClient, type ApiCall } from './support/api';
-import { DESKTOP_VIEWPORT, chooseOption, hasChromium } from './support/browser';
+import {
+  DESKTOP_VIEWPORT,
+  chooseOption,
+  chooseSpanishTranslation,
+  hasChromium,
+} from './support/browser';
 import { startTalkStage, type TalkStage } from './support/talk';
 
 const run = promisify(execFile);
@@ -130,17 +135,7 @@ describe.skipIf(missing.length > 0)('animated captions result page', () => {
       .toBe('ready');
 
     // Display modes: a translation needs a language this install can translate into.
-    await chooseOption(page, 'Captions show', 'Translation');
-    await chooseOption(page, 'Translate into', /^Spanish/);
-    const support = (await (await context.request.get('/api/captions/languages')).json()).data as {
-      engine: string | null;
-    };
-    if (support.engine === null) {
-      await expect
-        .poll(() => page.getByTestId('translation-note').textContent())
-        .toContain('LLM endpoint');
-      expect(await page.getByRole('button', { name: 'Export video' }).isDisabled()).toBe(true);
-    }
+    await chooseSpanishTranslation(page, 'Export video');
     await chooseOption(page, 'Captions show', 'No captions');
     await chooseOption(page, 'Captions show', 'Original language');
 

@@ -25,6 +25,7 @@ import {
   DESKTOP_VIEWPORT,
   PHONE_VIEWPORT,
   chooseOption,
+  chooseSpanishTranslation,
   hasChromium,
   launchChromium,
 } from './support/browser';
@@ -326,22 +327,7 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
     expect(JSON.parse(previews.at(-1)!.postData()!).options.template).toBe('one_word');
 
     // A translation needs a language this install can translate into, as on the captions page.
-    await chooseOption(page, 'Captions show', 'Translation');
-    await chooseOption(page, 'Translate into', /^Spanish/);
-    const support = (await (await context.request.get('/api/captions/languages')).json()).data as {
-      engine: string | null;
-    };
-    if (support.engine === null) {
-      await expect
-        .poll(() => page.getByTestId('translation-note').textContent())
-        .toContain('LLM endpoint');
-      expect(
-        await page
-          .getByRole('button', { name: /^Export/ })
-          .first()
-          .isDisabled(),
-      ).toBe(true);
-    }
+    await chooseSpanishTranslation(page, /^Export/);
     await chooseOption(page, 'Captions show', 'Original language');
 
     // The frame follows the aspect and the quality.

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const hasChromium = fs.existsSync(CHROMIUM_PATH);
@@ -29,4 +30,21 @@ export async function chooseOption(page: Page, label: string, option: string | R
     .first()
     .click();
   await page.getByRole('option', { name: option }).first().click();
+}
+
+/**
+ * Asks for Spanish captions: where this install has no translation engine, the editor says an
+ * LLM endpoint is needed and its export button (named `exportButton`) stays disabled.
+ */
+export async function chooseSpanishTranslation(page: Page, exportButton: string | RegExp) {
+  await chooseOption(page, 'Captions show', 'Translation');
+  await chooseOption(page, 'Translate into', /^Spanish/);
+  const support = (await (await page.request.get('/api/captions/languages')).json()).data as {
+    engine: string | null;
+  };
+  if (support.engine !== null) return;
+  await expect
+    .poll(() => page.getByTestId('translation-note').textContent())
+    .toContain('LLM endpoint');
+  expect(await page.getByRole('button', { name: exportButton }).first().isDisabled()).toBe(true);
 }
