@@ -12,6 +12,7 @@ export default defineConfig({
       'apps/web/src/**/*.test.ts',
       'e2e/**/*.test.ts',
       'scripts/**/*.test.ts',
+      'eslint-rules/**/*.test.js',
     ],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -3,7 +3,9 @@
  * folder of the bench, a signed-up user, and a task run the way a browser runs one (upload, start,
  * follow the stages). Shared by the ingest and speed benches.
  */
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import path from 'node:path';
 import { buildHttpApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config/index.js';
@@ -13,16 +15,25 @@ type App = Awaited<ReturnType<typeof buildHttpApp>>;
 
 export interface BenchServer {
   app: App;
+  /** The server's services (the speed bench listens on its realtime bus). */
+  services: Awaited<ReturnType<typeof createServices>>;
   /** The signed-up user's bearer header. */
   headers: Record<string, string>;
+  userId: string;
   close(): Promise<void>;
 }
 
-export async function startBenchServer(dataDir: string, who: string): Promise<BenchServer> {
+export async function startBenchServer(
+  dataDir: string,
+  who: string,
+  env: Record<string, string> = {},
+): Promise<BenchServer> {
   const config = loadConfig({
     DATA_DIR: path.join(dataDir, 'data'),
-    LOG_LEVEL: 'warn',
+    // BENCH_LOG_LEVEL=info shows a run's stage timings (pino fields) beside the figures.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    ...env,
   });
   const services = await createServices(config);
   const app = await buildHttpApp(config, services);
@@ -35,7 +46,9 @@ export async function startBenchServer(dataDir: string, who: string): Promise<Be
   });
   return {
     app,
+    services,
     headers: { authorization: `Bearer ${signup.json().data.token}` },
+    userId: signup.json().data.user.id as string,
     async close() {
       await app.close();
       await services.close();
@@ -44,21 +57,35 @@ export async function startBenchServer(dataDir: string, who: string): Promise<Be
 }
 
 /** Uploads through POST /api/upload, starts a task and waits for it; times each stage's arrival. */
-export async function uploadAndRunTask(server: BenchServer, video: string) {
+export async function uploadAndRunTask(
+  server: BenchServer,
+  video: string,
+  onStarted?: (taskId: string, startedAt: number) => void,
+) {
   const { app, headers } = server;
   const boundary = 'benchboundary';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="talk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
-    ),
-    await fs.readFile(video),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="talk.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const payloadBytes = head.length + (await fs.stat(video)).size + tail.length;
+  // Streamed, as a browser sends it: an hour of video is never held in this process's memory.
+  const payload = Readable.from(
+    (async function* () {
+      yield head;
+      yield* createReadStream(video);
+      yield tail;
+    })(),
+  );
   const started = performance.now();
   const uploaded = await app.inject({
     method: 'POST',
     url: '/api/upload',
-    headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    headers: {
+      ...headers,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(payloadBytes),
+    },
     payload,
   });
   const uploadSeconds = (performance.now() - started) / 1000;
@@ -68,7 +95,9 @@ export async function uploadAndRunTask(server: BenchServer, video: string) {
     headers,
     payload: uploaded.json().data,
   });
+  if (task.statusCode !== 200) throw new Error(`the task was refused: ${task.body}`);
   const id = task.json().data.id as string;
+  onStarted?.(id, started);
   let status = 'START';
   let stages = '';
   let lastStage = '';
@@ -88,6 +117,7 @@ export async function uploadAndRunTask(server: BenchServer, video: string) {
     stages: stages.trim(),
     uploadSeconds,
     totalSeconds: (performance.now() - started) / 1000,
-    payloadBytes: payload.length,
+    payloadBytes,
+    taskId: id,
   };
 }

@@ -15,8 +15,8 @@ import {
   type CaptionTemplateId,
 } from '../packages/media/src/captions/index';
 import { runFfmpeg, runFfprobe } from '../packages/media/src/ffmpeg/index';
-import { measureLoudness, renderClip } from '../apps/server/src/modules/exports/clip-render';
-import { exportFrameSize } from '../apps/server/src/modules/exports/clip-captions';
+import { measureLoudness, renderClip } from '../apps/server/src/modules/media/clip-render';
+import { exportFrameSize } from '../apps/server/src/modules/captions/clip-captions';
 
 const CLIP_S = 60;
 const WIDTH = 1080;

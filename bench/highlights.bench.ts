@@ -133,11 +133,23 @@ export default async function bench(): Promise<void> {
     `highlights: ${talks.length} talks, ${(audioHours * 60).toFixed(1)} min of speech, ${highlightCount} highlights (transcripts by ${talks[0]?.engine})`,
   );
   const judges: Judge[] = [
-    { name: 'lexicon (finder before issue 12)', options: async () => ({ judge: 'lexicon' }) },
-    { name: 'cues (no embeddings)', options: async () => ({ judge: 'cues' }) },
     {
-      name: 'cues + MiniLM salience',
-      options: async () => ({ judge: 'cues', embedder: (await loadDefaultEmbedder()).embedder }),
+      name: 'lexicon (finder before issue 12)',
+      options: async () => ({ judge: 'lexicon', embedder: null }),
+    },
+    {
+      name: 'cues, words only (no MiniLM)',
+      options: async () => ({ judge: 'cues', embedder: null }),
+    },
+    // The default since issue 20: MiniLM places topic shifts (no clip runs across one) and hashtags.
+    { name: 'cues + MiniLM topics (default)', options: async () => ({ judge: 'cues' }) },
+    {
+      name: 'cues + MiniLM topics + salience',
+      options: async () => ({
+        judge: 'cues',
+        embedder: (await loadDefaultEmbedder()).embedder,
+        topicSalience: true,
+      }),
     },
   ];
   const skipped: string[] = [];

@@ -13,12 +13,12 @@ import {
   buildClipCaptions,
   type ResolvedClipOptions,
   type StoredTranscript,
-} from '../apps/server/src/modules/exports/clip-captions';
+} from '../apps/server/src/modules/captions/clip-captions';
 import {
   measureLoudness,
   planClipFraming,
   renderClip,
-} from '../apps/server/src/modules/exports/clip-render';
+} from '../apps/server/src/modules/media/clip-render';
 
 const PHOTO = '/usr/share/doc/opencv-doc/examples/data/messi5.jpg';
 const DURATION_SEC = 60;

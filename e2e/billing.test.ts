@@ -8,6 +8,7 @@ import { DESKTOP_VIEWPORT, PHONE_VIEWPORT, hasChromium, launchChromium } from '.
 import { startMomentsServer, type RunningMomentsServer } from './support/server';
 import { signedInContext } from './support/session';
 import { ensureWebBuild } from './support/webBuild';
+import { t } from '../apps/web/src/messages/catalogue';
 
 if (!hasChromium) console.warn('e2e/billing: /usr/bin/chromium is missing, skipping');
 
@@ -101,7 +102,7 @@ describe.skipIf(!hasChromium)('plans and billing in TEST MODE', () => {
     await planCard(page, 'vip_month').getByRole('button', { name: 'Choose plan' }).click();
     const confirm = page.getByRole('dialog', { name: /Choose Standard/ });
     await confirm.getByRole('button', { name: 'Continue to checkout' }).click();
-    await confirm.getByText('plan protocol tips').waitFor();
+    await confirm.getByText(t('plan protocol tips')).waitFor();
     await confirm.getByRole('checkbox', { name: /I agree to the/ }).check();
     await confirm.getByRole('button', { name: 'Continue to checkout' }).click();
     await payOnCheckout(page, '4242 4242 4242 4242');
@@ -132,7 +133,7 @@ describe.skipIf(!hasChromium)('plans and billing in TEST MODE', () => {
     ).json()) as { data: { amount: number } };
     expect(shown).toBe(`$${(preview.data.amount / 100).toFixed(2)}`);
     await upgrade.getByRole('button', { name: 'Confirm and pay' }).click();
-    await upgrade.getByText('plan protocol tips').waitFor();
+    await upgrade.getByText(t('plan protocol tips')).waitFor();
     await upgrade.getByRole('checkbox', { name: /I agree to the/ }).check();
     await upgrade.getByRole('button', { name: 'Confirm and pay' }).click();
     await currentPlanIs(page, 'Pro (yearly)');
@@ -296,8 +297,9 @@ describe.skipIf(!hasChromium)('plans and billing in TEST MODE', () => {
     await change.getByTestId('preview-amount').waitFor();
     await change.getByRole('checkbox', { name: /I agree to the/ }).check();
     // spec §4: after any change (a failed one too) the page reloads user info 1.5 s later.
+    // (The web app reads the user through /api/auth/session, which visitors get without a 401.)
     const userInfoReloaded = page.waitForResponse(
-      (response) => new URL(response.url()).pathname === '/api/user/info',
+      (response) => new URL(response.url()).pathname === '/api/auth/session',
     );
     await change.getByRole('button', { name: 'Confirm and pay' }).click();
     await change

@@ -75,7 +75,7 @@ describe.skipIf(missing.length > 0)('animated captions result page', () => {
       started = ((await withTranslation.json()) as { data: Task }).data;
     } else {
       const refusal = (await withTranslation.json()) as { code: string; message: string };
-      expect(withTranslation.status).toBe(400);
+      expect(withTranslation.status).toBe(422);
       expect(refusal.code).toBe('TRANSLATION_UNAVAILABLE');
       expect(await call<Task[]>('GET', '/api/highlight_moment/task/list')).toHaveLength(0);
       const plain = await start('');

@@ -112,7 +112,7 @@ describe.skipIf(missing.length > 0)('home search', () => {
     await page.close();
   });
 
-  it('shows a logged-out visitor the published moment, and no private video', async () => {
+  it('answers a logged-out visitor on /home with the published moment, and no private video', async () => {
     const visitor = await browser.newContext({ baseURL: server.baseUrl, serviceWorkers: 'block' });
     contexts.push(visitor);
     const page = await visitor.newPage();
@@ -125,20 +125,24 @@ describe.skipIf(missing.length > 0)('home search', () => {
     expect(await card.getAttribute('href')).toBe(`/home/moment/${shared.id}`);
     await screenshot(page, 'home-shared-moments');
 
-    // Searching from the home box needs a login (spec §2), and comes back to the query after it.
-    await page.getByRole('textbox', { name: 'Video link or search' }).fill(`${TITLE_WORD} walk`);
-    await page.getByRole('button', { name: 'Search', exact: true }).waitFor();
-    await page.getByRole('textbox', { name: 'Video link or search' }).press('Enter');
-    await page.waitForURL(/\/login\?redirect=/);
-    expect(decodeURIComponent(page.url())).toContain('/search/result?query=');
-    await screenshot(page, 'search-visitor-login');
-
-    // A word of the published moment's title finds the moment, and never the private video.
+    // A visitor searches from the home box (spec §6) and gets the answer on /home itself
+    // (/search/result needs a login): published moments only, never the owner's private video.
     const word = shared.title
       .split(/[^\p{L}]+/u)
       .sort((a, b) => b.length - a.length)[0]!
       .toLowerCase();
     expect(word.length).toBeGreaterThan(2);
+    const box = page.getByRole('textbox', { name: 'Video link or search' });
+    await box.fill(`${word} ${TITLE_WORD}`);
+    await page.getByRole('button', { name: 'Search', exact: true }).waitFor();
+    await box.press('Enter');
+    await page.waitForURL(/\/home\?query=/);
+    const results = page.getByTestId('home-search');
+    await results.locator(`[data-testid="search-hit"][data-id="${shared.id}"]`).waitFor();
+    expect(await results.locator('[data-testid="search-hit"][data-kind="task"]').count()).toBe(0);
+    await expect.poll(() => page.getByText('Showing shared moments.').count()).toBe(1);
+    await screenshot(page, 'search-visitor-home');
+
     const privateTitle = await apiCall<SearchVideosReply>(
       'POST',
       '/api/p/v1/searchVideos',

@@ -1,5 +1,7 @@
 import { fasterWhisperAvailability } from '@moments/ai/asr';
-import type { SummaryView, Task } from '@moments/contract';
+import { endsOnFunctionWord, nounPhrases } from '@moments/ai/language';
+import type { Moment, SummaryView, Task } from '@moments/contract';
+import { formatDuration } from '@moments/domain/format';
 import { hasYtDlp } from '@moments/media/ingest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +166,51 @@ describe.skipIf(missing.length > 0)('summaries, notes and shares', () => {
     await visitor.reload();
     await visitor.getByRole('heading', { name: 'This link does not work' }).waitFor();
   }, 120_000);
+
+  // Issue 20: what a user reads first. Chapter time badges are whole ("0:42", not a clipped "0."),
+  // chapter titles are noun phrases that end on no function word, and moment titles are the
+  // clip's own words, whole, at most 60 characters, with no hyphenated word split apart.
+  it('shows whole chapter time badges and readable titles on the summary and moments pages', async () => {
+    const summary = await apiCall<SummaryView>('GET', `/api/summary?task_id=${task.id}`);
+    const page = await openPage(true);
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await page.goto(`/video/${task.id}/summary`);
+    await page.getByRole('heading', { name: 'Chapters' }).waitFor();
+    const badges = page.getByTestId('summary-chapter-time');
+    await expect.poll(() => badges.count()).toBe(summary.chapters.length);
+    for (const [index, chapter] of summary.chapters.entries()) {
+      const badge = badges.nth(index);
+      expect(await badge.innerText()).toBe(formatDuration(chapter.start));
+      // Nothing of the badge's text is cut off by its box.
+      const clipped = await badge.evaluate((element) =>
+        [element, ...Array.from(element.querySelectorAll('*'))].some(
+          (node) => (node as HTMLElement).scrollWidth > (node as HTMLElement).clientWidth + 1,
+        ),
+      );
+      expect(clipped, `badge "${formatDuration(chapter.start)}" is clipped`).toBe(false);
+      const title = await page.getByTestId('summary-chapter-title').nth(index).innerText();
+      expect(title).toBe(chapter.title);
+      expect(nounPhrases(title).length, `"${title}" names a topic`).toBeGreaterThan(0);
+      expect(endsOnFunctionWord(title), `"${title}" ends on a function word`).toBe(false);
+    }
+
+    const moments = await apiCall<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`);
+    expect(moments.length).toBeGreaterThan(0);
+    await page.goto(`/video/${task.id}/moments`);
+    const titles = page.getByTestId('moment-title');
+    await expect.poll(() => titles.count()).toBe(moments.length);
+    const spans = page.getByTestId('moment-span');
+    for (const [index, moment] of moments.entries()) {
+      const shown = await titles.nth(index).innerText();
+      expect(shown).toBe(moment.title);
+      expect(shown.length).toBeLessThanOrEqual(60);
+      expect(shown).not.toMatch(/\w -\w|\w- \w/);
+      // The title starts with a whole word the speaker said in this clip.
+      const first = shown.toLowerCase().match(/[a-z0-9']+/)![0];
+      expect(moment.transcript.toLowerCase().split(/[^a-z0-9']+/)).toContain(first);
+      expect(await spans.nth(index).innerText()).toContain(formatDuration(moment.start));
+    }
+  }, 60_000);
 
   it('shares the summary as a public page with Open Graph tags', async () => {
     const page = await openPage(true);

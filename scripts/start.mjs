@@ -2,12 +2,14 @@
 // `npm start`: gets a fresh clone running with the embedded defaults (PGlite, local files,
 // in-process jobs and realtime). Installs npm packages if they are missing, runs
 // scripts/setup.sh when a system tool, the Python tools or the speech model are missing, builds
-// the web app when its sources are newer than the build, then starts the server.
+// the web app when its sources are newer than the build, then starts the server and restarts it
+// if it dies.
 // Plain Node on purpose: it must run before `npm install` has.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { supervise } from './supervise.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const forTests = process.argv.includes('--prepare-tests');
@@ -54,9 +56,15 @@ if (!fs.existsSync(builtIndex) || sourcesChanged()) {
 
 if (forTests) process.exit(0);
 
-const server = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+// Supervised: a server process that dies is started again (with growing pauses), a crash loop
+// is given up on with a message saying so (scripts/supervise.mjs).
+const server = supervise({
+  command: process.execPath,
+  args: ['--import', 'tsx', 'apps/server/src/main.ts'],
   cwd: root,
-  stdio: 'inherit',
   env: { NODE_ENV: 'production', ...process.env },
 });
-process.exit(server.status ?? 1);
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.on(signal, () => server.stop(signal));
+}
+process.exit(await server.done);

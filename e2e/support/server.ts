@@ -7,6 +7,8 @@ import { REPO_ROOT, WEB_DIST_DIR } from './paths';
 
 export interface RunningMomentsServer {
   baseUrl: string;
+  /** The server's DATA_DIR (its outbox of mails is in `outbox/`). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -91,5 +93,5 @@ export async function startMomentsServer(
     await stop();
     throw error;
   }
-  return { baseUrl, stop };
+  return { baseUrl, dataDir: extraEnv.DATA_DIR ?? dataDir, stop };
 }

@@ -2,20 +2,20 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/index.js';
 import { tokenFromRequest } from './http/auth.js';
+import { MAX_PARAM_LENGTH, installApiContract } from './http/contract.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { answerClientError, answerFrameworkError } from './http/framework-errors.js';
+import { documentComponents, documentOperation, serializeReply } from './http/openapi.js';
 import { registerCsrfGuard, registerSecurityHeaders } from './http/security.js';
+import { registerTextGuard } from './http/text-guard.js';
 import { serveWebApp } from './http/static.js';
 import type { App } from './http/types.js';
 import { registerAuthRoutes } from './modules/auth/auth.controller.js';
-import { registerBillingRoutes } from './modules/billing/index.js';
+import { registerBillingRoutes, registerCreditRoutes } from './modules/billing/index.js';
+import { registerCaptionRoutes } from './modules/captions/captions.controller.js';
 import { registerExportRoutes } from './modules/exports/exports.controller.js';
 import { registerMomentRoutes } from './modules/moments/moments.controller.js';
 import { registerNotificationRoutes } from './modules/notifications/notifications.controller.js';
@@ -23,10 +23,13 @@ import { registerSearchRoutes } from './modules/search/index.js';
 import { APP_VERSION, registerSystemRoutes } from './modules/system/system.controller.js';
 import { registerTaskRoutes } from './modules/tasks/tasks.controller.js';
 import { registerVideoRoutes } from './modules/video/video.controller.js';
+import { VideoService } from './modules/video/video.service.js';
 import { registerUploadRoutes } from './modules/uploads/index.js';
 import { registerNoteRoutes } from './modules/notes/notes.controller.js';
 import { registerShareRoutes } from './modules/shares/shares.controller.js';
 import { registerSummaryRoutes } from './modules/summaries/summaries.controller.js';
+import { registerThumbnailRoutes } from './modules/thumbnails/thumbnails.controller.js';
+import { publicUrlOf } from './config/index.js';
 import type { Services } from './services.js';
 import { registerFeedbackRoutes } from './modules/feedback/feedback.controller.js';
 import { registerInviteRoutes } from './modules/invites/index.js';
@@ -35,18 +38,42 @@ import { registerFileRoutes } from './storage/index.js';
 
 /** Assembles the HTTP API: plugins, auth hook, error envelope, routes, OpenAPI and the web app. */
 export async function buildHttpApp(config: AppConfig, services: Services): Promise<App> {
-  const app = Fastify({
+  const app = createFastify(config, services);
+  // First, so every route (plugins' too) gets its documented errors and its path is known for 405.
+  const contract = installApiContract(app, { strict: config.NODE_ENV === 'test' });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializeReply);
+  installErrorHandler(app, contract);
+  registerTextGuard(app);
+
+  await installPlugins(app, config);
+  installSessionHook(app, services);
+  await registerRoutes(app, config, services);
+
+  await serveWebApp(app, config.WEB_DIST_DIR, contract);
+  return app;
+}
+
+function createFastify(config: AppConfig, services: Services): App {
+  return Fastify({
     // One logger for requests and jobs (services.log), so both land in the same stream.
     loggerInstance: services.log as FastifyBaseLogger,
     // Forwarded headers are believed only from the proxies the operator named (defect 15).
     trustProxy:
       typeof config.TRUST_PROXY === 'number' ? hopsTrusted(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    // A `__proto__` or `constructor` key is dropped, not refused: extra keys are ignored anyway.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors before a route is found answer in the envelope too (issue 23).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  installErrorHandler(app);
+}
 
+/** Cookies, security headers, the CSRF guard, rate limits and the OpenAPI document. */
+async function installPlugins(app: App, config: AppConfig) {
   await app.register(cookie);
   await registerSecurityHeaders(app);
   registerCsrfGuard(app, { publicUrl: config.PUBLIC_URL });
@@ -66,9 +93,13 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: documentOperation,
+    transformObject: documentComponents,
   });
+}
 
+/** Sets `request.user` from the session cookie or bearer token, when it is valid. */
+function installSessionHook(app: App, services: Services) {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
   app.addHook('onRequest', async (request) => {
@@ -80,8 +111,16 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
       request.sessionToken = token;
     }
   });
+}
 
-  registerSystemRoutes(app, services.database.db);
+/** Every feature's routes, in the order the OpenAPI document lists them. */
+async function registerRoutes(app: App, config: AppConfig, services: Services) {
+  // Forms anyone may post without an account: limited per client address (issue 23).
+  const formRateLimit = {
+    max: config.FORM_RATE_LIMIT_MAX,
+    timeWindow: config.FORM_RATE_LIMIT_WINDOW_MS,
+  };
+  registerSystemRoutes(app, services.database.db, formRateLimit);
   registerAuthRoutes(app, {
     auth: services.auth,
     cookieSecure: config.COOKIE_SECURE,
@@ -95,28 +134,47 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
     },
   });
 
-  registerVideoRoutes(app, { allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS });
+  registerVideoRoutes(
+    app,
+    new VideoService(services.media, services.thumbnails, config.MEDIA_FETCH_ALLOW_HOSTS),
+  );
   registerTaskRoutes(app, services.tasks);
   registerNotificationRoutes(app, services.notifications);
   registerMomentRoutes(app, services.moments, { storage: services.storage });
   registerSearchRoutes(app, services.search);
   registerExportRoutes(app, services.exports);
+  registerCaptionRoutes(app, { captions: services.captions, exports: services.exports });
   registerFileRoutes(app, { storage: services.storage, fileUrls: services.fileUrls });
+  registerThumbnailRoutes(app, {
+    thumbnails: services.thumbnails,
+    storage: services.storage,
+    pictureTokens: services.pictureTokens,
+  });
   await registerUploadRoutes(app, {
     config,
     db: services.database.db,
+    media: services.media,
     storage: services.storage,
     fileUrls: services.fileUrls,
+    workRoot: services.workRoot,
   });
 
   registerBillingRoutes(app, {
     billing: services.billing,
-    publicUrl: config.PUBLIC_URL,
-    stripeWebhook: services.stripeWebhook,
+    // Never the request's Host header: return and invoice links point at this server only.
+    publicUrl: publicUrlOf(config),
+    off: config.BILLING === 'off',
   });
+  registerCreditRoutes(app, { reads: services.billing.reads });
   registerSummaryRoutes(app, services.summaries);
   registerNoteRoutes(app, services.notes);
-  registerShareRoutes(app, services.shares, config.WEB_DIST_DIR);
+  registerShareRoutes(app, {
+    shares: services.shares,
+    clips: services.clipShares,
+    storage: services.storage,
+    webDistDir: config.WEB_DIST_DIR,
+    publicUrl: publicUrlOf(config),
+  });
   // issue 10 items 4, 5, 7
   registerInviteRoutes(app, services.referrals);
   registerMailRoutes(app, {
@@ -129,10 +187,8 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
     users: services.users,
     mailer: services.mailer,
     operatorEmail: config.OPERATOR_EMAIL,
+    rateLimit: formRateLimit,
   });
-
-  await serveWebApp(app, config.WEB_DIST_DIR);
-  return app;
 }
 
 /** `TRUST_PROXY=<n>`: believe the nearest n proxies' forwarded headers. */

@@ -3,6 +3,7 @@ import { buildHttpApp } from './app.js';
 import type { AppConfig } from './config/index.js';
 import { attachStompServer } from './realtime/index.js';
 import type { App } from './http/types.js';
+import type { Logger } from './logging.js';
 import { createServices, startWorkers, type Services } from './services.js';
 
 /** The STOMP endpoint beside the HTTP API on the same port, authenticated by a realtime ticket (or an API client's session token). */
@@ -25,8 +26,8 @@ export interface RunningServer {
 }
 
 /** Starts the roles the config asks for (api, worker, or both) in this process. */
-export async function startServer(config: AppConfig): Promise<RunningServer> {
-  const services = await createServices(config);
+export async function startServer(config: AppConfig, log?: Logger): Promise<RunningServer> {
+  const services = await createServices(config, undefined, undefined, log);
   const app = await buildHttpApp(config, services);
   const stomp = config.ROLES.includes('api') ? attachRealtime(app, services) : undefined;
   // Subscribed to the bus before accepting traffic, so no startup message is missed.

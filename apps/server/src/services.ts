@@ -1,93 +1,137 @@
+import fs from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createSpeechEngine } from '@moments/ai/asr';
 import { createLlmClient } from '@moments/ai/llm';
 import { createTranslator } from '@moments/ai/translate';
-import type { AppConfig } from './config/index.js';
+import { processWorkRoot } from './config/data-dir.js';
+import { publicUrlOf, type AppConfig } from './config/index.js';
 import { createLogger, silentLogger, type Logger } from './logging.js';
 import { openDatabase, type Database } from './db/client.js';
-import { Housekeeping } from './jobs/housekeeping.js';
-import { LeaseReaper } from './jobs/lease-reaper.js';
-import { createJobQueue, type JobHandlers, type JobQueue } from './jobs/queue.js';
+import { BackgroundWork } from './queue/background-work.js';
+import { Housekeeping } from './queue/housekeeping.js';
+import { LeaseReaper } from './queue/lease-reaper.js';
+import { createJobQueue, type JobQueue } from './queue/queue.js';
+import { WorkGate } from './queue/work-gate.js';
+import { PictureTokens } from './modules/thumbnails/picture-tokens.js';
 import { AuthService } from './modules/auth/auth.service.js';
-import { createBilling, type BillingHooks, type BillingService } from './modules/billing/index.js';
-import { CreditsService } from './modules/credits/credits.service.js';
-import { assertAccelerationAvailable } from './jobs/acceleration.js';
+import { createBilling, type Billing, type BillingHooks } from './modules/billing/index.js';
 import { MediaAnalysesRepository } from './modules/exports/media-analyses.repository.js';
 import { ExportRenderer } from './modules/exports/export-renderer.js';
 import { ExportsRepository } from './modules/exports/exports.repository.js';
 import { ExportsService } from './modules/exports/exports.service.js';
+import { CaptionsService } from './modules/captions/captions.service.js';
+import { FramingPreparer } from './modules/exports/framing-preparer.js';
+import type { MediaRepository } from './modules/media/media.repository.js';
+import { ToolsMediaRepository } from './modules/media/tools-media.repository.js';
 import { MomentsRepository } from './modules/moments/moments.repository.js';
 import { MomentsService } from './modules/moments/moments.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
-import { SearchRepository, SearchService } from './modules/search/index.js';
+import {
+  SearchIndexRepository,
+  SearchIndexer,
+  SearchRanking,
+  SearchRepository,
+  SearchService,
+} from './modules/search/index.js';
 import { StorageMediaFetcher } from './modules/tasks/media-fetcher.js';
-import { TaskRunner, type TaskHooks } from './modules/tasks/task-runner.js';
+import { TaskRunner } from './modules/tasks/task-runner.js';
+import { taskPipeline } from './modules/tasks/task-pipeline.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
+import { AsrChunksRepository } from './modules/tasks/asr-chunks.repository.js';
+import { ChunkedTranscription } from './modules/tasks/chunked-transcription.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
-import { OutboxMailer, SmtpMailer, UnsubscribeTokens, type Mailer } from './mail/index.js';
+import {
+  OutboxMailer,
+  QueuedMailer,
+  SmtpMailer,
+  UnsubscribeTokens,
+  type Mailer,
+} from './modules/mail/index.js';
 import { ReferralsRepository, ReferralsService } from './modules/invites/index.js';
 import { AccountMails, MailPreferencesService, UserMailer } from './modules/mail/index.js';
 import { PresenceRegistry, createRealtimeBus, type RealtimeBus } from './realtime/index.js';
 import { FileUrls, createStorage, loadAppSecret, type Storage } from './storage/index.js';
-import { UsersRepository } from './repositories/users.repository.js';
+import { UsersRepository } from './modules/auth/users.repository.js';
 import { MomentSpans } from './modules/moments/moment-spans.js';
 import { NotesRepository } from './modules/notes/notes.repository.js';
 import { NotesService } from './modules/notes/notes.service.js';
 import { SharesService } from './modules/shares/shares.service.js';
+import { ClipSharesService } from './modules/shares/clip-shares.service.js';
 import { SummariesRepository } from './modules/summaries/summaries.repository.js';
 import { SummariesService } from './modules/summaries/summaries.service.js';
+import { ThumbnailsService } from './modules/thumbnails/thumbnails.service.js';
+
+// The worker role lives with the queue; re-exported for the callers that start it from here.
+export { startWorkers } from './queue/workers.js';
 
 /** Everything the HTTP layer and the workers share, built once per process from the config. */
 export interface Services {
   config: AppConfig;
   /** The process's structured logger (Fastify logs through it too). */
   log: Logger;
+  /** Work that outlives a request (runs, span cuts, analyses, sweeps): close() awaits it. */
+  background: BackgroundWork;
+  /** This process's scratch folder in DATA_DIR/tmp (removed by close, swept after a crash). */
+  workRoot: string;
   database: Database;
   storage: Storage;
   fileUrls: FileUrls;
+  /** The media tools (ffmpeg, ffprobe, yt-dlp, face analysis): the one door services use. */
+  media: MediaRepository;
   queue: JobQueue;
   bus: RealtimeBus;
+  /** What every feature sends through (unsubscribes apply; via `mail-send` jobs with SMTP). */
   mailer: Mailer;
+  /** The configured transport itself: SMTP (taken by `mail-send` jobs) or the outbox folder. */
+  mailTransport: Mailer;
   auth: AuthService;
-  credits: CreditsService;
   notifications: NotificationsService;
   moments: MomentsService;
   search: SearchService;
+  searchIndexer: SearchIndexer;
   tasks: TasksService;
   taskRunner: TaskRunner;
+  /** Long audio in chunks any worker may take (issue 22). */
+  transcription: ChunkedTranscription;
   taskReaper: LeaseReaper;
   housekeeping: Housekeeping;
   exports: ExportsService;
+  captions: CaptionsService;
   exportRenderer: ExportRenderer;
   exportReaper: LeaseReaper;
-  billing: BillingService;
-  /** Set when Stripe is configured: verifies webhook signatures. */
-  stripeWebhook?: ReturnType<typeof createBilling>['stripeWebhook'];
+  /** Analyses the best moments' framing in the background once a task is DONE. */
+  framingPreparer: FramingPreparer;
+  workGate: WorkGate;
+  /** Money: the ledger, refunds, checkouts, plan changes, provider events (modules/billing). */
+  billing: Billing;
   summaries: SummariesService;
   notes: NotesService;
   shares: SharesService;
+  clipShares: ClipSharesService;
+  thumbnails: ThumbnailsService;
   // issue 10 items 4, 5, 7: mail preferences, account mails, invites, feedback
   presence: PresenceRegistry;
   users: UsersRepository;
   mailPreferences: MailPreferencesService;
   unsubscribeTokens: UnsubscribeTokens;
+  pictureTokens: PictureTokens;
   accountMails: AccountMails;
   referrals: ReferralsService;
+  /**
+   * Stops taking jobs, stops the runs and other background work under way (a stopped run is
+   * resumed by a worker after TASK_LEASE_MS) and resolves once nothing writes any more.
+   */
   close(): Promise<void>;
 }
 
-/** Where links in mails point: PUBLIC_URL, else the address the server listens on. */
-export const publicUrlOf = (config: AppConfig) =>
-  config.PUBLIC_URL ??
-  `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
-
 /** SMTP when SMTP_URL is set, else the outbox folder (and the log). */
-function mailTransportFor(config: AppConfig): Mailer {
-  const log = (line: string) => console.info(line);
+function mailTransportFor(config: AppConfig, log: Logger): Mailer {
+  const mailLog = log.child({ component: 'mail' });
+  const line = (text: string) => mailLog.info(text);
   return config.SMTP_URL
-    ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, log)
-    : new OutboxMailer(path.join(config.DATA_DIR, 'outbox'), log);
+    ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, line)
+    : new OutboxMailer(path.join(config.DATA_DIR, 'outbox'), line);
 }
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
@@ -113,38 +157,87 @@ function realtimeBusFor(config: AppConfig, database: Database, log: Logger): Rea
   return createRealtimeBus({ kind: 'memory', logger });
 }
 
-/** `database` may be passed in by tests that open it themselves. */
-export async function createServices(
-  config: AppConfig,
-  database?: Database,
-  /** Billing's optional hooks (the referral reward on a first paid plan). */
-  billingHooks: BillingHooks = {},
-  log: Logger = createLogger(config.LOG_LEVEL),
-): Promise<Services> {
-  database ??= await openConfiguredDatabase(config, log);
-  const db = database.db;
-  const storage = createStorage(config);
+/**
+ * The process's foundation: database, scratch folder, storage, signed file links, the job queue,
+ * the realtime bus, and the tracker of background work.
+ */
+async function openFoundation(config: AppConfig, given: Database | undefined, log: Logger) {
+  const database = given ?? (await openConfiguredDatabase(config, log));
+  const background = new BackgroundWork(log.child({ component: 'background' }));
+  const workRoot = processWorkRoot(config.DATA_DIR);
+  const storage = createStorage(config, workRoot);
   const appSecret = await loadAppSecret(config.DATA_DIR, config.APP_SECRET);
   const fileUrls = new FileUrls(storage, appSecret);
+  const media: MediaRepository = new ToolsMediaRepository();
   const queue = await createJobQueue(database, log.child({ component: 'queue' }), {
     pollSeconds: config.JOB_POLL_SECONDS,
   });
   const bus = realtimeBusFor(config, database, log);
+  return {
+    database,
+    db: database.db,
+    background,
+    workRoot,
+    storage,
+    appSecret,
+    fileUrls,
+    media,
+    queue,
+    bus,
+  };
+}
+type Foundation = Awaited<ReturnType<typeof openFoundation>>;
+
+/** People and money: users, sign-in, mail, billing, invites, notifications. */
+function createAccounts(
+  config: AppConfig,
+  { database, db, queue, bus, appSecret }: Foundation,
+  billingHooks: BillingHooks,
+  log: Logger,
+) {
   const users = new UsersRepository(db);
   const publicUrl = publicUrlOf(config);
   const presence = new PresenceRegistry();
   const mailPreferences = new MailPreferencesService(db);
   const unsubscribeTokens = new UnsubscribeTokens(appSecret);
+  const pictureTokens = new PictureTokens(appSecret);
+  const mailTransport = mailTransportFor(config, log);
+  // SMTP can be slow or down: its mail goes through the job table (`mail-send`, retried). The
+  // outbox is a local file write, done in the request as before.
   const mailer: Mailer = new UserMailer(
-    mailTransportFor(config),
+    config.SMTP_URL ? new QueuedMailer(queue) : mailTransport,
     mailPreferences,
     unsubscribeTokens,
     publicUrl,
   );
   const logMailError = (line: string, err?: unknown) => log.error({ err, component: 'mail' }, line);
-  const accountMails = new AccountMails(mailer, users, presence, publicUrl, logMailError);
+  // A friend's first paid plan rewards the user who invited them (issue 10 item 4).
+  const billing = createBilling(
+    config,
+    database,
+    queue,
+    mailer,
+    {
+      onFirstPaidPlan: (userId, referral) => referrals.rewardFirstPaidPlan(userId, referral),
+      ...billingHooks,
+    },
+    log,
+  );
+  if (config.BILLING === 'test') {
+    log.warn(
+      'BILLING=test: the TEST MODE checkout takes test cards and charges nothing; set BILLING=stripe to take payments or BILLING=off for no plans',
+    );
+  }
+  const accountMails = new AccountMails(
+    mailer,
+    users,
+    presence,
+    publicUrl,
+    logMailError,
+    pictureTokens,
+  );
   const referrals = new ReferralsService(
-    new ReferralsRepository(db),
+    new ReferralsRepository(db, billing.ledger),
     publicUrl,
     {
       rewarded: (referrerId, friendName, credits) =>
@@ -154,16 +247,43 @@ export async function createServices(
     },
     async (userId) => (await users.findById(userId))?.username,
   );
-
-  const auth = new AuthService(users, config.SESSION_TTL_DAYS, bus, async (userId, referral) => {
-    await referrals.recordSignup(userId, referral);
-    await accountMails.safely('welcome', () => accountMails.welcome(userId));
-  });
-  const credits = new CreditsService(db);
+  const auth = new AuthService(
+    users,
+    config.SESSION_TTL_DAYS,
+    bus,
+    async (userId, referral) => {
+      await referrals.recordSignup(userId, referral);
+      await accountMails.safely('welcome', () => accountMails.welcome(userId));
+    },
+    billing,
+  );
   const notifications = new NotificationsService(db, bus, (userId, type, data) =>
     accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
   );
+  return {
+    users,
+    presence,
+    mailPreferences,
+    unsubscribeTokens,
+    pictureTokens,
+    mailer,
+    mailTransport,
+    billing,
+    accountMails,
+    referrals,
+    auth,
+    notifications,
+  };
+}
+type Accounts = ReturnType<typeof createAccounts>;
 
+/** What a task leaves: moments, summaries, notes, shares, search, thumbnails. */
+function createContent(
+  config: AppConfig,
+  { database, db, storage, workRoot, background, fileUrls, appSecret, queue, media }: Foundation,
+  { billing }: Accounts,
+  log: Logger,
+) {
   const tasksRepo = new TasksRepository(db);
   const llm = createLlmClient(process.env);
   const moments = new MomentsService(
@@ -172,32 +292,94 @@ export async function createServices(
     tasksRepo,
     fileUrls,
     llm,
-    new MomentSpans(storage, path.join(config.DATA_DIR, 'tmp')),
+    new MomentSpans(media, storage, workRoot, background),
+    (momentId) => queue.send('span-cut', { momentId }),
   );
   const summariesRepo = new SummariesRepository(db);
-  const summaries = new SummariesService(db, summariesRepo, tasksRepo, credits, fileUrls, llm);
+  const summaries = new SummariesService(db, summariesRepo, tasksRepo, billing, fileUrls, llm);
   const notes = new NotesService(db, new NotesRepository(db), summariesRepo);
-  const shares = new SharesService(summaries, notes);
-  const search = new SearchService(new SearchRepository(db), appSecret);
-  const hooks: TaskHooks = {
-    onTaskChanged: (task, change) => notifications.taskChanged(task, change.statusChanged),
-    analyse: (task, transcript, signal) => moments.analyse(task, transcript, signal),
-    summarise: (task, transcript, signal) => summaries.summariseTask(task, transcript, signal),
+  const clipShares = new ClipSharesService(db);
+  const shares = new SharesService(summaries, notes, clipShares, moments);
+  const searchRepo = new SearchRepository(db, database.prepared);
+  const searchLog = log.child({ component: 'search' });
+  const search = new SearchService(
+    searchRepo,
+    new SearchRanking(searchRepo, undefined, searchLog),
+    appSecret,
+  );
+  const searchIndexer = new SearchIndexer(new SearchIndexRepository(db), undefined, searchLog);
+  const thumbnails = new ThumbnailsService(db, media, storage, {
+    tmpDir: path.join(config.DATA_DIR, 'tmp'),
+    allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
+    log: log.child({ component: 'thumbnails' }),
+  });
+  const translator = createTranslator(process.env);
+  return {
+    tasksRepo,
+    moments,
+    summaries,
+    notes,
+    clipShares,
+    shares,
+    search,
+    searchIndexer,
+    thumbnails,
+    translator,
   };
-  const fetcher = new StorageMediaFetcher(db, storage, {
+}
+type Content = ReturnType<typeof createContent>;
+
+/** How often a run heart-beats: four times per lease. */
+const heartbeatOf = (config: AppConfig) => Math.max(500, Math.floor(config.TASK_LEASE_MS / 4));
+
+/** Tasks: the runner of the pipeline (modules/tasks/task-pipeline.ts), its chunks and its reaper. */
+function createTaskWork(
+  config: AppConfig,
+  { db, storage, queue, workRoot, background, media }: Foundation,
+  { billing, notifications }: Accounts,
+  content: Content,
+  log: Logger,
+) {
+  const { tasksRepo, translator } = content;
+  const hooks = taskPipeline({ config, queue, notifications, ...content });
+  const fetcher = new StorageMediaFetcher(db, media, storage, {
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
     maxHeight: config.PROCESSING_MAX_HEIGHT,
   });
+  const speech = createSpeechEngine({
+    ...process.env,
+    ...(config.ASR_PROCESSES && { ASR_PROCESSES: String(config.ASR_PROCESSES) }),
+    ...(config.ASR_ACCURACY && { ASR_ACCURACY: config.ASR_ACCURACY }),
+  });
+  const heartbeatMs = heartbeatOf(config);
+  const transcription = new ChunkedTranscription(
+    media,
+    new AsrChunksRepository(db),
+    storage,
+    queue,
+    speech,
+    {
+      workRoot,
+      chunkMs: config.ASR_CHUNK_SECONDS * 1000,
+      leaseMs: config.TASK_LEASE_MS,
+      heartbeatMs,
+      pollMs: Math.min(1000, config.JOB_POLL_SECONDS * 1000),
+      log,
+    },
+  );
   const taskRunner = new TaskRunner(
     tasksRepo,
+    media,
     storage,
     fetcher,
-    createSpeechEngine(process.env),
-    credits,
+    transcription,
+    speech.name,
+    billing.tasks,
     hooks,
     {
-      workRoot: path.join(config.DATA_DIR, 'tmp'),
-      heartbeatMs: Math.max(500, Math.floor(config.TASK_LEASE_MS / 4)),
+      workRoot,
+      background,
+      heartbeatMs,
       leaseMs: config.TASK_LEASE_MS,
       downloadTimeoutMs: config.DOWNLOAD_TIMEOUT_MS,
       transcribeTimeoutFactor: 4,
@@ -205,7 +387,6 @@ export async function createServices(
       log,
     },
   );
-  const translator = createTranslator(process.env);
   const tasks = new TasksService(
     db,
     tasksRepo,
@@ -214,9 +395,10 @@ export async function createServices(
     storage,
     hooks,
     config.MEDIA_FETCH_ALLOW_HOSTS,
-    credits,
+    billing.tasks,
     config.MAX_RUNNING_TASKS_PER_USER,
     translator,
+    transcription,
   );
   const taskReaper = new LeaseReaper(
     'task',
@@ -237,20 +419,37 @@ export async function createServices(
     config.TASK_LEASE_MS,
     log,
   );
+  return { speech, transcription, taskRunner, tasks, taskReaper };
+}
 
+/** Exports: the renderer, its service, the background framing and the reaper. */
+function createExportWork(
+  config: AppConfig,
+  { db, storage, queue, workRoot, background, fileUrls, media }: Foundation,
+  { billing, notifications }: Accounts,
+  { tasksRepo, translator, thumbnails }: Content,
+  log: Logger,
+) {
   const exportsRepo = new ExportsRepository(db);
+  // Work users wait for goes first; background analyses in this process give way to it and,
+  // tracked by `background`, stop and are awaited when the process closes.
+  const workGate = new WorkGate(background);
   const exportRenderer = new ExportRenderer(
     exportsRepo,
+    media,
     tasksRepo,
     storage,
-    credits,
+    billing,
     notifications,
     translator,
     {
-      workRoot: path.join(config.DATA_DIR, 'tmp'),
-      heartbeatMs: Math.max(500, Math.floor(config.TASK_LEASE_MS / 4)),
+      workRoot,
+      background,
+      heartbeatMs: heartbeatOf(config),
       leaseMs: config.TASK_LEASE_MS,
       analyses: new MediaAnalysesRepository(db),
+      poster: (job, file, durationMs, signal) =>
+        thumbnails.forExport(job, file, durationMs, signal),
       encoder: {
         encoder: config.VIDEO_ENCODER,
         // The worker's share of the cores, so concurrent renders do not fight over them.
@@ -261,16 +460,32 @@ export async function createServices(
   );
   const exports = new ExportsService(
     db,
+    media,
     exportsRepo,
     tasksRepo,
     storage,
     fileUrls,
     queue,
-    credits,
+    billing,
     notifications,
     translator,
     exportRenderer,
     config.MAX_FRAMING_ANALYSES_PER_USER,
+    workGate,
+  );
+  const captions = new CaptionsService(db, fileUrls, translator, exports, exportRenderer.framing);
+  const framingPreparer = new FramingPreparer(
+    db,
+    media,
+    tasksRepo,
+    storage,
+    exportRenderer,
+    workGate,
+    {
+      moments: config.FRAMING_PREPARE_MOMENTS,
+      pieceMs: 10_000,
+      log,
+    },
   );
   const exportReaper = new LeaseReaper(
     'export',
@@ -291,90 +506,61 @@ export async function createServices(
     config.TASK_LEASE_MS,
     log,
   );
+  return { workGate, exportRenderer, exports, captions, framingPreparer, exportReaper };
+}
 
-  // A friend's first paid plan rewards the user who invited them (issue 10 item 4).
-  const { billing, stripeWebhook } = createBilling(
-    config,
-    db,
-    credits,
-    mailer,
-    {
-      onFirstPaidPlan: (userId, referral) => referrals.rewardFirstPaidPlan(userId, referral),
-      ...billingHooks,
-    },
-    log,
-  );
-
+/** `database` may be passed in by tests that open it themselves. */
+export async function createServices(
+  config: AppConfig,
+  database?: Database,
+  /** Billing's optional hooks (the referral reward on a first paid plan). */
+  billingHooks: BillingHooks = {},
+  log: Logger = createLogger(config.LOG_LEVEL),
+): Promise<Services> {
+  const foundation = await openFoundation(config, database, log);
+  const accounts = createAccounts(config, foundation, billingHooks, log);
+  const content = createContent(config, foundation, accounts, log);
+  const taskWork = createTaskWork(config, foundation, accounts, content, log);
+  const exportWork = createExportWork(config, foundation, accounts, content, log);
   const housekeeping = new Housekeeping(
-    users,
+    accounts.users,
     path.join(config.DATA_DIR, 'tmp'),
     log.child({ component: 'housekeeping' }),
+    content.thumbnails,
   );
-
+  const { database: db, background, workRoot, storage, fileUrls, media, queue, bus } = foundation;
+  const { speech, ...tasks } = taskWork;
+  const { tasksRepo: _tasksRepo, translator: _translator, ...services } = content;
   return {
     config,
     log,
-    database,
+    background,
+    workRoot,
+    database: db,
     storage,
     fileUrls,
+    media,
     queue,
     bus,
-    mailer,
-    auth,
-    credits,
-    notifications,
-    moments,
-    search,
-    tasks,
-    taskRunner,
-    taskReaper,
+    ...accounts,
+    ...services,
+    ...tasks,
+    ...exportWork,
     housekeeping,
-    exports,
-    exportRenderer,
-    exportReaper,
-    billing,
-    stripeWebhook,
-    summaries,
-    notes,
-    shares,
-    presence,
-    users,
-    mailPreferences,
-    unsubscribeTokens,
-    accountMails,
-    referrals,
     async close() {
-      billing.stopRenewals();
-      taskReaper.stop();
-      exportReaper.stop();
-      housekeeping.stop();
+      // 1. No new work: the queue stops handing out jobs (periodic ones included).
+      await queue.stopTaking();
+      // 2. What runs (the work gate's background analyses too) is stopped, its tools too, and
+      //    awaited, with the database still open so each run can settle its rows; a stopped run
+      //    stays resumable.
+      await background.close();
+      // 3. Then the connections, and this process's scratch folder.
       await queue.stop();
+      speech.close?.();
       await bus.close();
-      await database.close();
+      await accounts.billing.close();
+      await db.close();
+      await fs.rm(workRoot, { recursive: true, force: true });
     },
   };
-}
-
-/** The worker role: take jobs from the queue and resume runs whose worker died. */
-export async function startWorkers(services: Services): Promise<void> {
-  const { config } = services;
-  await assertAccelerationAvailable(config);
-  // WORKER_QUEUES splits the roles: GPU machines take `asr` (tasks), CPU machines `render` (exports).
-  const takesTasks = config.WORKER_QUEUES.includes('asr');
-  const takesExports = config.WORKER_QUEUES.includes('render');
-  await services.queue.work(
-    {
-      ...(takesTasks && {
-        'task-run': ({ taskId, runToken }) => services.taskRunner.run(taskId, runToken),
-      }),
-      ...(takesExports && {
-        'export-render': ({ jobId, runToken }) => services.exportRenderer.run(jobId, runToken),
-      }),
-    } satisfies Partial<JobHandlers>,
-    config.WORKER_CONCURRENCY,
-  );
-  if (takesTasks) services.taskReaper.start();
-  if (takesExports) services.exportReaper.start();
-  services.housekeeping.start();
-  services.billing.startRenewals();
 }

@@ -91,7 +91,7 @@ describe.each(DATABASE_TARGETS)('accounts on $name', (target) => {
       url: '/api/auth/signup',
       payload: { email: 'weak@example.com', password: 'short', username: 'weak' },
     });
-    expect(weak.statusCode).toBe(400);
+    expect(weak.statusCode).toBe(422);
     expect(weak.json().code).toBe('WEAK_PASSWORD');
     const common = await t.app.inject({
       method: 'POST',

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planChanges, users } from '../src/db/schema.js';
-import { OutboxMailer } from '../src/mail/index.js';
+import { OutboxMailer } from '../src/modules/mail/index.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
+import { entitlementOf, userInfo, type UserInfoData } from './support/billing.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -32,11 +34,8 @@ describe.each(DATABASE_TARGETS)('billing in test mode on $name', (target) => {
 
   const call = (user: User, method: 'GET' | 'POST', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: user.headers, ...(payload ? { payload } : {}) });
-  const info = async (user: User) => (await call(user, 'GET', '/api/user/info')).json().data;
-  const limitOf = (
-    data: { entitlements: Array<{ feature: string; limit: number }> },
-    feature: string,
-  ) => data.entitlements.find((e) => e.feature === feature)?.limit;
+  const info = (user: User) => userInfo(t.app, user);
+  const limitOf = (data: UserInfoData, feature: string) => entitlementOf(data, feature).limit;
   const pay = (user: User, checkoutUrl: string, number: string) =>
     t.app.inject({
       method: 'POST',
@@ -138,7 +137,7 @@ describe.each(DATABASE_TARGETS)('billing in test mode on $name', (target) => {
 
     const invoices = (await call(user, 'GET', '/api/payment/invoice')).json().data;
     expect(invoices).toHaveLength(1);
-    expect(invoices[0]).toMatchObject({ amount: 999, payment_method: 'Visa ending in 4242' });
+    expect(invoices[0]).toMatchObject({ amount: 999, payment_method: 'Card ending in 4242' });
     const invoicePage = await t.app.inject({
       method: 'GET',
       url: new URL(invoices[0].link).pathname,
@@ -182,7 +181,7 @@ describe.each(DATABASE_TARGETS)('billing in test mode on $name', (target) => {
     const refused = await call(user, 'POST', '/api/subscription/preview_invoice', {
       plan: 'vip_month',
     });
-    expect(refused.statusCode).toBe(400);
+    expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('PLAN_NOT_ALLOWED');
 
     expect(
@@ -241,7 +240,7 @@ describe.each(DATABASE_TARGETS)('billing in test mode on $name', (target) => {
     expect((await info(user)).subscription.current_plan).toBe('vip_month');
   });
 
-  it('tops up credits, renews a period and ends a cancelled plan at period end', async (ctx) => {
+  it('tops up credits, renews a period and ends a cancelled plan at period end, keeping what was bought', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const user = await signUp(t.app, 'renewer');
     await subscribe(user, 'vip_month');
@@ -250,19 +249,23 @@ describe.each(DATABASE_TARGETS)('billing in test mode on $name', (target) => {
     expect((await pay(user, topUp.json().data, '5555 5555 5555 4444')).statusCode).toBe(303);
     expect(limitOf(await info(user), 'CREDIT')).toBe(2000 + 2000);
 
-    await t.services.credits.charge(user.userId, 'CREDIT', 300, `spend:${user.userId}`, 'spend');
+    // 30 credits spent come out of the plan's grant first; the renewal gives a fresh grant and
+    // the 200 bought credits stay (the old code reset the limit to the plan's 2000).
+    const task = { kind: 'task-run' as const, taskId: randomUUID(), attempt: 0 };
+    await t.services.billing.ledger.charge(user.userId, task, 'CREDIT', 300);
     const nextMonth = new Date(Date.now() + 32 * 86_400_000);
-    await t.services.billing.renewDue(nextMonth);
+    await t.services.billing.changes.renewDue(nextMonth);
     let data = await info(user);
     expect(
       data.entitlements.find((e: { feature: string }) => e.feature === 'CREDIT'),
-    ).toMatchObject({ limit: 2000, usage: 0 });
+    ).toMatchObject({ limit: 2000 + 2000, usage: 0 });
 
     await call(user, 'POST', '/api/subscription/cancel');
-    await t.services.billing.renewDue(new Date(Date.now() + 70 * 86_400_000));
+    await t.services.billing.changes.renewDue(new Date(Date.now() + 70 * 86_400_000));
     data = await info(user);
     expect(data.subscription).toEqual({ current_plan: 'free', cancel_at_period_end: false });
     expect(limitOf(data, 'CANVAS_EXPORT')).toBe(3);
+    expect(limitOf(data, 'CREDIT')).toBe(600 + 2000);
     expect(await actionsOf(user.userId)).toEqual([
       'CREATE',
       'CREDIT',

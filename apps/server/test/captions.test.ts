@@ -10,10 +10,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runFfmpeg, runFfprobe } from '@moments/media/ffmpeg';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { parseSync, type NodeCue } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditLedger, entitlements, jobs, tasks } from '../src/db/schema.js';
+import { creditLedger, jobs, tasks } from '../src/db/schema.js';
+import { entitlementOf } from './support/credits.js';
 import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { waitForJob } from './support/fixtures.js';
@@ -205,7 +206,7 @@ describe.each(DATABASE_TARGETS)('caption files and charges on $name', (target) =
       user.headers,
       `/api/captions/subtitles?task_id=${taskId}&lang=target&target_lang=es`,
     );
-    expect(translated.statusCode).toBe(400);
+    expect(translated.statusCode).toBe(422);
     expect(translated.json().code).toBe('TRANSLATION_UNAVAILABLE');
   });
 
@@ -220,7 +221,7 @@ describe.each(DATABASE_TARGETS)('caption files and charges on $name', (target) =
         payload: { url: 'upload://6f1c1a52-0000-4000-8000-000000000000' },
       });
     const refused = await start('target_lang=es');
-    expect(refused.statusCode).toBe(400);
+    expect(refused.statusCode).toBe(422);
     expect(refused.json().code).toBe('TRANSLATION_UNAVAILABLE');
     expect(refused.json().message).toMatch(/LLM_BASE_URL/);
     // Empty means "no translation": it gets past validation to the (missing) upload.
@@ -281,11 +282,7 @@ describe.each(DATABASE_TARGETS)('caption files and charges on $name', (target) =
     if (skip) return ctx.skip(skip);
     const user = await signUp(t.app, 'payer');
     const usage = async (feature: string) => {
-      const [grant] = await t.services.database.db
-        .select()
-        .from(entitlements)
-        .where(and(eq(entitlements.userId, user.userId), eq(entitlements.feature, feature)));
-      return grant?.usage ?? 0;
+      return (await entitlementOf(t.services, user.userId, feature)).usage;
     };
     const creditsBefore = await usage('CREDIT');
     const lost = await seedCaptionTask(t, user.userId, false);
@@ -349,7 +346,7 @@ describe.each(DATABASE_TARGETS)('a caption export whose worker died, on $name', 
       .select()
       .from(creditLedger)
       .where(eq(creditLedger.userId, user.userId));
-    const charges = ledger.filter((entry) => entry.chargeKey === `job:${jobId}`);
+    const charges = ledger.filter((entry) => entry.operationKey === `job:${jobId}`);
     expect(charges.map((entry) => entry.amount)).toEqual([-10]);
   });
 });

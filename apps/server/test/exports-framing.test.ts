@@ -127,7 +127,7 @@ function cropAt(keyframes: ClipFraming['keyframes'], tMs: number) {
 
 /** One frame as grey pixels at the output size; `filter` frames the source first when given. */
 async function greyFrame(video: string, atMs: number, filter?: string): Promise<Buffer> {
-  const scale = `scale=${OUTPUT.width}:${OUTPUT.height}:flags=lanczos`;
+  const scale = `scale=${OUTPUT.width}:${OUTPUT.height}:flags=bicubic`;
   const { stdout } = await run(
     'ffmpeg',
     [
@@ -151,14 +151,33 @@ describe('framing preview', () => {
     const user = await signUp(t.app, 'framer');
     const { momentId } = await finishedTask(user.userId, facelessVideo);
     const framing = await framingOf(user.headers, { moment_id: momentId, options: OPTIONS });
-    expect(framing).toEqual({
+    expect(framing).toMatchObject({
       layout: 'blur_fit',
       source: { width: 1280, height: 720 },
       output: OUTPUT,
       start_ms: MOMENT.startMs,
       end_ms: MOMENT.endMs,
       keyframes: [],
+      switches_per_minute: 0,
     });
+    // One segment: the whole frame, fitted across the output's width, over the blurred fill.
+    expect(framing.segments).toEqual([
+      {
+        start_ms: 0,
+        end_ms: MOMENT.endMs - MOMENT.startMs,
+        layout: 'fit',
+        backdrop: true,
+        panes: [
+          {
+            x: 0,
+            y: 436,
+            w: 720,
+            h: 406,
+            keyframes: [{ t_ms: 0, x: 0, y: 0, w: 1280, h: 720 }],
+          },
+        ],
+      },
+    ]);
   });
 
   it('answers bad input like the preview, and hides other users’ moments', async () => {
@@ -174,7 +193,7 @@ describe('framing preview', () => {
         moment_id: momentId,
         options,
       });
-      expect(response.statusCode, JSON.stringify(options)).toBe(400);
+      expect(response.statusCode, JSON.stringify(options)).toBe(422);
       expect(response.json().code).toBe(code);
     }
     const other = await signUp(t.app, 'peeker');
@@ -238,11 +257,7 @@ describe('framing preview', () => {
       const attached = (await storedJobOptions(jobId)).framing;
       expect(attached?.layout).toBe('crop');
       const planKeyframes = () =>
-        attached?.layout === 'crop'
-          ? attached.plan.layout === 'crop'
-            ? attached.plan.keyframes
-            : []
-          : [];
+        attached?.layout === 'crop' ? attached.plan.segments[0]!.panes[0]!.keyframes : [];
       expect(planKeyframes().map(({ tMs, ...rest }) => ({ t_ms: tMs, ...rest }))).toEqual(
         keyframes,
       );

@@ -16,12 +16,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { jobs, mediaAnalyses } from '../src/db/schema.js';
 import { FramingPlanner } from '../src/modules/exports/clip-framing.js';
-import type { ClipFraming as Framing } from '../src/modules/exports/clip-render.js';
+import type { ClipFraming as Framing } from '../src/modules/media/clip-render.js';
 import type { JobOptions } from '../src/modules/exports/export-renderer.js';
 import { MediaAnalysesRepository } from '../src/modules/exports/media-analyses.repository.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { createScratchPostgres, postgresReachable } from './support/databases.js';
 import { seedFinishedTask, waitForJob } from './support/fixtures.js';
+import { ToolsMediaRepository } from '../src/modules/media/tools-media.repository.js';
+
+/** Real ffmpeg and the real face detector behind the planner. */
+const media = new ToolsMediaRepository();
 
 const postgres = await postgresReachable();
 if (!postgres) {
@@ -82,13 +86,13 @@ describe('framing planner with a store', () => {
       source: { width: 640, height: 360 },
       output: { width: 720, height: 1280 },
     } as const;
-    const first = await new FramingPlanner(store).plan('media/a.mp4', request, lend);
+    const first = await new FramingPlanner(media, store).plan('media/a.mp4', request, lend);
     expect(analyses).toBe(1);
-    const second = await new FramingPlanner(store).plan('media/a.mp4', request, lend);
+    const second = await new FramingPlanner(media, store).plan('media/a.mp4', request, lend);
     expect(analyses).toBe(1);
     expect(second).toEqual(first);
     // Another span of the same media is a different plan: analysed.
-    await new FramingPlanner(store).plan('media/a.mp4', { ...request, startMs: 0 }, lend);
+    await new FramingPlanner(media, store).plan('media/a.mp4', { ...request, startMs: 0 }, lend);
     expect(analyses).toBe(2);
   });
 
@@ -118,12 +122,12 @@ describe('framing planner with a store', () => {
       source: { width: 640, height: 360 },
       output: { width: 720, height: 1280 },
     } as const;
-    const first = new FramingPlanner(store);
+    const first = new FramingPlanner(media, store);
     await first.plan('media/b.mp4', request, lend);
     const later = { ...request, startMs: 1000, endMs: 3000 };
-    const second = new FramingPlanner(store);
+    const second = new FramingPlanner(media, store);
     const reused = await second.plan('media/b.mp4', later, lend);
-    const alone = new FramingPlanner();
+    const alone = new FramingPlanner(media);
     const fresh = await alone.plan('media/b.mp4', later, lend);
     expect(first.framesDecoded).toBeGreaterThanOrEqual(8);
     expect(second.framesDecoded).toBeLessThanOrEqual(alone.framesDecoded / 2 + 1);

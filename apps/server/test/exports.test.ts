@@ -11,9 +11,8 @@ import { promisify } from 'node:util';
 import { CaptionPreview, Job } from '@moments/contract';
 import { runFfmpeg, runFfprobe } from '@moments/media/ffmpeg';
 import { synthesizeSpeech } from '@moments/media/testing';
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entitlements } from '../src/db/schema.js';
+import { entitlementOf } from './support/credits.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { seedFinishedTask, waitForJob } from './support/fixtures.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
@@ -116,11 +115,7 @@ describe.each(DATABASE_TARGETS)('exports on $name', (target) => {
   }
 
   async function exportUsage(userId: string): Promise<number> {
-    const [grant] = await t.services.database.db
-      .select()
-      .from(entitlements)
-      .where(and(eq(entitlements.userId, userId), eq(entitlements.feature, 'CANVAS_EXPORT')));
-    return grant!.usage;
+    return (await entitlementOf(t.services, userId, 'CANVAS_EXPORT')).usage;
   }
 
   it('exports a moment to 9:16 with captions at their words, normalised audio, blur fit', async (ctx) => {
@@ -287,23 +282,26 @@ describe.each(DATABASE_TARGETS)('exports on $name', (target) => {
       [{ start_ms: 1000, end_ms: VIDEO_MS + 1000 }, 'INVALID_RANGE'],
       [{ start_ms: 3000, end_ms: 3000 }, 'INVALID_RANGE'],
       [{ start_ms: 3000, end_ms: 2000 }, 'INVALID_RANGE'],
+      // issue 24: one end alone outside the source (the other taken from the moment).
+      [{ start_ms: VIDEO_MS + 5000 }, 'INVALID_RANGE'],
+      [{ end_ms: VIDEO_MS + 1 }, 'INVALID_RANGE'],
       [{ template: 'sparkles' }, 'UNKNOWN_TEMPLATE'],
     ] as const) {
       const response = await exportMoment(options);
-      expect(response.statusCode, JSON.stringify(options)).toBe(400);
+      expect(response.statusCode, JSON.stringify(options)).toBe(422);
       expect(response.json().code).toBe(code);
       const preview = await post(user.headers, '/api/captions/preview', {
         moment_id: momentId,
         options,
       });
-      expect(preview.statusCode).toBe(400);
+      expect(preview.statusCode).toBe(422);
       expect(preview.json().code).toBe(code);
     }
     if (process.env.LLM_BASE_URL) {
       console.warn('LLM_BASE_URL is set: skipping the "translation unavailable" check');
     } else {
       const response = await exportMoment({ caption_display: 'translate', target_lang: 'de' });
-      expect(response.statusCode).toBe(400);
+      expect(response.statusCode).toBe(422);
       expect(response.json().code).toBe('TRANSLATION_UNAVAILABLE');
     }
 

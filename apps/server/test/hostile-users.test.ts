@@ -47,6 +47,8 @@ function idKind(name: string, route: string): Kind | undefined {
   if (route.includes('/task')) return 'task';
   if (route.includes('highlight_moment')) return 'moment';
   if (route.startsWith('/api/note')) return 'note';
+  // A video's picture: the probe asks for the owner's task (the `kind` segment says so).
+  if (route.startsWith('/api/thumbnail/')) return 'task';
   // Public share pages take a share id, a capability of its own: a private note's id must not
   // open it (nor may an unshared summary's task id).
   if (route.startsWith('/api/share/')) return 'note';
@@ -126,7 +128,8 @@ function probesFromRouteTable(
       for (const parameter of operation.parameters ?? []) {
         const kind = idKind(parameter.name, route);
         if (parameter.in === 'path') {
-          url = url.replace(`{${parameter.name}}`, kind ? ids[kind] : 'x');
+          const fixed = route.startsWith('/api/thumbnail/') && parameter.name === 'kind';
+          url = url.replace(`{${parameter.name}}`, fixed ? 'task' : kind ? ids[kind] : 'x');
         } else if (kind) {
           query.set(parameter.name, ids[kind]);
         } else if (parameter.required) {

@@ -3,7 +3,9 @@
  * work folders a killed worker left in DATA_DIR/tmp are removed once no run can own them, while
  * live sessions and fresh folders stay. On PGlite and PostgreSQL.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +55,26 @@ describe.each(DATABASE_TARGETS)('housekeeping on $name', (target) => {
       headers: stale.headers,
     });
     expect(gone.statusCode).toBe(401);
-    expect(await fs.readdir(workRoot)).toEqual(['task-live-run']);
+    expect(await fs.readdir(workRoot)).toContain('task-live-run');
+    expect(await fs.readdir(workRoot)).not.toContain('task-dead-run');
+  });
+
+  it("removes the work folder of a server process that died, at once, and keeps a live one's", async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const tmpRoot = path.join(t.dataDir, 'tmp');
+    // A process that ran and exited, named as a server names its folder (host, pid, start).
+    const exited = spawnSync(process.execPath, ['-e', '']);
+    const host = os.hostname().replace(/[^\w.-]/g, '_');
+    const dead = path.join(tmpRoot, `run-${host}-${exited.pid}-12345`, 'task-1-abcd');
+    await fs.mkdir(dead, { recursive: true });
+    await fs.writeFile(path.join(dead, 'audio.wav'), 'left by a killed run');
+    // This process's own folder, with a run inside it, fresh.
+    const live = path.join(t.services.workRoot, 'job-2-efgh');
+    await fs.mkdir(live, { recursive: true });
+
+    const done = await t.services.housekeeping.runOnce();
+    expect(done.workFolders).toBe(1);
+    expect(await fs.readdir(tmpRoot)).not.toContain(path.basename(path.dirname(dead)));
+    expect(await fs.readdir(t.services.workRoot)).toContain('job-2-efgh');
   });
 });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { REFERRAL_REWARD } from '@moments/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/http/types.js';
-import { OutboxMailer } from '../src/mail/index.js';
+import { OutboxMailer } from '../src/modules/mail/index.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 

@@ -168,12 +168,35 @@ describe.each(DATABASE_TARGETS)('moments on $name', (target) => {
       ['POST', `/api/highlight_moment/share?id=${id}`, undefined],
       ['PUT', `/api/highlight_moment/refresh?id=${id}`, undefined],
       ['POST', `/api/highlight_moment/clipped/delete?id=${id}`, undefined],
+      ['POST', `/api/highlight_moment/layout?id=${id}`, { layout: 'split' }],
       ['POST', '/api/highlight_moment/favorite?id=not-a-uuid', undefined],
     ] as const) {
       const response = await call(method, url, stranger.headers, body);
       expect(response.statusCode, `${method} ${url}`).toBe(404);
     }
     expect((await call('POST', `/api/highlight_moment/favorite?id=${id}`)).statusCode).toBe(401);
+  });
+
+  it('keeps the framing layout chosen for a clip (issue 21), and refuses an unknown one', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const moments = (
+      await call('GET', `/api/highlight_moment/list?task_id=${taskId}`, owner.headers)
+    ).json().data as Moment[];
+    const id = moments[2]!.id;
+    expect(moments[2]!.layout).toBeNull();
+    const kept = await call('POST', `/api/highlight_moment/layout?id=${id}`, owner.headers, {
+      layout: 'slide_speaker',
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(Moment.parse(kept.json().data).layout).toBe('slide_speaker');
+    const view = MomentView.parse(
+      (await call('GET', `/api/highlight_moment?id=${id}`, owner.headers)).json().data,
+    );
+    expect(view.layout).toBe('slide_speaker');
+    const unknown = await call('POST', `/api/highlight_moment/layout?id=${id}`, owner.headers, {
+      layout: 'picture_in_picture',
+    });
+    expect(unknown.statusCode).toBe(400);
   });
 
   it('shows a moment to anonymous visitors only once it is shared', async (ctx) => {
@@ -229,7 +252,7 @@ describe.each(DATABASE_TARGETS)('moments on $name', (target) => {
       const denied = await call('POST', '/api/external_file/refresh_url', stranger.headers, {
         url,
       });
-      expect([400, 404], url!).toContain(denied.statusCode);
+      expect([403, 404, 422], url!).toContain(denied.statusCode);
     }
 
     const featured = (await call('GET', '/highlight_moment/list/default?type=video_snippet')).json()

@@ -2,13 +2,14 @@ import path from 'node:path';
 import type { Job } from '@moments/contract';
 import { Task } from '@moments/contract';
 import { makeTestVideo, serveFiles, type ServedFiles } from '@moments/media/testing';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entitlements, jobs } from '../src/db/schema.js';
+import { jobs } from '../src/db/schema.js';
+import { entitlementOf, spendAll } from './support/credits.js';
 import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { seedFinishedTask } from './support/fixtures.js';
-import { signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
+import { signUp, startTestApp, type TestApp } from './support/app.js';
 
 const WORDS = ['one', 'small', 'story', 'about', 'rivers', 'and', 'rain', 'today'].map(
   (text, i) => ({ text, startMs: 100 + i * 220, endMs: 300 + i * 220 }),
@@ -35,11 +36,7 @@ describe.each(DATABASE_TARGETS)('run ownership on $name', (target) => {
   });
 
   const usage = async (userId: string, feature = 'CREDIT') => {
-    const [grant] = await t.services.database.db
-      .select()
-      .from(entitlements)
-      .where(and(eq(entitlements.userId, userId), eq(entitlements.feature, feature)));
-    return grant!.usage;
+    return (await entitlementOf(t.services, userId, feature)).usage;
   };
   /** A task queued for its worker: media and transcript stored, so a run only probes and analyses. */
   const queuedTask = async (userId: string) => {
@@ -269,13 +266,10 @@ describe.each(DATABASE_TARGETS)('run ownership on $name', (target) => {
   });
 
   // Last: it starts the workers (and their reapers) for a real queued run.
-  it('checks the balance of a linked video before downloading it', async (ctx) => {
+  it('refuses a linked video the balance cannot cover at start, before downloading it', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const user = await signUp(t.app, 'broke');
-    await t.services.database.db
-      .update(entitlements)
-      .set({ usage: 10_000, limit: 10_000 })
-      .where(and(eq(entitlements.userId, user.userId), eq(entitlements.feature, 'CREDIT')));
+    await spendAll(t.services, user.userId);
     await startWorkersOnce();
     const started = await t.app.inject({
       method: 'POST',
@@ -283,13 +277,14 @@ describe.each(DATABASE_TARGETS)('run ownership on $name', (target) => {
       headers: user.headers,
       payload: { url: `${served.url}/talk.mp4` },
     });
-    expect(started.statusCode, started.body).toBe(200);
-    const id = started.json().data.id as string;
-    const ended = await waitForTask(t.app, user.headers, id, 60_000);
-    expect(ended.status).toBe('ERROR');
-    expect(ended.error_reason).toMatch(/credits/i);
-    const row = await new TasksRepository(t.services.database.db).findById(id);
-    expect(row?.mediaKey, 'nothing was downloaded').toBeNull();
+    expect(started.statusCode).toBe(402);
+    expect(started.json().code).toBe('BALANCE_NOT_ENOUGH');
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/highlight_moment/task/list',
+      headers: user.headers,
+    });
+    expect(list.json().data, 'no task was stored').toEqual([]);
   });
 
   let workersStarted = false;

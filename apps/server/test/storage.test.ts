@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -17,7 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { probeMedia } from '@moments/media/probe';
 import { makeTestVideo } from '@moments/media/testing';
-import { REPO_ROOT } from '../src/config/index.js';
+import { installApiContract } from '../src/http/contract.js';
 import { installErrorHandler } from '../src/http/error-handler.js';
 import type { App } from '../src/http/types.js';
 import {
@@ -31,63 +29,9 @@ import {
 } from '../src/storage/index.js';
 import { parseByteRange } from '../src/storage/file-routes.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
+import { hasMoto, MOTO_SERVER, startMoto } from './support/moto.js';
 import { seedFinishedTask, waitForJob } from './support/fixtures.js';
 import { DATABASE_TARGETS } from './support/databases.js';
-
-// ---------- a real S3-compatible server: moto's standalone server on loopback ----------
-
-const MOTO_SERVER =
-  process.env.MOTO_SERVER_PATH ?? path.join(REPO_ROOT, '.tools/test-venv/bin/moto_server');
-const hasMoto = existsSync(MOTO_SERVER);
-if (!hasMoto) {
-  // Like REQUIRE_POSTGRES: where CI installs moto, a missing server is a failure, not a skip.
-  if (process.env.REQUIRE_MOTO === '1') throw new Error(`moto_server not found at ${MOTO_SERVER}`);
-  console.warn(
-    `moto_server not found at ${MOTO_SERVER}: skipping the S3 storage tests ` +
-      '(run scripts/setup.sh, or set MOTO_SERVER_PATH to a moto_server binary)',
-  );
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startMoto(): Promise<{ endpoint: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(MOTO_SERVER, ['-H', '127.0.0.1', '-p', String(port)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-  const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`moto_server exited: ${stderr}`);
-    try {
-      await fetch(`${endpoint}/moto-api/`);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`moto_server did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  return {
-    endpoint,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 // ---------- the same contract for both drivers ----------
 
@@ -390,7 +334,7 @@ describe.skipIf(!hasMoto)('uploads and exports on S3 storage', () => {
         .toString('hex'),
     ).toBe('ffd8');
     // Nothing of the received file stays on the API machine's disk.
-    expect(await fs.readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
+    expect(await fs.readdir(t.services.workRoot)).toEqual([]);
   });
   it('renders an export from a source in the bucket into the bucket, keeping no local copy', async () => {
     const video = await makeTestVideo(path.join(tmpRoot, 'for-s3-export.mp4'), {
@@ -437,7 +381,7 @@ describe.skipIf(!hasMoto)('uploads and exports on S3 storage', () => {
     const probe = await probeMedia(exported);
     expect(probe).toMatchObject({ width: 720, height: 1280 });
     // The source was copied into the run's folder, which went with the run.
-    expect(await fs.readdir(path.join(t.dataDir, 'tmp'))).toEqual([]);
+    expect(await fs.readdir(t.services.workRoot)).toEqual([]);
   }, 180_000);
 });
 
@@ -456,7 +400,7 @@ describe('local signed file links', () => {
     app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
-    installErrorHandler(app);
+    installErrorHandler(app, installApiContract(app, { strict: true }));
     registerFileRoutes(app, { storage, fileUrls });
     await app.ready();
     await storage.putStream('users/u1/uploads/x/source.mp4', Readable.from([video]));

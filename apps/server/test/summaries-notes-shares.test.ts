@@ -3,8 +3,8 @@ import { Note, SharedPage, SummaryView } from '@moments/contract';
 import { makeTestVideo } from '@moments/media/testing';
 import { probeMedia } from '@moments/media/probe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
-import { entitlements } from '../src/db/schema.js';
+import { sql } from 'drizzle-orm';
+import { spendAll } from './support/credits.js';
 import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
@@ -91,7 +91,7 @@ describe.each(DATABASE_TARGETS)('summaries, notes and shares on $name', (target)
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
 
-  it('serves the summary to its owner only, charged once in credits', async (ctx) => {
+  it('serves the summary to its owner only', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const reply = await call('GET', `/api/summary?task_id=${taskId}`, owner.headers);
     expect(reply.statusCode, reply.body).toBe(200);
@@ -105,42 +105,56 @@ describe.each(DATABASE_TARGETS)('summaries, notes and shares on $name', (target)
       404,
     );
     expect((await call('GET', `/api/summary?task_id=${taskId}`)).statusCode).toBe(401);
-    const ledger = await t.services.database.db.execute(
-      `SELECT amount FROM credit_ledger WHERE charge_key LIKE 'summary:${taskId}:%'` as never,
-    );
-    expect((ledger as unknown as { rows: { amount: number }[] }).rows.map((r) => r.amount)).toEqual(
-      [-10],
-    );
   });
 
-  it('makes no summary without credits, and says so instead of failing the task', async (ctx) => {
+  it('charges every summary refresh under its own key: refused without credits, a failed one refunded and the next charged again', async (ctx) => {
     if (skip) return ctx.skip(skip);
-    const broke = await signUp(t.app, 'broke');
     const db = t.services.database.db;
-    await db
-      .update(entitlements)
-      .set({ usage: sql`${entitlements.limit}` })
-      .where(and(eq(entitlements.userId, broke.userId), eq(entitlements.feature, 'CREDIT')));
-    const video = path.join(t.dataDir, 'talk.mp4');
+    const movements = async (userId: string) =>
+      (
+        (await db.execute(
+          sql`SELECT amount, kind, operation_key FROM credit_ledger WHERE user_id = ${userId} AND operation_key LIKE ${'%refresh%'} ORDER BY created_at, id`,
+        )) as unknown as { rows: { amount: number; kind: string; operation_key: string }[] }
+      ).rows;
+    const broke = await signUp(t.app, 'broke');
     const seeded = await seedFinishedTask(t, broke.userId, {
-      video,
+      video: path.join(t.dataDir, 'talk.mp4'),
       title: 'No credits left',
       durationMs: 60_000,
       words: talkWords(),
       moment: { startMs: 4000, endMs: 8000, title: 'Bees' },
     });
-    const repo = new TasksRepository(db);
-    const transcript = (await repo.findTranscript(seeded.taskId))!;
-    const result = await t.services.summaries.summariseTask(
-      (await repo.findById(seeded.taskId))!,
-      { language: 'en', durationMs: transcript.durationMs, segments: transcript.segments as never },
-      new AbortController().signal,
+    await spendAll(t.services, broke.userId);
+    const refused = await call(
+      'POST',
+      `/api/summary/refresh?task_id=${seeded.taskId}`,
+      broke.headers,
     );
-    expect(result.costCredits).toBe(0);
-    expect(result.warnings.join(' ')).toMatch(/not enough credits/);
-    expect(
-      (await call('GET', `/api/summary?task_id=${seeded.taskId}`, broke.headers)).statusCode,
-    ).toBe(404);
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().code).toBe('BALANCE_NOT_ENOUGH');
+    expect(await movements(broke.userId)).toEqual([]);
+
+    // A refresh that fails after its charge (the stored transcript is unreadable) is refunded.
+    const good = await db.execute(sql`SELECT segments FROM transcripts WHERE task_id = ${taskId}`);
+    await db.execute(
+      sql`UPDATE transcripts SET segments = '{"not": "segments"}'::jsonb WHERE task_id = ${taskId}`,
+    );
+    const failed = await call('POST', `/api/summary/refresh?task_id=${taskId}`, owner.headers);
+    expect(failed.statusCode).toBeGreaterThanOrEqual(400);
+    const segments = (good as unknown as { rows: { segments: unknown }[] }).rows[0]!.segments;
+    await db.execute(
+      sql`UPDATE transcripts SET segments = ${JSON.stringify(segments)}::jsonb WHERE task_id = ${taskId}`,
+    );
+    // The next refresh is charged again (the failed one's key is not reused), and succeeds.
+    const next = await call('POST', `/api/summary/refresh?task_id=${taskId}`, owner.headers);
+    expect(next.statusCode, next.body).toBe(200);
+    const rows = await movements(owner.userId);
+    expect(rows.map((row) => [row.kind, row.amount])).toEqual([
+      ['charge', -10],
+      ['refund', 10],
+      ['charge', -10],
+    ]);
+    expect(new Set(rows.map((row) => row.operation_key.replace(/^refund:/, ''))).size).toBe(2);
   });
 
   it('keeps notes to their owner, with timestamp links, search, autosave and delete', async (ctx) => {

@@ -44,7 +44,9 @@ describe('task video metadata is the server own', () => {
       channel_title: 'Totally Official',
       view_count: 123_456_789,
       published_at: 1_700_000_000,
-      duration: 99_999,
+      // The page-reported length only pre-checks the balance (a free user can afford 2 minutes);
+      // the task's own length comes from the probe of what was downloaded.
+      duration: 120,
     });
     expect(response.statusCode).toBe(200);
     const listed = await t.app.inject({

@@ -87,6 +87,21 @@ describe.skipIf(missing.length > 0).each(DATABASE_TARGETS)(
       expect(finished.duration_ms).toBeGreaterThan(10_000);
       expect(finished.cost_credits).toBeGreaterThan(0);
 
+      // Indexed for the home search as it finished: its passage, embedded, found by its words.
+      const searched = await t.app.inject({
+        method: 'POST',
+        url: '/api/p/v1/searchVideos',
+        headers: user.headers,
+        payload: { query: 'what can I do for my country' },
+      });
+      const hits = searched.json().data.items as { kind: string; task_id: string }[];
+      expect(hits).toContainEqual(expect.objectContaining({ kind: 'task', task_id: task.id }));
+      const embedded = await t.services.database.rawSql(
+        'SELECT count(*)::int AS n FROM search_passages WHERE task_id = $1 AND search_embedding IS NOT NULL',
+        [task.id],
+      );
+      expect((embedded.rows[0] as { n: number }).n).toBeGreaterThan(0);
+
       const transcript = Transcript.parse(
         (
           await t.app.inject({
@@ -260,7 +275,7 @@ describe.skipIf(missing.length > 0).each(DATABASE_TARGETS)(
       ];
       for (const [url, code] of cases) {
         const response = await start(user.headers, url);
-        expect(response.statusCode, url).toBe(400);
+        expect(response.statusCode, url).toBe(422);
         expect(response.json().code, url).toBe(code);
       }
       const list = (
@@ -303,7 +318,7 @@ describe.each(DATABASE_TARGETS)('task guards on $name', (target) => {
         headers: user.headers,
         payload: { url },
       });
-      expect(response.statusCode, url).toBe(400);
+      expect(response.statusCode, url).toBe(422);
       expect(response.json().code, url).toBe('PRIVATE_ADDRESS');
     }
     const anonymous = await t.app.inject({

@@ -45,7 +45,7 @@ async function upload(
 }
 
 const leftovers = async (t: TestApp) =>
-  (await fs.readdir(path.join(t.dataDir, 'tmp')).catch(() => [] as string[])).filter(
+  (await fs.readdir(t.services.workRoot).catch(() => [] as string[])).filter(
     (name) => !name.startsWith('moments-'),
   );
 
@@ -255,24 +255,24 @@ describe('upload refusals', () => {
     const body = await expectRefusal(
       'notes.mp4',
       Buffer.from('just some notes\n'.repeat(100)),
-      400,
+      422,
       ['NOT_A_VIDEO', 'CORRUPT_MEDIA'],
     );
     expect(body.message).toMatch(/video/i);
   });
 
   it('refuses an empty file', async () => {
-    await expectRefusal('empty.mp4', Buffer.alloc(0), 400, ['EMPTY_FILE']);
+    await expectRefusal('empty.mp4', Buffer.alloc(0), 422, ['EMPTY_FILE']);
   });
 
   it('refuses an mp4 cut in half', async () => {
-    await expectRefusal('half.mp4', realMp4.subarray(0, realMp4.length / 2), 400, [
+    await expectRefusal('half.mp4', realMp4.subarray(0, realMp4.length / 2), 422, [
       'CORRUPT_MEDIA',
     ]);
   });
 
   it('refuses other extensions, even for real video', async () => {
-    const body = await expectRefusal('clip.avi', realMp4, 400, ['UNSUPPORTED_EXTENSION']);
+    const body = await expectRefusal('clip.avi', realMp4, 422, ['UNSUPPORTED_EXTENSION']);
     expect(body.message).toMatch(/mp4, mov, webm/);
   });
 
@@ -314,7 +314,7 @@ describe('upload refusals', () => {
         'upload-metadata': `filename ${Buffer.from('clip.avi').toString('base64')}`,
       },
     });
-    expect(avi.statusCode).toBe(400);
+    expect(avi.statusCode).toBe(422);
     expect(avi.json().code).toBe('UNSUPPORTED_EXTENSION');
   });
 
@@ -344,7 +344,7 @@ describe('upload refusals', () => {
       },
       payload: text,
     });
-    expect(finished.statusCode).toBe(400);
+    expect(finished.statusCode).toBe(422);
     expect(['NOT_A_VIDEO', 'CORRUPT_MEDIA']).toContain(finished.json().code);
     expect(await fs.readdir(path.join(t.dataDir, 'tus'))).toEqual([]);
     const gone = await t.app.inject({

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/db/client.js';
 import { tasks } from '../src/db/schema.js';
-import { assertAccelerationAvailable } from '../src/jobs/acceleration.js';
+import { assertAccelerationAvailable } from '../src/queue/acceleration.js';
 import { multipartFile, signUp, startTestApp, type TestApp } from './support/app.js';
 import { seedFinishedTask, waitForJob } from './support/fixtures.js';
 

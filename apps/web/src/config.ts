@@ -1,4 +1,5 @@
 import type { EXTERNAL_TOOLS } from '@moments/contract';
+import { t } from './messages/catalogue';
 
 /**
  * Deployment settings read at build time (Vite `VITE_*` variables), so a self-hoster can point the
@@ -11,7 +12,7 @@ export const BRAND_NAME = 'Moments';
 
 /**
  * Base address of external tool pages for the logged-out Tools dropdown (spec §2). Absent: each
- * tool opens the product's own page that does that job (TOOL_PAGES).
+ * tool opens the product's own start form for that job (externalToolUrl).
  */
 export const EXTERNAL_TOOLS_BASE_URL: string | undefined =
   env.VITE_EXTERNAL_TOOLS_BASE_URL || undefined;
@@ -37,29 +38,34 @@ export function supportContactUrl(subject: string, email = SUPPORT_EMAIL): strin
 export type ExternalTool = (typeof EXTERNAL_TOOLS)[number];
 
 export const EXTERNAL_TOOL_LABELS: Record<ExternalTool, string> = {
-  'video-summarizer': 'Video summarizer',
-  'video-translator': 'Video translator',
-  'subtitle-translator': 'Subtitle translator',
-  'auto-subtitle-generator': 'Auto subtitle generator',
-  'auto-caption-generator': 'Auto caption generator',
+  'video-summarizer': t('tools.video-summarizer'),
+  'video-translator': t('tools.video-translator'),
+  'subtitle-translator': t('tools.subtitle-translator'),
+  'auto-subtitle-generator': t('tools.auto-subtitle-generator'),
+  'auto-caption-generator': t('tools.auto-caption-generator'),
 };
+
+/** What the home start form preselects for a tool (issue 24): the task it is, and translation. */
+export const TOOL_START: Record<ExternalTool, { mode: 'viral' | 'caption'; translate: boolean }> = {
+  'video-summarizer': { mode: 'viral', translate: false },
+  'video-translator': { mode: 'caption', translate: true },
+  'subtitle-translator': { mode: 'caption', translate: true },
+  'auto-subtitle-generator': { mode: 'caption', translate: false },
+  'auto-caption-generator': { mode: 'caption', translate: false },
+};
+
+export function isExternalTool(value: string | null): value is ExternalTool {
+  return value !== null && value in TOOL_START;
+}
 
 /**
- * The product's own page for each tool: captions and translation start from the home start form
- * (caption task, target language); summaries are made for any processed video in the library.
+ * The product's own page for each tool: the home start form with the tool's task chosen (a
+ * caption task; a caption task with a target language; every processed video has a summary).
  */
-export const TOOL_PAGES: Record<ExternalTool, string> = {
-  'video-summarizer': '/library/videoTasks',
-  'video-translator': '/home',
-  'subtitle-translator': '/home',
-  'auto-subtitle-generator': '/home',
-  'auto-caption-generator': '/home',
-};
-
 export function externalToolUrl(
   tool: ExternalTool,
   base: string | undefined = EXTERNAL_TOOLS_BASE_URL,
 ): string {
-  if (!base) return TOOL_PAGES[tool];
+  if (!base) return `/home?tool=${tool}`;
   return new URL(tool, base.endsWith('/') ? base : `${base}/`).toString();
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { COMPANY_SIZES } from './constants.js';
+import { Email, NonBlank } from './schemas.js';
 
 /* spec §7 "Subscription and account" request and reply shapes (issue 9). */
 
-const PlanName = z.string().trim().min(1).max(40);
+const PlanName = NonBlank(40);
 
 export const CreateSubscriptionBody = z.object({
   plan: PlanName,
@@ -12,7 +13,7 @@ export const CreateSubscriptionBody = z.object({
 });
 export const PlanBody = z.object({ plan: PlanName });
 export const TopUpBody = z.object({
-  price: z.string().trim().min(1).max(40),
+  price: NonBlank(40),
   quantity: z.coerce.number().int().min(1).max(20).default(1),
 });
 
@@ -52,18 +53,74 @@ export const PreviewInvoiceReply = z.object({ amount: z.number().int(), currency
 
 export const SuggestionFeedbackBody = z.object({
   type: z.literal('SUBSCRIPTION_CANCEL'),
-  email: z.string().trim().max(320),
+  email: Email,
+  /** 'reason: text' lines; the survey's rules (spec §5) answer their own messages. */
   details: z.array(z.string().max(2000)).max(7),
 });
 
 /** spec §3/§5 enterprise contact form; the domain rule gives the per-field messages. */
 export const ContactUsBody = z.object({
-  first_name: z.string().max(100),
-  last_name: z.string().max(100),
-  business_email: z.string().max(320),
-  company_name: z.string().max(200),
-  company_size: z.string().max(40),
-  company_social_channel: z.string().max(500),
-  message: z.string().max(5000),
+  first_name: NonBlank(100),
+  last_name: NonBlank(100),
+  business_email: Email,
+  company_name: NonBlank(200),
+  company_size: z.enum(COMPANY_SIZES),
+  company_social_channel: NonBlank(500),
+  message: NonBlank(5000),
 });
 export const COMPANY_SIZE_VALUES = COMPANY_SIZES;
+
+/* Credit history (issue 19): every movement of the ledger, newest first, and the balance by bucket. */
+export const CreditBucketName = z.enum(['plan', 'reward', 'purchased']);
+export const CreditMovement = z.object({
+  id: z.string(),
+  /** Milliseconds since the epoch. */
+  created_at: z.number().int(),
+  kind: z.enum(['charge', 'refund', 'grant', 'expire']),
+  feature: z.string(),
+  bucket: CreditBucketName,
+  /** Credit units (shown divided by 10); negative when credits left the bucket. */
+  amount: z.number().int(),
+  /** The bucket's balance after the movement; null when the plan's grant is unlimited. */
+  balance_after: z.number().int().nullable(),
+  reason: z.string(),
+  /** The spec §4 plan change action of a plan grant. */
+  action: z.string().nullable(),
+  task_id: z.string().nullable(),
+  job_id: z.string().nullable(),
+  /** The title of the task or export it belongs to, while it exists. */
+  work_title: z.string().nullable(),
+});
+export type CreditMovement = z.infer<typeof CreditMovement>;
+export const CreditBalance = z.object({
+  feature: z.string(),
+  bucket: CreditBucketName,
+  balance: z.number().int(),
+  unlimited: z.boolean(),
+});
+export const CreditHistory = z.object({
+  balances: z.array(CreditBalance),
+  movements: z.array(CreditMovement),
+  page_num: z.number().int(),
+  page_size: z.number().int(),
+  /** spec §3 page convention: no more pages after this one. */
+  last: z.boolean(),
+});
+export type CreditHistory = z.infer<typeof CreditHistory>;
+/**
+ * What a question on an already started video costs (issue 19): the server decides whether its
+ * transcript is reused (then only the question is charged), so the box shows what Start charges.
+ */
+export const QuestionQuote = z.object({
+  root_task_id: z.string(),
+  reuses_transcript: z.boolean(),
+  /** Credit units (tenths of a credit), from packages/domain taskQuote; null while the length is unknown. */
+  run: z.number().int().nullable(),
+  summary: z.number().int().nullable(),
+  total: z.number().int().nullable(),
+});
+export type QuestionQuote = z.infer<typeof QuestionQuote>;
+export const CreditHistoryQuery = z.object({
+  page_num: z.coerce.number().int().min(1).max(10_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});

@@ -116,7 +116,7 @@ export const COMPANY_SIZES = [
 /** spec §2: library tabs and settings tabs. */
 export const LIBRARY_TABS = ['videoTasks', 'moments', 'projects', 'notes'] as const;
 export type LibraryTab = (typeof LIBRARY_TABS)[number];
-export const SETTINGS_TABS = ['profile', 'plan', 'faq'] as const;
+export const SETTINGS_TABS = ['profile', 'plan', 'credits', 'faq'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** spec §2: the logged-out Tools dropdown opens these external pages in a new tab. */
@@ -167,3 +167,28 @@ export const CLIP_LENGTH_RANGES_MS: Record<ClipLength, { minMs: number; maxMs: n
   '30_60': { minMs: 30_000, maxMs: 60_000 },
   '60_90': { minMs: 60_000, maxMs: 90_000 },
 };
+
+/**
+ * Issue 24: every picture the app shows is a file the server stored (a frame of the video, of the
+ * moment or of the export, or a link's preview image fetched once through the link guard) and
+ * serves itself at `/api/thumbnail/{kind}/{id}`, to the owner, and to visitors of what was shared.
+ */
+export const THUMBNAIL_KINDS = ['task', 'moment', 'job', 'preview'] as const;
+export type ThumbnailKind = (typeof THUMBNAIL_KINDS)[number];
+export const thumbnailPath = (kind: ThumbnailKind, id: string) => `/api/thumbnail/${kind}/${id}`;
+
+/**
+ * Issue 21: how a clip is framed. `auto` lets the footage decide stretch by stretch; `speaker` is
+ * a close-up that follows whoever speaks, `split` two people one above the other, `fit` the whole
+ * frame over a blurred fill, `slide_speaker` the slide on top with the speaker below it.
+ * `blur_fit` is the older name of `fit`, still accepted.
+ */
+export const EXPORT_LAYOUTS = [
+  'auto',
+  'speaker',
+  'split',
+  'fit',
+  'slide_speaker',
+  'blur_fit',
+] as const;
+export type ExportLayout = (typeof EXPORT_LAYOUTS)[number];

@@ -7,12 +7,19 @@ export const ERROR_CODES = {
   // generic
   BAD_REQUEST: 'BAD_REQUEST',
   VALIDATION_FAILED: 'VALIDATION_FAILED',
+  /** Well formed, but refused by a rule about its content that the schema cannot state (422). */
+  INVALID_INPUT: 'INVALID_INPUT',
   UNAUTHORIZED: 'UNAUTHORIZED',
   FORBIDDEN: 'FORBIDDEN',
   NOT_FOUND: 'NOT_FOUND',
+  /** The path exists, not with this method; the reply's `Allow` header lists the ones it has. */
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
   CONFLICT: 'CONFLICT',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  URI_TOO_LONG: 'URI_TOO_LONG',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   RATE_LIMITED: 'RATE_LIMITED',
+  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
   INTERNAL: 'INTERNAL',
   /** PostgreSQL is down or restarting: the request did nothing; try again shortly (503). */
   DATABASE_UNAVAILABLE: 'DATABASE_UNAVAILABLE',
@@ -47,6 +54,10 @@ export const ERROR_CODES = {
   DOWNLOAD_FAILED: 'DOWNLOAD_FAILED',
   FILE_TOO_LARGE: 'FILE_TOO_LARGE',
   TIMEOUT: 'TIMEOUT',
+  // media tools the server runs (ffmpeg, ffprobe, yt-dlp) failing or missing
+  TOOL_MISSING: 'TOOL_MISSING',
+  FFMPEG_FAILED: 'FFMPEG_FAILED',
+  FFPROBE_FAILED: 'FFPROBE_FAILED',
   INVALID_RANGE: 'INVALID_RANGE',
   UNKNOWN_TEMPLATE: 'UNKNOWN_TEMPLATE',
   // reliability (issue 14 #9): one user runs at most so many tasks / framing analyses at once
@@ -58,10 +69,81 @@ export const ERROR_CODES = {
   INVALID_SIGNATURE: 'INVALID_SIGNATURE',
   /** The plan's CANVAS_EXPORT limit is used up (not credits: spec §8 wording differs). */
   EXPORT_LIMIT_REACHED: 'EXPORT_LIMIT_REACHED',
+  /** The video is longer than the plan's longest video (MAX_VIDEO_MINUTES): spec §8 limit dialog. */
+  VIDEO_TOO_LONG: 'VIDEO_TOO_LONG',
   // mail
   INVALID_UNSUBSCRIBE_LINK: 'INVALID_UNSUBSCRIBE_LINK',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/**
+ * The one HTTP status of each code: what the server answers with it and what the OpenAPI document
+ * lists it under. 400 means the request breaks its documented schema; 422 means it is well formed
+ * but refused by a rule about its content the schema cannot state (a link that cannot be fetched,
+ * a file that is not a video, a range outside the video); 409, 402 and 403 depend on the account's
+ * state. Tests fail when a route answers a code with another status (apps/server/src/http/contract.ts).
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  INVALID_INPUT: 422,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
+  INTERNAL: 500,
+  DATABASE_UNAVAILABLE: 503,
+  DISK_FULL: 507,
+  /** Made by the web app itself when the server cannot be reached; the server never sends it. */
+  NETWORK_DISCONNECTED: 503,
+  EMAIL_TAKEN: 409,
+  USERNAME_TAKEN: 409,
+  WEAK_PASSWORD: 422,
+  INVALID_CREDENTIALS: 401,
+  BALANCE_NOT_ENOUGH: 402,
+  USAGE_LIMIT_REACHED: 402,
+  CREDIT_LIMIT_REACHED: 402,
+  NOT_YEARLY_PLAN: 403,
+  SENSITIVE_INFORMATION: 403,
+  UNSUPPORTED_EXTENSION: 422,
+  NOT_A_VIDEO: 422,
+  EMPTY_FILE: 422,
+  CORRUPT_MEDIA: 422,
+  INVALID_URL: 422,
+  PRIVATE_ADDRESS: 422,
+  LINK_NOT_FOUND: 422,
+  LINK_NOT_MEDIA: 422,
+  LINK_UNREACHABLE: 422,
+  TASK_NOT_RETRYABLE: 409,
+  TRANSLATION_UNAVAILABLE: 422,
+  TRANSLATION_FAILED: 502,
+  NO_AUDIO: 422,
+  DOWNLOAD_FAILED: 422,
+  FILE_TOO_LARGE: 413,
+  TIMEOUT: 504,
+  TOOL_MISSING: 502,
+  FFMPEG_FAILED: 502,
+  FFPROBE_FAILED: 502,
+  INVALID_RANGE: 422,
+  UNKNOWN_TEMPLATE: 422,
+  TOO_MANY_RUNNING: 429,
+  PAYMENT_DECLINED: 402,
+  PLAN_NOT_ALLOWED: 409,
+  NO_SUBSCRIPTION: 409,
+  INVALID_SIGNATURE: 400,
+  EXPORT_LIMIT_REACHED: 402,
+  VIDEO_TOO_LONG: 402,
+  INVALID_UNSUBSCRIBE_LINK: 404,
+} as const satisfies Record<ErrorCode, number>;
+
+export const isErrorCode = (code: string): code is ErrorCode =>
+  Object.prototype.hasOwnProperty.call(ERROR_STATUS, code);
 
 /** spec §5/§8: "balance not enough" is decided by membership in this set. */
 export const BALANCE_NOT_ENOUGH_CODES: ReadonlySet<string> = new Set([
@@ -75,6 +157,38 @@ export const USAGE_LIMIT_CODES: ReadonlySet<string> = new Set([
   ERROR_CODES.EXPORT_LIMIT_REACHED,
   ERROR_CODES.CREDIT_LIMIT_REACHED,
   ERROR_CODES.BALANCE_NOT_ENOUGH,
+  ERROR_CODES.VIDEO_TOO_LONG,
 ]);
 
 export const SUCCESS_CODE = 0;
+
+/** What checking or fetching a video link can answer (the link guard, then the platform). */
+export const LINK_ERRORS = [
+  ERROR_CODES.INVALID_URL,
+  ERROR_CODES.PRIVATE_ADDRESS,
+  ERROR_CODES.LINK_NOT_FOUND,
+  ERROR_CODES.LINK_NOT_MEDIA,
+  ERROR_CODES.LINK_UNREACHABLE,
+  ERROR_CODES.DOWNLOAD_FAILED,
+  ERROR_CODES.TIMEOUT,
+  ERROR_CODES.TOOL_MISSING,
+] as const satisfies readonly ErrorCode[];
+
+/** What reading an uploaded file can answer (spec §5: mp4, mov, webm with a picture). */
+export const UPLOADED_FILE_ERRORS = [
+  ERROR_CODES.UNSUPPORTED_EXTENSION,
+  ERROR_CODES.EMPTY_FILE,
+  ERROR_CODES.NOT_A_VIDEO,
+  ERROR_CODES.CORRUPT_MEDIA,
+  ERROR_CODES.FFPROBE_FAILED,
+  ERROR_CODES.TOOL_MISSING,
+] as const satisfies readonly ErrorCode[];
+
+/** What preparing captions of a clip can answer (templates, trims, translation). */
+export const CAPTION_ERRORS = [
+  ERROR_CODES.CONFLICT,
+  ERROR_CODES.UNKNOWN_TEMPLATE,
+  ERROR_CODES.INVALID_RANGE,
+  ERROR_CODES.TRANSLATION_UNAVAILABLE,
+  ERROR_CODES.TRANSLATION_FAILED,
+] as const satisfies readonly ErrorCode[];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CAPTION_DISPLAYS, JOB_TYPES } from './constants.js';
-import { OptionalTargetLanguage } from './schemas.js';
+import { CAPTION_DISPLAYS, EXPORT_LAYOUTS, JOB_TYPES } from './constants.js';
+import { NonBlank, OptionalTargetLanguage } from './schemas.js';
 
 /**
  * Export jobs and the clip editor's caption preview (issue "Clip studio"; the spec names the job
@@ -13,9 +13,7 @@ export type ExportAspect = (typeof EXPORT_ASPECTS)[number];
 /** The short side of the output: 720 or 1080 pixels. */
 export const EXPORT_QUALITIES = ['720p', '1080p'] as const;
 export type ExportQuality = (typeof EXPORT_QUALITIES)[number];
-/** `auto` follows the subject (falls back to blur_fit when none is found). */
-export const EXPORT_LAYOUTS = ['auto', 'blur_fit'] as const;
-export type ExportLayout = (typeof EXPORT_LAYOUTS)[number];
+export { EXPORT_LAYOUTS, type ExportLayout } from './constants.js';
 
 /** Caption placement; `bottom` stays above the platforms' own bottom UI. */
 export const CAPTION_POSITIONS = ['bottom', 'middle', 'top'] as const;
@@ -27,7 +25,7 @@ export const ExportOptions = z.object({
   aspect: z.enum(EXPORT_ASPECTS).default('9:16'),
   quality: z.enum(EXPORT_QUALITIES).default('1080p'),
   /** A caption template id (GET /api/captions/templates); an unknown one is UNKNOWN_TEMPLATE. */
-  template: z.string().trim().min(1).max(60).default('karaoke'),
+  template: NonBlank(60).default('karaoke'),
   /** Default: the task's caption_display. */
   caption_display: z.enum(CAPTION_DISPLAYS).optional(),
   /** Language of the translated captions; default: the task's target_lang. */
@@ -46,13 +44,16 @@ export const ExportOptions = z.object({
 });
 export type ExportOptions = z.infer<typeof ExportOptions>;
 
-/** POST /api/job. moment_id for the moment types, task_id for ANIMATED_CAPTION_EXPORT. */
-export const JobCreateBody = z.object({
-  type: z.enum(JOB_TYPES),
-  moment_id: z.string().max(100).optional(),
-  task_id: z.string().max(100).optional(),
-  options: ExportOptions.default(ExportOptions.parse({})),
-});
+/** The id of a moment, task or job in a request. */
+const Id = z.string().min(1).max(100);
+const exportOptions = ExportOptions.default(ExportOptions.parse({}));
+
+/** POST /api/job: moment_id for the moment types, task_id for ANIMATED_CAPTION_EXPORT. */
+export const JobCreateBody = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('VIRAL_MOMENT_EXPORT'), moment_id: Id, options: exportOptions }),
+  z.object({ type: z.literal('VIRAL_FIND_MOMENT_EXPORT'), moment_id: Id, options: exportOptions }),
+  z.object({ type: z.literal('ANIMATED_CAPTION_EXPORT'), task_id: Id, options: exportOptions }),
+]);
 export type JobCreateBody = z.infer<typeof JobCreateBody>;
 
 export const JobListQuery = z.object({
@@ -61,12 +62,11 @@ export const JobListQuery = z.object({
   type: z.enum(JOB_TYPES).optional(),
 });
 
-/** POST /api/captions/preview: what the export of the same body would burn in. */
-export const CaptionPreviewBody = z.object({
-  moment_id: z.string().max(100).optional(),
-  task_id: z.string().max(100).optional(),
-  options: ExportOptions.default(ExportOptions.parse({})),
-});
+/** POST /api/captions/preview: what the export of the same body would burn in (a moment, or a task's whole video). */
+export const CaptionPreviewBody = z.union([
+  z.object({ moment_id: Id, task_id: Id.optional(), options: exportOptions }),
+  z.object({ task_id: Id, options: exportOptions }),
+]);
 export type CaptionPreviewBody = z.infer<typeof CaptionPreviewBody>;
 
 export const CaptionFontRef = z.object({ family: z.string(), url: z.string() });
@@ -90,6 +90,10 @@ export type CaptionPreview = z.infer<typeof CaptionPreview>;
 export const ClipFramingBody = CaptionPreviewBody;
 export type ClipFramingBody = CaptionPreviewBody;
 
+/** POST /api/highlight_moment/layout: the framing kept with a clip (the studio's choice). */
+export const MomentLayoutBody = z.object({ layout: z.enum(EXPORT_LAYOUTS) });
+export type MomentLayoutBody = z.infer<typeof MomentLayoutBody>;
+
 export const CropKeyframe = z.object({
   /** ms from `start_ms`; two keyframes with the same time are a jump (a cut). */
   t_ms: z.number(),
@@ -101,18 +105,58 @@ export const CropKeyframe = z.object({
 });
 export type CropKeyframe = z.infer<typeof CropKeyframe>;
 
+/** How a stretch of a clip is framed (the layouts a segment can have). */
+export const FRAMING_LAYOUTS = ['speaker', 'split', 'fit', 'slide_speaker'] as const;
+export type FramingLayout = (typeof FRAMING_LAYOUTS)[number];
+
+/** A rectangle of the output frame showing a moving window of the source. */
+export const FramingPane = z.object({
+  /** Where the pane sits in the output, in output pixels. */
+  x: z.number().int(),
+  y: z.number().int(),
+  w: z.number().int(),
+  h: z.number().int(),
+  /** The window of the source it shows (the pane's shape), linear between keyframes. */
+  keyframes: z.array(CropKeyframe),
+});
+export type FramingPane = z.infer<typeof FramingPane>;
+
+export const FramingSegment = z.object({
+  /** ms from `start_ms`; the segments tile the clip. */
+  start_ms: z.number().int(),
+  end_ms: z.number().int(),
+  layout: z.enum(FRAMING_LAYOUTS),
+  /** A blurred copy of the whole frame fills the output behind the panes. */
+  backdrop: z.boolean(),
+  panes: z.array(FramingPane),
+});
+export type FramingSegment = z.infer<typeof FramingSegment>;
+
+/** The picture under the captions: `light` gets them a box, `busy` a heavy outline. */
+export const CAPTION_BACKGROUNDS = ['plain', 'light', 'busy'] as const;
+
 /**
- * How the export frames the clip, computed by the exporter's own planner: `crop` shows the window
- * the keyframes describe (linear between keyframes, the last one holds), `blur_fit` the whole
- * frame over a blurred copy of itself (no keyframes).
+ * How the export frames the clip, computed by the exporter's own planner: a list of segments,
+ * each a layout with its panes over time. `layout` sums it up: `crop` (one close-up all along,
+ * whose path is also in `keyframes`), `blur_fit` (the whole frame all along), `split`,
+ * `slide_speaker`, or `mixed`.
  */
 export const ClipFraming = z.object({
-  layout: z.enum(['crop', 'blur_fit']),
+  layout: z.enum(['crop', 'blur_fit', 'split', 'slide_speaker', 'mixed']),
   source: z.object({ width: z.number().int(), height: z.number().int() }),
   output: z.object({ width: z.number().int(), height: z.number().int() }),
   start_ms: z.number().int(),
   end_ms: z.number().int(),
   keyframes: z.array(CropKeyframe),
+  segments: z.array(FramingSegment),
+  /** The picture under the captions at each position (the captions' backing follows it). */
+  caption_background: z.object({
+    bottom: z.enum(CAPTION_BACKGROUNDS),
+    middle: z.enum(CAPTION_BACKGROUNDS),
+    top: z.enum(CAPTION_BACKGROUNDS),
+  }),
+  /** Layout changes not at a cut of the source, per minute. */
+  switches_per_minute: z.number(),
 });
 export type ClipFraming = z.infer<typeof ClipFraming>;
 
@@ -131,7 +175,7 @@ export const SUBTITLE_LANGUAGES = ['source', 'target', 'both'] as const;
 export type SubtitleLanguage = (typeof SUBTITLE_LANGUAGES)[number];
 
 export const SubtitleQuery = z.object({
-  task_id: z.string().max(100),
+  task_id: Id,
   format: z.enum(SUBTITLE_FORMATS).default('srt'),
   lang: z.enum(SUBTITLE_LANGUAGES).default('source'),
   /** Default: the task's target_lang. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   CAPTION_DISPLAYS,
   CLIP_LENGTHS,
+  EXPORT_LAYOUTS,
   FEATURES,
   FEEDBACK_ACTIONS,
   JOB_STATUSES,
@@ -13,15 +14,29 @@ import {
   TASK_STATUSES,
   URL_SOURCES,
 } from './constants.js';
+import type { ErrorCode } from './errors.js';
 
 /** Every reply: `{ code, message, data }`; code 0 on success, a stable string code on error. */
 export const envelopeOf = <T extends z.ZodType>(data: T) =>
-  z.object({ code: z.union([z.literal(0), z.string()]), message: z.string(), data });
+  z.object({ code: z.literal(0), message: z.string(), data });
 export const ErrorEnvelope = z.object({
   code: z.string(),
   message: z.string(),
   data: z.null(),
 });
+/**
+ * The error reply of one status with the codes a route answers under it (the OpenAPI document's
+ * error responses). `details` carries the failing fields of a VALIDATION_FAILED.
+ */
+export const errorEnvelopeOf = (
+  codes: readonly [ErrorCode, ...ErrorCode[]] | readonly ErrorCode[],
+) =>
+  z.object({
+    code: z.enum(codes as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    data: z.null(),
+    details: z.unknown().optional(),
+  });
 export type ApiEnvelope<T> = { code: 0 | string; message: string; data: T };
 
 /** spec §9: notification pages hold `content` and `last`. */
@@ -30,14 +45,51 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
 
 // ---------- accounts (spec §3 "User info", §6) ----------
 
-export const Email = z.string().trim().toLowerCase().pipe(z.email().max(254));
-export const Password = z.string().min(1).max(256);
-export const Username = z
+/**
+ * Text that must hold something besides white space, then trimmed. The rule is one explicit
+ * character class, so the document's `pattern` means the same to every client's regex engine
+ * (JavaScript's and Python's `\\s` differ) and a blank value is a 400 by the schema itself.
+ */
+// The class names the separators \x1c-\x1f on purpose: Python counts them as white space.
+const BLANK =
+  ' \\t\\n\\v\\f\\r\\x1c-\\x1f\\x85\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+export const NOT_BLANK = new RegExp(`[^${BLANK}]`);
+export const NonBlank = (max: number) =>
+  z.string().max(max).regex(NOT_BLANK, 'must not be blank').trim();
+/**
+ * Text of at least `min` characters once trimmed (`min` >= 2): a visible character, at least
+ * `min - 2` of any kind, then another visible one, the same rule as a pattern a client can read.
+ */
+export const TrimmedText = (min: number, max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(
+      new RegExp(`[^${BLANK}][\\s\\S]{${min - 2},}[^${BLANK}]`),
+      `must hold at least ${min} characters besides white space at either end`,
+    )
+    .trim();
+
+/**
+ * An email address: the HTML5 `<input type=email>` rule with the local part a dot-atom of at most
+ * 64 characters (RFC 5321), so what the document's `format: email` calls valid is exactly what is
+ * accepted. Trimmed and lower-cased.
+ */
+export const EMAIL_PATTERN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+export const Email = z
   .string()
   .trim()
-  .min(2)
-  .max(40)
-  .regex(/^[\p{L}\p{N}_.\- ]+$/u, 'letters, digits, spaces, _ . - only');
+  .toLowerCase()
+  .email({ pattern: EMAIL_PATTERN })
+  .max(254)
+  .refine((email) => email.indexOf('@') <= 64, 'The part before @ is at most 64 characters');
+
+export const Password = z.string().min(1).max(256);
+export const Username = TrimmedText(2, 40).regex(
+  /^[\p{L}\p{N}_.\- ]+$/u,
+  'letters, digits, spaces, _ . - only',
+);
 
 export const SignupBody = z.object({
   email: Email,
@@ -74,7 +126,7 @@ export const AuthResult = z.object({ token: z.string(), user: UserInfo });
 export type AuthResult = z.infer<typeof AuthResult>;
 
 export const ComingSoonBody = z.object({
-  types: z.array(z.string().trim().min(1).max(60)).min(1).max(20),
+  types: z.array(NonBlank(60)).min(1).max(20),
   email: Email,
 });
 export type ComingSoonBody = z.infer<typeof ComingSoonBody>;
@@ -119,14 +171,14 @@ export const TaskStartParams = z.object({
   act_as: z.string().trim().max(200).optional(),
   reset_language: z.coerce.boolean().optional(),
   query: z.string().trim().max(500).optional(),
-  root_task_id: z.string().optional(),
+  root_task_id: z.string().min(1).max(100).optional(),
   /** Issue 12: preferred clip length of the moments (default auto, 15-90 s). */
   clip_length: z.enum(CLIP_LENGTHS).default('auto'),
 });
 export type TaskStartParams = z.infer<typeof TaskStartParams>;
 
 export const TaskRetryParams = z.object({
-  id: z.string(),
+  id: z.string().min(1).max(100),
   source_lang: Language.optional(),
   target_lang: OptionalTargetLanguage,
   caption_display: z.enum(CAPTION_DISPLAYS).optional(),
@@ -155,6 +207,8 @@ export const Task = z.object({
   detected_lang: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
   cost_credits: z.number().int(),
+  /** Issue 19: a follow-up on a transcribed video, charged only its run (optional for fixtures). */
+  reuses_transcript: z.boolean().optional(),
   created_at: z.number(),
   updated_at: z.number(),
   // spec §3 result flags
@@ -184,6 +238,21 @@ export const Transcript = z.object({
 });
 export type Transcript = z.infer<typeof Transcript>;
 
+/**
+ * Issue 22: what a long task has heard so far while it still transcribes (times in ms): pushed
+ * per chunk with `added` the new words, or loaded by a page opened late with all of them.
+ */
+export const TaskPartial = z.object({
+  transcribed_ms: z.number().int(),
+  chunks_done: z.number().int(),
+  chunk_count: z.number().int(),
+  added: z.array(z.object({ start_ms: z.number(), end_ms: z.number(), text: z.string() })),
+  moments: z.array(
+    z.object({ start_ms: z.number(), end_ms: z.number(), title: z.string(), score: z.number() }),
+  ),
+});
+export type TaskPartial = z.infer<typeof TaskPartial>;
+
 // ---------- moments (spec §3, §7) ----------
 
 export const MomentReason = z.object({ kind: z.string(), detail: z.string(), weight: z.number() });
@@ -205,6 +274,10 @@ export const Moment = z.object({
   created_at: z.number(),
   /** Found by the task's latest analysis for the first time (a re-analysis keeps older ones). */
   is_new: z.boolean().optional(),
+  /** A frame from inside the moment, served by the app (issue 24); null until it is made. */
+  thumbnail: z.string().nullable().optional(),
+  /** The framing kept with this clip in the studio (issue 21); null: never chosen (auto). */
+  layout: z.enum(EXPORT_LAYOUTS).nullable().optional(),
 });
 export type Moment = z.infer<typeof Moment>;
 
@@ -227,11 +300,11 @@ export const FeedbackBody = z.discriminatedUnion('action', [
   z.object({
     action: z.literal('THUMB_DOWN'),
     content: z.string().max(2000).default(''),
-    reason: z.string().trim().min(1).max(200),
+    reason: NonBlank(200),
   }),
 ]);
 export const SearchVideosBody = z.object({
-  query: z.string().trim().min(1).max(500),
+  query: NonBlank(500),
   num: z.number().int().min(1).max(100).default(24),
   search_id: z.string().optional(),
 });
@@ -260,6 +333,10 @@ export const Job = z.object({
   duration_ms: z.number().int().nullable(),
   cost_credits: z.number().int(),
   created_at: z.number(),
+  /** A frame of the finished MP4, served by the app (issue 24); null until it is made. */
+  poster_url: z.string().nullable().optional(),
+  /** Set while the clip is shared as an unlisted /s/{share_id}?clip=1 page. */
+  share_id: z.string().nullable().optional(),
 });
 export type Job = z.infer<typeof Job>;
 

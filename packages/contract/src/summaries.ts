@@ -69,7 +69,7 @@ export const UpdateNoteBody = z.object({
   content_html: z.string().max(500_000).optional(),
 });
 
-/** A public, read-only page at /s/{id} (summary) or /s/{id}?note=1 (note). */
+/** A public, read-only page at /s/{id} (summary), /s/{id}?note=1 (note) or /s/{id}?clip=1 (clip). */
 export const SharedPage = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('summary'),
@@ -78,6 +78,14 @@ export const SharedPage = z.discriminatedUnion('kind', [
     summary: Summary.omit({ share_id: true, warnings: true }),
   }),
   z.object({ kind: z.literal('note'), title: z.string(), note: Note.omit({ share_id: true }) }),
+  /** Issue 24: an exported clip, /s/{id}?clip=1: its MP4 and poster, served while it is shared. */
+  z.object({
+    kind: z.literal('clip'),
+    title: z.string(),
+    duration_ms: z.number().int().nullable(),
+    video_url: z.string(),
+    poster_url: z.string().nullable(),
+  }),
 ]);
 export type SharedPage = z.infer<typeof SharedPage>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email } from './schemas.js';
+import { Email, TrimmedText } from './schemas.js';
 
 // ---------- invites (issue 10 item 4) ----------
 
@@ -61,7 +61,7 @@ export type UnsubscribeInfo = z.infer<typeof UnsubscribeInfo>;
 // ---------- help feedback (issue 10 item 7) ----------
 
 export const HelpFeedbackBody = z.object({
-  content: z.string().trim().min(5).max(5000),
+  content: TrimmedText(5, 5000),
   /** Needed when not logged in; a logged-in user's account email is used otherwise. */
   email: Email.optional(),
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareDataDir } from './data-dir.js';
-import { ConfigError, loadConfig } from './index.js';
+import { ConfigError, REPO_ROOT, loadConfig } from './index.js';
 
 describe('configuration', () => {
   it('gives the embedded one-machine defaults with no variables set', () => {
@@ -39,6 +39,15 @@ describe('configuration', () => {
     expect(config.MEDIA_FETCH_ALLOW_HOSTS).toEqual(['media.lan', '10.0.0.2:8080']);
   });
 
+  it('refuses several API processes where they could not share the database or realtime', () => {
+    expect(() => loadConfig({ API_PROCESSES: '2' })).toThrow(/API_PROCESSES.*DATABASE_URL/s);
+    const url = 'postgres://moments@db/moments';
+    expect(() => loadConfig({ API_PROCESSES: '2', DATABASE_URL: url })).toThrow(/REALTIME_BUS/);
+    const config = loadConfig({ API_PROCESSES: '2', DATABASE_URL: url, REALTIME_BUS: 'redis' });
+    expect(config.API_PROCESSES).toBe(2);
+    expect(loadConfig({}).API_PROCESSES).toBe(1);
+  });
+
   it('refuses a DATA_DIR it cannot write, with the reason, instead of hanging (issue 14 #20)', async () => {
     const refused = prepareDataDir('/proc/moments-data');
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
@@ -46,4 +55,39 @@ describe('configuration', () => {
       /DATA_DIR "\/proc\/moments-data" is not a writable folder/,
     );
   });
+
+  it('decides BILLING so money never depends on a silent default (issue 19)', () => {
+    expect(loadConfig({}).BILLING).toBe('test');
+    expect(
+      loadConfig({ BILLING: 'off', HOST: '0.0.0.0', PUBLIC_URL: 'https://moments.example' })
+        .BILLING,
+    ).toBe('off');
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/BILLING: must be set .*HOST=0\.0\.0\.0/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: required for BILLING=stripe/,
+    );
+    expect(() => loadConfig({ BILLING: 'stripe', STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toThrow(
+      /STRIPE_SECRET_KEY: required/,
+    );
+    expect(
+      loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).BILLING,
+    ).toBe('stripe');
+  });
+
+  it('npm start exits naming the missing Stripe secret, and refuses a public address without BILLING', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const start = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: '/tmp/moments-config-test', ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const stripe = start({ STRIPE_SECRET_KEY: 'sk_test_only' });
+    expect(stripe.status).toBe(2);
+    expect(stripe.stderr).toContain('STRIPE_WEBHOOK_SECRET');
+    const open = start({ HOST: '0.0.0.0' });
+    expect(open.status).toBe(2);
+    expect(open.stderr).toMatch(/BILLING: must be set/);
+  }, 120_000);
 });

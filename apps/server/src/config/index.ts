@@ -83,6 +83,13 @@ const EnvSchema = z.object({
     .int()
     .min(1000)
     .default(60 * 60_000),
+  /** Posts of the forms that need no account (coming soon, help feedback) per client address. */
+  FORM_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(5),
+  FORM_RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(10 * 60_000),
   WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
   TOOLS_DIR: z.string().default(path.join(REPO_ROOT, '.tools')),
   EXTERNAL_TOOLS_BASE_URL: z.string().optional(),
@@ -104,6 +111,11 @@ const EnvSchema = z.object({
   PROCESSING_MAX_HEIGHT: z.coerce.number().int().min(144).max(4320).default(1080),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
   /**
+   * HTTP API processes sharing the port (node:cluster), one per core is the usual choice; they
+   * share realtime through REALTIME_BUS, so more than one needs PostgreSQL and a postgres or redis bus.
+   */
+  API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /**
    * How often an idle worker asks the queue for a job sent by another process; a job sent by
    * this process wakes its own workers at once.
    */
@@ -112,12 +124,29 @@ const EnvSchema = z.object({
   MAX_RUNNING_TASKS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
   /** Framing analyses (editor previews) one user may have under way at once. */
   MAX_FRAMING_ANALYSES_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  /**
+   * How many of a DONE task's best moments get their framing analysed in the background, so
+   * their exports only render (0: none, exports analyse when they run).
+   */
+  FRAMING_PREPARE_MOMENTS: z.coerce.number().int().min(0).max(50).default(3),
   /** Which job queues a worker takes: `asr` (tasks: download, transcribe, find moments), `render` (exports). */
   WORKER_QUEUES: csv
     .pipe(z.array(z.enum(['asr', 'render'])))
     .transform((queues) => (queues.length ? queues : (['asr', 'render'] as const))),
   /** `cuda` runs faster-whisper on the GPU; refused at start when no CUDA device is visible. */
   ASR_DEVICE: z.enum(['cpu', 'cuda']).default('cpu'),
+  /**
+   * Issue 22: `fast` hears English with Whisper tiny.en (batched, about 2x faster, a few points of
+   * WER worse on real readings), `accurate` (the default) with the main model.
+   */
+  ASR_ACCURACY: z.enum(['fast', 'accurate']).optional(),
+  /** Long audio is cut at silences into chunks of about this many seconds, one job each. */
+  ASR_CHUNK_SECONDS: z.coerce.number().int().min(10).max(3600).default(180),
+  /**
+   * Whisper processes a worker keeps, each transcribing one chunk at a time with
+   * cores / ASR_PROCESSES threads (ASR_THREADS overrides). Absent: 2 on a CPU, 1 on a GPU.
+   */
+  ASR_PROCESSES: z.coerce.number().int().min(1).max(16).optional(),
   /** `nvenc` encodes exports with h264_nvenc; refused at start when ffmpeg cannot use it. */
   VIDEO_ENCODER: z.enum(['x264', 'nvenc']).default('x264'),
   /** Absent: mail is written to DATA_DIR/outbox (and the log) instead of being sent. */
@@ -125,16 +154,66 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Moments <no-reply@localhost>'),
   /** Where enterprise contact requests and feedback go; absent: the outbox only. */
   OPERATOR_EMAIL: z.string().optional(),
-  /** Billing (issue 9): both set switches payments from the built-in TEST MODE checkout to Stripe. */
+  /**
+   * Billing (issue 19): `off` (no plans and no limits: a team's own instance), `test` (the labelled
+   * TEST MODE checkout; nothing is charged) or `stripe` (needs both Stripe secrets). Unset: `stripe`
+   * when a Stripe secret is set, `test` while listening on loopback, otherwise start refuses.
+   */
+  BILLING: z.enum(['off', 'test', 'stripe']).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Where the Stripe SDK sends API calls (tests point it at a local server); absent: Stripe's. */
   STRIPE_API_BASE: z.url().optional(),
 });
 
-export type AppConfig = z.infer<typeof EnvSchema>;
+export type AppConfig = Omit<z.infer<typeof EnvSchema>, 'BILLING'> & {
+  BILLING: 'off' | 'test' | 'stripe';
+};
+
+/** BILLING as issue 19 decides it: nothing about money is left to a silent default. */
+function billingMode(config: z.infer<typeof EnvSchema>): AppConfig['BILLING'] {
+  const stripeSecrets = !!(config.STRIPE_SECRET_KEY || config.STRIPE_WEBHOOK_SECRET);
+  const mode =
+    config.BILLING ?? (stripeSecrets ? 'stripe' : isLoopback(config.HOST) ? 'test' : undefined);
+  if (!mode) {
+    throw new ConfigError(
+      `Invalid configuration:\n  BILLING: must be set when the server listens on HOST=${config.HOST} (not loopback): ` +
+        'off (no plans and no limits), test (the TEST MODE checkout, nothing is charged) or stripe (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET)',
+    );
+  }
+  if (mode === 'stripe') {
+    const missing = (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter(
+      (name) => !config[name],
+    );
+    if (missing.length) {
+      throw new ConfigError(
+        `Invalid configuration:\n${missing
+          .map((name) => `  ${name}: required for BILLING=stripe (Stripe payments)`)
+          .join('\n')}`,
+      );
+    }
+  }
+  return mode;
+}
+
+/** Where links in mails and previews point: PUBLIC_URL, else the address the server listens on. */
+/**
+ * Where links point (mail, checkout, invoices, share previews): PUBLIC_URL, else the address the
+ * server listens on (only a loopback address may go without PUBLIC_URL; see loadConfig). Never the
+ * request's Host header.
+ */
+export function publicUrlOf(config: AppConfig): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL;
+  const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
+}
 
 export class ConfigError extends Error {}
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
 
 /** Reads and validates the environment; throws one message listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -145,9 +224,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const config = parsed.data;
+  // Reachable from other machines, links (checkout, invoices, mail, share previews) must name
+  // the address people use; the request's Host header is anyone's to set (issue 23). Said in
+  // one message with what billing needs on such a server.
+  const { ROLES, PUBLIC_URL, HOST } = parsed.data;
+  const problems: string[] = [];
+  if (ROLES.includes('api') && !PUBLIC_URL && !isLoopback(HOST)) {
+    problems.push(
+      `  PUBLIC_URL: required when HOST=${HOST} is not a loopback address: set it to the ` +
+        'address people open, e.g. PUBLIC_URL=https://moments.example.org',
+    );
+  }
+  let billing: AppConfig['BILLING'] | undefined;
+  try {
+    billing = billingMode(parsed.data);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.message.split('\n').slice(1));
+  }
+  if (problems.length > 0 || !billing) {
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const config = { ...parsed.data, BILLING: billing };
   if (config.STORAGE_DRIVER === 's3' && !config.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE_DRIVER=s3');
+  }
+  if (config.API_PROCESSES > 1 && (!config.DATABASE_URL || config.REALTIME_BUS === 'memory')) {
+    throw new ConfigError(
+      'Invalid configuration:\n  API_PROCESSES: more than one API process needs DATABASE_URL ' +
+        '(PostgreSQL; the embedded database belongs to one process) and REALTIME_BUS=postgres or redis',
+    );
   }
   return config;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  check,
   bigserial,
   boolean,
   index,
@@ -48,23 +49,65 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** spec §3 Entitlement: limit -1 means unlimited. */
-export const entitlements = pgTable(
-  'entitlements',
+/**
+ * Credit buckets (issue 19): what a user can spend, per feature (CREDIT, FREE_TOOL_CREDIT,
+ * CANVAS_EXPORT) and source: `plan` (this period's grant, resets each period), `reward` (referral
+ * and gift rewards) and `purchased` (top-ups, never lost at a plan change). Only the ledger
+ * (modules/billing/ledger) writes here; the spec §3 entitlements in user info are derived from it.
+ */
+export const creditBuckets = pgTable(
+  'credit_buckets',
   {
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     feature: text('feature').notNull(),
-    limit: integer('limit').notNull(),
-    usage: integer('usage').notNull().default(0),
+    bucket: text('bucket').notNull(),
+    balance: integer('balance').notNull().default(0),
+    /** A plan grant of -1 (spec §3): nothing is counted down. */
+    unlimited: boolean('unlimited').notNull().default(false),
+    /** Plan bucket: what was spent this period from every bucket (the entitlement's usage). */
+    periodUsed: integer('period_used').notNull().default(0),
+    updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.feature] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.feature, t.bucket] }),
+    check('credit_buckets_balance_check', sql`${t.balance} >= 0`),
+  ],
 );
 
 /**
- * Every credit movement, so a charge is idempotent (one row per charge key) and a failed task or
- * export can be refunded by its key. Amounts are in credit units (displayed divided by 10, spec §9).
+ * One credit operation (a charge, refund, grant or expiry) per key: `task:<id>:<attempt>`,
+ * `summary:<id>:<attempt>`, `job:<id>`, `checkout:<session>`, ... Its unique key makes a retried
+ * or concurrent operation a no-op; its ledger rows say which buckets it moved.
+ */
+export const creditOperations = pgTable(
+  'credit_operations',
+  {
+    key: text('key').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** charge, refund, grant, expire */
+    kind: text('kind').notNull(),
+    /** What was charged (packages/domain CHARGE_KINDS); null for other operations. */
+    chargeKind: text('charge_kind'),
+    feature: text('feature').notNull(),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    taskId: uuid('task_id'),
+    jobId: uuid('job_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('credit_operations_task_idx').on(t.taskId),
+    index('credit_operations_job_idx').on(t.jobId),
+  ],
+);
+
+/**
+ * Every movement of credits, one row per bucket moved: the credit history page reads it. Amounts
+ * are in credit units (displayed divided by 10, spec §9): negative for charges and expiries.
  */
 export const creditLedger = pgTable(
   'credit_ledger',
@@ -73,16 +116,26 @@ export const creditLedger = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    operationKey: text('operation_key').notNull(),
+    /** charge, refund, grant, expire */
+    kind: text('kind').notNull(),
     feature: text('feature').notNull(),
+    bucket: text('bucket').notNull(),
     amount: integer('amount').notNull(),
-    /** e.g. `task:<id>` or `job:<id>`; unique so a retried handler charges once. */
-    chargeKey: text('charge_key').notNull(),
+    /** The bucket's balance after this movement; null when the bucket is unlimited. */
+    balanceAfter: integer('balance_after'),
     reason: text('reason').notNull(),
-    /** spec §4 plan change action (CREATE, Recharge, UPGRADE, ...) for grants; null for charges. */
+    /** spec §4 plan change action (CREATE, Recharge, UPGRADE, ...) for plan grants. */
     action: text('action'),
+    /** The work this movement belongs to. */
+    taskId: uuid('task_id'),
+    jobId: uuid('job_id'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('credit_ledger_charge_key').on(t.chargeKey)],
+  (t) => [
+    index('credit_ledger_user_idx').on(t.userId, t.createdAt),
+    index('credit_ledger_operation_idx').on(t.operationKey),
+  ],
 );
 
 export const uploads = pgTable(
@@ -134,8 +187,17 @@ export const tasks = pgTable(
     durationMs: integer('duration_ms'),
     /** Key of the processed media file in storage, once downloaded or uploaded. */
     mediaKey: text('media_key'),
+    /** The video's thumbnail as the server stored it (issue 24: never a remote address). */
+    thumbnailKey: text('thumbnail_key'),
+    /**
+     * Why no frame can ever be taken from the media (FRAMELESS_REASONS: 'audio-only', 'no-frame'):
+     * the thumbnail backfill passes the video and its moments by instead of probing it again.
+     */
+    framelessReason: text('frameless_reason'),
     costCredits: integer('cost_credits').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
+    /** A follow-up that reuses its root's transcript and summary: it costs only its run (issue 19). */
+    reusesTranscript: boolean('reuses_transcript').notNull().default(false),
     /** Identifies the current run; a worker holding an older token stops touching the task. */
     runToken: text('run_token'),
     /** Refreshed by the running worker; a stale one means the worker died and the run is resumed. */
@@ -195,18 +257,24 @@ export const moments = pgTable(
     /** Shown on the public home shelf and in anonymous search: an explicit choice, off by default. */
     published: boolean('published').notNull().default(false),
     clipped: boolean('clipped').notNull().default(false),
+    /** The framing layout kept with the clip (the studio's choice, or its last export's); null: auto. */
+    layout: text('layout'),
     /** Found by the task's latest analysis for the first time; kept moments are not new. */
     isNew: boolean('is_new').notNull().default(false),
+    /** A frame from inside the moment, stored by the server (issue 24). */
+    thumbnailKey: text('thumbnail_key'),
     createdAt: createdAt(),
   },
   (t) => [
     index('moments_task_idx').on(t.taskId, t.rank),
     index('moments_user_idx').on(t.userId),
     uniqueIndex('moments_share_key').on(t.shareId),
-    // The anonymous home list: shared moments of one type, best first.
+    // The anonymous home list: published moments of one type, best first. The predicate is the
+    // query's own (0017): PostgreSQL multiplies the two conditions' selectivities as if they were
+    // independent, so with `share_id IS NOT NULL` alone it preferred another index and a sort.
     index('moments_shared_type_idx')
       .on(t.type, t.score.desc(), t.createdAt.desc())
-      .where(sql`${t.shareId} IS NOT NULL`),
+      .where(sql`${t.shareId} IS NOT NULL AND ${t.published}`),
   ],
 );
 
@@ -238,6 +306,10 @@ export const jobs = pgTable(
       .notNull()
       .default(sql`'{}'::jsonb`),
     fileKey: text('file_key'),
+    /** A frame of the exported MP4, its poster (issue 24). */
+    posterKey: text('poster_key'),
+    /** Unlisted public clip page /s/{shareId}?clip=1; null when not shared (unsharing clears it). */
+    shareId: text('share_id'),
     errorReason: text('error_reason'),
     durationMs: integer('duration_ms'),
     costCredits: integer('cost_credits').notNull().default(0),
@@ -256,6 +328,7 @@ export const jobs = pgTable(
       .where(sql`${t.status} = 'IN_PROGRESS'`),
     index('jobs_moment_idx').on(t.momentId),
     index('jobs_task_idx').on(t.taskId),
+    uniqueIndex('jobs_share_key').on(t.shareId),
   ],
 );
 
@@ -323,6 +396,10 @@ export const billingSubscriptions = pgTable(
     unitAmount: integer('unit_amount').notNull(),
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    /** A downgrade or period switch that starts with the next period (issue 19). */
+    scheduledPlan: text('scheduled_plan'),
+    /** `created` (unix seconds) of the last subscription event applied: older events are stale. */
+    lastEventAt: bigint('last_event_at', { mode: 'number' }).notNull().default(0),
     /** Kept when the plan ends, so a later plan is not the "first paid plan" again (referrals). */
     firstPaidAt: timestamp('first_paid_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: updatedAt(),
@@ -342,8 +419,10 @@ export const billingCheckoutSessions = pgTable('billing_checkout_sessions', {
   quantity: integer('quantity').notNull().default(1),
   referral: text('referral'),
   amount: integer('amount').notNull(),
-  /** open, paid */
+  /** open, pending (paid later by an async method), paid, failed */
   status: text('status').notNull().default('open'),
+  /** The provider's checkout page, so a second click on the same item gets the same session. */
+  url: text('url'),
   createdAt: createdAt(),
   completedAt: timestamp('completed_at', { withTimezone: true }),
 });
@@ -529,11 +608,66 @@ export const mediaAnalyses = pgTable(
   'media_analyses',
   {
     mediaKey: text('media_key').notNull(),
-    /** `framing`, `loudness` or `faces`. */
+    /**
+     * `framing` (a plan per span and options), `loudness` (per span), or `faces`: per analysed
+     * stretch, the shot analysis shared by every span of the source (faces and mouths, slide and
+     * screen measures, brightness under the captions, speech energy; issue 21).
+     */
     kind: text('kind').notNull(),
     spanKey: text('span_key').notNull(),
     data: jsonb('data').notNull(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.mediaKey, t.kind, t.spanKey] })],
+);
+
+/**
+ * Issue 22: a task's audio cut at silences into chunks of a few minutes, each transcribed by any
+ * worker (an `asr-chunk` job). The row is the chunk's lease (run token and heart-beat, so a dead
+ * worker's chunk is redone once) and, when DONE, its transcript on the chunk's own clock.
+ */
+export const asrChunks = pgTable(
+  'asr_chunks',
+  {
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    idx: integer('idx').notNull(),
+    startMs: integer('start_ms').notNull(),
+    endMs: integer('end_ms').notNull(),
+    audioKey: text('audio_key').notNull(),
+    /** The language every chunk is heard in (detected once, on the first speech). */
+    language: text('language'),
+    /** QUEUED, RUNNING, DONE or ERROR. */
+    status: text('status').notNull().default('QUEUED'),
+    attempts: integer('attempts').notNull().default(0),
+    runToken: text('run_token'),
+    /** host:pid of the worker that took it last. */
+    worker: text('worker'),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    result: jsonb('result'),
+    error: text('error'),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.idx] })],
+);
+
+/**
+ * Issue 24: a link's preview image stored for its user before any task exists. A task of the
+ * same image adopts the file (and the row goes); housekeeping removes the ones left a day.
+ */
+export const linkPreviews = pgTable(
+  'link_previews',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The hash of the image URL that names the file (`/api/thumbnail/preview/{id}`). */
+    id: text('id').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    index('link_previews_created_idx').on(t.createdAt),
+  ],
 );

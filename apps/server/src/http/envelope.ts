@@ -1,5 +1,8 @@
-import type { ApiEnvelope } from '@moments/contract';
 import { SUCCESS_CODE } from '@moments/contract';
 
 /** Every successful reply: `{ code: 0, message: 'ok', data }` (spec reads results as reply data). */
-export const ok = <T>(data: T): ApiEnvelope<T> => ({ code: SUCCESS_CODE, message: 'ok', data });
+export const ok = <T>(data: T): { code: typeof SUCCESS_CODE; message: string; data: T } => ({
+  code: SUCCESS_CODE,
+  message: 'ok',
+  data,
+});

@@ -1,116 +1,159 @@
-import { ERROR_CODES } from '@moments/contract';
+import { ERROR_CODES, ERROR_STATUS, isErrorCode } from '@moments/contract';
 import { VideoLinkError } from '@moments/domain/links';
 import { MediaError, asDiskFull } from '@moments/media/errors';
-import type { FastifyError } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  type ZodFastifySchemaValidationError,
+} from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/errors.js';
+import { answerMethodNotAllowed, type ApiContract } from './contract.js';
 import type { App } from './types.js';
 import { AppError } from './errors.js';
 
-const MEDIA_INPUT_CODES: ReadonlySet<string> = new Set([
-  'UNSUPPORTED_EXTENSION',
-  'EMPTY_FILE',
-  'NOT_A_VIDEO',
-  'CORRUPT_MEDIA',
-  'NO_AUDIO',
-  'INVALID_URL',
-  'PRIVATE_ADDRESS',
-  'LINK_NOT_FOUND',
-  'LINK_NOT_MEDIA',
-  'LINK_UNREACHABLE',
-  'DOWNLOAD_FAILED',
-]);
+/** One error reply: the status, the envelope's code and message, and any headers it needs. */
+export interface ErrorReply {
+  status: number;
+  code: string;
+  message: string;
+  details?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Fastify's and its plugins' own 4xx errors, by status, as our codes. */
+const FRAMEWORK_CODES: Record<number, keyof typeof ERROR_CODES> = {
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  431: 'HEADERS_TOO_LARGE',
+};
+const FRAMEWORK_MESSAGES: Partial<Record<keyof typeof ERROR_CODES, string>> = {
+  PAYLOAD_TOO_LARGE: 'The request is too large',
+  URI_TOO_LONG: 'The address of this request is too long',
+  RATE_LIMITED: 'Too many attempts, please wait a minute and try again',
+  HEADERS_TOO_LARGE: 'The headers of this request are too large',
+};
+
+/** What a failure means for the client: every failure becomes an envelope with a 4xx/5xx status. */
+export function errorReplyOf(error: FastifyError | AppError, request: FastifyRequest): ErrorReply {
+  const failure: unknown = error;
+  if (asDiskFull(failure)) {
+    request.log.error({ err: failure }, 'disk full');
+    return {
+      status: ERROR_STATUS.DISK_FULL,
+      code: ERROR_CODES.DISK_FULL,
+      message:
+        'The server ran out of disk space, so nothing was kept. Try again once space has been freed.',
+    };
+  }
+  if (failure instanceof MediaError) {
+    // Problems with what the user gave us are 4xx (ERROR_STATUS); failures of our tools are 5xx.
+    const status = isErrorCode(failure.code) ? ERROR_STATUS[failure.code] : 502;
+    if (status >= 500) {
+      request.log.error({ err: failure, details: failure.details }, 'media failure');
+    }
+    return { status, code: failure.code, message: failure.message };
+  }
+  if (failure instanceof VideoLinkError) {
+    return {
+      status: ERROR_STATUS.INVALID_URL,
+      code: ERROR_CODES.INVALID_URL,
+      message: failure.message,
+    };
+  }
+  if (error instanceof AppError) {
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      details: error.details,
+    };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) return validationReply(error);
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return frameworkReply(status, error.message);
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return {
+      status: ERROR_STATUS.DATABASE_UNAVAILABLE,
+      code: ERROR_CODES.DATABASE_UNAVAILABLE,
+      message:
+        'The database cannot be reached right now. Nothing was changed; try again in a moment.',
+      headers: { 'retry-after': '5' },
+    };
+  }
+  request.log.error({ err: error }, 'request failed');
+  return {
+    status: ERROR_STATUS.INTERNAL,
+    code: ERROR_CODES.INTERNAL,
+    message: 'Something went wrong on our side',
+  };
+}
+
+function validationReply(error: {
+  validation: ZodFastifySchemaValidationError[];
+  validationContext?: string | undefined;
+}): ErrorReply {
+  const details = error.validation.map((issue) => ({
+    path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+    message: issue.message,
+  }));
+  const first = details[0];
+  return {
+    status: ERROR_STATUS.VALIDATION_FAILED,
+    code: ERROR_CODES.VALIDATION_FAILED,
+    message: first
+      ? `Invalid ${error.validationContext ?? 'input'}: ${first.path || ''} ${first.message}`
+          .replace(/\s+/g, ' ')
+          .trim()
+      : 'Invalid input',
+    details,
+  };
+}
+
+/** A 4xx of Fastify or a plugin (bad JSON, body too large, unknown content type, rate limit). */
+export function frameworkReply(status: number, message: string): ErrorReply {
+  const code = FRAMEWORK_CODES[status] ?? 'BAD_REQUEST';
+  return {
+    status: ERROR_STATUS[code],
+    code: ERROR_CODES[code],
+    message: FRAMEWORK_MESSAGES[code] ?? message,
+  };
+}
+
+/**
+ * Sends an error envelope. A code the route's contract does not declare is logged; under tests
+ * (strict) it becomes a 500 whose message says what to declare, so the document never lags.
+ */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  contract: ApiContract,
+  failure: ErrorReply,
+) {
+  let sent = failure;
+  const undeclared = contract.undeclared(request, failure.status, failure.code);
+  if (undeclared) {
+    request.log.error({ status: failure.status, code: failure.code }, undeclared);
+    if (contract.strict) {
+      sent = { status: ERROR_STATUS.INTERNAL, code: ERROR_CODES.INTERNAL, message: undeclared };
+    }
+  }
+  if (sent.headers) reply.headers(sent.headers);
+  return reply.status(sent.status).send({
+    code: sent.code,
+    message: sent.message,
+    data: null,
+    ...(sent.details === undefined ? {} : { details: sent.details }),
+  });
+}
 
 /** Turns every failure into the `{ code, message, data: null }` envelope with a 4xx/5xx status. */
-export function installErrorHandler(app: App) {
+export function installErrorHandler(app: App, contract: ApiContract) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const failure: unknown = error;
-    if (asDiskFull(failure)) {
-      request.log.error({ err: failure }, 'disk full');
-      return reply.status(507).send({
-        code: ERROR_CODES.DISK_FULL,
-        message:
-          'The server ran out of disk space, so nothing was kept. Try again once space has been freed.',
-        data: null,
-      });
-    }
-    if (failure instanceof MediaError) {
-      // Problems with what the user gave us are 4xx; failures of our tools are 5xx.
-      const status = MEDIA_INPUT_CODES.has(failure.code)
-        ? 400
-        : failure.code === 'TIMEOUT'
-          ? 504
-          : 502;
-      if (status >= 500)
-        request.log.error({ err: failure, details: failure.details }, 'media failure');
-      return reply
-        .status(status)
-        .send({ code: failure.code, message: failure.message, data: null });
-    }
-    if (failure instanceof VideoLinkError) {
-      return reply
-        .status(400)
-        .send({ code: ERROR_CODES.INVALID_URL, message: failure.message, data: null });
-    }
-    if (error instanceof AppError) {
-      return reply.status(error.status).send({
-        code: error.code,
-        message: error.message,
-        data: null,
-        ...(error.details === undefined ? {} : { details: error.details }),
-      });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const details = error.validation.map((issue) => ({
-        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
-        message: issue.message,
-      }));
-      const first = details[0];
-      return reply.status(400).send({
-        code: ERROR_CODES.VALIDATION_FAILED,
-        message: first
-          ? `Invalid ${error.validationContext ?? 'input'}: ${first.path || ''} ${first.message}`
-              .replace(/\s+/g, ' ')
-              .trim()
-          : 'Invalid input',
-        data: null,
-        details,
-      });
-    }
-    const status = error.statusCode ?? 500;
-    if (status === 429) {
-      return reply.status(429).send({
-        code: ERROR_CODES.RATE_LIMITED,
-        message: 'Too many attempts, please wait a minute and try again',
-        data: null,
-      });
-    }
-    if (status === 413) {
-      return reply.status(413).send({
-        code: ERROR_CODES.PAYLOAD_TOO_LARGE,
-        message: 'The request is too large',
-        data: null,
-      });
-    }
-    if (status >= 400 && status < 500) {
-      return reply
-        .status(status)
-        .send({ code: ERROR_CODES.BAD_REQUEST, message: error.message, data: null });
-    }
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return reply.status(503).header('retry-after', '5').send({
-        code: ERROR_CODES.DATABASE_UNAVAILABLE,
-        message:
-          'The database cannot be reached right now. Nothing was changed; try again in a moment.',
-        data: null,
-      });
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({
-      code: ERROR_CODES.INTERNAL,
-      message: 'Something went wrong on our side',
-      data: null,
-    });
+    if (request.is404 && answerMethodNotAllowed(contract, request, reply)) return reply;
+    return sendError(request, reply, contract, errorReplyOf(error, request));
   });
 }

@@ -36,8 +36,18 @@ export async function registerSecurityHeaders(app: App): Promise<void> {
     crossOriginResourcePolicy: { policy: 'same-origin' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
+    // Sent only over https (below): over plain http the header means nothing and would pin a
+    // browser to an https this server may not have.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    // request.protocol follows X-Forwarded-Proto only from the proxies TRUST_PROXY names.
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
 }
+
+/** helmet's own default: a year, subdomains included. */
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Bodies a cross-site HTML form (or a no-preflight fetch) can send. */
@@ -53,6 +63,7 @@ function sameOrigin(origin: string, request: FastifyRequest, publicUrl: string |
   try {
     host = new URL(origin).host;
   } catch {
+    // Not a URL ('null' from a sandboxed page, or garbage): not a trusted origin.
     return false;
   }
   if (publicUrl && new URL(publicUrl).host === host) return true;
@@ -91,6 +102,7 @@ function refererOrigin(referer: string | undefined): string | undefined {
   try {
     return new URL(referer).origin;
   } catch {
+    // An unparseable Referer counts as an opaque origin, which no allow-list matches.
     return 'null';
   }
 }

@@ -1,6 +1,6 @@
 // Fan-out of per-user messages between API instances (design.md: in-process by default,
 // Postgres LISTEN/NOTIFY or Redis pub/sub when several instances serve the same users).
-import { consoleLogger, type RealtimeLogger } from './logger.js';
+import { fallbackLogger, type RealtimeLogger } from './logger.js';
 
 /** The JSON body of a STOMP MESSAGE on /user/queue/msg (spec §4 notification types). */
 export interface UserMessage {
@@ -65,6 +65,7 @@ export function parseEnvelope(text: string): BusEnvelope | null {
   try {
     value = JSON.parse(text);
   } catch {
+    // Not JSON: not one of our messages.
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
@@ -116,7 +117,7 @@ export class InProcessBus implements RealtimeBus {
   private readonly handlers = new HandlerSet();
   private closed = false;
 
-  constructor(private readonly logger: RealtimeLogger = consoleLogger) {}
+  constructor(private readonly logger: RealtimeLogger = fallbackLogger) {}
 
   async publish(userId: string, message: UserMessage, options?: PublishOptions): Promise<void> {
     if (this.closed) throw new Error('Realtime bus is closed');

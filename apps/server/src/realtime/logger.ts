@@ -1,3 +1,5 @@
+import { createLogger } from '../logging.js';
+
 /** The slice of Fastify's (pino) logger the realtime channel uses, so `fastify.log` fits as is. */
 export interface RealtimeLogger {
   info(details: object, message?: string): void;
@@ -5,8 +7,5 @@ export interface RealtimeLogger {
   error(details: object, message?: string): void;
 }
 
-export const consoleLogger: RealtimeLogger = {
-  info: () => {},
-  warn: (details, message) => console.warn(message, details),
-  error: (details, message) => console.error(message, details),
-};
+/** For a channel built without the server's logger (tests, tools): warnings and errors only. */
+export const fallbackLogger: RealtimeLogger = createLogger('warn');

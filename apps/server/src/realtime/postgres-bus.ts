@@ -9,7 +9,7 @@ import {
   type UserMessage,
   type UserMessageHandler,
 } from './bus.js';
-import { consoleLogger, type RealtimeLogger } from './logger.js';
+import { fallbackLogger, type RealtimeLogger } from './logger.js';
 
 // PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; keep a margin for the chunk envelope.
 const NOTIFY_PAYLOAD_LIMIT_BYTES = 7_900;
@@ -82,7 +82,7 @@ export class PostgresBus implements RealtimeBus {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(this.channel)) {
       throw new Error(`Invalid realtime channel name "${this.channel}"`);
     }
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? fallbackLogger;
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
     this.pool.on('error', (error) => {
       this.logger.warn({ err: error }, 'Realtime publisher connection failed');
@@ -157,6 +157,7 @@ export class PostgresBus implements RealtimeBus {
     try {
       await client.query(`LISTEN ${this.channel}`);
     } catch (error) {
+      // Best effort: the LISTEN error below is what the caller sees.
       await client.end().catch(() => {});
       throw error;
     }
@@ -172,6 +173,7 @@ export class PostgresBus implements RealtimeBus {
     if (this.listener !== client) return;
     this.listener = null;
     this.listening = null;
+    // Best effort: this client already failed (its error was logged); a new one replaces it.
     client.end().catch(() => {});
     this.scheduleReconnect();
   }
@@ -212,6 +214,7 @@ export class PostgresBus implements RealtimeBus {
     try {
       chunk = (JSON.parse(payload) as ChunkEnvelope).chunk;
     } catch {
+      // Not JSON: not one of our chunks.
       return null;
     }
     const now = Date.now();

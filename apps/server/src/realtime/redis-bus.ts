@@ -8,7 +8,7 @@ import {
   type UserMessage,
   type UserMessageHandler,
 } from './bus.js';
-import { consoleLogger, type RealtimeLogger } from './logger.js';
+import { fallbackLogger, type RealtimeLogger } from './logger.js';
 
 export interface RedisBusOptions {
   url: string;
@@ -33,7 +33,7 @@ export class RedisBus implements RealtimeBus {
 
   constructor(private readonly options: RedisBusOptions) {
     this.channel = options.channel ?? 'moments:realtime';
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? fallbackLogger;
     this.publisher = this.connect('publisher');
   }
 

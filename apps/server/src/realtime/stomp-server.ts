@@ -16,7 +16,7 @@ import {
   type StompFrame,
   type StompHeaders,
 } from './frame.js';
-import { consoleLogger, type RealtimeLogger } from './logger.js';
+import { fallbackLogger, type RealtimeLogger } from './logger.js';
 
 /** Spec §7/§9: the only destination a client may subscribe to. */
 export const USER_QUEUE_DESTINATION = '/user/queue/msg';
@@ -338,7 +338,7 @@ class StompServer {
   readonly connectionsByUser = new Map<string, Set<StompConnection>>();
 
   constructor(options: StompServerOptions) {
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? fallbackLogger;
     this.authenticate = options.authenticate;
     this.heartbeat = options.heartbeat ?? { outgoingMs: 4_000, incomingMs: 4_000 };
     this.heartbeatGraceFactor = options.heartbeatGraceFactor ?? 2;
@@ -439,6 +439,7 @@ export function attachStompServer(
     isConnected: (userId) => (server.connectionsByUser.get(userId)?.size ?? 0) > 0,
     async close() {
       httpServer.off('upgrade', onUpgrade);
+      // A server that never got ready closes all the same (its start already reported why).
       await ready.catch(() => {});
       await unsubscribe?.();
       const closed = [...webSockets.clients].map(

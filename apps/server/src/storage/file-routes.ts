@@ -45,6 +45,7 @@ export function registerFileRoutes(app: App, deps: { storage: Storage; fileUrls:
     '/api/external_file/refresh_url',
     {
       preHandler: requireUser,
+      config: { errors: [ERROR_CODES.INVALID_URL, ERROR_CODES.NOT_FOUND] },
       schema: {
         tags: ['files'],
         summary: 'A fresh signed link for an expired one, for files the user owns',
@@ -55,7 +56,7 @@ export function registerFileRoutes(app: App, deps: { storage: Storage; fileUrls:
     async (request) => {
       const link = new URL(request.body.url, 'http://moments.invalid');
       if (!link.pathname.startsWith('/files/')) {
-        throw new AppError(ERROR_CODES.INVALID_URL, 400, 'This is not a Moments file link');
+        throw new AppError(ERROR_CODES.INVALID_URL, 422, 'This is not a Moments file link');
       }
       const key = storageKeyOf(link.pathname.slice('/files/'.length));
       // Owner-scoped: every user file lives under users/<id>/; anything else (an encoded `..`,
@@ -85,6 +86,7 @@ function storageKeyOf(encoded: string): string | null {
     assertValidKey(key);
     return key;
   } catch {
+    // Badly encoded or not a valid key: answered as not found.
     return null;
   }
 }

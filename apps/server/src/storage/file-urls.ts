@@ -45,6 +45,7 @@ export class FileUrls {
     try {
       assertValidKey(key);
     } catch {
+      // Not a valid key: no signature can be valid for it.
       return false;
     }
     const exp = Number(query.exp);

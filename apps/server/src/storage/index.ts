@@ -22,8 +22,14 @@ export {
   type Storage,
 } from './storage.js';
 
-/** The configured driver: DATA_DIR/files by default, a bucket with STORAGE_DRIVER=s3. */
-export function createStorage(config: AppConfig): Storage {
+/**
+ * The configured driver: DATA_DIR/files by default, a bucket with STORAGE_DRIVER=s3 (its local
+ * copies go to `tmpDir`, the process's work folder).
+ */
+export function createStorage(
+  config: AppConfig,
+  tmpDir = path.join(config.DATA_DIR, 'tmp'),
+): Storage {
   if (config.STORAGE_DRIVER === 's3') {
     if (!config.S3_BUCKET) throw new Error('S3_BUCKET is required when STORAGE_DRIVER=s3');
     return new S3Storage({
@@ -33,7 +39,7 @@ export function createStorage(config: AppConfig): Storage {
       accessKeyId: config.S3_ACCESS_KEY_ID,
       secretAccessKey: config.S3_SECRET_ACCESS_KEY,
       forcePathStyle: config.S3_FORCE_PATH_STYLE,
-      tmpDir: path.join(config.DATA_DIR, 'tmp'),
+      tmpDir,
     });
   }
   return new LocalStorage(path.join(config.DATA_DIR, 'files'));

@@ -96,6 +96,7 @@ export class LocalStorage implements Storage {
   }
 
   async stat(key: string): Promise<{ size: number } | null> {
+    // Missing (or unreadable) file: stat answers "not stored".
     const info = await fs.stat(this.pathFor(key)).catch(() => null);
     return info?.isFile() ? { size: info.size } : null;
   }

@@ -88,3 +88,33 @@ export async function waitForJob(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/**
+ * A DONE task of `userId` titled `title` with a transcript of `segments` and no media: what the
+ * search and the summaries read, stored as a task stored before the search index would be.
+ */
+export async function seedTranscribedTask(
+  db: TestApp['services']['database']['db'],
+  userId: string,
+  title: string,
+  segments: { text: string; startMs: number; endMs: number; words: unknown[] }[],
+) {
+  const tasks = new TasksRepository(db);
+  const task = await tasks.insert({
+    userId,
+    kind: 'viral',
+    urlSource: 'direct',
+    video: { url: `https://example.com/${encodeURIComponent(title)}.mp4`, title },
+    status: 'DONE',
+    stage: 'finishing',
+    progress: 100,
+  });
+  await tasks.saveTranscript({
+    taskId: task.id,
+    language: 'en',
+    durationMs: (segments.at(-1)?.endMs ?? 0) + 1000,
+    engine: 'fixture',
+    segments,
+  });
+  return task;
+}

@@ -29,7 +29,7 @@ export interface ServerProcess {
  */
 export async function spawnServer(
   env: Record<string, string>,
-  options: { launcher?: string[] } = {},
+  options: { launcher?: string[]; healthTimeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const command = [
@@ -54,16 +54,23 @@ export async function spawnServer(
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
+  // A server in a network namespace listens on that namespace's address (env.HOST).
+  const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
+  // A cold start compiles the server with tsx; on a loaded 2-core box that took over a minute.
+  const deadline = Date.now() + (options.healthTimeoutMs ?? 150_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     const healthy = await fetch(`${url}/api/health`)
       .then((response) => response.ok)
       .catch(() => false);
     if (healthy) break;
-    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${output}`);
+    if (Date.now() > deadline) {
+      // Not left running (and writing into a folder the test is about to remove).
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`server did not become healthy:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {

@@ -102,10 +102,8 @@ describe('cost and allowance shown before the user clicks (issue 9)', () => {
     expect(exportAllowanceText(null)).toBeNull();
   });
   it('shows the cost and the credits left, and warns when they do not cover it', () => {
-    expect(creditCostText(50, user('free', 0, 45))).toBe(
-      'Costs about 5 credits · 55.5 credits left',
-    );
-    expect(creditCostText(5, user('free', 0))).toBe('Costs about 0.5 credits · 60 credits left');
+    expect(creditCostText(50, user('free', 0, 45))).toBe('Costs 5 credits · 55.5 credits left');
+    expect(creditCostText(5, user('free', 0))).toBe('Costs 0.5 credits · 60 credits left');
     expect(creditCostText(600, user('free', 0, 100))).toMatch(/not enough for this video$/);
     expect(creditCostText(null, user('free', 0))).toBe(
       'Credits are charged by video length · 60 credits left',

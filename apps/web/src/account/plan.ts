@@ -1,33 +1,20 @@
-import type { Entitlement, Tier, UserInfo } from '@moments/contract';
+import type { Entitlement, UserInfo } from '@moments/contract';
 import { formatCredits } from '@moments/domain/format';
 import {
   canvasExportRemaining,
   isUpgradeAllowed,
-  periodOfPlan,
+  remainingUnits,
   tierOfPlan,
 } from '@moments/domain/plans';
+import { t } from '../messages/catalogue';
 
 /*
  * Small pure readings of the user's plan that the shell needs (dialog wording, pop-ups, profile).
  * The plan rules themselves (tier and period markers, upgrade rule) belong to @moments/domain/plans.
  */
 
-export const TIER_LABELS: Record<Tier, string> = {
-  FREE: 'Free',
-  VIP: 'Standard',
-  SVIP: 'Pro',
-  SSVIP: 'Pro plus',
-};
-
-/** A readable plan name such as "Pro (yearly)" or "Standard, education (monthly)". */
-export function describePlan(plan: string | null | undefined): string {
-  const tier = tierOfPlan(plan);
-  if (tier === 'FREE') return TIER_LABELS.FREE;
-  const name = (plan ?? '').toLowerCase();
-  const edu = name.includes('edu') ? ', education' : '';
-  const period = { year: ' (yearly)', month: ' (monthly)', none: '' }[periodOfPlan(plan) ?? 'none'];
-  return `${TIER_LABELS[tier]}${edu}${period}`;
-}
+// Plan names in the reader's words (the domain's English is for the server's receipts).
+export { describePlan, tierLabel } from '../messages/domain';
 
 /** Features whose amounts are credits (displayed divided by 10). */
 export const CREDIT_FEATURES: ReadonlySet<string> = new Set(['CREDIT', 'FREE_TOOL_CREDIT']);
@@ -39,17 +26,11 @@ export function findEntitlement(
   return user?.entitlements.find((entitlement) => entitlement.feature === feature);
 }
 
-/** What is left of an entitlement; `null` means unlimited (spec §3: limit -1). */
-export function remainingOf(entitlement: Entitlement): number | null {
-  if (entitlement.limit === -1) return null;
-  return Math.max(0, entitlement.limit - entitlement.usage);
-}
-
 /** spec §2: the community modal has a variant for users with zero CREDIT and zero FREE_TOOL_CREDIT. */
 export function hasNoCreditsLeft(user: Pick<UserInfo, 'entitlements'>): boolean {
   return ['CREDIT', 'FREE_TOOL_CREDIT'].every((feature) => {
     const entitlement = findEntitlement(user, feature);
-    return entitlement === undefined || remainingOf(entitlement) === 0;
+    return entitlement === undefined || remainingUnits(entitlement) === 0;
   });
 }
 
@@ -98,9 +79,11 @@ export function exportAllowanceText(
     user.subscription.current_plan,
     findEntitlement(user, 'CANVAS_EXPORT'),
   );
-  if (remaining === -1) return 'Unlimited exports on your plan';
-  if (remaining === 0) return 'No exports left on the free plan: upgrade to export this clip';
-  return `${remaining} ${remaining === 1 ? 'export' : 'exports'} left on the free plan`;
+  if (remaining === -1) return t('account.exports.unlimited');
+  if (remaining === 0) return t('account.exports.none');
+  return t(remaining === 1 ? 'account.exports.left.one' : 'account.exports.left.other', {
+    count: remaining,
+  });
 }
 
 /** What the start form says before a task starts: its cost and the credits left. */
@@ -109,17 +92,19 @@ export function creditCostText(
   user: Pick<UserInfo, 'entitlements'> | null | undefined,
 ): string {
   const credit = findEntitlement(user, 'CREDIT');
-  const left = credit ? remainingOf(credit) : undefined;
+  const left = credit ? remainingUnits(credit) : undefined;
   const leftText =
     left === undefined
       ? ''
       : left === null
-        ? ' · unlimited credits'
-        : ` · ${formatCredits(left)} credits left`;
-  if (cost === null) return `Credits are charged by video length${leftText}`;
+        ? t('account.credits.unlimitedLeft')
+        : t('account.credits.left', { credits: formatCredits(left) });
+  if (cost === null) return t('account.credits.byLength', { left: leftText });
   const shown = formatCredits(cost);
   const enough = left === undefined || left === null || left >= cost;
-  return `Costs about ${shown} ${shown === '1' ? 'credit' : 'credits'}${leftText}${
-    enough ? '' : ': not enough for this video'
-  }`;
+  const costText = t(shown === '1' ? 'account.credits.cost.one' : 'account.credits.cost.other', {
+    credits: shown,
+    left: leftText,
+  });
+  return enough ? costText : t('account.credits.notEnough', { cost: costText });
 }

@@ -5,9 +5,8 @@ import type {
   SignupBody,
   UserInfo,
 } from '@moments/contract';
-import { ERROR_CODES } from '@moments/contract';
 import { STORAGE_KEYS, writeStored } from '../lib/storage';
-import { api, isApiError } from './client';
+import { api } from './client';
 
 /**
  * Account calls. The session itself is an httpOnly cookie; the token from login/sign-up is kept so
@@ -25,6 +24,7 @@ export async function fetchRealtimeTicket(): Promise<string | null> {
     });
     return token || null;
   } catch {
+    // Signed out (or offline): no ticket, so no realtime channel until sign-in.
     return null;
   }
 }
@@ -54,16 +54,14 @@ export async function logout(): Promise<void> {
 }
 
 /** spec §7 "User info fetch": null when signed out. */
+/**
+ * The signed-in user, or null for a visitor. Asked through /api/auth/session, which answers 200
+ * for visitors too: a 401 from /api/user/info would log a console error on every anonymous page.
+ */
 export async function fetchUserInfo(): Promise<UserInfo | null> {
-  try {
-    return await api.get<UserInfo>('/api/user/info');
-  } catch (error) {
-    if (isApiError(error) && error.code === ERROR_CODES.UNAUTHORIZED) {
-      writeStored(STORAGE_KEYS.authToken, null);
-      return null;
-    }
-    throw error;
-  }
+  const user = await api.get<UserInfo | null>('/api/auth/session');
+  if (!user) writeStored(STORAGE_KEYS.authToken, null);
+  return user;
 }
 
 /** spec §7: POST /sys/coming_soon. */

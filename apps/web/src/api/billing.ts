@@ -1,4 +1,4 @@
-import type { Invoice } from '@moments/contract';
+import type { CreditHistory, Invoice } from '@moments/contract';
 import type { PricingItem } from '@moments/domain/plans';
 import { api } from './client';
 
@@ -49,3 +49,9 @@ export interface EnterpriseFormValues {
 /** spec §7: message display suppressed; the form shows its own failure message (spec §8). */
 export const sendContactUs = (form: EnterpriseFormValues) =>
   api.post<null>('/api/contact-us', form, { suppressErrorDialog: true });
+
+/** Credit history (issue 19): every movement of the ledger, newest first, and the buckets. */
+export const fetchCreditHistory = (pageNum: number, pageSize = 20) =>
+  api.get<CreditHistory>('/api/credit/history', {
+    query: { page_num: pageNum, page_size: pageSize },
+  });

@@ -1,5 +1,6 @@
 import type { ApiEnvelope } from '@moments/contract';
 import { ERROR_CODES, SUCCESS_CODE, SUPPRESS_ERROR_HEADER } from '@moments/contract';
+import { apiErrorText } from '../messages/domain';
 
 /**
  * The one way the web app talks to the server: unwraps the `{ code, message, data }` envelope,
@@ -99,7 +100,7 @@ async function sendOnce<T>(path: string, options: ApiRequestOptions, suppressed:
     if (options.signal?.aborted) throw cause;
     throw new ApiError(
       ERROR_CODES.NETWORK_DISCONNECTED,
-      'The server could not be reached. Check your connection.',
+      apiErrorText(ERROR_CODES.NETWORK_DISCONNECTED, ''),
       0,
       suppressed,
       path,
@@ -110,6 +111,7 @@ async function sendOnce<T>(path: string, options: ApiRequestOptions, suppressed:
   try {
     envelope = (await response.json()) as Partial<ApiEnvelope<T>>;
   } catch {
+    // Not JSON (a proxy error page): handled as a failed request below.
     envelope = null;
   }
   if (response.ok && envelope && envelope.code === SUCCESS_CODE) return envelope.data as T;
@@ -124,7 +126,8 @@ async function sendOnce<T>(path: string, options: ApiRequestOptions, suppressed:
     envelope && typeof envelope.message === 'string' && envelope.message
       ? envelope.message
       : `The server answered ${response.status} ${response.statusText}`.trim();
-  throw new ApiError(code, message, response.status, suppressed, path);
+  // Codes with a fixed text read from the catalogue; the rest show the server's own words.
+  throw new ApiError(code, apiErrorText(code, message), response.status, suppressed, path);
 }
 
 /** Sends a request and resolves with the envelope's `data`; rejects with an ApiError. */

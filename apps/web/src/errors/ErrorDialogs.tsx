@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { USER_INFO_QUERY_KEY, useSession } from '../account/session';
 import { setApiErrorHandler, type NetworkFailureDecision } from '../api/client';
 import { supportContactUrl } from '../config';
+import { t } from '../messages/catalogue';
 import { NotYearlyPlanModal } from '../popups/NotYearlyPlanModal';
 import {
   errorDialogFor,
@@ -93,20 +94,20 @@ export function ErrorDialogs() {
           <DialogTitle
             icon={<IconWifiOff size={18} />}
             color="orange"
-            text="Network Disconnected"
+            text={t('errors.network.title')}
           />
         }
         size="sm"
       >
         <Stack>
           <Text size="sm" c="dimmed">
-            We couldn't reach the Moments server. Check your connection, then try again.
+            {t('errors.network.text')}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => settleNetwork('give-up')}>
-              Close
+              {t('common.close')}
             </Button>
-            <Button onClick={() => settleNetwork('retry')}>Retry</Button>
+            <Button onClick={() => settleNetwork('retry')}>{t('errors.network.retry')}</Button>
           </Group>
         </Stack>
       </Modal>
@@ -122,7 +123,7 @@ export function ErrorDialogs() {
             text={
               dialog?.kind === 'usage-limit'
                 ? limitDialogWording(dialog.cause, dialog.audience).title
-                : "You've reached your limit"
+                : t('errors.limit.fallbackTitle')
             }
           />
         }
@@ -137,7 +138,11 @@ export function ErrorDialogs() {
         )}
       </Modal>
 
-      <NotYearlyPlanModal opened={dialog?.kind === 'not-yearly-plan'} onClose={close} />
+      <NotYearlyPlanModal
+        opened={dialog?.kind === 'not-yearly-plan'}
+        onClose={close}
+        feature={dialog?.kind === 'not-yearly-plan' ? dialog.feature : ''}
+      />
 
       <Modal
         opened={dialog?.kind === 'sensitive-information'}
@@ -147,16 +152,16 @@ export function ErrorDialogs() {
           <DialogTitle
             icon={<IconAlertTriangle size={18} />}
             color="red"
-            text="This video is restricted"
+            text={t('errors.sensitive.title')}
           />
         }
       >
         <Stack>
           <Text size="sm" c="dimmed">
-            This video contains content we can't process. Please try a different video.
+            {t('errors.sensitive.text')}
           </Text>
           <Group justify="flex-end">
-            <Button onClick={() => go('/home')}>Back to home</Button>
+            <Button onClick={() => go('/home')}>{t('errors.sensitive.backHome')}</Button>
           </Group>
         </Stack>
       </Modal>
@@ -194,12 +199,12 @@ function UsageLimitBody({
       </Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
-          Not now
+          {t('errors.limit.notNow')}
         </Button>
         {audience === 'pro-plus' ? (
           <Button
             component="a"
-            href={supportContactUrl('Raise my Moments limits')}
+            href={supportContactUrl(t('errors.limit.mailSubject'))}
             leftSection={<IconMail size={16} />}
             onClick={onClose}
           >

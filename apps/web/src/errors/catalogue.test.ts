@@ -65,9 +65,13 @@ describe('errorDialogFor (spec §8 global handler)', () => {
   });
 
   it('prompts for the yearly plan and warns about restricted videos', () => {
-    expect(errorDialogFor({ code: ERROR_CODES.NOT_YEARLY_PLAN }, 'vip_month')).toEqual({
-      kind: 'not-yearly-plan',
-    });
+    // The dialog names the feature the server refused (issue 24), not "this feature".
+    expect(
+      errorDialogFor(
+        { code: ERROR_CODES.NOT_YEARLY_PLAN, message: 'Batch exports need a yearly plan' },
+        'vip_month',
+      ),
+    ).toEqual({ kind: 'not-yearly-plan', feature: 'Batch exports need a yearly plan' });
     expect(errorDialogFor({ code: ERROR_CODES.SENSITIVE_INFORMATION }, null)).toEqual({
       kind: 'sensitive-information',
     });

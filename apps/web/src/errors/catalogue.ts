@@ -1,5 +1,6 @@
 import { ERROR_CODES, USAGE_LIMIT_CODES } from '@moments/contract';
 import { tierOfPlan } from '@moments/domain/plans';
+import { t } from '../messages/catalogue';
 
 /**
  * spec §8 error catalogue: which dialog an API error opens. Pure, so the mapping is unit-tested;
@@ -7,18 +8,20 @@ import { tierOfPlan } from '@moments/domain/plans';
  */
 
 export type LimitAudience = 'free' | 'paid' | 'pro-plus';
-/** What ran out: credits (balance), the plan's exports, or another plan limit (e.g. video length). */
-export type LimitCause = 'credits' | 'exports' | 'usage';
+/** What ran out: credits (balance), the plan's exports, the longest video, or another plan limit. */
+export type LimitCause = 'credits' | 'exports' | 'usage' | 'too-long';
 
 export type ErrorDialog =
   | { kind: 'network-disconnected' }
   /** audience decides the wording; `pro-plus` users are asked to write to us instead (spec §6). */
   | { kind: 'usage-limit'; audience: LimitAudience; cause: LimitCause }
-  | { kind: 'not-yearly-plan' }
+  /** `feature` names what the user tried (the server's message says it). */
+  | { kind: 'not-yearly-plan'; feature: string }
   | { kind: 'sensitive-information' };
 
 export interface ErrorLike {
   code: string;
+  message?: string;
   /** Set when the request carried SUPPRESS_ERROR_HEADER. */
   suppressed?: boolean;
 }
@@ -26,6 +29,7 @@ export interface ErrorLike {
 export function limitCauseOf(code: string): LimitCause {
   if (code === ERROR_CODES.EXPORT_LIMIT_REACHED) return 'exports';
   if (code === ERROR_CODES.USAGE_LIMIT_REACHED) return 'usage';
+  if (code === ERROR_CODES.VIDEO_TOO_LONG) return 'too-long';
   return 'credits';
 }
 
@@ -48,7 +52,9 @@ export function errorDialogFor(
       cause: limitCauseOf(error.code),
     };
   }
-  if (error.code === ERROR_CODES.NOT_YEARLY_PLAN) return { kind: 'not-yearly-plan' };
+  if (error.code === ERROR_CODES.NOT_YEARLY_PLAN) {
+    return { kind: 'not-yearly-plan', feature: error.message || t('errors.notYearly.thisFeature') };
+  }
   if (error.code === ERROR_CODES.SENSITIVE_INFORMATION) return { kind: 'sensitive-information' };
   return null;
 }
@@ -58,26 +64,17 @@ export function limitDialogWording(
   cause: LimitCause,
   audience: LimitAudience,
 ): { title: string; text: string; action: string } {
-  const title = {
-    credits: "You're out of credits",
-    exports: "You've reached your export limit",
-    usage: "You've reached a limit of your plan",
-  }[cause];
-  const what = {
-    credits: 'the credits',
-    exports: 'all the exports',
-    usage: 'the limits',
-  }[cause];
-  const text = {
-    free: `You have used ${what} included in the free plan. Upgrade to ${
-      cause === 'exports' ? 'export more clips' : 'keep finding moments and exporting clips'
-    }.`,
-    paid: `You have used ${what} of your current plan for this period. Move to a bigger plan${
-      cause === 'credits' ? ' or add credits' : ''
-    } to continue.`,
-    'pro-plus': `You have used ${what} of the Pro plus plan. Write to us and we'll raise your limits.`,
-  }[audience];
+  const causeKey = cause === 'too-long' ? 'tooLong' : cause;
+  const audienceKey = audience === 'pro-plus' ? 'proPlus' : audience;
   const action =
-    audience === 'pro-plus' ? 'Contact us' : audience === 'free' ? 'Upgrade' : 'See plans';
-  return { title, text, action };
+    audience === 'pro-plus'
+      ? 'errors.limit.action.contact'
+      : audience === 'free'
+        ? 'errors.limit.action.upgrade'
+        : 'errors.limit.action.seePlans';
+  return {
+    title: t(`errors.limit.title.${causeKey}`),
+    text: t(`errors.limit.text.${causeKey}.${audienceKey}`),
+    action: t(action),
+  };
 }

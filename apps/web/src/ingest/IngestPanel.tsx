@@ -12,28 +12,28 @@ import {
   Title,
 } from '@mantine/core';
 import type { UrlSource, VideoMeta } from '@moments/contract';
-import { IconAlertCircle, IconLink, IconLogin, IconSearch } from '@tabler/icons-react';
+import { IconAlertCircle, IconLink, IconLogin, IconSearch, IconTools } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../account/session';
+import { useTranslationSupport } from '../captions/api';
+import { EXTERNAL_TOOL_LABELS, TOOL_START, isExternalTool, type ExternalTool } from '../config';
+import { t } from '../messages/catalogue';
 import { StartTaskForm } from './StartTaskForm';
 import { UploadArea } from './UploadArea';
 import { useVideoUpload } from './upload';
 import { useLinkPreview, type LinkPreview } from './useLinkPreview';
 import { VideoCard, VideoCardSkeleton } from './VideoCard';
 
-const SOURCES_HINT =
-  'YouTube, Google Drive, Dailymotion, Vimeo, TikTok, Facebook, Twitch, Bilibili and direct media links.';
-
 function hintFor(preview: LinkPreview, pending: boolean) {
-  if (pending || preview.kind === 'checking') return 'Reading…';
+  if (pending || preview.kind === 'checking') return t('ingest.box.reading');
   switch (preview.kind) {
     case 'keyword':
-      return 'Press Search to find videos about this.';
+      return t('ingest.box.pressSearch');
     case 'loading':
-      return 'Fetching the video details…';
+      return t('ingest.box.fetching');
     default:
-      return `Paste a link from ${SOURCES_HINT}`;
+      return t('ingest.box.sources');
   }
 }
 
@@ -44,10 +44,12 @@ function hintFor(preview: LinkPreview, pending: boolean) {
 export function IngestPanel() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const toolParam = params.get('tool');
+  const tool = isExternalTool(toolParam) ? toolParam : null;
   const { status } = useSession();
   const signedIn = status === 'authenticated';
   // spec §2: `url` carries a video link whose metadata is fetched at once.
-  const [text, setText] = useState(params.get('url') ?? '');
+  const [text, setText] = useState(params.get('url') ?? params.get('query') ?? '');
   const [source, setSource] = useState<'link' | 'upload'>('link');
   const { preview, commit, pending } = useLinkPreview(text, signedIn);
   const upload = useVideoUpload();
@@ -59,7 +61,9 @@ export function IngestPanel() {
     if (!value) return;
     setSource('link');
     if (preview.kind === 'keyword' && !pending) {
-      void navigate(`/search/result?query=${encodeURIComponent(value)}`);
+      // spec §2: /search/result needs a login; a visitor's search (§6) answers on /home itself.
+      const page = signedIn ? '/search/result' : '/home';
+      void navigate(`${page}?query=${encodeURIComponent(value)}`);
     } else {
       commit();
     }
@@ -75,6 +79,7 @@ export function IngestPanel() {
 
   return (
     <Stack gap="lg">
+      {tool && <ToolIntro tool={tool} />}
       <Card p={{ base: 'md', sm: 'lg' }} shadow="sm">
         <form
           onSubmit={(event) => {
@@ -86,8 +91,8 @@ export function IngestPanel() {
             <TextInput
               flex={1}
               size="lg"
-              aria-label="Video link or search"
-              placeholder="Paste a video link or search"
+              aria-label={t('a11y.videoLinkOrSearch')}
+              placeholder={t('ingest.box.placeholder')}
               value={text}
               onChange={(event) => {
                 setText(event.currentTarget.value);
@@ -102,7 +107,7 @@ export function IngestPanel() {
               error={preview.kind === 'error' && source === 'link'}
             />
             <Button size="lg" type="submit">
-              {preview.kind === 'keyword' && !pending ? 'Search' : 'Get video'}
+              {preview.kind === 'keyword' && !pending ? t('a11y.search') : t('ingest.box.getVideo')}
             </Button>
           </Flex>
         </form>
@@ -122,9 +127,9 @@ export function IngestPanel() {
           <Alert mt="sm" color="violet" variant="light" icon={<IconLogin size={18} />}>
             <Text size="sm">
               <Anchor component={Link} to={loginTarget} fw={600}>
-                Log in
+                {t('ingest.box.logIn')}
               </Anchor>{' '}
-              to import this video and find its moments.
+              {t('ingest.box.logInToImport')}
             </Text>
           </Alert>
         ) : (
@@ -135,7 +140,7 @@ export function IngestPanel() {
 
         {signedIn && (
           <>
-            <Divider label="or upload a video" labelPosition="center" my="lg" />
+            <Divider label={t('ingest.box.orUpload')} labelPosition="center" my="lg" />
             <UploadArea
               upload={{
                 ...upload,
@@ -154,17 +159,48 @@ export function IngestPanel() {
         <Stack gap="md">
           <VideoCard video={chosen.video} />
           <Card p={{ base: 'md', sm: 'lg' }}>
-            <Title order={4} mb="md">
-              What should Moments make?
+            <Title order={2} size="h4" mb="md">
+              {t('ingest.whatToMake')}
             </Title>
             <StartTaskForm
               key={chosen.video.url}
               video={chosen.video}
               urlSource={chosen.urlSource}
+              initialMode={tool ? TOOL_START[tool].mode : undefined}
+              wantsTranslation={tool ? TOOL_START[tool].translate : false}
             />
           </Card>
         </Stack>
       )}
     </Stack>
+  );
+}
+
+/**
+ * What a Tools menu entry opened (issue 24): the tool named, and what it needs from this server
+ * (translation needs an LLM endpoint), said plainly as the captions page says it.
+ */
+function ToolIntro({ tool }: { tool: ExternalTool }) {
+  const translation = useTranslationSupport();
+  const needsLlm = TOOL_START[tool].translate && translation.data?.engine === null;
+  return (
+    <Alert
+      variant="light"
+      color={needsLlm ? 'yellow' : 'violet'}
+      icon={<IconTools size={18} />}
+      title={EXTERNAL_TOOL_LABELS[tool]}
+      // The light alert's coloured title is below 4.5:1 on its tinted background.
+      styles={{ title: { color: 'var(--mantine-color-text)' } }}
+      data-testid="tool-intro"
+    >
+      <Stack gap={4}>
+        <Text size="sm">{t(`tools.start.${tool}`)}</Text>
+        {needsLlm && (
+          <Text size="sm" fw={600} data-testid="tool-needs">
+            {t('tools.needsLlm')}
+          </Text>
+        )}
+      </Stack>
+    </Alert>
   );
 }

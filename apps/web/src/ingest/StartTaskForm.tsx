@@ -22,37 +22,50 @@ import type { TaskStartOptions } from '../tasks/api';
 import { useStartTask } from '../tasks/useTasks';
 import { useTranslationSupport } from '../captions/api';
 import { SOURCE_LANGUAGES, TARGET_LANGUAGES } from './languages';
+import { t } from '../messages/catalogue';
 
 type Mode = TaskStartOptions['mode'];
 
 const MODES: Array<{ value: Mode; label: string }> = [
-  { value: 'viral', label: 'Find viral moments' },
-  { value: 'search', label: 'Search by a question' },
-  { value: 'caption', label: 'Animated captions' },
+  { value: 'viral', label: t('ingest.mode.viral') },
+  { value: 'search', label: t('ingest.mode.search') },
+  { value: 'caption', label: t('ingest.mode.caption') },
 ];
 
 const CLIP_LENGTH_LABELS: Record<ClipLength, string> = {
-  auto: 'Any length (15-90 s)',
-  under_30: 'Under 30 s',
-  '30_60': '30-60 s',
-  '60_90': '60-90 s',
+  auto: t('ingest.clipLength.auto'),
+  under_30: t('ingest.clipLength.under_30'),
+  '30_60': t('ingest.clipLength.30_60'),
+  '60_90': t('ingest.clipLength.60_90'),
 };
 
 const CAPTION_DISPLAY_LABELS: Record<CaptionDisplay, string> = {
-  all: 'Original and translation',
-  source: 'Original language only',
-  translate: 'Translation only',
-  none: 'No captions',
+  all: t('ingest.captionDisplay.all'),
+  source: t('ingest.captionDisplay.source'),
+  translate: t('ingest.captionDisplay.translate'),
+  none: t('ingest.captionDisplay.none'),
 };
 
 /**
  * spec §3/§7 task start: what to do with the video (viral moments, a question, captions), the
  * languages, caption display, and an optional audience ("act as") and question.
  */
-export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSource: UrlSource }) {
+export function StartTaskForm({
+  video,
+  urlSource,
+  initialMode = 'viral',
+  wantsTranslation = false,
+}: {
+  video: VideoMeta;
+  urlSource: UrlSource;
+  /** The task a Tools entry opened the form for (issue 24). */
+  initialMode?: Mode;
+  /** The tool translates: the target language is asked for first. */
+  wantsTranslation?: boolean;
+}) {
   const navigate = useNavigate();
   const startTask = useStartTask();
-  const [mode, setMode] = useState<Mode>('viral');
+  const [mode, setMode] = useState<Mode>(initialMode);
   const [sourceLang, setSourceLang] = useState('auto');
   const [targetLang, setTargetLang] = useState<string | null>(null);
   const [captionDisplay, setCaptionDisplay] = useState<CaptionDisplay>('source');
@@ -62,7 +75,7 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
   const [queryMissing, setQueryMissing] = useState(false);
 
   const { user } = useSession();
-  // The price list (packages/domain): what this mode costs for this video, and what is left.
+  // The one cost function (packages/domain taskQuote): what Start charges, summary included.
   const cost = video.duration != null ? taskCost(mode, video.duration * 1000) : null;
   // The picker says per language whether this install can translate into it (issue 13).
   const translation = useTranslationSupport();
@@ -74,7 +87,7 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
   const noEngine = translation.data !== undefined && translation.data.engine === null;
   const targetLanguages = TARGET_LANGUAGES.map((language) =>
     unavailable.has(language.value) || (noEngine && language.value !== sourceLang)
-      ? { ...language, label: `${language.label} (needs an LLM endpoint)` }
+      ? { ...language, label: t('ingest.start.languageNeedsLlm', { language: language.label }) }
       : language,
   );
   const error = startTask.error;
@@ -109,7 +122,7 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
 
   return (
     <form
-      aria-label="Start a task"
+      aria-label={t('a11y.startATask')}
       onSubmit={(event) => {
         event.preventDefault();
         submit();
@@ -121,17 +134,17 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
           value={mode}
           onChange={(value) => setMode(value as Mode)}
           data={MODES}
-          aria-label="What to make"
+          aria-label={t('a11y.whatToMake')}
           styles={{ label: { whiteSpace: 'normal', lineHeight: 1.25 } }}
         />
         {mode === 'search' && (
           <TextInput
-            label="Your question"
-            description="Moments finds the parts of the video that answer it."
-            placeholder="e.g. What does the speaker say about pricing?"
+            label={t('ingest.start.question')}
+            description={t('ingest.start.questionHelp')}
+            placeholder={t('ingest.start.questionExample')}
             value={query}
             maxLength={500}
-            error={queryMissing ? 'Type what you are looking for' : undefined}
+            error={queryMissing ? t('ingest.start.questionMissing') : undefined}
             onChange={(event) => {
               setQuery(event.currentTarget.value);
               setQueryMissing(false);
@@ -140,7 +153,7 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Select
-            label="Spoken language"
+            label={t('ingest.start.spokenLanguage')}
             data={SOURCE_LANGUAGES}
             value={sourceLang}
             onChange={(value) => setSourceLang(value ?? 'auto')}
@@ -149,13 +162,11 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
           />
           {mode === 'caption' ? (
             <Select
-              label="Translate captions to"
-              placeholder="No translation"
-              description={
-                noEngine
-                  ? 'Translation needs a configured LLM endpoint (LLM_BASE_URL) on this server.'
-                  : undefined
+              label={t('ingest.start.translateTo')}
+              placeholder={
+                wantsTranslation ? t('ingest.start.pickLanguage') : t('ingest.start.noTranslation')
               }
+              description={noEngine ? t('ingest.start.needsLlm') : undefined}
               data={targetLanguages}
               value={targetLang}
               onChange={(value) => {
@@ -170,9 +181,9 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
             />
           ) : (
             <TextInput
-              label="Audience (optional)"
-              placeholder="e.g. startup founders"
-              description="Moments picks clips that speak to them."
+              label={t('ingest.start.audience')}
+              placeholder={t('ingest.start.audienceExample')}
+              description={t('ingest.start.audienceHelp')}
               value={actAs}
               maxLength={200}
               onChange={(event) => setActAs(event.currentTarget.value)}
@@ -181,8 +192,8 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
         </SimpleGrid>
         {mode === 'viral' && (
           <Select
-            label="Clip length"
-            description="How long each moment may be."
+            label={t('ingest.start.clipLength')}
+            description={t('ingest.start.clipLengthHelp')}
             data={CLIP_LENGTHS.map((value) => ({ value, label: CLIP_LENGTH_LABELS[value] }))}
             value={clipLength}
             onChange={(value) => setClipLength((value as ClipLength | null) ?? 'auto')}
@@ -191,7 +202,7 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
         )}
         {mode === 'caption' && (
           <Select
-            label="Caption display"
+            label={t('ingest.start.captionDisplay')}
             data={CAPTION_DISPLAYS.map((value) => ({
               value,
               label: CAPTION_DISPLAY_LABELS[value],
@@ -207,7 +218,7 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
             color="red"
             icon={<IconAlertCircle size={18} />}
             role="alert"
-            title="Could not start"
+            title={t('title.couldNotStart')}
           >
             {inlineError.message}
           </Alert>
@@ -222,7 +233,7 @@ export function StartTaskForm({ video, urlSource }: { video: VideoMeta; urlSourc
             loading={startTask.isPending}
             leftSection={<IconPlayerPlay size={18} />}
           >
-            Start
+            {t('ingest.start.start')}
           </Button>
         </Group>
       </Stack>

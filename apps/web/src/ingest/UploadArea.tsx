@@ -9,6 +9,7 @@ import {
 } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import type { useVideoUpload } from './upload';
+import { t } from '../messages/catalogue';
 
 const ACCEPT = [
   ...UPLOAD_EXTENSIONS.map((extension) => `.${extension}`),
@@ -24,10 +25,10 @@ function formatBytes(bytes: number): string {
 }
 
 const PHASE_LABELS = {
-  uploading: 'Uploading',
-  paused: 'Paused',
-  processing: 'Checking the video…',
-  done: 'Uploaded',
+  uploading: t('ingest.upload.phase.uploading'),
+  paused: t('ingest.upload.phase.paused'),
+  processing: t('ingest.upload.phase.processing'),
+  done: t('ingest.upload.phase.done'),
 } as const;
 
 /** spec §5 upload: drag and drop or pick an mp4, mov or webm; resumable with pause and resume. */
@@ -71,19 +72,19 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
             <IconCloudUpload size={24} />
           </ThemeIcon>
           <Stack gap={2} align="flex-start" ta="left">
-            <Text fw={600}>Drop a video here</Text>
+            <Text fw={600}>{t('ingest.upload.drop')}</Text>
             <Text size="sm" c="dimmed">
-              MP4, MOV or WebM. Large files resume if the connection drops.
+              {t('ingest.upload.formats')}
             </Text>
           </Stack>
           <Button variant="default" onClick={() => inputRef.current?.click()} disabled={busy}>
-            Choose a file
+            {t('ingest.upload.choose')}
           </Button>
           <input
             ref={inputRef}
             type="file"
             accept={ACCEPT}
-            aria-label="Upload a video"
+            aria-label={t('a11y.uploadAVideo')}
             hidden
             onChange={(event) => {
               pick(event.currentTarget.files);
@@ -100,7 +101,10 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
               {state.fileName}
             </Text>
             <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-              {PHASE_LABELS[state.phase]} · {state.percent}%
+              {t('ingest.upload.phasePercent', {
+                phase: PHASE_LABELS[state.phase],
+                percent: state.percent,
+              })}
             </Text>
           </Group>
           <Progress
@@ -109,11 +113,14 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
             radius="xl"
             striped={state.phase === 'processing'}
             animated={state.phase === 'uploading' || state.phase === 'processing'}
-            aria-label="Upload progress"
+            aria-label={t('a11y.uploadProgress')}
           />
           <Group justify="space-between" mt={6}>
             <Text size="xs" c="dimmed">
-              {formatBytes(state.bytesSent)} of {formatBytes(state.bytesTotal)}
+              {t('ingest.upload.bytesOf', {
+                sent: formatBytes(state.bytesSent),
+                total: formatBytes(state.bytesTotal),
+              })}
             </Text>
             <Group gap="xs">
               {state.phase === 'uploading' && (
@@ -123,7 +130,7 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
                   leftSection={<IconPlayerPause size={14} />}
                   onClick={upload.pause}
                 >
-                  Pause
+                  {t('ingest.upload.pause')}
                 </Button>
               )}
               {state.phase === 'paused' && (
@@ -133,7 +140,7 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
                   leftSection={<IconPlayerPlay size={14} />}
                   onClick={upload.resume}
                 >
-                  Resume
+                  {t('ingest.upload.resume')}
                 </Button>
               )}
               {state.phase !== 'processing' && (
@@ -144,7 +151,7 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
                   leftSection={<IconX size={14} />}
                   onClick={upload.reset}
                 >
-                  {state.phase === 'done' ? 'Remove' : 'Cancel'}
+                  {state.phase === 'done' ? t('ingest.upload.remove') : t('ingest.upload.cancel')}
                 </Button>
               )}
             </Group>
@@ -157,7 +164,7 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
           color="red"
           icon={<IconAlertCircle size={18} />}
           role="alert"
-          title="Upload failed"
+          title={t('title.uploadFailed')}
           withCloseButton
           onClose={upload.reset}
         >
@@ -165,7 +172,7 @@ export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUploa
             <Text size="sm">{state.error.message}</Text>
             {canResume && (
               <Button size="compact-sm" variant="light" color="red" onClick={upload.resume}>
-                Resume
+                {t('ingest.upload.resume')}
               </Button>
             )}
           </Stack>

@@ -1,28 +1,35 @@
 import { Badge, Box, Card, Group, Image, Skeleton, Stack, Text } from '@mantine/core';
 import type { VideoMeta } from '@moments/contract';
-import { formatDuration, formatRelativeTime, formatViewCount } from '@moments/domain/format';
+import { formatDuration } from '@moments/domain/format';
 import { IconMovie } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { MOBILE_MEDIA_QUERY } from '../theme';
+import { t } from '../messages/catalogue';
+import { formatRelativeTime, formatViewCount } from '../messages/domain';
 
 export const PLATFORM_LABELS: Record<string, string> = {
-  youtube: 'YouTube',
-  upload: 'Upload',
-  google_drive: 'Google Drive',
-  dailymotion: 'Dailymotion',
-  vimeo: 'Vimeo',
-  tiktok: 'TikTok',
-  facebook: 'Facebook',
-  twitch: 'Twitch',
-  bilibili: 'Bilibili',
-  direct: 'Web link',
+  youtube: t('ingest.platform.youtube'),
+  upload: t('ingest.platform.upload'),
+  google_drive: t('ingest.platform.google_drive'),
+  dailymotion: t('ingest.platform.dailymotion'),
+  vimeo: t('ingest.platform.vimeo'),
+  tiktok: t('ingest.platform.tiktok'),
+  facebook: t('ingest.platform.facebook'),
+  twitch: t('ingest.platform.twitch'),
+  bilibili: t('ingest.platform.bilibili'),
+  direct: t('ingest.platform.direct'),
 };
 
 /** spec §9: "1.2M views · 3 months ago"; either half is left out when unknown. */
 export function videoFacts(video: VideoMeta, nowMs = Date.now()): string[] {
   const facts: string[] = [];
-  if (video.view_count != null) facts.push(`${formatViewCount(video.view_count)} views`);
+  if (video.view_count != null) {
+    const count = formatViewCount(video.view_count);
+    facts.push(
+      t(video.view_count === 1 ? 'ingest.video.views.one' : 'ingest.video.views.other', { count }),
+    );
+  }
   if (video.published_at != null) facts.push(formatRelativeTime(video.published_at * 1000, nowMs));
   return facts;
 }
@@ -39,7 +46,16 @@ export function VideoThumbnail({
   return (
     <Box pos="relative" w={width} h={height} style={{ flexShrink: 0 }}>
       {video.thumbnail ? (
-        <Image src={video.thumbnail} alt="" w={width} h={height} fit="cover" radius="md" />
+        <Image
+          src={video.thumbnail}
+          alt=""
+          w={width}
+          h={height}
+          fit="cover"
+          radius="md"
+          loading="lazy"
+          data-testid="thumbnail"
+        />
       ) : (
         <Box
           w={width}
@@ -82,7 +98,7 @@ export function VideoCard({ video, actions }: { video: VideoMeta; actions?: Reac
         <VideoThumbnail video={video} width={isMobile ? 128 : 176} height={isMobile ? 72 : 99} />
         <Stack gap={4} miw={0} flex={1}>
           <Text fw={600} lineClamp={2} data-testid="video-title">
-            {video.title || 'Untitled video'}
+            {video.title || t('ingest.video.untitled')}
           </Text>
           <Group gap={6} wrap="wrap">
             {video.video_platform && (
@@ -110,7 +126,7 @@ export function VideoCard({ video, actions }: { video: VideoMeta; actions?: Reac
 
 export function VideoCardSkeleton() {
   return (
-    <Card p="md" role="status" aria-busy="true" aria-label="Loading video details">
+    <Card p="md" role="status" aria-busy="true" aria-label={t('a11y.loadingVideoDetails')}>
       <Group align="flex-start" wrap="nowrap" gap="md">
         <Skeleton w={176} h={99} radius="md" />
         <Stack gap={8} flex={1}>

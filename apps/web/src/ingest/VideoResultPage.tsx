@@ -1,6 +1,7 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link, useLocation, useSearchParams } from 'react-router';
+import { t } from '../messages/catalogue';
 import { IngestPanel } from './IngestPanel';
 
 /**
@@ -12,19 +13,18 @@ export default function VideoResultPage() {
   const [params] = useSearchParams();
   const fromSearch = useLocation().pathname.startsWith('/search/');
   const query = params.get('query');
+  const hasVideo = Boolean(params.get('url'));
   const back = fromSearch && query ? `/search/result?query=${encodeURIComponent(query)}` : '/home';
   return (
     <Stack maw={880} mx="auto" gap="lg" py={{ base: 'md', sm: 'xl' }}>
       <Anchor component={Link} to={back} size="sm">
         <IconArrowLeft size={14} style={{ verticalAlign: 'middle' }} aria-hidden />{' '}
-        {fromSearch && query ? 'Search results' : 'Home'}
+        {fromSearch && query ? t('ingest.result.backToSearch') : t('ingest.result.backHome')}
       </Anchor>
-      <Title order={2} size="h3">
-        Video result
+      <Title order={1} size="h3">
+        {t('ingest.result.title')}
       </Title>
-      {!params.get('url') && (
-        <Text c="dimmed">Paste a video link to see its details and start a task.</Text>
-      )}
+      {!hasVideo && <Text c="dimmed">{t('ingest.result.pasteLink')}</Text>}
       <IngestPanel />
     </Stack>
   );

@@ -3,6 +3,7 @@ import { ERROR_CODES, UPLOAD_EXTENSIONS } from '@moments/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Upload, type DetailedError } from 'tus-js-client';
 import { ApiError } from '../api/client';
+import { t } from '../messages/catalogue';
 
 export const TUS_ENDPOINT = '/api/upload/tus';
 /** Resumable chunks: a dropped connection costs at most this much re-sending. */
@@ -14,13 +15,18 @@ export function uploadRejection(file: Pick<File, 'name' | 'size'>): ApiError | n
   if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
     return new ApiError(
       ERROR_CODES.UNSUPPORTED_EXTENSION,
-      `“${file.name}” is not a supported video. Upload an ${UPLOAD_EXTENSIONS.join(', ')} file.`,
+      t('ingest.upload.unsupported', { name: file.name, extensions: UPLOAD_EXTENSIONS.join(', ') }),
       400,
       true,
     );
   }
   if (file.size === 0) {
-    return new ApiError(ERROR_CODES.EMPTY_FILE, `“${file.name}” is empty.`, 400, true);
+    return new ApiError(
+      ERROR_CODES.EMPTY_FILE,
+      t('ingest.upload.empty', { name: file.name }),
+      400,
+      true,
+    );
   }
   return null;
 }
@@ -38,12 +44,7 @@ function errorFromTus(error: Error | DetailedError): ApiError {
       // not JSON: fall through
     }
   }
-  return new ApiError(
-    ERROR_CODES.NETWORK_DISCONNECTED,
-    'The upload was interrupted. Check your connection and press Resume.',
-    0,
-    true,
-  );
+  return new ApiError(ERROR_CODES.NETWORK_DISCONNECTED, t('ingest.upload.interrupted'), 0, true);
 }
 
 export type UploadPhase = 'idle' | 'uploading' | 'paused' | 'processing' | 'done' | 'error';
@@ -116,12 +117,7 @@ export function useVideoUpload() {
           setState((s) => ({
             ...s,
             phase: 'error',
-            error: new ApiError(
-              ERROR_CODES.INTERNAL,
-              'The server did not confirm the upload.',
-              500,
-              true,
-            ),
+            error: new ApiError(ERROR_CODES.INTERNAL, t('ingest.upload.unconfirmed'), 500, true),
           }));
         }
       },

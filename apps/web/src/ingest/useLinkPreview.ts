@@ -1,6 +1,7 @@
 import type { UrlSource, VideoMeta } from '@moments/contract';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, isApiError } from '../api/client';
+import { t } from '../messages/catalogue';
 import { fetchVideoMeta, parseInput } from './api';
 
 /** How long typing must pause before the box is read. */
@@ -64,7 +65,7 @@ export function useLinkPreview(text: string, signedIn: boolean) {
         kind: 'error',
         error: isApiError(error)
           ? error
-          : new ApiError('INTERNAL', 'The video details could not be loaded.', 0, true),
+          : new ApiError('INTERNAL', t('ingest.box.detailsFailed'), 0, true),
       });
     });
     return () => controller.abort();

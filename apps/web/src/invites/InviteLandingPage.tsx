@@ -1,10 +1,11 @@
 import { Alert, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { REFERRAL_QUERY_PARAM } from '@moments/domain';
-import { formatCredits } from '@moments/domain/format';
 import { IconCircleCheck, IconUsers } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { useSession } from '../account/session';
+import { t } from '../messages/catalogue';
 import { useInviteLanding } from './api';
+import { rewardCredits } from './credits';
 
 /** spec §2 /invite/landing (anonymous): where an invite link leads a friend. */
 export default function InviteLandingPage() {
@@ -20,38 +21,37 @@ export default function InviteLandingPage() {
           <ThemeIcon size={56} radius="xl" variant="light" aria-hidden>
             <IconUsers size={28} />
           </ThemeIcon>
-          <Title order={2}>
+          <Title order={1} size="h2">
             {data?.inviter
-              ? `${data.inviter} invited you to Moments`
-              : "You've been invited to Moments"}
+              ? t('invites.landing.invitedBy', { inviter: data.inviter })
+              : t('invites.landing.invited')}
           </Title>
           <Text c="dimmed" maw={520}>
-            Moments turns long videos into short clips: it finds the best moments, adds animated
-            captions and reframes them for every social platform.
+            {t('invites.landing.pitch')}
           </Text>
           {code && data && !data.valid && (
             <Alert color="yellow" w="100%">
-              This invite link is not valid any more, but you can still sign up free.
+              {t('invites.landing.invalid')}
             </Alert>
           )}
           {data?.valid && (
             <Text>
-              Sign up through this invite and get{' '}
-              <b>{formatCredits(data.reward.friend)} extra credits</b> when you start your first
-              paid plan.
+              {t('invites.landing.rewardBefore')}{' '}
+              <b>{rewardCredits(data.reward.friend, { extra: true })}</b>{' '}
+              {t('invites.landing.rewardAfter')}
             </Text>
           )}
           {status === 'authenticated' ? (
             <Button component={Link} to="/home" size="md">
-              Go to Moments
+              {t('invites.landing.goToMoments')}
             </Button>
           ) : (
             <Group>
               <Button component={Link} to={signupTo} size="md">
-                Sign up free
+                {t('invites.landing.signUp')}
               </Button>
               <Button component={Link} to="/login" variant="default" size="md">
-                Log in
+                {t('invites.landing.logIn')}
               </Button>
             </Group>
           )}
@@ -59,9 +59,9 @@ export default function InviteLandingPage() {
       </Card>
       <Card p="lg">
         <List spacing="xs" icon={<IconCircleCheck size={18} aria-hidden color="teal" />}>
-          <List.Item>Paste a link or upload a video</List.Item>
-          <List.Item>Get its most shareable moments with reasons and scores</List.Item>
-          <List.Item>Export vertical clips with word-by-word captions</List.Item>
+          <List.Item>{t('invites.landing.step.paste')}</List.Item>
+          <List.Item>{t('invites.landing.step.moments')}</List.Item>
+          <List.Item>{t('invites.landing.step.export')}</List.Item>
         </List>
       </Card>
     </Stack>

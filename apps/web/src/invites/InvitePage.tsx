@@ -15,7 +15,9 @@ import {
 } from '@mantine/core';
 import { formatCredits } from '@moments/domain/format';
 import { IconCheck, IconCopy, IconGift, IconUserPlus } from '@tabler/icons-react';
+import { t } from '../messages/catalogue';
 import { useInviteInfo } from './api';
+import { rewardCredits } from './credits';
 
 /** spec §2 /invite: the user's referral link and what a friend and the user get. */
 export default function InvitePage() {
@@ -28,23 +30,26 @@ export default function InvitePage() {
             <ThemeIcon size={44} radius="xl" variant="light" aria-hidden>
               <IconGift size={24} />
             </ThemeIcon>
-            <Title order={2}>Invite friends</Title>
+            <Title order={1} size="h2">
+              {t('invites.page.title')}
+            </Title>
           </Group>
-          {isError && <Alert color="red">Your invite link could not be loaded. Try again.</Alert>}
+          {isError && <Alert color="red">{t('invites.page.loadFailed')}</Alert>}
           {isPending ? (
             <Skeleton h={72} />
           ) : (
             data && (
               <>
                 <Text>
-                  When a friend signs up with your link and takes a paid plan, you get{' '}
-                  <b>{formatCredits(data.reward.referrer)} credits</b> and your friend gets{' '}
-                  <b>{formatCredits(data.reward.friend)} extra credits</b>. Each friend counts once.
+                  {t('invites.page.rewardBefore')} <b>{rewardCredits(data.reward.referrer)}</b>{' '}
+                  {t('invites.page.rewardMiddle')}{' '}
+                  <b>{rewardCredits(data.reward.friend, { extra: true })}</b>
+                  {t('invites.page.rewardAfter')}
                 </Text>
                 <Group align="end" gap="sm" wrap="nowrap">
                   <TextInput
                     flex={1}
-                    label="Your invite link"
+                    label={t('invites.page.link')}
                     value={data.link}
                     readOnly
                     onFocus={(event) => event.currentTarget.select()}
@@ -56,7 +61,7 @@ export default function InvitePage() {
                         leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
                         color={copied ? 'teal' : undefined}
                       >
-                        {copied ? 'Copied' : 'Copy link'}
+                        {copied ? t('invites.page.copied') : t('a11y.copyLink')}
                       </Button>
                     )}
                   </CopyButton>
@@ -70,7 +75,7 @@ export default function InvitePage() {
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Card p="lg">
             <Text c="dimmed" size="sm">
-              Friends who joined
+              {t('invites.page.friendsJoined')}
             </Text>
             <Text fz={32} fw={700}>
               {data.invited}
@@ -78,7 +83,7 @@ export default function InvitePage() {
           </Card>
           <Card p="lg">
             <Text c="dimmed" size="sm">
-              Credits earned
+              {t('invites.page.creditsEarned')}
             </Text>
             <Text fz={32} fw={700}>
               {formatCredits(data.rewarded * data.reward.referrer)}
@@ -87,15 +92,13 @@ export default function InvitePage() {
         </SimpleGrid>
       )}
       <Card p="lg">
-        <Title order={3} size="h4" mb="sm">
-          How it works
+        <Title order={2} size="h4" mb="sm">
+          {t('invites.page.howItWorks')}
         </Title>
         <List spacing="xs" icon={<IconUserPlus size={16} aria-hidden />}>
-          <List.Item>Send your link to a friend.</List.Item>
-          <List.Item>They sign up free through it.</List.Item>
-          <List.Item>
-            When they start their first paid plan, you both get credits, once per friend.
-          </List.Item>
+          <List.Item>{t('invites.page.step.send')}</List.Item>
+          <List.Item>{t('invites.page.step.signUp')}</List.Item>
+          <List.Item>{t('invites.page.step.reward')}</List.Item>
         </List>
       </Card>
     </Stack>

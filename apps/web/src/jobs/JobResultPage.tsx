@@ -31,7 +31,8 @@ import { useTopBarVideo } from '../layout/topBarVideo';
 import { topBarVideoOf } from '../moments/useVideoTopBar';
 import { useTask } from '../tasks/useTasks';
 import { loginRedirectHref } from '../routing/paths';
-import { useJob } from './api';
+import { useClipShare, useJob } from './api';
+import { t } from '../messages/catalogue';
 import { JOB_TYPE_LABELS, JobStatusBadge } from './JobStatusBadge';
 
 /** Where to fix an export: its moment's editor, or the tasks list for whole-video caption exports. */
@@ -65,36 +66,38 @@ export default function JobResultPage() {
       <Center h="50vh" p="md">
         <Paper withBorder p="xl" radius="md" maw={440}>
           <Stack align="center" gap="sm">
-            <Title order={3}>Log in to see this export</Title>
+            <Title order={1} size="h3">
+              {t('jobs.result.logInTitle')}
+            </Title>
             <Text c="dimmed" ta="center">
-              Exports are kept in their owner&apos;s account. Log in to watch and download it.
+              {t('jobs.result.logInText')}
             </Text>
             <Button
               component={Link}
               to={loginRedirectHref(location.pathname, location.search)}
               leftSection={<IconLogin size={18} />}
             >
-              Log in
+              {t('jobs.result.logIn')}
             </Button>
           </Stack>
         </Paper>
       </Center>
     );
   }
-  if (job.error) {
-    const missing = isApiError(job.error) && job.error.status === 404;
+  const missing = isApiError(job.error) && job.error.status === 404;
+  // A failed background refresh keeps the export on screen (a share panel open stays open); only
+  // a first load that failed, or an export that is gone, replaces it.
+  if (job.error && (!job.data || missing)) {
     return (
       <Center h="50vh" p="md">
         <Alert
           color={missing ? 'gray' : 'red'}
-          title={missing ? 'Export not found' : 'Could not load the export'}
+          title={missing ? t('jobs.result.notFound') : t('jobs.result.loadFailed')}
           maw={480}
         >
-          {missing
-            ? 'This export does not exist, was deleted, or belongs to someone else.'
-            : job.error.message}{' '}
+          {missing ? t('jobs.result.notFoundText') : job.error.message}{' '}
           <Anchor component={Link} to="/library/projects">
-            See your projects
+            {t('jobs.result.seeProjects')}
           </Anchor>
         </Alert>
       </Center>
@@ -103,7 +106,7 @@ export default function JobResultPage() {
   if (!job.data) {
     return (
       <Center h="50vh">
-        <Loader type="dots" role="status" aria-label="Loading the export" />
+        <Loader type="dots" role="status" aria-label={t('a11y.loadingTheExport')} />
       </Center>
     );
   }
@@ -115,8 +118,8 @@ function JobResult({ job, onMediaExpired }: { job: Job; onMediaExpired(): void }
     <Stack maw={860} mx="auto" p={{ base: 'sm', sm: 'md' }} gap="md">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <div style={{ minWidth: 0 }}>
-          <Title order={2} size="h3" lineClamp={2}>
-            {job.title || 'Untitled export'}
+          <Title order={1} size="h3" lineClamp={2}>
+            {job.title || t('jobs.untitled')}
           </Title>
           <Text size="sm" c="dimmed">
             {JOB_TYPE_LABELS[job.type]}
@@ -130,23 +133,27 @@ function JobResult({ job, onMediaExpired }: { job: Job; onMediaExpired(): void }
         <Paper withBorder p="lg" radius="md">
           <Stack gap="xs">
             <Group justify="space-between">
-              <Text fw={600}>Rendering your clip…</Text>
+              <Text fw={600}>{t('jobs.result.rendering')}</Text>
               <Text fw={600} data-testid="job-progress">
-                {Math.floor(job.progress)}%
+                {t('jobs.result.percent', { percent: Math.floor(job.progress) })}
               </Text>
             </Group>
-            <Progress value={job.progress} animated striped aria-label="Export progress" />
+            <Progress value={job.progress} animated striped aria-label={t('a11y.exportProgress')} />
             <Text size="sm" c="dimmed">
-              You can leave this page; you will get a notification when the video is ready.
+              {t('jobs.result.canLeave')}
             </Text>
           </Stack>
         </Paper>
       )}
 
       {job.status === 'ERROR' && (
-        <Alert color="red" icon={<IconAlertTriangle size={18} />} title="The export failed">
+        <Alert
+          color="red"
+          icon={<IconAlertTriangle size={18} />}
+          title={t('title.theExportFailed')}
+        >
           <Stack gap="sm" align="flex-start">
-            <Text size="sm">{job.error_reason || 'The video could not be rendered.'}</Text>
+            <Text size="sm">{job.error_reason || t('jobs.result.renderFailed')}</Text>
             <Button
               component={Link}
               to={editPathOf(job)}
@@ -154,7 +161,7 @@ function JobResult({ job, onMediaExpired }: { job: Job; onMediaExpired(): void }
               color="red"
               leftSection={<IconEdit size={16} />}
             >
-              {job.moment_id ? 'Back to the editor' : 'Back to your videos'}
+              {job.moment_id ? t('jobs.result.backToEditor') : t('jobs.result.backToVideos')}
             </Button>
           </Stack>
         </Alert>
@@ -184,7 +191,6 @@ function DoneExport({
     refreshed.current = true;
     onMediaExpired();
   };
-  const shareLink = `${window.location.origin}/job/${job.job_id}`;
   return (
     <Stack gap="md">
       <Paper
@@ -200,10 +206,11 @@ function DoneExport({
       >
         <video
           src={fileUrl}
+          poster={job.poster_url ?? undefined}
           controls
           playsInline
           preload="metadata"
-          aria-label="Exported video"
+          aria-label={t('a11y.exportedVideo')}
           // The signed address expires after some hours; fetching the job again renews it.
           onError={onVideoError}
           style={{ display: 'block', maxWidth: '100%', maxHeight: '70vh' }}
@@ -213,17 +220,17 @@ function DoneExport({
         <Button
           component="a"
           href={fileUrl}
-          download={`${job.title || 'clip'}.mp4`}
+          download={`${job.title || t('jobs.result.fileName')}.mp4`}
           leftSection={<IconDownload size={18} />}
         >
-          Download MP4
+          {t('jobs.result.download')}
         </Button>
         <Button
           variant="default"
           leftSection={<IconShare size={18} />}
           onClick={() => setShareOpen((open) => !open)}
         >
-          Share
+          {t('a11y.share')}
         </Button>
         {job.moment_id && (
           <Button
@@ -232,22 +239,39 @@ function DoneExport({
             variant="subtle"
             leftSection={<IconEdit size={18} />}
           >
-            Edit again
+            {t('jobs.result.editAgain')}
           </Button>
         )}
       </Group>
-      {shareOpen && (
-        <Paper withBorder p="sm" radius="md">
+      {shareOpen && <ClipSharePanel job={job} />}
+    </Stack>
+  );
+}
+
+/**
+ * Share: an unlisted public page of this clip that anyone can open without an account (issue 24),
+ * made on demand and revocable; the link shown is that page, not this owner-only one.
+ */
+function ClipSharePanel({ job }: { job: Job }) {
+  const { share, unshare } = useClipShare(job.job_id);
+  const link = job.share_id ? `${window.location.origin}/s/${job.share_id}?clip=1` : null;
+  return (
+    <Paper withBorder p="sm" radius="md" aria-label={t('clip.share.title')} component="section">
+      <Stack gap="xs">
+        <Text fw={600}>{t('clip.share.title')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('clip.share.text')}
+        </Text>
+        {link ? (
           <Group gap="xs" align="flex-end" wrap="nowrap">
             <TextInput
-              label="Link to this export"
-              description="Whoever opens it must be logged in to this account."
-              value={shareLink}
+              label={t('clip.share.link')}
+              value={link}
               readOnly
               onFocus={(event) => event.currentTarget.select()}
               style={{ flex: 1 }}
             />
-            <CopyButton value={shareLink}>
+            <CopyButton value={link}>
               {({ copied, copy }) => (
                 <Button
                   variant={copied ? 'light' : 'filled'}
@@ -255,13 +279,29 @@ function DoneExport({
                   leftSection={copied ? <IconCheck size={16} /> : undefined}
                   onClick={copy}
                 >
-                  {copied ? 'Copied' : 'Copy link'}
+                  {copied ? t('jobs.share.copied') : t('a11y.copyLink')}
                 </Button>
               )}
             </CopyButton>
           </Group>
-        </Paper>
-      )}
-    </Stack>
+        ) : null}
+        <Group gap="xs">
+          {link ? (
+            <Button
+              variant="default"
+              color="red"
+              loading={unshare.isPending}
+              onClick={() => unshare.mutate()}
+            >
+              {t('clip.share.stop')}
+            </Button>
+          ) : (
+            <Button loading={share.isPending} onClick={() => share.mutate()}>
+              {t('clip.share.start')}
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
   );
 }

@@ -15,12 +15,14 @@ import {
   Text,
 } from '@mantine/core';
 import type { Job } from '@moments/contract';
-import { formatDuration, formatRelativeTime } from '@moments/domain/format';
+import { formatDuration } from '@moments/domain/format';
 import { IconFolder, IconMovie, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useDeleteJob, useJobList } from './api';
 import { JOB_TYPE_LABELS, JobStatusBadge } from './JobStatusBadge';
+import { t } from '../messages/catalogue';
+import { formatRelativeTime } from '../messages/domain';
 
 const PAGE_SIZE = 12;
 
@@ -34,13 +36,13 @@ export function ProjectsTab() {
   if (jobs.isPending) {
     return (
       <Center py="xl">
-        <Loader type="dots" role="status" aria-label="Loading projects" />
+        <Loader type="dots" role="status" aria-label={t('a11y.loadingProjects')} />
       </Center>
     );
   }
-  if (jobs.isError) {
+  if (jobs.isLoadingError) {
     return (
-      <Alert color="red" title="Could not load your projects">
+      <Alert color="red" title={t('title.couldNotLoadYourProjects')}>
         {jobs.error.message}
       </Alert>
     );
@@ -51,12 +53,12 @@ export function ProjectsTab() {
         <EmptyState
           variant="light"
           icon={<IconFolder size={26} />}
-          title="No projects yet"
-          description="Clips you edit and export are kept here as projects."
+          title={t('title.noProjectsYet')}
+          description={t('jobs.projects.empty')}
         >
           <EmptyState.Actions>
             <Button component={Link} to="/library/moments">
-              Pick a moment to clip
+              {t('jobs.projects.pickMoment')}
             </Button>
           </EmptyState.Actions>
         </EmptyState>
@@ -66,7 +68,12 @@ export function ProjectsTab() {
 
   return (
     <Stack gap="md">
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md" aria-label="Projects" role="list">
+      <SimpleGrid
+        cols={{ base: 1, xs: 2, md: 3 }}
+        spacing="md"
+        aria-label={t('a11y.projects')}
+        role="list"
+      >
         {jobs.data.map((job) => (
           <ProjectCard key={job.job_id} job={job} onDelete={() => setToDelete(job)} />
         ))}
@@ -74,28 +81,25 @@ export function ProjectsTab() {
       {(page > 1 || jobs.data.length === PAGE_SIZE) && (
         <Group justify="center">
           <Button variant="default" disabled={page === 1} onClick={() => setPage(page - 1)}>
-            Newer
+            {t('jobs.projects.newer')}
           </Button>
           <Button
             variant="default"
             disabled={jobs.data.length < PAGE_SIZE}
             onClick={() => setPage(page + 1)}
           >
-            Older
+            {t('jobs.projects.older')}
           </Button>
         </Group>
       )}
       <Modal
         opened={toDelete !== null}
         onClose={() => setToDelete(null)}
-        title="Delete this export?"
+        title={t('title.deleteThisExport')}
         centered
       >
         <Stack>
-          <Text size="sm">
-            “{toDelete?.title}” and its video file will be deleted. An export that is still
-            rendering is stopped and its credit returned.
-          </Text>
+          <Text size="sm">{t('jobs.projects.deleteText', { title: toDelete?.title ?? '' })}</Text>
           {remove.isError && (
             <Text size="sm" c="red">
               {remove.error.message}
@@ -103,7 +107,7 @@ export function ProjectsTab() {
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setToDelete(null)}>
-              Cancel
+              {t('jobs.projects.cancel')}
             </Button>
             <Button
               color="red"
@@ -112,7 +116,7 @@ export function ProjectsTab() {
                 toDelete && remove.mutate(toDelete.job_id, { onSuccess: () => setToDelete(null) })
               }
             >
-              Delete
+              {t('jobs.projects.confirmDelete')}
             </Button>
           </Group>
         </Stack>
@@ -130,17 +134,16 @@ function ProjectCard({ job, onDelete }: { job: Job; onDelete(): void }) {
         to={href}
         underline="never"
         c="inherit"
-        aria-label={`Open ${job.title}`}
+        aria-label={t('jobs.projects.open', { title: job.title })}
       >
         <Center h={160} bg="dark.7" style={{ overflow: 'hidden' }}>
-          {job.status === 'DONE' && job.file_url ? (
-            // The first frame of the export is its thumbnail; only its metadata is fetched.
-            <video
-              src={`${job.file_url}#t=0.5`}
-              muted
-              preload="metadata"
-              playsInline
-              aria-hidden
+          {job.poster_url ? (
+            // The export's poster: a frame of the finished MP4 the server stored (issue 24).
+            <img
+              src={job.poster_url}
+              alt=""
+              loading="lazy"
+              data-testid="thumbnail"
               style={{ height: '100%', maxWidth: '100%', objectFit: 'contain' }}
             />
           ) : (
@@ -151,12 +154,12 @@ function ProjectCard({ job, onDelete }: { job: Job; onDelete(): void }) {
       <Stack gap={6} p="sm">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Anchor component={Link} to={href} fw={600} lineClamp={2} c="inherit">
-            {job.title || 'Untitled export'}
+            {job.title || t('jobs.untitled')}
           </Anchor>
           <ActionIcon
             variant="subtle"
             color="gray"
-            aria-label={`Delete ${job.title}`}
+            aria-label={t('jobs.projects.delete', { title: job.title })}
             onClick={onDelete}
           >
             <IconTrash size={16} />
@@ -171,7 +174,7 @@ function ProjectCard({ job, onDelete }: { job: Job; onDelete(): void }) {
           </Text>
         </Group>
         {job.status === 'IN_PROGRESS' && (
-          <Progress value={job.progress} size="sm" animated aria-label="Export progress" />
+          <Progress value={job.progress} size="sm" animated aria-label={t('a11y.exportProgress')} />
         )}
       </Stack>
     </Card>

@@ -91,3 +91,24 @@ export function useDeleteJob() {
     },
   });
 }
+
+/**
+ * Sharing a finished export as an unlisted clip page /s/{id}?clip=1 (issue 24), and revoking it.
+ * The job is fetched again after either, so its `share_id` says what is shared.
+ */
+export function useClipShare(jobId: string) {
+  const queryClient = useQueryClient();
+  const refetch = () => queryClient.invalidateQueries({ queryKey: jobKeys.detail(jobId) });
+  const share = useMutation({
+    mutationFn: () =>
+      api.post<{ share_id: string; path: string }>('/api/job/share', undefined, {
+        query: { id: jobId },
+      }),
+    onSuccess: refetch,
+  });
+  const unshare = useMutation({
+    mutationFn: () => api.delete<null>('/api/job/share', { query: { id: jobId } }),
+    onSuccess: refetch,
+  });
+  return { share, unshare };
+}

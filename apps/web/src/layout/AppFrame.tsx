@@ -6,6 +6,7 @@ import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../account/session';
 import { ErrorDialogs } from '../errors/ErrorDialogs';
 import { NotificationCenter } from '../notifications/NotificationCenter';
+import { t } from '../messages/catalogue';
 import { rewriteLegacyLink } from '../routing/legacy';
 import { MOBILE_MEDIA_QUERY } from '../theme';
 import { Brand } from './Brand';
@@ -61,7 +62,9 @@ function WebLayout({ children }: { children: ReactNode }) {
       data-layout="web"
     >
       <AppShell.Header>
-        {banner.visible && <UpdateBanner onDismiss={banner.dismiss} />}
+        {banner.visible && banner.kind && (
+          <UpdateBanner kind={banner.kind} onDismiss={banner.dismiss} />
+        )}
         <Group h={HEADER_HEIGHT} px="lg" justify="space-between" wrap="nowrap" gap="lg">
           <Group gap="xl" wrap="nowrap" miw={0}>
             <Box w={232 - 24} style={{ flexShrink: 0 }}>
@@ -97,7 +100,9 @@ function MobileLayout({ children }: { children: ReactNode }) {
       data-layout="mobile"
     >
       <AppShell.Header>
-        {banner.visible && <UpdateBanner onDismiss={banner.dismiss} />}
+        {banner.visible && banner.kind && (
+          <UpdateBanner kind={banner.kind} onDismiss={banner.dismiss} />
+        )}
         <Group h={MOBILE_HEADER_HEIGHT} px="sm" justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap" miw={0}>
             <Brand compact />
@@ -108,10 +113,10 @@ function MobileLayout({ children }: { children: ReactNode }) {
           ) : (
             <Group gap={6} wrap="nowrap">
               <Button component={Link} to="/login" size="xs" variant="default">
-                Log in
+                {t('layout.logIn')}
               </Button>
               <Button component={Link} to="/login?type=signup" size="xs">
-                Sign up
+                {t('layout.signUp')}
               </Button>
             </Group>
           )}

@@ -2,6 +2,7 @@ import { Anchor, Group, Text, ThemeIcon } from '@mantine/core';
 import { IconPlayerPlayFilled } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { BRAND_NAME } from '../config';
+import { t } from '../messages/catalogue';
 
 export function Brand({ compact = false }: { compact?: boolean }) {
   return (
@@ -10,7 +11,7 @@ export function Brand({ compact = false }: { compact?: boolean }) {
       to="/home"
       underline="never"
       c="inherit"
-      aria-label={`${BRAND_NAME} home`}
+      aria-label={t('layout.brandHome', { brand: BRAND_NAME })}
     >
       <Group gap={8} wrap="nowrap">
         <ThemeIcon

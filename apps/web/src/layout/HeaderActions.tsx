@@ -11,6 +11,7 @@ import {
 import { Link } from 'react-router';
 import { COMMUNITY_CHAT_URL, EXTERNAL_TOOL_LABELS, externalToolUrl } from '../config';
 import { NotificationBell } from './NotificationBell';
+import { t } from '../messages/catalogue';
 
 export function userInitial(user: Pick<UserInfo, 'username' | 'email'>): string {
   return (user.username.trim()[0] ?? user.email[0] ?? '?').toUpperCase();
@@ -26,7 +27,7 @@ export function AccountAvatar({ user, size = 34 }: { user: UserInfo; size?: numb
         radius="xl"
         color="violet"
         variant="filled"
-        aria-label={`Account settings for ${user.username}`}
+        aria-label={t('layout.accountSettingsFor', { name: user.username })}
       >
         {userInitial(user)}
       </Avatar>
@@ -47,7 +48,7 @@ export function AccountActions({ user }: { user: UserInfo }) {
         leftSection={<IconBolt size={16} />}
         size="sm"
       >
-        Upgrade
+        {t('layout.upgrade')}
       </Button>
       <AccountAvatar user={user} />
     </Group>
@@ -65,7 +66,7 @@ export function MobileAccountActions({ user }: { user: UserInfo }) {
         size="compact-sm"
         variant="gradient"
         gradient={{ from: 'violet.6', to: 'grape.5', deg: 135 }}
-        aria-label="Upgrade"
+        aria-label={t('a11y.upgrade')}
         px={8}
       >
         <IconBolt size={16} />
@@ -75,7 +76,7 @@ export function MobileAccountActions({ user }: { user: UserInfo }) {
         to="/invite"
         size="compact-sm"
         variant="light"
-        aria-label="Invite friends"
+        aria-label={t('a11y.inviteFriends')}
         px={8}
       >
         <IconUserPlus size={16} />
@@ -85,7 +86,7 @@ export function MobileAccountActions({ user }: { user: UserInfo }) {
   );
 }
 
-/** spec §2 Tools dropdown: external pages in a new tab. */
+/** spec §2 Tools dropdown: the tools' pages in a new tab. */
 export function ToolsMenu() {
   return (
     <Menu position="bottom-start" shadow="md" width={240}>
@@ -96,34 +97,32 @@ export function ToolsMenu() {
           rightSection={<IconChevronDown size={14} />}
           leftSection={<IconTools size={16} />}
         >
-          Tools
+          {t('layout.tools')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        {EXTERNAL_TOOLS.map((tool) => {
-          const href = externalToolUrl(tool);
-          // The product's own pages open in place; configured external pages in a new tab.
-          return href.startsWith('/') ? (
-            <Menu.Item key={tool} component={Link} to={href}>
-              {EXTERNAL_TOOL_LABELS[tool]}
-            </Menu.Item>
-          ) : (
-            <Menu.Item
-              key={tool}
-              component="a"
-              href={href}
-              target="_blank"
-              rel="noopener noreferrer"
-              rightSection={<IconExternalLink size={14} />}
-            >
-              {EXTERNAL_TOOL_LABELS[tool]}
-            </Menu.Item>
-          );
-        })}
+        {EXTERNAL_TOOLS.map((tool) => (
+          // spec §2: each tool opens in a new tab, the product's own start form by default.
+          <Menu.Item
+            key={tool}
+            component="a"
+            href={externalToolUrl(tool)}
+            target="_blank"
+            rel="noopener noreferrer"
+            rightSection={<IconExternalLink size={14} />}
+          >
+            {EXTERNAL_TOOL_LABELS[tool]}
+          </Menu.Item>
+        ))}
       </Menu.Dropdown>
     </Menu>
   );
 }
+
+// The default community link (the help page) opens in place; a configured chat in a new tab.
+const COMMUNITY_LINK_TARGET = COMMUNITY_CHAT_URL.startsWith('/')
+  ? {}
+  : { target: '_blank', rel: 'noopener noreferrer' };
 
 /** spec §2 header when logged out: Tools, community chat, Log in, Sign up free. */
 export function GuestActions() {
@@ -132,10 +131,7 @@ export function GuestActions() {
       <ToolsMenu />
       <Anchor
         href={COMMUNITY_CHAT_URL}
-        // The default (the help page) opens in place; a configured chat in a new tab.
-        {...(COMMUNITY_CHAT_URL.startsWith('/')
-          ? {}
-          : { target: '_blank', rel: 'noopener noreferrer' })}
+        {...COMMUNITY_LINK_TARGET}
         c="dimmed"
         size="sm"
         fw={500}
@@ -143,14 +139,14 @@ export function GuestActions() {
       >
         <Group gap={6} wrap="nowrap">
           <IconBrandDiscord size={16} aria-hidden />
-          Community
+          {t('layout.community')}
         </Group>
       </Anchor>
       <Button component={Link} to="/login" variant="default">
-        Log in
+        {t('layout.logIn')}
       </Button>
       <Button component={Link} to="/login?type=signup">
-        Sign up free
+        {t('layout.signUpFree')}
       </Button>
     </Group>
   );

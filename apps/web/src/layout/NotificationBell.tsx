@@ -18,6 +18,7 @@ import { Link } from 'react-router';
 import { NotificationItem } from '../notifications/NotificationItem';
 import { useNotificationActions, useNotificationList } from '../notifications/useNotifications';
 import { useOpenNotification } from '../notifications/useOpenNotification';
+import { t } from '../messages/catalogue';
 import { useRealtimeStatus } from '../realtime';
 
 const DROPDOWN_ITEMS = 8;
@@ -30,12 +31,14 @@ export function NotificationBell() {
   const open = useOpenNotification();
   const realtime = useRealtimeStatus();
   const unread = list.unreadCount;
-  const label = unread ? `Notifications, ${unread} unread` : 'Notifications';
+  const label = unread
+    ? t('layout.notifications.unread', { count: unread })
+    : t('layout.notifications');
 
   return (
     <Popover width={380} position="bottom-end" shadow="md" opened={opened} onChange={setOpened}>
       <Popover.Target>
-        <Tooltip label="Notifications" disabled={opened}>
+        <Tooltip label={t('layout.notifications')} disabled={opened}>
           <Indicator
             label={unread > 99 ? '99+' : unread}
             size={18}
@@ -60,7 +63,7 @@ export function NotificationBell() {
       </Popover.Target>
       <Popover.Dropdown p={0}>
         <Group justify="space-between" px="md" py="sm">
-          <Text fw={700}>Notifications</Text>
+          <Text fw={700}>{t('layout.notifications')}</Text>
           <Button
             size="compact-xs"
             variant="subtle"
@@ -68,7 +71,7 @@ export function NotificationBell() {
             disabled={unread === 0}
             onClick={() => void markAllViewed()}
           >
-            Mark all as read
+            {t('layout.notifications.markAllRead')}
           </Button>
         </Group>
         <Divider />
@@ -80,7 +83,9 @@ export function NotificationBell() {
             variant="light"
             icon={<IconPlugConnectedX size={16} />}
           >
-            <Text size="xs">Live updates paused: {realtime.lastError}</Text>
+            <Text size="xs">
+              {t('layout.notifications.livePaused', { reason: realtime.lastError })}
+            </Text>
           </Alert>
         )}
         {!list.loaded ? (
@@ -90,9 +95,9 @@ export function NotificationBell() {
         ) : list.notifications.length === 0 ? (
           <Stack gap="xs" align="center" py="lg" px="md">
             <IconBellOff size={28} color="var(--mantine-color-gray-5)" />
-            <Text fw={600}>No notifications yet</Text>
+            <Text fw={600}>{t('title.noNotificationsYet')}</Text>
             <Text size="sm" c="dimmed" ta="center">
-              Finished exports and video tasks will show up here.
+              {t('layout.notifications.emptyText')}
             </Text>
           </Stack>
         ) : (
@@ -121,7 +126,7 @@ export function NotificationBell() {
             size="xs"
             onClick={() => setOpened(false)}
           >
-            See all notifications
+            {t('layout.notifications.seeAll')}
           </Button>
         </Group>
       </Popover.Dropdown>

@@ -1,9 +1,10 @@
 import { Stack, Tabs, Title } from '@mantine/core';
 import type { ComponentType, ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { t, type MessageKey } from '../messages/catalogue';
 
 export interface RouteTab {
-  label: string;
+  label: MessageKey;
   icon: ComponentType<{ size?: number }>;
 }
 
@@ -23,7 +24,9 @@ export function RouteTabsPage<Tab extends string>(props: {
   const navigate = useNavigate();
   return (
     <Stack maw={props.maxWidth} mx="auto" gap="lg">
-      <Title order={2}>{props.title}</Title>
+      <Title order={1} size="h2">
+        {props.title}
+      </Title>
       <Tabs
         value={props.current}
         onChange={(next) => next && void navigate(`${props.basePath}/${next}`)}
@@ -33,7 +36,7 @@ export function RouteTabsPage<Tab extends string>(props: {
             const { label, icon: Icon } = props.content[key];
             return (
               <Tabs.Tab key={key} value={key} leftSection={<Icon size={16} />}>
-                {label}
+                {t(label)}
               </Tabs.Tab>
             );
           })}

@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { isMenuRoot, topBarTitleKind } from '../routing/paths';
 import { useTopBarVideoState } from './topBarVideo';
 import { VideoTitleHoverCard } from './VideoTitleHoverCard';
+import { t } from '../messages/catalogue';
 
 /** spec §2 back button: one step back when there is history, otherwise /home replacing the entry. */
 export function BackButton() {
@@ -14,8 +15,14 @@ export function BackButton() {
     else void navigate('/home', { replace: true });
   };
   return (
-    <Tooltip label="Back">
-      <ActionIcon variant="subtle" color="gray" size="lg" onClick={goBack} aria-label="Back">
+    <Tooltip label={t('a11y.back')}>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        size="lg"
+        onClick={goBack}
+        aria-label={t('a11y.back')}
+      >
         <IconArrowLeft size={20} />
       </ActionIcon>
     </Tooltip>
@@ -28,8 +35,8 @@ export function TopBarTitle() {
   const { video } = useTopBarVideoState();
   const kind = topBarTitleKind(pathname);
   let title = null;
-  if (kind === 'library') title = <Text fw={700}>Library</Text>;
-  else if (kind === 'settings') title = <Text fw={700}>Settings</Text>;
+  if (kind === 'library') title = <Text fw={700}>{t('title.library')}</Text>;
+  else if (kind === 'settings') title = <Text fw={700}>{t('title.settings')}</Text>;
   else if (kind === 'video' && video) title = <VideoTitleHoverCard video={video} />;
   const showBack = !isMenuRoot(pathname);
   if (!title && !showBack) return null;

@@ -1,7 +1,9 @@
 import { Group, HoverCard, Image, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconCalendar, IconClock, IconEye, IconUser } from '@tabler/icons-react';
-import { formatDuration, formatViewCount } from '@moments/domain/format';
+import { formatDuration } from '@moments/domain/format';
 import { formatPublishedDate } from '../lib/format';
+import { t } from '../messages/catalogue';
+import { formatViewCount } from '../messages/domain';
 import type { TopBarVideo } from './topBarVideo';
 
 /** spec §2: on moment and job routes the top bar shows the video's title with a hover card. */
@@ -11,7 +13,10 @@ export function VideoTitleHoverCard({ video }: { video: TopBarVideo }) {
     facts.push({ icon: IconClock, text: formatDuration(video.duration * 1000) });
   if (video.channel) facts.push({ icon: IconUser, text: video.channel });
   if (video.viewCount != null) {
-    facts.push({ icon: IconEye, text: `${formatViewCount(video.viewCount)} views` });
+    facts.push({
+      icon: IconEye,
+      text: t('layout.video.views', { views: formatViewCount(video.viewCount) }),
+    });
   } else if (video.platform) {
     facts.push({ icon: IconEye, text: video.platform });
   }

@@ -9,42 +9,43 @@ import {
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { useNotificationList } from '../notifications/useNotifications';
-import { activeMenuItem, type MenuItemKey } from '../routing/paths';
+import { activeBottomMenuItem, activeMenuItem, type MenuItemKey } from '../routing/paths';
+import { t, type MessageKey } from '../messages/catalogue';
 
 interface MenuEntry {
   key: MenuItemKey;
-  label: string;
+  label: MessageKey;
   to: string;
   icon: typeof IconHome;
 }
 
 /** spec §2 side menu: home, library, plan, invite friends, settings. */
 const SIDE_MENU: MenuEntry[] = [
-  { key: 'home', label: 'Home', to: '/home', icon: IconHome },
-  { key: 'library', label: 'Library', to: '/library/videoTasks', icon: IconVideo },
-  { key: 'plan', label: 'Plan', to: '/settings/plan', icon: IconCrown },
-  { key: 'invite', label: 'Invite friends', to: '/invite', icon: IconUserPlus },
-  { key: 'settings', label: 'Settings', to: '/settings/profile', icon: IconSettings },
+  { key: 'home', label: 'layout.menu.home', to: '/home', icon: IconHome },
+  { key: 'library', label: 'title.library', to: '/library/videoTasks', icon: IconVideo },
+  { key: 'plan', label: 'layout.menu.plan', to: '/settings/plan', icon: IconCrown },
+  { key: 'invite', label: 'a11y.inviteFriends', to: '/invite', icon: IconUserPlus },
+  { key: 'settings', label: 'title.settings', to: '/settings/profile', icon: IconSettings },
 ];
 
 /** spec §1/§2 mobile bottom menu: home, library, notifications, settings. */
 const BOTTOM_MENU: MenuEntry[] = [
-  { key: 'home', label: 'Home', to: '/home', icon: IconHome },
-  { key: 'library', label: 'Library', to: '/library/videoTasks', icon: IconVideo },
-  { key: 'notifications', label: 'Notifications', to: '/notification', icon: IconBell },
-  { key: 'settings', label: 'Settings', to: '/settings/profile', icon: IconSettings },
+  { key: 'home', label: 'layout.menu.home', to: '/home', icon: IconHome },
+  { key: 'library', label: 'title.library', to: '/library/videoTasks', icon: IconVideo },
+  { key: 'notifications', label: 'layout.notifications', to: '/notification', icon: IconBell },
+  { key: 'settings', label: 'title.settings', to: '/settings/profile', icon: IconSettings },
 ];
 
 export function SideMenu() {
   const active = activeMenuItem(useLocation().pathname);
   return (
-    <Stack component="nav" aria-label="Side menu" gap={4}>
+    <Stack component="nav" aria-label={t('a11y.sideMenu')} gap={4}>
       {SIDE_MENU.map(({ key, label, to, icon: Icon }) => (
         <NavLink
           key={key}
           component={Link}
           to={to}
-          label={label}
+          label={t(label)}
           active={active === key}
           aria-current={active === key ? 'page' : undefined}
           leftSection={<Icon size={20} stroke={1.7} />}
@@ -65,20 +66,21 @@ export function SideMenu() {
   );
 }
 
+const ACTIVE_COLOR = 'var(--mantine-primary-color-filled)';
+const IDLE_COLOR = 'var(--mantine-color-dimmed)';
+
 export function BottomMenu() {
-  const active = activeMenuItem(useLocation().pathname);
+  const active = activeBottomMenuItem(useLocation().pathname);
   // A dot on the notifications entry while some are unread (the bell's count, on phones).
   const unreadNotifications = useNotificationList().unreadCount;
   return (
     <nav
-      aria-label="Bottom menu"
+      aria-label={t('a11y.bottomMenu')}
       style={{ display: 'grid', gridTemplateColumns: 'repeat(4, 1fr)', height: '100%' }}
     >
       {BOTTOM_MENU.map(({ key, label, to, icon: Icon }) => {
         const isActive = active === key;
-        const color = isActive
-          ? 'var(--mantine-primary-color-filled)'
-          : 'var(--mantine-color-dimmed)';
+        const color = isActive ? ACTIVE_COLOR : IDLE_COLOR;
         return (
           <UnstyledButton
             key={key}
@@ -103,7 +105,7 @@ export function BottomMenu() {
               <Icon size={22} stroke={isActive ? 2.2 : 1.7} />
             </Indicator>
             <Text size="xs" fw={isActive ? 700 : 500} c="inherit">
-              {label}
+              {t(label)}
             </Text>
           </UnstyledButton>
         );

@@ -11,6 +11,8 @@ export const STORAGE_KEYS = {
   paymentSessions: 'moments.paymentSessions',
   /** The not-yearly-plan guard was dismissed (spec §2: remembered locally). */
   yearlyGuardDismissed: 'moments.yearlyGuardDismissed',
+  /** The banner variant last dismissed (a new variant, after a plan change, shows again). */
+  bannerDismissedFor: 'moments.bannerDismissedFor',
 } as const;
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 
@@ -18,6 +20,7 @@ export function readStored(key: StorageKey): string | null {
   try {
     return window.localStorage.getItem(key);
   } catch {
+    // Storage blocked (private mode, disabled cookies): as if nothing was stored.
     return null;
   }
 }
@@ -28,5 +31,29 @@ export function writeStored(key: StorageKey, value: string | null): void {
     else window.localStorage.setItem(key, value);
   } catch {
     // Not remembering a flag is harmless: the pop-up simply shows again next time.
+  }
+}
+
+/** Flags that last one visit (this tab's session), such as the one pop-up a visit shows. */
+export const SESSION_KEYS = {
+  /** `welcome`, `community` or `yearly`, then `:closed` once the visit's pop-up was closed. */
+  popupThisVisit: 'moments.popupThisVisit',
+} as const;
+export type SessionKey = (typeof SESSION_KEYS)[keyof typeof SESSION_KEYS];
+
+export function readSession(key: SessionKey): string | null {
+  try {
+    return window.sessionStorage.getItem(key);
+  } catch {
+    // Storage blocked (private mode, disabled cookies): as if nothing was stored.
+    return null;
+  }
+}
+
+export function writeSession(key: SessionKey, value: string): void {
+  try {
+    window.sessionStorage.setItem(key, value);
+  } catch {
+    // Without session storage every page load is a new visit: at most one pop-up each still.
   }
 }

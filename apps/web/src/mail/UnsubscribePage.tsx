@@ -2,6 +2,8 @@ import { Alert, Anchor, Button, Card, Loader, Stack, Text, ThemeIcon, Title } fr
 import { IconMailCheck, IconMailOff } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { useUnsubscribe, useUnsubscribeInfo } from './api';
+import { t } from '../messages/catalogue';
+import { mailCategoryLabel } from '../messages/domain';
 
 /** spec §2 /unsubscribe/{encodedParam} (anonymous): says what stops, and stops it on confirm. */
 export default function UnsubscribePage() {
@@ -23,14 +25,15 @@ export default function UnsubscribePage() {
           >
             {stopped ? <IconMailCheck size={28} /> : <IconMailOff size={28} />}
           </ThemeIcon>
-          <Title order={2}>{stopped ? 'You are unsubscribed' : 'Unsubscribe'}</Title>
-          {info.isPending && <Loader role="status" aria-label="Loading" />}
+          <Title order={1} size="h2">
+            {t(stopped ? 'mail.unsubscribe.doneTitle' : 'mail.unsubscribe.title')}
+          </Title>
+          {info.isPending && <Loader role="status" aria-label={t('a11y.loading')} />}
           {info.isError && (
             <Alert color="red" w="100%" role="alert">
-              This unsubscribe link is not valid. Use the link from the mail exactly as it came, or
-              choose which mails you get in{' '}
+              {t('mail.unsubscribe.invalid')}{' '}
               <Anchor component={Link} to="/settings/profile">
-                Settings
+                {t('title.settings')}
               </Anchor>
               .
             </Alert>
@@ -38,15 +41,16 @@ export default function UnsubscribePage() {
           {info.data && !stopped && (
             <>
               <Text>
-                Stop <b>{info.data.label.toLowerCase()}</b> mails to {info.data.email}? Other mails
-                from Moments are not affected.
+                {t('mail.unsubscribe.askBefore')}{' '}
+                <b>{mailCategoryLabel(info.data.category, info.data.label).toLowerCase()}</b>{' '}
+                {t('mail.unsubscribe.askAfter', { email: info.data.email })}
               </Text>
               <Button
                 color="red.9"
                 loading={unsubscribe.isPending}
                 onClick={() => unsubscribe.mutate()}
               >
-                Unsubscribe
+                {t('mail.unsubscribe.button')}
               </Button>
               {unsubscribe.isError && (
                 <Text c="red" size="sm" role="alert">
@@ -57,10 +61,12 @@ export default function UnsubscribePage() {
           )}
           {info.data && stopped && (
             <Text>
-              {info.data.email} no longer gets {info.data.label.toLowerCase()} mails. You can turn
-              them back on any time in{' '}
+              {t('mail.unsubscribe.done', {
+                email: info.data.email,
+                category: mailCategoryLabel(info.data.category, info.data.label).toLowerCase(),
+              })}{' '}
               <Anchor component={Link} to="/settings/profile">
-                Settings → Profile
+                {t('mail.unsubscribe.settingsProfile')}
               </Anchor>
               .
             </Text>

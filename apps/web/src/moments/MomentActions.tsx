@@ -19,6 +19,7 @@ import { useMomentActions } from './api';
 import { absoluteLink } from './format';
 import { ShareModal } from './ShareModal';
 import { ThumbDownModal } from './ThumbDownModal';
+import { t } from '../messages/catalogue';
 
 async function copyToClipboard(text: string): Promise<boolean> {
   try {
@@ -80,14 +81,16 @@ export function MomentActions({ moment }: { moment: Moment }) {
     <>
       <Group gap={4} wrap="wrap" data-testid="moment-actions">
         <Tooltip
-          label={moment.feedback === 'THUMB_UP' ? 'Undo thumbs up' : 'Good moment'}
+          label={
+            moment.feedback === 'THUMB_UP' ? t('moments.actions.undoUp') : t('moments.actions.up')
+          }
           withArrow
         >
           <ActionIcon
             variant={moment.feedback === 'THUMB_UP' ? 'light' : 'subtle'}
             color={moment.feedback === 'THUMB_UP' ? 'teal' : 'gray'}
             size="lg"
-            aria-label="Thumbs up"
+            aria-label={t('a11y.thumbsUp')}
             aria-pressed={moment.feedback === 'THUMB_UP'}
             loading={feedback.isPending && feedback.variables?.action !== 'THUMB_DOWN'}
             onClick={thumbUp}
@@ -100,14 +103,18 @@ export function MomentActions({ moment }: { moment: Moment }) {
           </ActionIcon>
         </Tooltip>
         <Tooltip
-          label={moment.feedback === 'THUMB_DOWN' ? 'Undo thumbs down' : 'Not a good moment'}
+          label={
+            moment.feedback === 'THUMB_DOWN'
+              ? t('moments.actions.undoDown')
+              : t('moments.actions.down')
+          }
           withArrow
         >
           <ActionIcon
             variant={moment.feedback === 'THUMB_DOWN' ? 'light' : 'subtle'}
             color={moment.feedback === 'THUMB_DOWN' ? 'red' : 'gray'}
             size="lg"
-            aria-label="Thumbs down"
+            aria-label={t('a11y.thumbsDown')}
             aria-pressed={moment.feedback === 'THUMB_DOWN'}
             onClick={thumbDown}
           >
@@ -118,12 +125,17 @@ export function MomentActions({ moment }: { moment: Moment }) {
             )}
           </ActionIcon>
         </Tooltip>
-        <Tooltip label={moment.favorite ? 'Remove from favourites' : 'Add to favourites'} withArrow>
+        <Tooltip
+          label={
+            moment.favorite ? t('moments.actions.unfavourite') : t('moments.actions.favourite')
+          }
+          withArrow
+        >
           <ActionIcon
             variant={moment.favorite ? 'light' : 'subtle'}
             color={moment.favorite ? 'pink' : 'gray'}
             size="lg"
-            aria-label="Favourite"
+            aria-label={t('a11y.favourite')}
             aria-pressed={moment.favorite}
             loading={favorite.isPending}
             onClick={() => favorite.mutate(!moment.favorite)}
@@ -131,36 +143,36 @@ export function MomentActions({ moment }: { moment: Moment }) {
             {moment.favorite ? <IconHeartFilled size={18} /> : <IconHeart size={18} />}
           </ActionIcon>
         </Tooltip>
-        <Tooltip label="Share: copy an unlisted link" withArrow>
+        <Tooltip label={t('moments.actions.share')} withArrow>
           <ActionIcon
             variant="subtle"
             color="gray"
             size="lg"
-            aria-label="Share"
+            aria-label={t('a11y.share')}
             loading={share.isPending}
             onClick={shareLink}
           >
             <IconShare size={18} />
           </ActionIcon>
         </Tooltip>
-        <Tooltip label="Create a note from this moment" withArrow>
+        <Tooltip label={t('moments.actions.note')} withArrow>
           <ActionIcon
             variant="subtle"
             color="gray"
             size="lg"
-            aria-label="Create note"
+            aria-label={t('a11y.createNote')}
             loading={createNote.isPending}
             onClick={noteFromMoment}
           >
             <IconNotes size={18} />
           </ActionIcon>
         </Tooltip>
-        <Tooltip label="Score this moment again" withArrow>
+        <Tooltip label={t('moments.actions.rescore')} withArrow>
           <ActionIcon
             variant="subtle"
             color="gray"
             size="lg"
-            aria-label="Refresh score"
+            aria-label={t('a11y.refreshScore')}
             loading={refresh.isPending}
             onClick={() => refresh.mutate()}
           >
@@ -175,12 +187,12 @@ export function MomentActions({ moment }: { moment: Moment }) {
           leftSection={<IconCut size={14} />}
           ml="auto"
         >
-          Edit clip
+          {t('a11y.editClip')}
         </Button>
       </Group>
       {failed && (
         <Text size="xs" c="red" role="alert">
-          {failed.error?.message ?? 'That did not work. Try again.'}
+          {failed.error?.message ?? t('moments.actions.failed')}
         </Text>
       )}
       <ThumbDownModal

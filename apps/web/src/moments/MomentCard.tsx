@@ -18,11 +18,15 @@ import {
   IconClock,
   IconPlayerPlayFilled,
 } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
+import { VideoThumbnail } from '../ingest/VideoCard';
+import { MOBILE_MEDIA_QUERY } from '../theme';
 import { formatClipLength, formatSpan } from './format';
 import { MomentActions } from './MomentActions';
 import { MomentReasons } from './MomentReasons';
 import { ScoreRing } from './ScoreRing';
+import { t } from '../messages/catalogue';
 
 export function Hashtags({ hashtags }: { hashtags: string[] }) {
   if (hashtags.length === 0) return null;
@@ -50,7 +54,9 @@ export function MomentCard({
   onPlay(): void;
 }) {
   const [showReasons, setShowReasons] = useState(rank === 1);
-  const scoreLabel = moment.type === 'search_snippet' ? 'Relevance score' : 'Virality score';
+  const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY);
+  const scoreLabel =
+    moment.type === 'search_snippet' ? t('moments.score.relevance') : t('moments.score.virality');
   return (
     <Card
       p="md"
@@ -66,8 +72,25 @@ export function MomentCard({
         {/* Named by its content (score, rank, span, title), after a hidden "Play moment n:", so
             the name includes the text a voice-control user reads on screen. */}
         <UnstyledButton onClick={onPlay}>
-          <VisuallyHidden>{`Play moment ${rank}: `}</VisuallyHidden>
+          <VisuallyHidden>{`${t('moments.card.play', { rank })} `}</VisuallyHidden>
+          {/* Phones: the moment's frame across the card, above its score and title. */}
+          {moment.thumbnail && isMobile && (
+            <Box mb="sm">
+              <VideoThumbnail
+                video={{ thumbnail: moment.thumbnail, duration: null }}
+                width="100%"
+                height={140}
+              />
+            </Box>
+          )}
           <Group wrap="nowrap" align="flex-start" gap="md">
+            {moment.thumbnail && !isMobile && (
+              <VideoThumbnail
+                video={{ thumbnail: moment.thumbnail, duration: null }}
+                width={112}
+                height={63}
+              />
+            )}
             <ScoreRing score={moment.score} label={scoreLabel} />
             <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
               <Group gap={6} wrap="nowrap">
@@ -82,7 +105,7 @@ export function MomentCard({
                   </Text>
                 </Group>
               </Group>
-              <Title order={4} lh={1.3} data-testid="moment-title">
+              <Title order={2} size="h4" lh={1.3} data-testid="moment-title">
                 {moment.title}
               </Title>
               {moment.description && (
@@ -110,7 +133,9 @@ export function MomentCard({
           >
             <Group gap={4}>
               <Text size="sm" fw={600} c="violet.7">
-                {moment.type === 'search_snippet' ? 'Why it matches' : 'Why it may go viral'}
+                {moment.type === 'search_snippet'
+                  ? t('moments.why.search')
+                  : t('moments.why.viral')}
               </Text>
               {showReasons ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
             </Group>
@@ -123,7 +148,11 @@ export function MomentCard({
         </Box>
 
         {moment.transcript && (
-          <Spoiler maxHeight={66} showLabel="Show full transcript" hideLabel="Show less">
+          <Spoiler
+            maxHeight={66}
+            showLabel={t('moments.transcript.more')}
+            hideLabel={t('moments.transcript.less')}
+          >
             <Text
               size="sm"
               style={{ borderLeft: '3px solid var(--mantine-color-gray-3)', paddingLeft: 10 }}

@@ -9,6 +9,7 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { formatDuration } from '@moments/domain/format';
+import { t } from '../messages/catalogue';
 
 export interface PlayerSpan {
   /** ms */
@@ -47,6 +48,7 @@ export function MomentPlayer({
     const seekAndMaybePlay = () => {
       video.currentTime = startSec;
       setPositionMs(startSec * 1000);
+      // Autoplay refused by the browser: the play button stays for the user to press.
       if (playRequest > 0) video.play().catch(() => {});
     };
     if (video.readyState >= HTMLMediaElement.HAVE_METADATA) seekAndMaybePlay();
@@ -103,6 +105,7 @@ export function MomentPlayer({
   const togglePlay = () => {
     const video = videoRef.current;
     if (!video) return;
+    // Play refused (autoplay rules, source not loaded): the button stays as it was.
     if (video.paused) video.play().catch(() => {});
     else video.pause();
   };
@@ -120,7 +123,7 @@ export function MomentPlayer({
           <Stack align="center" gap={4}>
             <IconVideoOff size={32} color="var(--mantine-color-gray-5)" />
             <Text size="sm" c="gray.4">
-              The video file is no longer available.
+              {t('summaries.videoGone')}
             </Text>
           </Stack>
         </Center>
@@ -161,7 +164,7 @@ export function MomentPlayer({
           radius="xl"
           size="lg"
           onClick={togglePlay}
-          aria-label={playing ? 'Pause' : 'Play'}
+          aria-label={playing ? t('moments.player.pause') : t('moments.player.play')}
         >
           {playing ? <IconPlayerPauseFilled size={18} /> : <IconPlayerPlayFilled size={18} />}
         </ActionIcon>
@@ -174,7 +177,7 @@ export function MomentPlayer({
           onChange={seekWithinSpan}
           label={(value) => formatDuration(value)}
           size="sm"
-          thumbLabel="Position within the moment"
+          thumbLabel={t('moments.player.position')}
         />
         <Text
           size="xs"
@@ -187,7 +190,7 @@ export function MomentPlayer({
           variant="subtle"
           color="gray"
           onClick={() => setMuted((value) => !value)}
-          aria-label={muted ? 'Unmute' : 'Mute'}
+          aria-label={muted ? t('moments.player.unmute') : t('moments.player.mute')}
         >
           {muted ? <IconVolumeOff size={18} /> : <IconVolume size={18} />}
         </ActionIcon>
@@ -195,7 +198,7 @@ export function MomentPlayer({
           variant="subtle"
           color="gray"
           onClick={() => videoRef.current?.requestFullscreen?.().catch(() => {})}
-          aria-label="Full screen"
+          aria-label={t('a11y.fullScreen')}
         >
           <IconMaximize size={18} />
         </ActionIcon>

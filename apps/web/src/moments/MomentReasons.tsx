@@ -12,6 +12,7 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import { reasonLabel } from './format';
+import { t } from '../messages/catalogue';
 
 const REASON_ICONS: Record<string, typeof IconBolt> = {
   hook: IconBolt,
@@ -46,8 +47,9 @@ export function MomentReasons({ reasons }: { reasons: Moment['reasons'] }) {
                     {reasonLabel(reason.kind)}
                   </Text>
                   <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                    {reason.weight >= 0 ? '+' : ''}
-                    {Math.round(reason.weight)} pts
+                    {t('moments.reason.points', {
+                      points: `${reason.weight >= 0 ? '+' : ''}${Math.round(reason.weight)}`,
+                    })}
                   </Text>
                 </Group>
                 <Progress

@@ -26,6 +26,7 @@ import { MomentPlayer } from './MomentPlayer';
 import { MomentReasons } from './MomentReasons';
 import { ScoreRing } from './ScoreRing';
 import { useVideoTopBar } from './useVideoTopBar';
+import { t } from '../messages/catalogue';
 
 function PrivateMoment() {
   return (
@@ -33,12 +34,12 @@ function PrivateMoment() {
       <EmptyState
         variant="light"
         icon={<IconLock size={26} />}
-        title="This moment is private or was removed"
-        description="Its owner has not shared it, or it no longer exists. Ask them for a new link."
+        title={t('title.thisMomentIsPrivateOrWas')}
+        description={t('moments.private.text')}
       >
         <EmptyState.Actions>
           <Button component={Link} to="/home">
-            Go to the home page
+            {t('moments.private.home')}
           </Button>
         </EmptyState.Actions>
       </EmptyState>
@@ -56,23 +57,20 @@ function SignUpCallToAction() {
             <IconSparkles size={22} />
           </ThemeIcon>
           <Title order={3} size="h4">
-            Find the moments in your own videos
+            {t('moments.cta.title')}
           </Title>
         </Group>
-        <Text size="sm">
-          Moments turns long videos into short clips: it finds the parts most likely to go viral,
-          adds word-by-word captions and reframes them for every platform.
-        </Text>
+        <Text size="sm">{t('moments.cta.text')}</Text>
         <Group gap="sm">
           <Button
             component={Link}
             to="/login?type=signup"
             rightSection={<IconArrowRight size={16} />}
           >
-            Sign up free
+            {t('moments.cta.signUp')}
           </Button>
           <Anchor component={Link} to="/login" size="sm" c="violet.8">
-            I already have an account
+            {t('moments.cta.logIn')}
           </Anchor>
         </Group>
       </Stack>
@@ -103,7 +101,7 @@ export default function MomentViewPage() {
         mx="auto"
         color="red"
         icon={<IconAlertTriangle size={18} />}
-        title="Could not load this moment"
+        title={t('title.couldNotLoadThisMoment')}
       >
         {view.error.message}
       </Alert>
@@ -143,16 +141,18 @@ function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boole
                   <ScoreRing
                     score={moment.score}
                     size={76}
-                    label={isSearch ? 'Relevance score' : 'Virality score'}
+                    label={isSearch ? t('moments.score.relevance') : t('moments.score.virality')}
                   />
                   <Stack gap={4} style={{ minWidth: 0 }}>
                     <Title order={1} size="h3" lh={1.25} data-testid="moment-title">
                       {moment.title}
                     </Title>
                     <Text size="xs" c="dimmed">
-                      {formatSpan(moment.start, moment.end)} ·{' '}
-                      {formatClipLength(moment.start, moment.end)} · from “
-                      {moment.video.title || 'a video'}”
+                      {t('moments.view.facts', {
+                        span: formatSpan(moment.start, moment.end),
+                        length: formatClipLength(moment.start, moment.end),
+                        video: moment.video.title || t('moments.view.aVideo'),
+                      })}
                     </Text>
                   </Stack>
                 </Group>
@@ -165,7 +165,7 @@ function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boole
                     to={`/video/${encodeURIComponent(moment.task_id)}/moments?moment=${encodeURIComponent(moment.id)}`}
                     size="sm"
                   >
-                    All moments of this video
+                    {t('moments.view.allOfVideo')}
                   </Anchor>
                 )}
               </Stack>
@@ -173,7 +173,7 @@ function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boole
             {moment.reasons.length > 0 && (
               <Card p="lg">
                 <Title order={2} size="h5" mb="sm">
-                  {isSearch ? 'Why it matches' : 'Why it may go viral'}
+                  {isSearch ? t('moments.why.search') : t('moments.why.viral')}
                 </Title>
                 <MomentReasons reasons={moment.reasons} />
               </Card>
@@ -181,7 +181,7 @@ function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boole
             {moment.transcript && (
               <Card p="lg">
                 <Title order={2} size="h5" mb="xs">
-                  Transcript
+                  {t('summaries.transcript')}
                 </Title>
                 <Text size="sm" data-testid="moment-transcript" style={{ whiteSpace: 'pre-wrap' }}>
                   {moment.transcript}

@@ -18,7 +18,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import type { Moment, Task } from '@moments/contract';
-import { formatRelativeTime } from '@moments/domain/format';
+import { formatRelativeTime } from '../messages/domain';
 import {
   IconAlertTriangle,
   IconCut,
@@ -34,25 +34,26 @@ import { Link } from 'react-router';
 import { useTaskIndex, useMyMoments, useUnclip, type MyMomentsList } from './api';
 import { formatClipLength, formatSpan } from './format';
 import { ScoreBadge } from './ScoreRing';
+import { t } from '../messages/catalogue';
 
 const LISTS: Array<{ value: MyMomentsList; label: string; empty: string; description: string }> = [
   {
     value: 'all',
-    label: 'All',
-    empty: 'No moments yet',
-    description: 'Send a video to Moments and the moments it finds appear here.',
+    label: t('moments.mine.all'),
+    empty: t('moments.mine.all.empty'),
+    description: t('moments.mine.all.text'),
   },
   {
     value: 'favorites',
-    label: 'Favourites',
-    empty: 'No favourite moments yet',
-    description: 'Tap the heart on a moment to keep it here.',
+    label: t('moments.mine.favourites'),
+    empty: t('moments.mine.favourites.empty'),
+    description: t('moments.mine.favourites.text'),
   },
   {
     value: 'clipped',
-    label: 'Clipped',
-    empty: 'No clipped moments yet',
-    description: 'Moments you export as clips are collected here.',
+    label: t('moments.mine.clipped'),
+    empty: t('moments.mine.clipped.empty'),
+    description: t('moments.mine.clipped.text'),
   },
 ];
 
@@ -78,7 +79,7 @@ export function MyMoments({
         value={list}
         onChange={(value) => onListChange(value as MyMomentsList)}
         data={LISTS.map(({ value, label }) => ({ value, label }))}
-        aria-label="Which moments"
+        aria-label={t('a11y.whichMoments')}
         w={{ base: '100%', xs: 'auto' }}
         style={{ alignSelf: 'flex-start' }}
       />
@@ -90,7 +91,7 @@ export function MyMoments({
         <Alert
           color="red"
           icon={<IconAlertTriangle size={18} />}
-          title="Could not load your moments"
+          title={t('title.couldNotLoadYourMoments')}
         >
           {moments.error.message}
         </Alert>
@@ -104,7 +105,7 @@ export function MyMoments({
           >
             <EmptyState.Actions>
               <Button component={Link} to="/home">
-                Add a video
+                {t('search.empty.addVideo')}
               </Button>
             </EmptyState.Actions>
           </EmptyState>
@@ -145,8 +146,15 @@ function MyMomentCard({
     >
       <Box component={Link} to={href} pos="relative" display="block">
         <VisuallyHidden>{moment.title}</VisuallyHidden>
-        {task?.video.thumbnail ? (
-          <Image src={task.video.thumbnail} alt="" h={140} fit="cover" />
+        {(moment.thumbnail ?? task?.video.thumbnail) ? (
+          <Image
+            src={moment.thumbnail ?? task?.video.thumbnail}
+            alt=""
+            h={140}
+            fit="cover"
+            loading="lazy"
+            data-testid="thumbnail"
+          />
         ) : (
           <Center
             h={140}
@@ -186,7 +194,7 @@ function MyMomentCard({
         </Group>
         {task && (
           <Text size="xs" c="dimmed" lineClamp={1}>
-            {task.video.title || 'Untitled video'}
+            {task.video.title || t('summaries.untitledVideo')}
           </Text>
         )}
         <Group gap={6} mt="auto" wrap="nowrap">
@@ -198,36 +206,44 @@ function MyMomentCard({
               <IconHeartFilled
                 size={16}
                 color="var(--mantine-color-pink-6)"
-                aria-label="Favourite"
+                aria-label={t('a11y.favourite')}
               />
             ) : (
               <IconHeart size={16} color="var(--mantine-color-gray-4)" aria-hidden />
             )}
             {moment.feedback === 'THUMB_UP' && (
-              <IconThumbUp size={16} color="var(--mantine-color-teal-6)" aria-label="Rated good" />
+              <IconThumbUp
+                size={16}
+                color="var(--mantine-color-teal-6)"
+                aria-label={t('a11y.ratedGood')}
+              />
             )}
             {moment.feedback === 'THUMB_DOWN' && (
-              <IconThumbDown size={16} color="var(--mantine-color-red-6)" aria-label="Rated bad" />
+              <IconThumbDown
+                size={16}
+                color="var(--mantine-color-red-6)"
+                aria-label={t('a11y.ratedBad')}
+              />
             )}
-            <Tooltip label="Edit clip" withArrow>
+            <Tooltip label={t('a11y.editClip')} withArrow>
               <ActionIcon
                 component={Link}
                 to={`/moment/${encodeURIComponent(moment.id)}/clip`}
                 variant="subtle"
                 color="gray"
                 size="sm"
-                aria-label="Edit clip"
+                aria-label={t('a11y.editClip')}
               >
                 <IconCut size={16} />
               </ActionIcon>
             </Tooltip>
             {clipped && (
-              <Tooltip label="Remove from clipped" withArrow>
+              <Tooltip label={t('a11y.removeFromClipped')} withArrow>
                 <ActionIcon
                   variant="subtle"
                   color="gray"
                   size="sm"
-                  aria-label="Remove from clipped"
+                  aria-label={t('a11y.removeFromClipped')}
                   loading={unclip.isPending}
                   onClick={() => unclip.mutate(moment.id)}
                 >

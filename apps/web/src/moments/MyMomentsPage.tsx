@@ -1,6 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { MyMoments, isMyMomentsList } from './MyMoments';
+import { t } from '../messages/catalogue';
 
 /** spec §2 /moments: every moment of the user's videos (all, favourites, clipped). */
 export default function MyMomentsPage() {
@@ -9,9 +10,11 @@ export default function MyMomentsPage() {
   return (
     <Stack maw={1100} mx="auto" gap="lg">
       <Stack gap={2}>
-        <Title order={2}>Your moments</Title>
+        <Title order={1} size="h2">
+          {t('moments.mine.title')}
+        </Title>
         <Text c="dimmed" size="sm">
-          Every moment found in your videos, newest first.
+          {t('moments.mine.text')}
         </Text>
       </Stack>
       <MyMoments

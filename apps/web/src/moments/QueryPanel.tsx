@@ -10,11 +10,14 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import type { Task } from '@moments/contract';
-import { formatRelativeTime } from '@moments/domain/format';
+import { formatRelativeTime } from '../messages/domain';
 import { IconMessageQuestion, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useAskQuestion, useQueryHistory } from './api';
+import { creditCostText } from '../account/plan';
+import { useSession } from '../account/session';
+import { useAskQuestion, useQueryHistory, useQuestionQuote } from './api';
+import { t } from '../messages/catalogue';
 
 const STATUS_COLORS: Record<Task['status'], string> = {
   START: 'gray',
@@ -31,6 +34,8 @@ export function QueryPanel({ task }: { task: Task }) {
   const rootTaskId = task.root_task_id ?? task.id;
   const history = useQueryHistory(rootTaskId);
   const ask = useAskQuestion(task);
+  const quote = useQuestionQuote(rootTaskId);
+  const { user } = useSession();
   const navigate = useNavigate();
   const [question, setQuestion] = useState('');
   const questions = (history.data ?? []).filter((item) => item.query);
@@ -43,7 +48,7 @@ export function QueryPanel({ task }: { task: Task }) {
             <IconMessageQuestion size={22} color="var(--mantine-color-violet-6)" />
             <Stack gap={0}>
               <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                Your question
+                {t('moments.query.yours')}
               </Text>
               <Title order={4}>{task.query}</Title>
             </Stack>
@@ -65,8 +70,8 @@ export function QueryPanel({ task }: { task: Task }) {
           <Group gap="xs" align="flex-end" wrap="nowrap">
             <TextInput
               style={{ flex: 1 }}
-              label={task.query ? 'Ask another question about this video' : 'Search this video'}
-              placeholder="e.g. when do they talk about pricing?"
+              label={task.query ? t('moments.query.another') : t('moments.query.first')}
+              placeholder={t('moments.query.placeholder')}
               leftSection={<IconSearch size={16} />}
               value={question}
               maxLength={500}
@@ -74,14 +79,19 @@ export function QueryPanel({ task }: { task: Task }) {
               error={ask.error?.message}
             />
             <Button type="submit" loading={ask.isPending} disabled={!question.trim()}>
-              Ask
+              {t('moments.query.ask')}
             </Button>
           </Group>
+          {quote.data && (
+            <Text size="xs" c="dimmed" mt={4} data-testid="question-cost">
+              {creditCostText(quote.data.total, user)}
+            </Text>
+          )}
         </form>
         {questions.length > 0 && (
           <Stack gap={4}>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-              Questions on this video
+              {t('moments.query.history')}
             </Text>
             {questions.map((item) => (
               <UnstyledButton

@@ -1,5 +1,6 @@
 import { Badge, RingProgress, Stack, Text, Tooltip } from '@mantine/core';
-import { scoreTier, type ScoreTier } from './format';
+import { scoreTier, type ScoreTier } from '@moments/domain/scores';
+import { t } from '../messages/catalogue';
 
 const TIER_COLORS: Record<ScoreTier, string> = { high: 'teal', medium: 'violet', low: 'gray' };
 
@@ -7,7 +8,7 @@ const TIER_COLORS: Record<ScoreTier, string> = { high: 'teal', medium: 'violet',
 export function ScoreRing({
   score,
   size = 64,
-  label = 'Virality score',
+  label = t('moments.score.virality'),
 }: {
   score: number;
   size?: number;
@@ -15,13 +16,13 @@ export function ScoreRing({
 }) {
   const color = TIER_COLORS[scoreTier(score)];
   return (
-    <Tooltip label={`${label}: ${score} out of 100`} withArrow>
+    <Tooltip label={t('moments.score.ring.tooltip', { label, score })} withArrow>
       <RingProgress
         size={size}
         thickness={Math.max(4, Math.round(size / 11))}
         roundCaps
         sections={[{ value: score, color }]}
-        aria-label={`${label} ${score} out of 100`}
+        aria-label={t('moments.score.ring.name', { label, score })}
         data-testid="moment-score"
         label={
           <Stack gap={0} align="center">
@@ -30,7 +31,7 @@ export function ScoreRing({
             </Text>
             {size >= 64 && (
               <Text size="9px" c="dimmed" lh={1.2} tt="uppercase" fw={600}>
-                score
+                {t('moments.score.short')}
               </Text>
             )}
           </Stack>
@@ -44,13 +45,13 @@ export function ScoreRing({
 export function ScoreBadge({ score }: { score: number }) {
   const color = TIER_COLORS[scoreTier(score)];
   return (
-    <Tooltip label={`Score ${score} out of 100`} withArrow>
+    <Tooltip label={t('moments.score.badge', { score })} withArrow>
       <Badge
         color={color}
         variant="light"
         size="lg"
         radius="sm"
-        aria-label={`Score ${score} out of 100`}
+        aria-label={t('moments.score.badge', { score })}
         style={{ flexShrink: 0, overflow: 'visible' }}
       >
         {score}

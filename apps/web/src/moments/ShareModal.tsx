@@ -19,6 +19,7 @@ import {
   IconLock,
   IconWorld,
 } from '@tabler/icons-react';
+import { t } from '../messages/catalogue';
 
 /**
  * The link of a shared moment, already copied when possible. Sharing makes an unlisted link only;
@@ -42,11 +43,9 @@ export function ShareModal({
   onUnshare(): void;
   onClose(): void;
 }) {
-  const reach = published
-    ? 'Published to Moments home: anyone can find this moment on the home page and in search, and anyone with the link can watch it.'
-    : 'Unlisted: only people with the link can watch this moment. It is not on the home page or in search.';
+  const reach = published ? t('moments.share.published') : t('moments.share.unlisted');
   return (
-    <Modal opened={!!link} onClose={onClose} title="Share this moment" size="md">
+    <Modal opened={!!link} onClose={onClose} title={t('title.shareThisMoment')} size="md">
       {link && (
         <Stack gap="md">
           <Alert
@@ -55,10 +54,10 @@ export function ShareModal({
             icon={published ? <IconWorld size={18} /> : <IconLock size={18} />}
             data-testid="share-reach"
           >
-            {copied ? `Link copied to your clipboard. ${reach}` : reach}
+            {copied ? t('moments.share.copied', { reach }) : reach}
           </Alert>
           <TextInput
-            label="Link"
+            label={t('moments.share.link')}
             value={link}
             readOnly
             onFocus={(event) => event.currentTarget.select()}
@@ -66,12 +65,15 @@ export function ShareModal({
             rightSection={
               <CopyButton value={link} timeout={2000}>
                 {({ copied: justCopied, copy }) => (
-                  <Tooltip label={justCopied ? 'Copied' : 'Copy'} withArrow>
+                  <Tooltip
+                    label={justCopied ? t('summaries.share.copied') : t('moments.share.copy')}
+                    withArrow
+                  >
                     <ActionIcon
                       variant="subtle"
                       color={justCopied ? 'teal' : 'gray'}
                       onClick={copy}
-                      aria-label="Copy link"
+                      aria-label={t('a11y.copyLink')}
                     >
                       {justCopied ? <IconCheck size={16} /> : <IconCopy size={16} />}
                     </ActionIcon>
@@ -81,8 +83,8 @@ export function ShareModal({
             }
           />
           <Switch
-            label="Publish to Moments home"
-            description="Also show this moment to every visitor on the home page and in search."
+            label={t('moments.share.publish')}
+            description={t('moments.share.publish.text')}
             checked={published}
             disabled={busy}
             onChange={(event) => onPublishChange(event.currentTarget.checked)}
@@ -95,7 +97,7 @@ export function ShareModal({
               disabled={busy}
               onClick={onUnshare}
             >
-              Stop sharing
+              {t('summaries.share.stop')}
             </Button>
             <Button
               component="a"
@@ -105,11 +107,11 @@ export function ShareModal({
               variant="light"
               leftSection={<IconExternalLink size={16} />}
             >
-              Open
+              {t('moments.share.open')}
             </Button>
           </Group>
           <Text size="xs" c="dimmed">
-            No account is needed to view it. Viewers see only this moment, not the whole video.
+            {t('moments.share.note')}
           </Text>
         </Stack>
       )}

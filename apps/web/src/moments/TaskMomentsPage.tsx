@@ -13,15 +13,11 @@ import {
   Title,
 } from '@mantine/core';
 import type { Moment, Task } from '@moments/contract';
-import {
-  IconAlertTriangle,
-  IconInfoCircle,
-  IconMoodEmpty,
-  IconSparkles,
-} from '@tabler/icons-react';
+import { IconAlertTriangle, IconInfoCircle, IconMoodEmpty } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { taskResultPath } from '@moments/domain/tasks';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { useTask } from '../tasks/useTasks';
 import { isNotFound, useMomentView, useTaskMoments } from './api';
 import { formatSpan, scoreMeaning } from './format';
@@ -31,6 +27,7 @@ import { QueryPanel } from './QueryPanel';
 import { TaskStatusPanel } from './TaskStatusPanel';
 import { useVideoTopBar } from './useVideoTopBar';
 import { VideoFacts } from './VideoFacts';
+import { t } from '../messages/catalogue';
 
 function NotFoundCard() {
   return (
@@ -38,12 +35,12 @@ function NotFoundCard() {
       <EmptyState
         variant="light"
         icon={<IconMoodEmpty size={26} />}
-        title="This video task does not exist"
-        description="It may have been deleted, or it belongs to another account."
+        title={t('title.thisVideoTaskDoesNotExist')}
+        description={t('summaries.videoMissing.text')}
       >
         <EmptyState.Actions>
           <Button component={Link} to="/library/videoTasks">
-            Your video tasks
+            {t('summaries.videoMissing.tasks')}
           </Button>
         </EmptyState.Actions>
       </EmptyState>
@@ -76,7 +73,7 @@ export default function TaskMomentsPage() {
           <Alert
             color="red"
             icon={<IconAlertTriangle size={18} />}
-            title="Could not load this task"
+            title={t('title.couldNotLoadThisTask')}
           >
             {task.error.message}
           </Alert>
@@ -84,19 +81,17 @@ export default function TaskMomentsPage() {
       </Stack>
     );
   }
+  // A caption task's result is its captions page (issue 24): this route leads there.
+  if (task.data.kind === 'caption') return <Navigate to={taskResultPath(task.data)} replace />;
   return (
     <Stack maw={1200} mx="auto" gap="lg" data-task-id={task.data.id}>
       <VideoFacts video={task.data.video}>
         <Badge variant="light" color={task.data.kind === 'search' ? 'blue' : 'violet'} size="sm">
-          {task.data.kind === 'search'
-            ? 'Moment search'
-            : task.data.kind === 'caption'
-              ? 'Captions'
-              : 'Viral moments'}
+          {task.data.kind === 'search' ? t('moments.task.search') : t('moments.task.viral')}
         </Badge>
         {task.data.status === 'DONE' && (
           <Button component={Link} to={`/video/${task.data.id}/summary`} size="xs" variant="light">
-            Summary
+            {t('summaries.title')}
           </Button>
         )}
       </VideoFacts>
@@ -138,25 +133,12 @@ function DoneTask({ task }: { task: Task }) {
     }
   }, [playRequest, isWide]);
 
-  if (task.kind === 'caption') {
-    return (
-      <Card p="xl">
-        <EmptyState
-          variant="light"
-          icon={<IconSparkles size={26} />}
-          title="This is a caption task"
-          description="Caption tasks make a captioned video instead of moments."
-        />
-      </Card>
-    );
-  }
-
   const warnings = task.warnings.length > 0 && (
     <Alert
       variant="light"
       color="yellow"
       icon={<IconInfoCircle size={18} />}
-      title="Good to know"
+      title={t('title.goodToKnow')}
       data-testid="task-warnings"
     >
       <Stack gap={4}>
@@ -178,7 +160,11 @@ function DoneTask({ task }: { task: Task }) {
   }
   if (moments.isError) {
     return (
-      <Alert color="red" icon={<IconAlertTriangle size={18} />} title="Could not load the moments">
+      <Alert
+        color="red"
+        icon={<IconAlertTriangle size={18} />}
+        title={t('title.couldNotLoadTheMoments')}
+      >
         {moments.error.message}
       </Alert>
     );
@@ -194,12 +180,12 @@ function DoneTask({ task }: { task: Task }) {
             variant="light"
             icon={<IconMoodEmpty size={26} />}
             title={
-              task.kind === 'search' ? 'Nothing in this video answers that' : 'No moment stood out'
+              task.kind === 'search'
+                ? t('moments.none.search.title')
+                : t('moments.none.viral.title')
             }
             description={
-              task.kind === 'search'
-                ? 'Try asking in other words, or ask about something else.'
-                : 'The video has no span of complete sentences that scored high enough to be a moment.'
+              task.kind === 'search' ? t('moments.none.search.text') : t('moments.none.viral.text')
             }
           />
         </Card>
@@ -229,7 +215,7 @@ function DoneTask({ task }: { task: Task }) {
                 {selected && (
                   <Stack gap={2} mt="sm" px={4}>
                     <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                      Now playing · {formatSpan(selected.start, selected.end)}
+                      {t('moments.nowPlaying', { span: formatSpan(selected.start, selected.end) })}
                     </Text>
                     <Text fw={600} lineClamp={2} data-testid="now-playing">
                       {selected.title}
@@ -243,11 +229,13 @@ function DoneTask({ task }: { task: Task }) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
           <Stack gap="md">
-            <Title order={3} size="h4">
-              {list.length} {list.length === 1 ? 'moment' : 'moments'}, best first
+            <Title order={1} size="h4">
+              {list.length === 1
+                ? t('moments.list.title.one')
+                : t('moments.list.title.other', { count: list.length })}
             </Title>
             <Text size="sm" c="dimmed" data-testid="score-meaning">
-              {scoreMeaning(task.kind === 'search' ? 'search' : 'viral')}
+              {scoreMeaning(task.kind)}
             </Text>
             {list.map((moment, index) => (
               <MomentCard

@@ -1,6 +1,7 @@
 import { Button, Chip, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
-import { THUMB_DOWN_REASONS, type ThumbDownReason } from './api';
+import { THUMB_DOWN_REASON_LABELS, THUMB_DOWN_REASONS, type ThumbDownReason } from './api';
+import { t } from '../messages/catalogue';
 
 /** Thumbs down asks why (spec §7: THUMB_DOWN carries content and reason). */
 export function ThumbDownModal({
@@ -27,7 +28,7 @@ export function ThumbDownModal({
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="What's wrong with this moment?" size="md">
+    <Modal opened={opened} onClose={close} title={t('moments.thumbDown.title')} size="md">
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -36,25 +37,29 @@ export function ThumbDownModal({
       >
         <Stack gap="md">
           <Text size="sm" c="dimmed">
-            Your answer helps us pick better moments for you.
+            {t('moments.thumbDown.text')}
           </Text>
           <Chip.Group
             multiple={false}
             value={reason}
             onChange={(value) => setReason(value as ThumbDownReason)}
           >
-            <Group gap="xs" role="radiogroup" aria-label="Reason">
+            <Group gap="xs" role="radiogroup" aria-label={t('a11y.reason')}>
               {THUMB_DOWN_REASONS.map((option) => (
                 <Chip key={option} value={option} variant="outline" radius="sm">
-                  {option}
+                  {THUMB_DOWN_REASON_LABELS[option]}
                 </Chip>
               ))}
             </Group>
           </Chip.Group>
           <Textarea
-            label="Tell us more"
-            description={reason === 'Other' ? 'Required for “Other”' : 'Optional'}
-            placeholder="e.g. it starts in the middle of a sentence"
+            label={t('moments.thumbDown.more')}
+            description={
+              reason === 'Other'
+                ? t('moments.thumbDown.more.required')
+                : t('moments.thumbDown.more.optional')
+            }
+            placeholder={t('moments.thumbDown.more.placeholder')}
             autosize
             minRows={2}
             maxRows={6}
@@ -69,10 +74,10 @@ export function ThumbDownModal({
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
-              Cancel
+              {t('moments.cancel')}
             </Button>
             <Button type="submit" color="red" disabled={!reason || needsText} loading={submitting}>
-              Send feedback
+              {t('moments.thumbDown.send')}
             </Button>
           </Group>
         </Stack>

@@ -1,7 +1,9 @@
 import { Badge, Group, Image, Stack, Text, Title } from '@mantine/core';
 import type { VideoMeta } from '@moments/contract';
-import { formatDuration, formatViewCount } from '@moments/domain/format';
+import { formatDuration } from '@moments/domain/format';
+import { formatViewCount } from '../messages/domain';
 import type { ReactNode } from 'react';
+import { t } from '../messages/catalogue';
 
 /** The video a moment list belongs to: thumbnail, title and its facts (spec §9 formats). */
 export function VideoFacts({ video, children }: { video: VideoMeta; children?: ReactNode }) {
@@ -26,7 +28,7 @@ export function VideoFacts({ video, children }: { video: VideoMeta; children?: R
       )}
       <Stack gap={4} style={{ minWidth: 0 }}>
         <Title order={2} size="h3" lineClamp={2} data-testid="video-title">
-          {video.title || 'Untitled video'}
+          {video.title || t('summaries.untitledVideo')}
         </Title>
         <Group gap={6}>
           {video.video_platform && (

@@ -1,6 +1,7 @@
-import type { Moment, MomentView, Task } from '@moments/contract';
+import type { Moment, MomentView, QuestionQuote, Task } from '@moments/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, isApiError } from '../api/client';
+import { t } from '../messages/catalogue';
 
 /** The moment calls of spec §7 as TanStack Query hooks; the one place the moments UI talks to the API. */
 
@@ -10,6 +11,7 @@ export const momentKeys = {
   view: (id: string) => ['moments', 'view', id] as const,
   mine: (list: MyMomentsList) => ['moments', 'mine', list] as const,
   history: (rootTaskId: string) => ['tasks', 'history', rootTaskId] as const,
+  questionQuote: (rootTaskId: string) => ['tasks', 'question-quote', rootTaskId] as const,
 };
 
 export type MyMomentsList = 'all' | 'favorites' | 'clipped';
@@ -17,6 +19,7 @@ export type MyMomentsList = 'all' | 'favorites' | 'clipped';
 export type ThumbDownReason =
   'Bad start or end' | 'Not interesting' | 'Wrong topic' | 'Transcript errors' | 'Other';
 
+/** The reasons as the server stores them; what a person reads is `THUMB_DOWN_REASON_LABELS`. */
 export const THUMB_DOWN_REASONS: ThumbDownReason[] = [
   'Bad start or end',
   'Not interesting',
@@ -24,6 +27,14 @@ export const THUMB_DOWN_REASONS: ThumbDownReason[] = [
   'Transcript errors',
   'Other',
 ];
+
+export const THUMB_DOWN_REASON_LABELS: Record<ThumbDownReason, string> = {
+  'Bad start or end': t('moments.thumbDown.reason.badSpan'),
+  'Not interesting': t('moments.thumbDown.reason.notInteresting'),
+  'Wrong topic': t('moments.thumbDown.reason.wrongTopic'),
+  'Transcript errors': t('moments.thumbDown.reason.transcriptErrors'),
+  Other: t('moments.thumbDown.reason.other'),
+};
 
 export type FeedbackInput =
   | { action: 'THUMB_UP' }
@@ -48,6 +59,17 @@ export function useQueryHistory(rootTaskId: string | null) {
         query: { root_task_id: rootTaskId },
       }),
     enabled: !!rootTaskId,
+  });
+}
+
+/** What Ask charges: the server knows whether the video's transcript is reused (issue 19). */
+export function useQuestionQuote(rootTaskId: string) {
+  return useQuery({
+    queryKey: momentKeys.questionQuote(rootTaskId),
+    queryFn: () =>
+      api.get<QuestionQuote>('/api/highlight_moment/task/question_quote', {
+        query: { root_task_id: rootTaskId },
+      }),
   });
 }
 
@@ -154,7 +176,7 @@ export function useAskQuestion(task: Task | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (query: string) => {
-      if (!task) throw new Error('The task is not loaded yet.');
+      if (!task) throw new Error(t('moments.taskNotLoaded'));
       return api.post<Task>('/api/highlight_moment/task/start', task.video, {
         query: {
           url_source: task.url_source,

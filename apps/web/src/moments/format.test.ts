@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteLink, formatClipLength, formatSpan, reasonLabel, scoreTier } from './format';
+import { absoluteLink, formatClipLength, formatSpan, reasonLabel } from './format';
 
 describe('moment formatting', () => {
   it('shows spans and clip lengths the way a viewer reads them', () => {
@@ -9,8 +9,7 @@ describe('moment formatting', () => {
     expect(formatClipLength(0, 120_000)).toBe('2 min');
   });
 
-  it('bands scores and names reasons', () => {
-    expect([scoreTier(85), scoreTier(55), scoreTier(12)]).toEqual(['high', 'medium', 'low']);
+  it('names reasons', () => {
     expect(reasonLabel('hook')).toBe('Strong hook');
     expect(reasonLabel('novelty')).toBe('Novelty');
   });

@@ -1,11 +1,12 @@
 import type { VideoMeta } from '@moments/contract';
 import { useMemo } from 'react';
 import { useTopBarVideo, type TopBarVideo } from '../layout/topBarVideo';
+import { t } from '../messages/catalogue';
 
 /** The top bar's hover-card facts of a video (spec §2). */
 export function topBarVideoOf(video: VideoMeta): TopBarVideo {
   return {
-    title: video.title || 'Untitled video',
+    title: video.title || t('summaries.untitledVideo'),
     thumbnail: video.thumbnail,
     duration: video.duration,
     channel: video.channel_title,

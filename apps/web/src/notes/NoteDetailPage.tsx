@@ -18,6 +18,7 @@ import { isApiError } from '../api/client';
 import { ShareLinkModal } from '../summaries/ShareLinkModal';
 import { useNote, useNoteActions } from '../summaries/api';
 import { NoteEditor } from './NoteEditor';
+import { t } from '../messages/catalogue';
 
 const AUTOSAVE_DELAY_MS = 700;
 
@@ -65,22 +66,23 @@ export default function NoteDetailPage() {
   if (note.isPending)
     return (
       <Container py="xl">
-        <Loader role="status" aria-label="Loading the note" />
+        <Loader role="status" aria-label={t('a11y.loadingTheNote')} />
       </Container>
     );
-  if (note.isError)
+  // A failed background refresh keeps the note being written on screen; a deleted one does not.
+  if (note.isLoadingError || (isApiError(note.error) && note.error.status === 404))
     return (
       <Container py="xl" size="sm">
         <Title order={1} size="h2" mb="md">
-          Note not found
+          {t('notes.detail.notFound')}
         </Title>
         <Text mb="md">
           {isApiError(note.error) && note.error.status === 404
-            ? 'This note does not exist or is not yours.'
-            : note.error.message}
+            ? t('notes.detail.notYours')
+            : note.error?.message}
         </Text>
         <Anchor component={Link} to="/library/notes">
-          Back to your notes
+          {t('notes.detail.backToNotes')}
         </Anchor>
       </Container>
     );
@@ -91,7 +93,7 @@ export default function NoteDetailPage() {
       <Stack gap="md">
         <Group justify="space-between" wrap="wrap">
           <Anchor component={Link} to="/library/notes" size="sm">
-            ← All notes
+            {t('notes.detail.allNotes')}
           </Anchor>
           <Group gap="xs">
             <Text
@@ -101,17 +103,17 @@ export default function NoteDetailPage() {
               data-testid="note-save-status"
             >
               {status === 'saved'
-                ? 'Saved'
+                ? t('notes.detail.saved')
                 : status === 'failed'
-                  ? 'Not saved: retrying on your next change'
-                  : 'Saving…'}
+                  ? t('notes.detail.notSaved')
+                  : t('notes.detail.saving')}
             </Text>
             <Button
               variant="default"
               leftSection={<IconShare size={16} />}
               onClick={() => setShareOpen(true)}
             >
-              Share
+              {t('a11y.share')}
             </Button>
             <Button
               variant="default"
@@ -119,13 +121,13 @@ export default function NoteDetailPage() {
               leftSection={<IconTrash size={16} />}
               loading={actions.remove.isPending}
               onClick={() => {
-                if (!window.confirm('Delete this note? This cannot be undone.')) return;
+                if (!window.confirm(t('notes.detail.confirmDelete'))) return;
                 clearTimeout(timer.current);
                 pending.current = {};
                 actions.remove.mutate(undefined, { onSuccess: () => navigate('/library/notes') });
               }}
             >
-              Delete
+              {t('notes.detail.delete')}
             </Button>
           </Group>
         </Group>
@@ -133,7 +135,7 @@ export default function NoteDetailPage() {
           <Title order={1}>{title ?? data.title}</Title>
         </VisuallyHidden>
         <TextInput
-          label="Title"
+          label={t('notes.detail.title')}
           size="lg"
           value={title ?? data.title}
           onChange={(event) => {
@@ -143,15 +145,15 @@ export default function NoteDetailPage() {
         />
         {data.task_id && (
           <Text size="sm">
-            From{' '}
+            {t('notes.detail.from')}{' '}
             <Anchor component={Link} to={`/video/${data.task_id}/summary`}>
-              the video&apos;s summary
+              {t('notes.detail.fromSummary')}
             </Anchor>
-            . Time links open the video at that moment.
+            {t('notes.detail.timeLinks')}
           </Text>
         )}
         <NoteEditor
-          label="Note text"
+          label={t('notes.detail.text')}
           initialHtml={data.content_html}
           onChange={(html) => schedule({ content_html: html })}
         />

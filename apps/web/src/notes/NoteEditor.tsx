@@ -10,46 +10,50 @@ import {
 } from '@tabler/icons-react';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
+import { useMemo, useState } from 'react';
+import { t } from '../messages/catalogue';
+
+const EXTENSIONS = [StarterKit.configure({ link: { openOnClick: false, autolink: true } })];
 
 const TOOLS = [
   {
-    label: 'Bold',
+    label: t('notes.tool.bold'),
     icon: IconBold,
     active: 'bold',
     run: (e: Editor) => e.chain().focus().toggleBold().run(),
   },
   {
-    label: 'Italic',
+    label: t('notes.tool.italic'),
     icon: IconItalic,
     active: 'italic',
     run: (e: Editor) => e.chain().focus().toggleItalic().run(),
   },
   {
-    label: 'Underline',
+    label: t('notes.tool.underline'),
     icon: IconUnderline,
     active: 'underline',
     run: (e: Editor) => e.chain().focus().toggleUnderline().run(),
   },
   {
-    label: 'Heading',
+    label: t('notes.tool.heading'),
     icon: IconH2,
     active: 'heading',
     run: (e: Editor) => e.chain().focus().toggleHeading({ level: 2 }).run(),
   },
   {
-    label: 'Bulleted list',
+    label: t('notes.tool.bulletList'),
     icon: IconList,
     active: 'bulletList',
     run: (e: Editor) => e.chain().focus().toggleBulletList().run(),
   },
   {
-    label: 'Numbered list',
+    label: t('notes.tool.orderedList'),
     icon: IconListNumbers,
     active: 'orderedList',
     run: (e: Editor) => e.chain().focus().toggleOrderedList().run(),
   },
   {
-    label: 'Quote',
+    label: t('notes.tool.blockquote'),
     icon: IconQuote,
     active: 'blockquote',
     run: (e: Editor) => e.chain().focus().toggleBlockquote().run(),
@@ -69,17 +73,25 @@ export function NoteEditor({
   onChange(html: string): void;
   label: string;
 }) {
-  const editor = useEditor({
-    extensions: [StarterKit.configure({ link: { openOnClick: false, autolink: true } })],
-    content: initialHtml,
-    editorProps: {
+  // Options that stay the same object across renders (issue 24): tiptap compares them on every
+  // render and otherwise re-applies them to the live view, which while keys are being typed into a
+  // just-opened note could write the same text twice. The content is only the starting point.
+  const [content] = useState(initialHtml);
+  const editorProps = useMemo(
+    () => ({
       attributes: {
         'aria-label': label,
         'aria-multiline': 'true',
         role: 'textbox',
         class: 'note-editor',
       },
-    },
+    }),
+    [label],
+  );
+  const editor = useEditor({
+    extensions: EXTENSIONS,
+    content,
+    editorProps,
     onUpdate: ({ editor: current }) => onChange(current.getHTML()),
   });
   const active = useEditorState({
@@ -96,7 +108,7 @@ export function NoteEditor({
         p={6}
         style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
         role="toolbar"
-        aria-label="Formatting"
+        aria-label={t('a11y.formatting')}
       >
         {TOOLS.map((tool) => (
           <Tooltip key={tool.label} label={tool.label} withArrow>

@@ -10,11 +10,12 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { formatRelativeTime } from '@moments/domain/format';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useDeferredValue, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCreateNote, useNotes } from '../summaries/api';
+import { t } from '../messages/catalogue';
+import { formatRelativeTime } from '../messages/domain';
 
 /** issue 10: the library's Notes tab: search, open, and start a blank note. */
 export function NotesTab() {
@@ -27,8 +28,8 @@ export function NotesTab() {
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
         <TextInput
-          aria-label="Search notes"
-          placeholder="Search notes"
+          aria-label={t('a11y.searchNotes')}
+          placeholder={t('a11y.searchNotes')}
           leftSection={<IconSearch size={16} />}
           value={query}
           onChange={(event) => setQuery(event.currentTarget.value)}
@@ -44,21 +45,21 @@ export function NotesTab() {
             )
           }
         >
-          New note
+          {t('notes.list.new')}
         </Button>
       </Group>
       {create.isError && <Alert color="red">{create.error.message}</Alert>}
       {notes.isPending ? (
-        <Loader role="status" aria-label="Loading notes" />
+        <Loader role="status" aria-label={t('a11y.loadingNotes')} />
       ) : notes.isError ? (
-        <Alert color="red">Your notes could not be loaded: {notes.error.message}</Alert>
+        <Alert color="red">{t('notes.list.loadFailed', { reason: notes.error.message })}</Alert>
       ) : notes.data.length === 0 ? (
         <Card withBorder p="xl">
           <Title order={2} size="h4">
-            {deferred ? 'No note matches your search' : 'No notes yet'}
+            {deferred ? t('notes.list.noMatch') : t('notes.list.empty')}
           </Title>
           <Text c="dimmed" size="sm" mt={4}>
-            Create a note from a video&apos;s summary or a moment, or start a blank one.
+            {t('notes.list.emptyText')}
           </Text>
         </Card>
       ) : (
@@ -73,10 +74,10 @@ export function NotesTab() {
                 <Card withBorder data-testid="note-card">
                   <Group justify="space-between" wrap="nowrap">
                     <Text fw={600} lineClamp={1}>
-                      {note.title || 'Untitled note'}
+                      {note.title || t('notes.untitled')}
                     </Text>
                     <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                      Edited {formatRelativeTime(note.updated_at)}
+                      {t('notes.list.edited', { when: formatRelativeTime(note.updated_at) })}
                     </Text>
                   </Group>
                 </Card>

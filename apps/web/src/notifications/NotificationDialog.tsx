@@ -6,12 +6,13 @@ import { fetchJob } from './api';
 import { describeNotification } from './describe';
 import { showNotificationDialog, useNotificationDialog } from './dialogStore';
 import { TONE_LOOK } from './NotificationItem';
+import { t } from '../messages/catalogue';
 
 const BUTTON_LABELS = {
-  'video-tasks': 'Go to my videos',
-  job: 'View export',
-  'moment-clip': 'View the moment',
-  none: 'Close',
+  'video-tasks': t('notifications.dialog.videoTasks'),
+  job: t('notifications.dialog.job'),
+  'moment-clip': t('notifications.dialog.momentClip'),
+  none: t('common.close'),
 } as const;
 
 /** spec §4/§8 dialogs of an opened notification. */
@@ -29,6 +30,7 @@ export function NotificationDialog() {
     if (target === 'moment-clip' && data.job_id) {
       // spec §4: the failure dialog's button fetches the job to find its moment.
       setBusy(true);
+      // Unreadable job: fall back to the notification's own moment id below.
       const job = await fetchJob(data.job_id).catch(() => null);
       setBusy(false);
       const momentId = job?.moment_id ?? data.moment_id;
@@ -60,7 +62,7 @@ export function NotificationDialog() {
           </Text>
           <Group mt="sm" gap="sm">
             <Button variant="default" onClick={close}>
-              Close
+              {t('common.close')}
             </Button>
             <Button loading={busy} onClick={() => void follow(notification)}>
               {BUTTON_LABELS[text.target]}

@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Box,
   Group,
+  Image,
   Stack,
   Text,
   ThemeIcon,
@@ -9,9 +10,10 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import type { Notification } from '@moments/contract';
-import { formatRelativeTime } from '@moments/domain/format';
 import { IconAlertTriangle, IconBell, IconCircleCheck, IconTrash } from '@tabler/icons-react';
 import { describeNotification, type NotificationTone } from './describe';
+import { t } from '../messages/catalogue';
+import { formatRelativeTime } from '../messages/domain';
 
 export const TONE_LOOK: Record<NotificationTone, { color: string; icon: typeof IconBell }> = {
   success: { color: 'teal', icon: IconCircleCheck },
@@ -33,6 +35,8 @@ export function NotificationItem({
 }) {
   const { title, body, tone } = describeNotification(notification);
   const look = TONE_LOOK[tone];
+  const thumbnail =
+    typeof notification.data.thumbnail === 'string' ? notification.data.thumbnail : null;
   return (
     <Group
       wrap="nowrap"
@@ -49,9 +53,36 @@ export function NotificationItem({
     >
       <UnstyledButton onClick={() => onOpen(notification)} style={{ flex: 1, minWidth: 0 }}>
         <Group wrap="nowrap" gap="sm" align="flex-start">
-          <ThemeIcon variant="light" color={look.color} radius="xl" size={compact ? 32 : 38}>
-            <look.icon size={compact ? 18 : 20} />
-          </ThemeIcon>
+          {thumbnail ? (
+            // What it is about: the video's or the export's picture (issue 24).
+            <Box pos="relative" style={{ flexShrink: 0 }}>
+              <Image
+                src={thumbnail}
+                alt=""
+                w={compact ? 56 : 72}
+                h={compact ? 32 : 40}
+                radius="sm"
+                fit="cover"
+                loading="lazy"
+                data-testid="thumbnail"
+              />
+              <ThemeIcon
+                variant="filled"
+                color={look.color}
+                radius="xl"
+                size={16}
+                pos="absolute"
+                bottom={-4}
+                right={-4}
+              >
+                <look.icon size={11} />
+              </ThemeIcon>
+            </Box>
+          ) : (
+            <ThemeIcon variant="light" color={look.color} radius="xl" size={compact ? 32 : 38}>
+              <look.icon size={compact ? 18 : 20} />
+            </ThemeIcon>
+          )}
           <Stack gap={2} miw={0} flex={1}>
             <Group gap={6} wrap="nowrap">
               <Text fw={notification.viewed ? 500 : 700} size="sm" truncate="end">
@@ -63,7 +94,7 @@ export function NotificationItem({
                   h={8}
                   bg="violet.6"
                   style={{ borderRadius: '50%', flexShrink: 0 }}
-                  aria-label="Unread"
+                  aria-label={t('a11y.unread')}
                 />
               )}
             </Group>
@@ -77,11 +108,11 @@ export function NotificationItem({
         </Group>
       </UnstyledButton>
       {onDelete && (
-        <Tooltip label="Delete">
+        <Tooltip label={t('notifications.item.delete')}>
           <ActionIcon
             variant="subtle"
             color="gray"
-            aria-label="Delete notification"
+            aria-label={t('a11y.deleteNotification')}
             onClick={() => onDelete(notification)}
           >
             <IconTrash size={16} />

@@ -1,10 +1,18 @@
 import { Notification as Toast, Portal, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { Notification } from '@moments/contract';
+import { useMediaQuery } from '@mantine/hooks';
 import { useEffect } from 'react';
+import { MOBILE_MEDIA_QUERY } from '../theme';
 import { describeNotification } from './describe';
 import { TONE_LOOK } from './NotificationItem';
+import { t } from '../messages/catalogue';
 
 const TOAST_MS = 8000;
+
+// Desktop: under the header, away from the bottom-right action rows (export, retry) they report
+// on. Phones: above the bottom menu, where they cover no page title (issue 24).
+const PLACE_ON_PHONES = { bottom: 'calc(var(--app-shell-footer-height, 64px) + 12px)' };
+const PLACE_ON_DESKTOP = { top: 'calc(var(--app-shell-header-height, 64px) + 12px)' };
 
 function TimedToast({
   notification,
@@ -28,7 +36,7 @@ function TimedToast({
       icon={<look.icon size={18} />}
       title={title}
       onClose={() => onDismiss(notification.id)}
-      closeButtonProps={{ 'aria-label': 'Dismiss notification' }}
+      closeButtonProps={{ 'aria-label': t('notifications.toast.dismiss') }}
       withBorder
       radius="md"
       style={{ boxShadow: 'var(--mantine-shadow-lg)' }}
@@ -54,6 +62,7 @@ export function NotificationToasts({
   onOpen(notification: Notification): void;
   onDismiss(id: string): void;
 }) {
+  const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY);
   if (toasts.length === 0) return null;
   return (
     <Portal>
@@ -61,8 +70,7 @@ export function NotificationToasts({
         gap="sm"
         pos="fixed"
         right={16}
-        // Under the header, away from the bottom-right action rows (export, retry) they report on.
-        top="calc(var(--app-shell-header-height, 64px) + 12px)"
+        {...(isMobile ? PLACE_ON_PHONES : PLACE_ON_DESKTOP)}
         w="min(360px, calc(100vw - 32px))"
         style={{ zIndex: 300 }}
       >

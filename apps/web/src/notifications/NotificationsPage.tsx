@@ -3,6 +3,7 @@ import { IconBellOff, IconChecks } from '@tabler/icons-react';
 import { useNotificationActions, useNotificationList } from './useNotifications';
 import { NotificationItem } from './NotificationItem';
 import { useOpenNotification } from './useOpenNotification';
+import { t } from '../messages/catalogue';
 
 /** spec §2 /notification (the mobile menu entry): every notification, 20 at a time. */
 export default function NotificationsPage() {
@@ -13,7 +14,9 @@ export default function NotificationsPage() {
   return (
     <Stack maw={760} mx="auto" gap="lg">
       <Group justify="space-between" align="center">
-        <Title order={2}>Notifications</Title>
+        <Title order={1} size="h2">
+          {t('notifications.page.title')}
+        </Title>
         <Button
           variant="light"
           size="sm"
@@ -21,7 +24,7 @@ export default function NotificationsPage() {
           disabled={list.unreadCount === 0}
           onClick={() => void markAllViewed()}
         >
-          Mark all as read
+          {t('notifications.page.markAllRead')}
         </Button>
       </Group>
       {!list.loaded ? (
@@ -33,8 +36,8 @@ export default function NotificationsPage() {
           <EmptyState
             variant="light"
             icon={<IconBellOff size={26} />}
-            title="No notifications yet"
-            description="Finished exports and video tasks will show up here."
+            title={t('title.noNotificationsYet')}
+            description={t('notifications.page.empty')}
           />
         </Card>
       ) : (
@@ -52,13 +55,13 @@ export default function NotificationsPage() {
           {list.hasMore && (
             <Group justify="center" p="sm">
               <Button variant="default" loading={list.loadingMore} onClick={list.loadMore}>
-                Load more
+                {t('notifications.page.loadMore')}
               </Button>
             </Group>
           )}
           {!list.hasMore && list.notifications.length > 20 && (
             <Text size="xs" c="dimmed" ta="center" p="sm">
-              That is everything.
+              {t('notifications.page.end')}
             </Text>
           )}
         </Card>

@@ -1,4 +1,5 @@
 import type { Notification } from '@moments/contract';
+import { t } from '../messages/catalogue';
 
 export type NotificationTone = 'success' | 'failure' | 'info';
 
@@ -20,19 +21,21 @@ export function describeNotification(
   const data = notification.data;
   switch (notification.type) {
     case 'TASK_STATUS_UPDATE': {
-      const title = text(data.task_title, 'Your video');
+      const title = text(data.task_title, t('notifications.task.untitled'));
       if (data.task_status === 'ERROR') {
         const reason = text(data.error_reason, '');
         return {
-          title: 'Video processing failed',
-          body: `“${title}” could not be processed.${reason ? ` ${reason}` : ''}`,
+          title: t('notifications.task.failed'),
+          body: reason
+            ? t('notifications.task.failedBodyWithReason', { title, reason })
+            : t('notifications.task.failedBody', { title }),
           tone: 'failure',
           target: 'video-tasks',
         };
       }
       return {
-        title: 'Your video is ready',
-        body: `“${title}” has finished processing.`,
+        title: t('notifications.task.ready'),
+        body: t('notifications.task.readyBody', { title }),
         tone: 'success',
         target: 'video-tasks',
       };
@@ -45,23 +48,23 @@ export function describeNotification(
         notification.type === 'JOB_ANIMATED_CAPTION_EXPORT' || notification.type === 'VIDEO_EXPORT'
           ? 'video'
           : 'moment';
-      const title = text(data.job_title, `Your ${what}`);
+      const title = text(data.job_title, t(`notifications.export.untitled.${what}`));
       if (data.job_status === 'ERROR') {
         return {
-          title: 'Export failed',
-          body: `The export of the ${what} “${title}” failed. Open the ${what} to try again.`,
+          title: t('notifications.export.failed'),
+          body: t(`notifications.export.failedBody.${what}`, { title }),
           tone: 'failure',
           target: 'moment-clip',
         };
       }
       return {
-        title: 'Export finished',
-        body: `“${title}” is ready to watch and download.`,
+        title: t('notifications.export.finished'),
+        body: t('notifications.export.finishedBody', { title }),
         tone: 'success',
         target: 'job',
       };
     }
     default:
-      return { title: 'Notification', body: '', tone: 'info', target: 'none' };
+      return { title: t('notifications.other'), body: '', tone: 'info', target: 'none' };
   }
 }

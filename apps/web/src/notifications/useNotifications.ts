@@ -149,17 +149,20 @@ export function useNotificationActions() {
   const markViewed = useCallback(
     async (ids: string[]) => {
       markViewedLocally(queryClient, new Set(ids));
+      // Best effort: shown as viewed here; the next load shows what the server kept.
       await markNotificationsViewed(ids).catch(() => undefined);
     },
     [queryClient],
   );
   const markAllViewed = useCallback(async () => {
     markViewedLocally(queryClient, 'all');
+    // Best effort: shown as viewed here; the next load shows what the server kept.
     await markAllNotificationsViewed().catch(() => undefined);
   }, [queryClient]);
   const remove = useCallback(
     async (ids: string[]) => {
       removeLocally(queryClient, new Set(ids));
+      // Best effort: removed here; the next load shows what the server kept.
       await deleteNotifications(ids).catch(() => undefined);
     },
     [queryClient],

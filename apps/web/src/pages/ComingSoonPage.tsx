@@ -15,6 +15,7 @@ import { useState, type FormEvent } from 'react';
 import { subscribeToComingSoon } from '../api/account';
 import { isApiError } from '../api/client';
 import { EXTERNAL_TOOL_LABELS } from '../config';
+import { t } from '../messages/catalogue';
 
 /** spec §2 /comingsoon: sign up for updates about tools that are not out yet (POST /sys/coming_soon). */
 export default function ComingSoonPage() {
@@ -32,8 +33,8 @@ export default function ComingSoonPage() {
     if (!parsed.success) {
       const fields = new Set(parsed.error.issues.map((issue) => issue.path[0]));
       setErrors({
-        types: fields.has('types') ? 'Pick at least one tool.' : undefined,
-        email: fields.has('email') ? 'Enter a valid email address.' : undefined,
+        types: fields.has('types') ? t('pages.comingSoon.pickTool') : undefined,
+        email: fields.has('email') ? t('pages.form.invalidEmail') : undefined,
       });
       return;
     }
@@ -43,7 +44,7 @@ export default function ComingSoonPage() {
       await subscribeToComingSoon(parsed.data);
       setDone(true);
     } catch (error) {
-      setFormError(isApiError(error) ? error.message : 'Something went wrong. Try again.');
+      setFormError(isApiError(error) ? error.message : t('pages.form.failed'));
     } finally {
       setSubmitting(false);
     }
@@ -56,18 +57,16 @@ export default function ComingSoonPage() {
           <IconRocket size={30} />
         </ThemeIcon>
         <Title order={1} fz={{ base: 28, sm: 36 }}>
-          More tools are on the way
+          {t('pages.comingSoon.title')}
         </Title>
-        <Text c="dimmed">
-          Pick the tools you want and we'll email you once when they launch. No other mail.
-        </Text>
+        <Text c="dimmed">{t('pages.comingSoon.intro')}</Text>
       </Stack>
       <Card p="xl" shadow="sm">
         {done ? (
           <Stack align="center" ta="center" gap="sm" role="status">
             <IconCircleCheck size={40} color="var(--mantine-color-teal-6)" />
-            <Title order={3}>You're on the list</Title>
-            <Text c="dimmed">We'll write to {email.trim()} when these tools are ready.</Text>
+            <Title order={3}>{t('pages.comingSoon.doneTitle')}</Title>
+            <Text c="dimmed">{t('pages.comingSoon.doneText', { email: email.trim() })}</Text>
           </Stack>
         ) : (
           <form onSubmit={(event) => void onSubmit(event)} noValidate>
@@ -78,7 +77,7 @@ export default function ComingSoonPage() {
                 </Alert>
               )}
               <Checkbox.Group
-                label="Tools I'm interested in"
+                label={t('pages.comingSoon.tools')}
                 value={types}
                 onChange={setTypes}
                 error={errors.types}
@@ -90,7 +89,7 @@ export default function ComingSoonPage() {
                 </Stack>
               </Checkbox.Group>
               <TextInput
-                label="Email"
+                label={t('pages.form.email')}
                 type="email"
                 autoComplete="email"
                 value={email}
@@ -98,7 +97,7 @@ export default function ComingSoonPage() {
                 error={errors.email}
               />
               <Button type="submit" loading={submitting}>
-                Notify me
+                {t('pages.comingSoon.notifyMe')}
               </Button>
             </Stack>
           </form>

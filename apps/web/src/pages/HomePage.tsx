@@ -2,53 +2,55 @@ import { Badge, Card, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine
 import { IconBadgeCc, IconCrop, IconSparkles, IconWorld } from '@tabler/icons-react';
 import { IngestPanel } from '../ingest/IngestPanel';
 import { HomePopups } from '../popups/HomePopups';
+import { useSearchParams } from 'react-router';
+import { SearchResults } from '../search/SearchResultPage';
 import { SharedMoments } from '../search/SharedMoments';
+import { t } from '../messages/catalogue';
 
 const HIGHLIGHTS = [
-  {
-    icon: IconSparkles,
-    title: 'Find viral moments',
-    text: 'Turn long videos into ranked short clips.',
-  },
-  {
-    icon: IconBadgeCc,
-    title: 'Animated captions',
-    text: 'Word-by-word captions in 100+ languages.',
-  },
-  {
-    icon: IconCrop,
-    title: 'One-click reframing',
-    text: 'Keep the speaker in frame for every platform.',
-  },
-  { icon: IconWorld, title: 'Any source', text: 'YouTube, Vimeo, TikTok, uploads and more.' },
-];
+  { icon: IconSparkles, title: 'pages.home.viral.title', text: 'pages.home.viral.text' },
+  { icon: IconBadgeCc, title: 'pages.home.captions.title', text: 'pages.home.captions.text' },
+  { icon: IconCrop, title: 'pages.home.reframe.title', text: 'pages.home.reframe.text' },
+  { icon: IconWorld, title: 'pages.home.sources.title', text: 'pages.home.sources.text' },
+] as const;
 
-/** spec §2 /home: the search and link box, the shared moments, and the pop-ups for logged-in users. */
+/**
+ * spec §2 /home: the search and link box, the shared moments, and the pop-ups for logged-in users.
+ * A visitor's search (spec §6: anonymous visitors may use the home search) answers here, under
+ * the box, since /search/result needs a login.
+ */
 export default function HomePage() {
+  const [params] = useSearchParams();
+  const query = (params.get('query') ?? '').trim();
   return (
     <Stack maw={880} mx="auto" gap={40} py={{ base: 'md', sm: 48 }}>
       <Stack align="center" ta="center" gap="md">
         <Badge variant="light" size="lg" radius="sm">
-          Long videos in, short clips out
+          {t('pages.home.badge')}
         </Badge>
         <Title order={1} fz={{ base: 30, sm: 44 }} lh={1.15} maw={680}>
-          Turn long videos into{' '}
+          {t('pages.home.headline')}{' '}
           <Text
             span
             inherit
             variant="gradient"
             gradient={{ from: 'violet.6', to: 'grape.5', deg: 90 }}
           >
-            viral clips
+            {t('pages.home.headlineHighlight')}
           </Text>
         </Title>
         <Text c="dimmed" fz="lg" maw={560}>
-          Paste a video link or search for a topic. Moments finds the best moments, captions them
-          and reframes them for every platform.
+          {t('pages.home.intro')}
         </Text>
       </Stack>
 
       <IngestPanel />
+
+      {query && (
+        <Stack gap="lg" data-testid="home-search">
+          <SearchResults query={query} />
+        </Stack>
+      )}
 
       <SharedMoments />
 
@@ -58,9 +60,9 @@ export default function HomePage() {
             <ThemeIcon variant="light" size={40} radius="md" mb="sm">
               <Icon size={22} />
             </ThemeIcon>
-            <Text fw={600}>{title}</Text>
+            <Text fw={600}>{t(title)}</Text>
             <Text size="sm" c="dimmed">
-              {text}
+              {t(text)}
             </Text>
           </Card>
         ))}

@@ -27,7 +27,7 @@ export function LegalPage({
           </Stack>
           {sections.map(({ heading, body }) => (
             <Stack key={heading} gap={6}>
-              <Title order={3} fz="lg">
+              <Title order={2} fz="lg">
                 {heading}
               </Title>
               <Text component="div" lh={1.65}>

@@ -1,40 +1,18 @@
 import { LIBRARY_TABS, type LibraryTab } from '@moments/contract';
 import { IconFolder, IconNotes, IconSparkles, IconVideo } from '@tabler/icons-react';
 import { Navigate, useParams } from 'react-router';
-import { RouteTabsPage } from '../layout/RouteTabsPage';
+import { RouteTabsPage, type RouteTab } from '../layout/RouteTabsPage';
 import { LibraryMomentsTab } from '../moments/LibraryMomentsTab';
 import { VideoTasksList } from '../tasks/VideoTasksList';
 import { ProjectsTab } from '../jobs/ProjectsTab';
 import { NotesTab } from '../notes/NotesTab';
+import { t } from '../messages/catalogue';
 
-const TAB_CONTENT: Record<
-  LibraryTab,
-  { label: string; icon: typeof IconVideo; empty: string; description: string }
-> = {
-  videoTasks: {
-    label: 'Videos',
-    icon: IconVideo,
-    empty: 'No video tasks yet',
-    description: 'Videos you send to Moments appear here with their progress and results.',
-  },
-  moments: {
-    label: 'Moments',
-    icon: IconSparkles,
-    empty: 'No saved moments yet',
-    description: 'Moments you favourite or clip are collected here.',
-  },
-  projects: {
-    label: 'Projects',
-    icon: IconFolder,
-    empty: 'No projects yet',
-    description: 'Clips you edit and export are kept here as projects.',
-  },
-  notes: {
-    label: 'Notes',
-    icon: IconNotes,
-    empty: 'No notes yet',
-    description: 'Notes you save from video summaries are kept here.',
-  },
+const TAB_CONTENT: Record<LibraryTab, RouteTab> = {
+  videoTasks: { label: 'pages.library.videos', icon: IconVideo },
+  moments: { label: 'pages.library.moments', icon: IconSparkles },
+  projects: { label: 'a11y.projects', icon: IconFolder },
+  notes: { label: 'pages.library.notes', icon: IconNotes },
 };
 
 function isLibraryTab(value: string | undefined): value is LibraryTab {
@@ -48,7 +26,7 @@ export default function LibraryPage() {
 
   return (
     <RouteTabsPage
-      title="Library"
+      title={t('title.library')}
       basePath="/library"
       tabs={LIBRARY_TABS}
       content={TAB_CONTENT}

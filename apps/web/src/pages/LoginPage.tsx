@@ -19,6 +19,8 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../account/session';
 import { login, signup } from '../api/account';
 import { isApiError } from '../api/client';
+import { t, type MessageKey } from '../messages/catalogue';
+import { passwordProblemText } from '../messages/domain';
 import { safeRedirectTarget } from '../routing/paths';
 
 type Field = 'email' | 'password' | 'username';
@@ -28,22 +30,22 @@ type FieldErrors = Partial<Record<Field, string>>;
 export function fieldErrorsFor(code: string, message: string): FieldErrors | null {
   switch (code) {
     case ERROR_CODES.EMAIL_TAKEN:
-      return { email: 'An account with this email already exists. Log in instead?' };
+      return { email: t('pages.login.emailTaken') };
     case ERROR_CODES.USERNAME_TAKEN:
-      return { username: 'This username is taken.' };
+      return { username: t('pages.login.usernameTaken') };
     case ERROR_CODES.WEAK_PASSWORD:
-      return { password: message || 'Choose a stronger password.' };
+      return { password: message || t('pages.login.weakPassword') };
     case ERROR_CODES.INVALID_CREDENTIALS:
-      return { password: 'Email or password is incorrect.' };
+      return { password: t('pages.login.invalidCredentials') };
     default:
       return null;
   }
 }
 
-const CLIENT_MESSAGES: Record<Field, string> = {
-  email: 'Enter a valid email address.',
-  password: 'Enter your password.',
-  username: 'Use 2–40 letters, digits, spaces, _ . or -.',
+const CLIENT_MESSAGES: Record<Field, MessageKey> = {
+  email: 'pages.form.invalidEmail',
+  password: 'pages.login.enterPassword',
+  username: 'pages.login.usernameRule',
 };
 
 /** spec §2 /login; `?type=signup` selects sign-up; `?redirect=` is where to return. */
@@ -93,17 +95,17 @@ export default function LoginPage() {
       const next: FieldErrors = {};
       for (const issue of parsed.success ? [] : parsed.error.issues) {
         const field = issue.path[0] as Field;
-        next[field] ??= CLIENT_MESSAGES[field];
+        next[field] ??= t(CLIENT_MESSAGES[field]);
       }
       setErrors(next);
       return;
     }
     if (mode === 'signup') {
       // The server's rule, checked here first (loaded on demand: its dictionaries are large).
-      const { passwordWeakness } = await import('@moments/domain/password');
-      const weakness = passwordWeakness(password, email, username);
-      if (weakness) {
-        setErrors({ password: weakness });
+      const { passwordProblem } = await import('@moments/domain/password');
+      const problem = passwordProblem(password, email, username);
+      if (problem) {
+        setErrors({ password: passwordProblemText(problem) });
         return;
       }
     }
@@ -121,9 +123,9 @@ export default function LoginPage() {
       const fieldErrors = fieldErrorsFor(error.code, error.message);
       if (fieldErrors) setErrors(fieldErrors);
       else if (error.code === ERROR_CODES.RATE_LIMITED) {
-        setFormError('Too many attempts. Wait a minute and try again.');
+        setFormError(t('pages.login.rateLimited'));
       } else if (error.code === ERROR_CODES.NETWORK_DISCONNECTED) {
-        setFormError('The server could not be reached. Check your connection and try again.');
+        setFormError(t('pages.login.unreachable'));
       } else setFormError(error.message);
     } finally {
       setSubmitting(false);
@@ -135,11 +137,11 @@ export default function LoginPage() {
       <Card w="100%" maw={420} p="xl" shadow="sm">
         <Stack gap="lg">
           <Stack gap={4}>
-            <Title order={2}>{mode === 'signup' ? 'Create your account' : 'Welcome back'}</Title>
+            <Title order={1} size="h2">
+              {t(mode === 'signup' ? 'pages.login.signupTitle' : 'pages.login.loginTitle')}
+            </Title>
             <Text c="dimmed" size="sm">
-              {mode === 'signup'
-                ? 'Sign up free and turn your first video into clips.'
-                : 'Log in to your Moments account.'}
+              {t(mode === 'signup' ? 'pages.login.signupIntro' : 'pages.login.loginIntro')}
             </Text>
           </Stack>
           <SegmentedControl
@@ -147,8 +149,8 @@ export default function LoginPage() {
             value={mode}
             onChange={switchMode}
             data={[
-              { label: 'Log in', value: 'login' },
-              { label: 'Sign up', value: 'signup' },
+              { label: t('layout.logIn'), value: 'login' },
+              { label: t('layout.signUp'), value: 'signup' },
             ]}
           />
           <form onSubmit={(event) => void onSubmit(event)} noValidate>
@@ -160,7 +162,7 @@ export default function LoginPage() {
               )}
               {mode === 'signup' && (
                 <TextInput
-                  label="Username"
+                  label={t('pages.login.username')}
                   name="username"
                   autoComplete="username"
                   value={username}
@@ -170,7 +172,7 @@ export default function LoginPage() {
                 />
               )}
               <TextInput
-                label="Email"
+                label={t('pages.form.email')}
                 name="email"
                 type="email"
                 autoComplete="email"
@@ -180,32 +182,28 @@ export default function LoginPage() {
                 required
               />
               <PasswordInput
-                label="Password"
+                label={t('pages.login.password')}
                 name="password"
                 autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-                description={
-                  mode === 'signup'
-                    ? 'At least 8 characters, mixing letters and digits or symbols.'
-                    : undefined
-                }
+                description={mode === 'signup' ? t('pages.login.passwordRule') : undefined}
                 value={password}
                 onChange={(event) => setPassword(event.currentTarget.value)}
                 error={errors.password}
                 required
               />
               <Button type="submit" size="md" loading={submitting} fullWidth>
-                {mode === 'signup' ? 'Sign up free' : 'Log in'}
+                {t(mode === 'signup' ? 'layout.signUpFree' : 'layout.logIn')}
               </Button>
             </Stack>
           </form>
           <Text size="xs" c="dimmed" ta="center">
-            By continuing you agree to the{' '}
+            {t('pages.login.agreeBefore')}{' '}
             <Anchor component={Link} to="/terms-of-use" size="xs" underline="always">
-              Terms of Use
+              {t('title.termsOfUse')}
             </Anchor>{' '}
-            and{' '}
+            {t('pages.login.agreeAnd')}{' '}
             <Anchor component={Link} to="/privacy-policy" size="xs" underline="always">
-              Privacy Policy
+              {t('title.privacyPolicy')}
             </Anchor>
             .
           </Text>

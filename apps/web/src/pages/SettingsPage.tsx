@@ -1,29 +1,32 @@
 import { SETTINGS_TABS, type SettingsTab } from '@moments/contract';
-import { IconCrown, IconHelpCircle, IconUser } from '@tabler/icons-react';
+import { IconCoins, IconCrown, IconHelpCircle, IconUser } from '@tabler/icons-react';
 import { Navigate, useParams } from 'react-router';
-import { RouteTabsPage } from '../layout/RouteTabsPage';
+import { RouteTabsPage, type RouteTab } from '../layout/RouteTabsPage';
+import { CreditHistorySettings } from './settings/CreditHistorySettings';
 import { FaqSettings } from './settings/FaqSettings';
 import { PlanSettings } from './settings/PlanSettings';
 import { ProfileSettings } from './settings/ProfileSettings';
+import { t } from '../messages/catalogue';
 
-const TABS: Record<SettingsTab, { label: string; icon: typeof IconUser }> = {
-  profile: { label: 'Profile', icon: IconUser },
-  plan: { label: 'Plan', icon: IconCrown },
-  faq: { label: 'Help & FAQ', icon: IconHelpCircle },
+const TABS: Record<SettingsTab, RouteTab> = {
+  profile: { label: 'pages.settings.profile', icon: IconUser },
+  plan: { label: 'pages.settings.plan', icon: IconCrown },
+  credits: { label: 'pages.settings.credits', icon: IconCoins },
+  faq: { label: 'pages.settings.faq', icon: IconHelpCircle },
 };
 
 function isSettingsTab(value: string | undefined): value is SettingsTab {
   return (SETTINGS_TABS as readonly string[]).includes(value ?? '');
 }
 
-/** spec §2 /settings/{tab}: profile, plan, faq. */
+/** spec §2 /settings/{tab}: profile, plan, faq; and credits, the credit history (issue 19). */
 export default function SettingsPage() {
   const { tab } = useParams();
   if (!isSettingsTab(tab)) return <Navigate to="/settings/profile" replace />;
 
   return (
     <RouteTabsPage
-      title="Settings"
+      title={t('title.settings')}
       basePath="/settings"
       tabs={SETTINGS_TABS}
       content={TABS}
@@ -32,6 +35,7 @@ export default function SettingsPage() {
     >
       {tab === 'profile' && <ProfileSettings />}
       {tab === 'plan' && <PlanSettings />}
+      {tab === 'credits' && <CreditHistorySettings />}
       {tab === 'faq' && <FaqSettings />}
     </RouteTabsPage>
   );

@@ -5,43 +5,65 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { hasNoCreditsLeft } from '../account/plan';
 import { useSession } from '../account/session';
 import { COMMUNITY_CHAT_URL } from '../config';
-import { STORAGE_KEYS, readStored, writeStored } from '../lib/storage';
-import { YearlyPlanGuardPopup } from './NotYearlyPlanModal';
+import {
+  SESSION_KEYS,
+  STORAGE_KEYS,
+  readSession,
+  readStored,
+  writeSession,
+  writeStored,
+} from '../lib/storage';
+import { t } from '../messages/catalogue';
+import { NotYearlyPlanModal } from './NotYearlyPlanModal';
+import { HOME_POPUPS, popupForVisit, type HomePopup } from './order';
+
+function visitState(): { shown: HomePopup | null; closed: boolean } {
+  const [shown, closed] = (readSession(SESSION_KEYS.popupThisVisit) ?? '').split(':');
+  const known = HOME_POPUPS.find((popup) => popup === shown) ?? null;
+  return { shown: known, closed: closed === 'closed' };
+}
 
 /**
- * spec §2 pop-ups on home for logged-in users: the welcome offer first, then the community chat.
- * Both remember being closed locally; `auto_parse_video=1` suppresses both.
+ * spec §2 pop-ups on home for logged-in users, one per visit in the spec's order (issue 24): the
+ * welcome offer, then the community chat, then the not-yearly guard. Each remembers being closed
+ * locally; `auto_parse_video=1` suppresses them.
  */
 export function HomePopups() {
   const { user } = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [welcomeSeen, setWelcomeSeen] = useState(
-    () => readStored(STORAGE_KEYS.welcomeOfferSeen) === '1',
-  );
-  const [communityClosed, setCommunityClosed] = useState(
-    () => readStored(STORAGE_KEYS.communityChatClosed) === '1',
-  );
+  // Re-read storage after a close, so the next pop-up waits for the next visit.
+  const [, setClosedAt] = useState(0);
 
   if (!user || params.get('auto_parse_video') === '1') return null;
+  const plan = user.subscription.current_plan;
+  const visit = visitState();
+  const popup = popupForVisit({
+    welcomeSeen: readStored(STORAGE_KEYS.welcomeOfferSeen) === '1',
+    communityClosed: readStored(STORAGE_KEYS.communityChatClosed) === '1',
+    yearlyDismissedFor: readStored(STORAGE_KEYS.yearlyGuardDismissed),
+    plan,
+    shownThisVisit: visit.shown,
+    closedThisVisit: visit.closed,
+  });
+  if (popup && !visit.shown) writeSession(SESSION_KEYS.popupThisVisit, popup);
 
-  const closeWelcome = () => {
-    writeStored(STORAGE_KEYS.welcomeOfferSeen, '1');
-    setWelcomeSeen(true);
-  };
-  const closeCommunity = () => {
-    writeStored(STORAGE_KEYS.communityChatClosed, '1');
-    setCommunityClosed(true);
+  const close = (which: HomePopup) => {
+    if (which === 'welcome') writeStored(STORAGE_KEYS.welcomeOfferSeen, '1');
+    if (which === 'community') writeStored(STORAGE_KEYS.communityChatClosed, '1');
+    if (which === 'yearly') writeStored(STORAGE_KEYS.yearlyGuardDismissed, plan ?? 'none');
+    writeSession(SESSION_KEYS.popupThisVisit, `${which}:closed`);
+    setClosedAt(Date.now());
   };
   const outOfCredits = hasNoCreditsLeft(user);
 
   return (
     <>
       <Modal
-        opened={!welcomeSeen}
-        onClose={closeWelcome}
+        opened={popup === 'welcome'}
+        onClose={() => close('welcome')}
         size="md"
-        title={<ModalLabel text="Welcome gift" />}
+        title={<ModalLabel text={t('popup.welcome.label')} />}
       >
         <Stack align="center" ta="center" gap="md" pb="sm">
           <ThemeIcon
@@ -52,46 +74,46 @@ export function HomePopups() {
           >
             <IconGift size={34} />
           </ThemeIcon>
-          <Title order={2}>Welcome to Moments, {user.username}!</Title>
+          <Title order={2}>{t('popups.welcome.title', { name: user.username })}</Title>
           <Text c="dimmed">
-            As a new member you get <b>50% off the annual plan</b>: more credits, longer videos and
-            exports without limits on style.
+            {t('popups.welcome.offerBefore')} <b>{t('popups.welcome.offer')}</b>
+            {t('popups.welcome.offerAfter')}
           </Text>
           <Group>
-            <Button variant="default" onClick={closeWelcome}>
-              Maybe later
+            <Button variant="default" onClick={() => close('welcome')}>
+              {t('popups.maybeLater')}
             </Button>
             <Button
               onClick={() => {
-                closeWelcome();
+                close('welcome');
                 void navigate('/settings/plan?type=yearly');
               }}
             >
-              Unlock 50% off
+              {t('popups.welcome.unlock')}
             </Button>
           </Group>
         </Stack>
       </Modal>
 
       <Modal
-        opened={welcomeSeen && !communityClosed}
-        onClose={closeCommunity}
+        opened={popup === 'community'}
+        onClose={() => close('community')}
         size="md"
-        title={<ModalLabel text="Community" />}
+        title={<ModalLabel text={t('popup.community.label')} />}
       >
         <Stack align="center" ta="center" gap="md" pb="sm">
           <ThemeIcon size={64} radius="xl" variant="light" color="indigo">
             <IconBrandDiscord size={34} />
           </ThemeIcon>
-          <Title order={2}>{outOfCredits ? 'Out of credits?' : 'Join the community'}</Title>
+          <Title order={2}>
+            {t(outOfCredits ? 'popups.community.outOfCredits.title' : 'popups.community.title')}
+          </Title>
           <Text c="dimmed">
-            {outOfCredits
-              ? 'Join our community chat: members share tips, get help from the team and hear first about free credit giveaways.'
-              : 'Share your clips, swap tips with other creators and tell us what to build next.'}
+            {t(outOfCredits ? 'popups.community.outOfCredits.text' : 'popups.community.text')}
           </Text>
           <Group>
-            <Button variant="default" onClick={closeCommunity}>
-              Close
+            <Button variant="default" onClick={() => close('community')}>
+              {t('common.close')}
             </Button>
             <Button
               component="a"
@@ -99,14 +121,19 @@ export function HomePopups() {
               target="_blank"
               rel="noopener noreferrer"
               leftSection={<IconBrandDiscord size={16} />}
-              onClick={closeCommunity}
+              onClick={() => close('community')}
             >
-              Join the chat
+              {t('popups.community.join')}
             </Button>
           </Group>
         </Stack>
       </Modal>
-      {welcomeSeen && communityClosed && <YearlyPlanGuardPopup user={user} />}
+
+      <NotYearlyPlanModal
+        opened={popup === 'yearly'}
+        onClose={() => close('yearly')}
+        feature={t('popup.yearly.feature')}
+      />
     </>
   );
 }

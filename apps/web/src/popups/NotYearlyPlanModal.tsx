@@ -4,7 +4,7 @@ import { IconCalendarStar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { periodOfPlan } from '@moments/domain/plans';
-import { STORAGE_KEYS, readStored, writeStored } from '../lib/storage';
+import { t } from '../messages/catalogue';
 
 /** spec §6: users whose current plan is missing or not yearly get the guard modal. */
 export function needsYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null): boolean {
@@ -22,8 +22,8 @@ export function NotYearlyPlanModal({
 }: {
   opened: boolean;
   onClose(): void;
-  /** What the user tried to use, e.g. "Video summaries". */
-  feature?: string;
+  /** What it is about, named in the dialog: the feature the user tried, e.g. "Video summaries". */
+  feature: string;
 }) {
   const navigate = useNavigate();
   return (
@@ -36,18 +36,20 @@ export function NotYearlyPlanModal({
           <ThemeIcon variant="light" radius="xl">
             <IconCalendarStar size={18} />
           </ThemeIcon>
-          <Text fw={700}>Available on yearly plans</Text>
+          <Text fw={700}>{t('popups.yearly.title')}</Text>
         </Group>
       }
     >
       <Stack>
+        <Text fw={600} data-testid="yearly-feature">
+          {feature}
+        </Text>
         <Text size="sm" c="dimmed">
-          {feature ? `${feature} is` : 'This feature is'} included with yearly plans. Switch to a
-          yearly plan to unlock it — it also costs less per month.
+          {t('popups.yearly.text')}
         </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Maybe later
+            {t('popups.maybeLater')}
           </Button>
           <Button
             onClick={() => {
@@ -55,7 +57,7 @@ export function NotYearlyPlanModal({
               void navigate('/settings/plan?type=yearly');
             }}
           >
-            See yearly plans
+            {t('popups.yearly.seePlans')}
           </Button>
         </Group>
       </Stack>
@@ -78,29 +80,8 @@ export function useYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null) 
     <NotYearlyPlanModal
       opened={blockedFeature !== null}
       onClose={() => setBlockedFeature(null)}
-      feature={blockedFeature ?? undefined}
+      feature={blockedFeature ?? ''}
     />
   );
   return { requireYearlyPlan, modal };
-}
-
-/**
- * The guard as a pop-up (spec §2): shown once per plan to users whose plan is missing or not
- * yearly; closing it is remembered locally (for that plan), so it does not nag.
- */
-export function YearlyPlanGuardPopup({ user }: { user: Pick<UserInfo, 'subscription'> | null }) {
-  const plan = user?.subscription.current_plan ?? 'none';
-  const [dismissedFor, setDismissedFor] = useState(() =>
-    readStored(STORAGE_KEYS.yearlyGuardDismissed),
-  );
-  const opened = !!user && needsYearlyPlanGuard(user) && dismissedFor !== plan;
-  return (
-    <NotYearlyPlanModal
-      opened={opened}
-      onClose={() => {
-        writeStored(STORAGE_KEYS.yearlyGuardDismissed, plan);
-        setDismissedFor(plan);
-      }}
-    />
-  );
 }

@@ -18,4 +18,5 @@ export {
   type JobStatusData,
   type RealtimeMessage,
   type TaskStatusData,
+  type TaskPartialData,
 } from './messages';

@@ -1,4 +1,4 @@
-import type { JobStatus, TaskStage, TaskStatus } from '@moments/contract';
+import type { JobStatus, TaskPartial, TaskStage, TaskStatus } from '@moments/contract';
 
 /** Bodies the server pushes on /user/queue/msg (spec §3 notification types, §4). */
 
@@ -9,7 +9,12 @@ export interface TaskStatusData {
   progress: number;
   stage: TaskStage;
   error_reason: string | null;
+  /** Issue 22: a long task's transcript grew by a chunk (pushed while it transcribes). */
+  partial?: TaskPartialData;
 }
+
+/** What a chunk added, and the provisional moments of the transcript so far (times in ms). */
+export type TaskPartialData = TaskPartial;
 
 export interface JobStatusData {
   job_id: string;
@@ -43,6 +48,7 @@ export function parseRealtimeMessage(body: string): RealtimeMessage | null {
   try {
     value = JSON.parse(body);
   } catch {
+    // Not JSON: not one of our messages.
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;

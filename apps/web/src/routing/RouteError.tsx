@@ -1,6 +1,7 @@
 import { Button, Center, Code, Modal, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
 import { Link, isRouteErrorResponse, useRouteError } from 'react-router';
+import { t } from '../messages/catalogue';
 import { isChunkLoadError } from './paths';
 
 /**
@@ -21,15 +22,17 @@ export function RouteError() {
         <ThemeIcon size={48} radius="xl" variant="light" color="red">
           <IconAlertCircle size={26} />
         </ThemeIcon>
-        <Title order={3}>Something went wrong</Title>
-        <Text c="dimmed">This page hit an unexpected error. Reloading usually helps.</Text>
+        <Title order={1} size="h3">
+          {t('routing.error.title')}
+        </Title>
+        <Text c="dimmed">{t('routing.error.text')}</Text>
         {detail && <Code>{detail}</Code>}
         <Button.Group>
           <Button variant="default" onClick={() => window.location.reload()}>
-            Reload
+            {t('routing.reload')}
           </Button>
           <Button component={Link} to="/home">
-            Go home
+            {t('routing.goHome')}
           </Button>
         </Button.Group>
       </Stack>
@@ -46,14 +49,14 @@ export function UpdateAvailableDialog() {
       closeOnClickOutside={false}
       closeOnEscape={false}
       size="sm"
-      title={<Text fw={700}>A new version is available</Text>}
+      title={<Text fw={700}>{t('routing.update.title')}</Text>}
     >
       <Stack>
         <Text size="sm" c="dimmed">
-          Moments was updated while this tab was open. Reload to get the latest version.
+          {t('routing.update.text')}
         </Text>
         <Button leftSection={<IconRefresh size={16} />} onClick={() => window.location.reload()}>
-          Reload
+          {t('routing.reload')}
         </Button>
       </Stack>
     </Modal>

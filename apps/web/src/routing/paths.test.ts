@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  activeBottomMenuItem,
   activeMenuItem,
   homeFallbackHref,
   isChunkLoadError,
@@ -44,6 +45,13 @@ describe('menus and top bar (spec §2)', () => {
     expect(activeMenuItem('/invite')).toBe('invite');
     expect(activeMenuItem('/notification')).toBe('notifications');
     expect(activeMenuItem('/privacy-policy')).toBeNull();
+  });
+
+  it('lights Settings in the bottom menu on the plan page, which has no entry there', () => {
+    expect(activeBottomMenuItem('/settings/plan')).toBe('settings');
+    expect(activeBottomMenuItem('/settings/plan?type=yearly')).toBe('settings');
+    expect(activeBottomMenuItem('/library/moments')).toBe('library');
+    expect(activeBottomMenuItem('/notification')).toBe('notifications');
   });
 
   it('titles library, settings and video routes', () => {

@@ -35,6 +35,15 @@ export function activeMenuItem(pathname: string): MenuItemKey | null {
   return null;
 }
 
+/**
+ * The mobile bottom menu's entry (spec §1: home, library, notifications, settings): the plan page
+ * is a tab of the settings there, so it lights up Settings (issue 24: it lit nothing).
+ */
+export function activeBottomMenuItem(pathname: string): MenuItemKey | null {
+  const active = activeMenuItem(pathname);
+  return active === 'plan' ? 'settings' : active;
+}
+
 export type TopBarTitle = 'library' | 'settings' | 'video' | null;
 
 /** spec §2: 'Library', 'Settings', or the current video's title on moment and job routes. */

@@ -5,6 +5,7 @@ import { IconClock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { VideoThumbnail } from '../ingest/VideoCard';
 import { ScoreBadge } from '../moments/ScoreRing';
+import { t } from '../messages/catalogue';
 
 /** Own videos open their moments page; moments open their public view (spec §2 routes). */
 export function hitPath(hit: SearchHit): string {
@@ -35,7 +36,7 @@ export function SearchHitCard({ hit, words }: { hit: SearchHit; words: string[] 
         />
         <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
           <Group gap={6} wrap="nowrap" justify="space-between" align="flex-start">
-            <Title order={4} size="h5" lh={1.3} lineClamp={2} data-testid="search-hit-title">
+            <Title order={2} size="h5" lh={1.3} lineClamp={2} data-testid="search-hit-title">
               <Highlight component="span" highlight={words} inherit>
                 {hit.title}
               </Highlight>
@@ -44,11 +45,11 @@ export function SearchHitCard({ hit, words }: { hit: SearchHit; words: string[] 
           </Group>
           <Group gap={6}>
             <Badge size="sm" radius="sm" variant="light" color={isMoment ? 'grape' : 'blue'}>
-              {isMoment ? 'Moment' : 'Your video'}
+              {isMoment ? t('search.hit.moment') : t('search.hit.ownVideo')}
             </Badge>
             {isMoment && hit.video.title && (
               <Text size="xs" c="dimmed" lineClamp={1}>
-                from {hit.video.title}
+                {t('search.hit.fromVideo', { title: hit.video.title })}
               </Text>
             )}
             {hit.start_ms != null && (

@@ -17,8 +17,10 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../account/session';
 import { useSearchResults } from './api';
-import { queryWords, searchTarget } from './queryWords';
+import { queryWords } from '@moments/domain/search';
+import { searchTarget } from './searchTarget';
 import { SearchHitCard } from './SearchHitCard';
+import { t } from '../messages/catalogue';
 
 /** The box at the top of the results: search again, or open a pasted link. */
 function SearchBox({ initial }: { initial: string }) {
@@ -38,14 +40,14 @@ function SearchBox({ initial }: { initial: string }) {
         <TextInput
           flex={1}
           size="md"
-          aria-label="Search"
-          placeholder="Search shared moments and your videos"
+          aria-label={t('a11y.search')}
+          placeholder={t('search.box.placeholder')}
           leftSection={<IconSearch size={18} />}
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
         />
         <Button size="md" type="submit">
-          Search
+          {t('a11y.search')}
         </Button>
       </Flex>
     </form>
@@ -54,7 +56,7 @@ function SearchBox({ initial }: { initial: string }) {
 
 function ResultsSkeleton() {
   return (
-    <Stack gap="sm" aria-label="Loading results">
+    <Stack gap="sm" role="status" aria-label={t('a11y.loadingResults')}>
       {[0, 1, 2].map((i) => (
         <Skeleton key={i} h={122} radius="md" />
       ))}
@@ -68,24 +70,20 @@ function NoResults({ query, signedIn }: { query: string; signedIn: boolean }) {
       <EmptyState
         variant="light"
         icon={<IconSearchOff size={26} />}
-        title={`Nothing matches “${query}”`}
-        description={
-          signedIn
-            ? 'No shared moment and none of your videos mention it. Try other words, or paste a video link to find its moments.'
-            : 'No shared moment mentions it. Try other words, or log in to search your own videos too.'
-        }
+        title={t('search.empty.title', { query })}
+        description={signedIn ? t('search.empty.signedIn') : t('search.empty.visitor')}
       >
         <EmptyState.Actions>
           {signedIn ? (
             <Button component={Link} to="/home" variant="light">
-              Add a video
+              {t('search.empty.addVideo')}
             </Button>
           ) : (
             <Button
               component={Link}
               to={`/login?redirect=${encodeURIComponent(`/search/result?query=${encodeURIComponent(query)}`)}`}
             >
-              Log in
+              {t('search.logIn')}
             </Button>
           )}
         </EmptyState.Actions>
@@ -94,72 +92,77 @@ function NoResults({ query, signedIn }: { query: string; signedIn: boolean }) {
   );
 }
 
-/** spec §2 /search/result: what the instance holds about the query, 24 at a time (§9). */
-export default function SearchResultPage() {
-  const [params] = useSearchParams();
-  const query = (params.get('query') ?? params.get('q') ?? '').trim();
+/**
+ * The results of a query, 24 at a time (spec §9): shared moments for everyone, and a signed-in
+ * user's own videos and moments. Used by /search/result and, for visitors, by the home page.
+ */
+export function SearchResults({ query }: { query: string }) {
   const { status } = useSession();
   const signedIn = status === 'authenticated';
   const results = useSearchResults(query);
   const words = queryWords(query);
   const hits = results.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <>
+      <div>
+        <Title order={1} size="h3">
+          {t('search.results.title', { query })}
+        </Title>
+        {!signedIn && status !== 'loading' && (
+          <Text size="sm" c="dimmed">
+            {t('search.results.visitor')}{' '}
+            <Anchor
+              component={Link}
+              to={`/login?redirect=${encodeURIComponent(`/search/result?query=${encodeURIComponent(query)}`)}`}
+            >
+              {t('search.logIn')}
+            </Anchor>{' '}
+            {t('search.results.visitorAfterLink')}
+          </Text>
+        )}
+      </div>
+      {results.isPending ? (
+        <ResultsSkeleton />
+      ) : results.isError ? (
+        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+          {results.error.message}
+        </Alert>
+      ) : hits.length === 0 ? (
+        <NoResults query={query} signedIn={signedIn} />
+      ) : (
+        <Stack gap="sm" data-testid="search-results">
+          {hits.map((hit) => (
+            <SearchHitCard
+              key={`${hit.kind}:${hit.moment_id ?? hit.task_id}`}
+              hit={hit}
+              words={words}
+            />
+          ))}
+          {results.hasNextPage && (
+            <Center>
+              <Button
+                variant="light"
+                loading={results.isFetchingNextPage}
+                onClick={() => void results.fetchNextPage()}
+              >
+                {t('search.results.loadMore')}
+              </Button>
+            </Center>
+          )}
+        </Stack>
+      )}
+    </>
+  );
+}
 
+/** spec §2 /search/result: what the instance holds about the query. */
+export default function SearchResultPage() {
+  const [params] = useSearchParams();
+  const query = (params.get('query') ?? params.get('q') ?? '').trim();
   return (
     <Stack maw={880} mx="auto" gap="lg" py={{ base: 'md', sm: 'xl' }}>
       <SearchBox initial={query} />
-      {!query ? (
-        <Text c="dimmed">Type a few words to search shared moments and your videos.</Text>
-      ) : (
-        <>
-          <div>
-            <Title order={2} size="h3">
-              Results for “{query}”
-            </Title>
-            {!signedIn && status !== 'loading' && (
-              <Text size="sm" c="dimmed">
-                Showing shared moments.{' '}
-                <Anchor
-                  component={Link}
-                  to={`/login?redirect=${encodeURIComponent(`/search/result?query=${encodeURIComponent(query)}`)}`}
-                >
-                  Log in
-                </Anchor>{' '}
-                to search your own videos too.
-              </Text>
-            )}
-          </div>
-          {results.isPending ? (
-            <ResultsSkeleton />
-          ) : results.isError ? (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-              {results.error.message}
-            </Alert>
-          ) : hits.length === 0 ? (
-            <NoResults query={query} signedIn={signedIn} />
-          ) : (
-            <Stack gap="sm" data-testid="search-results">
-              {hits.map((hit) => (
-                <SearchHitCard
-                  key={`${hit.kind}:${hit.moment_id ?? hit.task_id}`}
-                  hit={hit}
-                  words={words}
-                />
-              ))}
-              {results.hasNextPage && (
-                <Center>
-                  <Button
-                    variant="light"
-                    loading={results.isFetchingNextPage}
-                    onClick={() => void results.fetchNextPage()}
-                  >
-                    Load more
-                  </Button>
-                </Center>
-              )}
-            </Stack>
-          )}
-        </>
-      )}
+      {!query ? <Text c="dimmed">{t('search.noQuery')}</Text> : <SearchResults query={query} />}
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import { VideoThumbnail } from '../ingest/VideoCard';
 import { formatClipLength } from '../moments/format';
 import { ScoreBadge } from '../moments/ScoreRing';
 import { useSharedMoments } from './api';
+import { t } from '../messages/catalogue';
 
 const SHOWN = 6;
 
@@ -47,7 +48,7 @@ export function SharedMoments() {
   return (
     <Stack gap="sm" component="section" aria-labelledby="shared-moments-title">
       <Title order={2} size="h4" id="shared-moments-title">
-        Shared moments
+        {t('search.shared.title')}
       </Title>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md">
         {shared.data

@@ -14,48 +14,53 @@ import {
 import { formatDuration } from '@moments/domain/format';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../api/client';
+import type { SharedPage as SharedPageData } from '@moments/contract';
+import { t } from '../messages/catalogue';
 import { useSharedPage } from '../summaries/api';
 
 /**
- * issue 10: the public, read-only page of a shared summary (/s/{id}) or note (/s/{id}?note=1).
- * No account needed; a revoked link shows "not found".
+ * issue 10: the public, read-only page of a shared summary (/s/{id}) or note (/s/{id}?note=1),
+ * and (issue 24) of a shared clip (/s/{id}?clip=1). No account needed; a revoked link shows
+ * "not found".
  */
 export default function SharedPage() {
   const { shareId = '' } = useParams();
   const [params] = useSearchParams();
   const isNote = params.get('note') === '1';
-  const page = useSharedPage(shareId, isNote);
+  const kind = params.get('clip') === '1' ? 'clip' : isNote ? 'note' : 'summary';
+  const page = useSharedPage(shareId, kind);
 
   if (page.isPending)
     return (
       <Container py="xl">
-        <Loader role="status" aria-label="Loading" />
+        <Loader role="status" aria-label={t('a11y.loading')} />
       </Container>
     );
-  if (page.isError)
+  if (page.isLoadingError)
     return (
       <Container py="xl" size="sm">
         <Title order={1} size="h2" mb="sm">
-          This link does not work
+          {t('shares.broken.title')}
         </Title>
         <Text mb="md">
           {isApiError(page.error) && page.error.status === 404
-            ? 'It was never shared, or its owner stopped sharing it.'
+            ? t('shares.broken.text')
             : page.error.message}
         </Text>
         <Anchor component={Link} to="/home">
-          Go to Moments
+          {t('shares.goToMoments')}
         </Anchor>
       </Container>
     );
 
   const data = page.data;
+  if (data.kind === 'clip') return <SharedClip clip={data} />;
   if (data.kind === 'note')
     return (
       <Container size="md" py="lg">
         <Stack gap="md">
           <Badge variant="light" color="violet">
-            Shared note
+            {t('shares.note.badge')}
           </Badge>
           <Title order={1}>{data.title}</Title>
           <Card withBorder>
@@ -76,23 +81,23 @@ export default function SharedPage() {
     <Container size="md" py="lg">
       <Stack gap="md">
         <Badge variant="light" color="violet">
-          Shared summary
+          {t('shares.summary.badge')}
         </Badge>
         <Title order={1}>{data.title}</Title>
         {video.url.startsWith('http') && (
           <Anchor href={video.url} target="_blank" rel="noopener noreferrer nofollow" size="sm">
-            Watch the original video
+            {t('shares.summary.original')}
           </Anchor>
         )}
         <Card withBorder>
           <Title order={2} size="h4" mb="xs">
-            Overview
+            {t('shares.summary.overview')}
           </Title>
           <Text data-testid="shared-overview">{summary.overview}</Text>
         </Card>
         <Card withBorder>
           <Title order={2} size="h4" mb="xs">
-            Chapters
+            {t('shares.summary.chapters')}
           </Title>
           <Stack gap="xs" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {summary.chapters.map((chapter) => (
@@ -114,7 +119,7 @@ export default function SharedPage() {
         </Card>
         <Card withBorder>
           <Title order={2} size="h4" mb="xs">
-            Key points
+            {t('shares.summary.keyPoints')}
           </Title>
           <Stack gap={6} component="ul" style={{ paddingLeft: 18, margin: 0 }}>
             {summary.key_points.map((point) => (
@@ -130,11 +135,50 @@ export default function SharedPage() {
           </Stack>
         </Card>
         <Alert variant="light" color="gray">
-          Made with Moments.{' '}
+          {t('shares.summary.madeWith')}{' '}
           <Anchor component={Link} to="/login?type=signup" c="violet.8">
-            Sign up free
+            {t('shares.signUp')}
           </Anchor>{' '}
-          to summarise your own videos.
+          {t('shares.summary.toSummarise')}
+        </Alert>
+      </Stack>
+    </Container>
+  );
+}
+
+/** A shared export: its MP4 in a player, with its poster, for anyone with the link. */
+function SharedClip({ clip }: { clip: Extract<SharedPageData, { kind: 'clip' }> }) {
+  return (
+    <Container size="sm" py="lg">
+      <Stack gap="md">
+        <Badge variant="light" color="violet">
+          {t('clip.shared.badge')}
+        </Badge>
+        <Title order={1} size="h2">
+          {clip.title}
+        </Title>
+        {clip.duration_ms ? (
+          <Text c="dimmed" size="sm">
+            {formatDuration(clip.duration_ms)}
+          </Text>
+        ) : null}
+        <Card withBorder p={0} style={{ overflow: 'hidden', background: '#000' }}>
+          <video
+            src={clip.video_url}
+            poster={clip.poster_url ?? undefined}
+            controls
+            playsInline
+            preload="metadata"
+            aria-label={clip.title}
+            data-testid="shared-clip-video"
+            style={{ display: 'block', width: '100%', maxHeight: '75vh' }}
+          />
+        </Card>
+        <Alert variant="light" color="gray">
+          {t('clip.shared.cta')}{' '}
+          <Anchor component={Link} to="/login?type=signup" c="violet.8">
+            {t('shares.signUp')}
+          </Anchor>
         </Alert>
       </Stack>
     </Container>

@@ -1,11 +1,13 @@
-import { ActionIcon, Alert, Group, Loader, Text } from '@mantine/core';
 import type { CaptionPreview, ClipFraming, ExportLayout } from '@moments/contract';
-import { IconPlayerPauseFilled, IconPlayerPlayFilled } from '@tabler/icons-react';
+import { Loader } from '@mantine/core';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
-import { CaptionOverlay, type CaptionDocument } from './captionOverlay';
-import { cropAtVideoTime, cropStyle } from './framing';
-import { formatClock, type Span } from './trim';
+import { cropStyle, frameViewAt } from './framing';
+import { followPlayback } from './followPlayback';
+import { PlayerControls } from './PlayerControls';
+import type { Span } from './trim';
+import { useCaptionRenderer } from './useCaptionRenderer';
 import classes from './studio.module.css';
+import { t } from '../messages/catalogue';
 
 export interface PreviewPlayerHandle {
   /** Shows the frame at source time `ms` (paused). */
@@ -14,6 +16,8 @@ export interface PreviewPlayerHandle {
 
 interface Props {
   mediaUrl: string;
+  /** A picture of the clip shown before the video's first frame (the moment's thumbnail). */
+  poster?: string | null;
   /** The caption document to draw; undefined while the first one loads. */
   preview: CaptionPreview | undefined;
   /** The export frame (width x height); the preview area takes its shape. */
@@ -21,7 +25,7 @@ interface Props {
   layout: ExportLayout;
   /**
    * The export's own framing plan for this frame shape (POST /api/captions/framing); undefined
-   * while it is made, when the preview shows a centred crop (or the blurred fit, if asked for).
+   * while it is made, when the preview shows a centred crop (or the whole frame, for `fit`).
    */
   framing: ClipFraming | undefined;
   /** The framing plan is being made (face analysis takes a few seconds). */
@@ -30,30 +34,24 @@ interface Props {
   ref?: Ref<PreviewPlayerHandle>;
 }
 
-/** How the preview frames the picture right now. */
-type Presentation = 'crop' | 'blur_fit' | 'centre';
+/** How the preview frames the picture: the plan's layout, or a stand-in while it is made. */
+type Presentation = ClipFraming['layout'] | 'centre';
 
 const CROP_PROPERTIES = ['width', 'height', 'transform'] as const;
-
-type OverlayState = 'waiting' | 'loading' | 'ready' | 'failed';
-
-const toDocument = (preview: CaptionPreview): CaptionDocument => ({
-  ass: preview.ass,
-  width: preview.width,
-  height: preview.height,
-  startMs: preview.start_ms,
-  fonts: preview.fonts,
-});
+const BOX_PROPERTIES = ['left', 'top', 'width', 'height'] as const;
 
 /**
  * The source video framed to the export's shape with the captions drawn over it by libass in the
- * browser. The framing is the exporter's plan: on every presented frame the video is moved and
- * scaled so exactly the plan's crop window at that time fills the frame (the same linear path
- * ffmpeg's crop follows), or the whole picture sits over a blurred copy (blur_fit). The caption
- * canvas covers the frame and is not affected by the crop.
+ * browser. The framing is the exporter's plan: on every presented frame the segment of that time
+ * is laid out as the export's filter graph lays it out: each pane (one for a close-up, two for
+ * two people or a slide above its speaker) shows a copy of the video moved and scaled so exactly
+ * the plan's window at that time fills it (the same linear path ffmpeg's crop follows), over a
+ * blurred copy of the whole picture where the segment has one. The caption canvas covers the
+ * frame and is not affected by the layout.
  */
 export function CaptionPreviewPlayer({
   mediaUrl,
+  poster,
   preview,
   frame,
   layout,
@@ -64,35 +62,52 @@ export function CaptionPreviewPlayer({
 }: Props) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const backdropRef = useRef<HTMLVideoElement>(null);
+  const secondRef = useRef<HTMLVideoElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
-  const overlayRef = useRef<CaptionOverlay | null>(null);
   const trimRef = useRef(trim);
-  const previewRef = useRef(preview);
+  const frameRef = useRef(frame);
   const framingRef = useRef<ClipFraming | undefined>(undefined);
-  const [overlayState, setOverlayState] = useState<OverlayState>('waiting');
-  const [documentsDrawn, setDocumentsDrawn] = useState(0);
+  const wholeFrameRef = useRef(false);
   const [playing, setPlaying] = useState(false);
   const [timeMs, setTimeMs] = useState(trim.start);
 
   useEffect(() => {
     trimRef.current = trim;
-    previewRef.current = preview;
+    frameRef.current = frame;
   });
+  // The source loads from the clip's start (a media fragment), so its first frame shows without
+  // a seek after the metadata; the moment's own frame stands in until then (issue 24).
+  const [sourceUrl] = useState(
+    () => `${mediaUrl.split('#')[0]}#t=${(trim.start / 1000).toFixed(2)}`,
+  );
 
-  const presentation: Presentation = framing
-    ? framing.layout
-    : layout === 'blur_fit'
-      ? 'blur_fit'
-      : 'centre';
+  const wholeFrame = layout === 'fit' || layout === 'blur_fit';
+  const presentation: Presentation = framing ? framing.layout : wholeFrame ? 'blur_fit' : 'centre';
+  // The copies of the video the plan needs: a blurred fill, a second pane.
+  const needsBackdrop = framing ? framing.segments.some((s) => s.backdrop) : wholeFrame;
+  const needsSecond = framing ? framing.segments.some((s) => s.panes.length > 1) : false;
+  const elements = (): PlayerElements => ({
+    host: hostRef.current,
+    main: videoRef.current,
+    second: secondRef.current,
+    backdrop: backdropRef.current,
+  });
 
   // A new plan (or none) frames the frame on screen at once, even paused.
   useEffect(() => {
-    framingRef.current = framing?.layout === 'crop' ? framing : undefined;
+    framingRef.current = framing;
+    wholeFrameRef.current = wholeFrame;
     const video = videoRef.current;
-    if (video) applyCrop(video, framingRef.current, video.currentTime);
-  }, [framing]);
+    if (video) applyView(elements(), framing, video.currentTime, wholeFrame);
+  });
 
-  const currentSec = () => videoRef.current?.currentTime ?? trimRef.current.start / 1000;
+  const { overlayRef, overlayState, documentsDrawn } = useCaptionRenderer({
+    hostRef,
+    frameRef,
+    trimRef,
+    videoRef,
+    preview,
+  });
 
   useImperativeHandle(ref, () => ({
     seek(ms: number) {
@@ -104,135 +119,38 @@ export function CaptionPreviewPlayer({
     },
   }));
 
-  // The renderer starts with the first document and lives as long as the player.
-  const hasPreview = preview !== undefined;
-  useEffect(() => {
-    const host = hostRef.current;
-    const first = previewRef.current;
-    if (!hasPreview || !host || !first) return;
-    // A fresh canvas each time: a canvas can hand its drawing to a worker only once.
-    const canvas = document.createElement('canvas');
-    canvas.className = classes.captions ?? '';
-    canvas.dataset.testid = 'caption-canvas';
-    host.append(canvas);
-    let overlay: CaptionOverlay;
-    try {
-      overlay = new CaptionOverlay(canvas, toDocument(first));
-    } catch {
-      canvas.remove();
-      setOverlayState('failed');
-      return;
-    }
-    overlayRef.current = overlay;
-    setOverlayState('loading');
-    let alive = true;
-    overlay.ready.then(
-      async () => {
-        if (!alive) return;
-        await overlay.render(currentSec(), true);
-        setOverlayState('ready');
-      },
-      () => alive && setOverlayState('failed'),
-    );
-    return () => {
-      alive = false;
-      overlayRef.current = null;
-      void overlay.destroy();
-      canvas.remove();
-    };
-  }, [hasPreview]);
-
-  // Every new document (template, trim, aspect, text) replaces the track and redraws the frame.
-  useEffect(() => {
-    const overlay = overlayRef.current;
-    if (!overlay || !preview) return;
-    let alive = true;
-    overlay
-      .setDocument(toDocument(preview))
-      .then(() => alive && setDocumentsDrawn((count) => count + 1))
-      .catch(() => alive && setOverlayState('failed'));
-    return () => {
-      alive = false;
-    };
-  }, [preview, overlayState]);
-
-  // Draw on every presented frame; keep playback inside the trim and the backdrop in step.
+  // Draw on every presented frame; keep playback inside the trim and the copies in step.
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
-    const draw = (timeSec: number, repaint = false) => {
-      void overlayRef.current?.render(timeSec, repaint).catch(() => undefined);
-    };
-    let frameRequest = 0;
-    const onFrame: VideoFrameRequestCallback = (_now, meta) => {
-      applyCrop(video, framingRef.current, meta.mediaTime);
-      draw(meta.mediaTime);
-      const { start, end } = trimRef.current;
-      if (!video.paused && meta.mediaTime * 1000 >= end) {
-        video.pause();
-        video.currentTime = start / 1000;
-      }
-      frameRequest = video.requestVideoFrameCallback(onFrame);
-    };
-    frameRequest = video.requestVideoFrameCallback(onFrame);
+    return followPlayback(video, {
+      // The muted copies (blurred fill, second pane) follow the main video.
+      followers: () => [backdropRef.current, secondRef.current].filter((copy) => copy !== null),
+      trim: () => trimRef.current,
+      present: (timeSec, repaint) => {
+        applyView(elements(), framingRef.current, timeSec, wholeFrameRef.current);
+        // Best effort: a frame the renderer misses is drawn again on the next one.
+        void overlayRef.current?.render(timeSec, repaint).catch(() => undefined);
+      },
+      onPlaying: setPlaying,
+      onTime: setTimeMs,
+    });
+    // overlayRef is the renderer's ref, stable for the player's life: the loop starts once.
+  }, [overlayRef]);
 
-    const backdrop = () => backdropRef.current;
-    const onPlay = () => {
-      const { start, end } = trimRef.current;
-      const ms = video.currentTime * 1000;
-      if (ms < start - 100 || ms >= end - 50) video.currentTime = start / 1000;
-      setPlaying(true);
-      void backdrop()
-        ?.play()
-        .catch(() => undefined);
-    };
-    const onPause = () => {
-      setPlaying(false);
-      backdrop()?.pause();
-    };
-    const onSeeked = () => {
-      applyCrop(video, framingRef.current, video.currentTime);
-      draw(video.currentTime, true);
-      const copy = backdrop();
-      if (copy) copy.currentTime = video.currentTime;
-    };
-    const onTimeUpdate = () => {
-      setTimeMs(video.currentTime * 1000);
-      const copy = backdrop();
-      if (copy && Math.abs(copy.currentTime - video.currentTime) > 0.3) {
-        copy.currentTime = video.currentTime;
-      }
-    };
-    const onLoaded = () => {
-      video.currentTime = trimRef.current.start / 1000;
-    };
-    video.addEventListener('play', onPlay);
-    video.addEventListener('pause', onPause);
-    video.addEventListener('seeked', onSeeked);
-    video.addEventListener('timeupdate', onTimeUpdate);
-    video.addEventListener('loadedmetadata', onLoaded);
-    return () => {
-      video.cancelVideoFrameCallback(frameRequest);
-      video.removeEventListener('play', onPlay);
-      video.removeEventListener('pause', onPause);
-      video.removeEventListener('seeked', onSeeked);
-      video.removeEventListener('timeupdate', onTimeUpdate);
-      video.removeEventListener('loadedmetadata', onLoaded);
-    };
-  }, []);
-
-  // A backdrop that appears mid-play (the plan turned out blur_fit) joins the main video.
-  const syncBackdrop = () => {
+  // A copy that appears mid-play (the plan turned out to need it) joins the main video.
+  const joinMain = (copy: HTMLVideoElement | null) => {
     const video = videoRef.current;
-    const copy = backdropRef.current;
     if (!video || !copy) return;
     copy.currentTime = video.currentTime;
+    // Best effort: a copy that cannot play yet joins when its metadata comes.
     if (!video.paused) void copy.play().catch(() => undefined);
   };
 
   const togglePlay = () => {
     const video = videoRef.current;
     if (!video) return;
+    // Play refused (autoplay rules, source not loaded): the button stays as it was.
     if (video.paused) void video.play().catch(() => undefined);
     else video.pause();
   };
@@ -257,76 +175,104 @@ export function CaptionPreviewPlayer({
         data-framing={presentation}
         onClick={togglePlay}
       >
-        {presentation === 'blur_fit' && (
+        {needsBackdrop && (
           <video
             ref={backdropRef}
-            onLoadedMetadata={syncBackdrop}
+            onLoadedMetadata={() => joinMain(backdropRef.current)}
             className={`${classes.video} ${classes.backdrop}`}
-            src={mediaUrl}
+            src={sourceUrl}
             muted
             playsInline
             preload="auto"
             aria-hidden
           />
         )}
-        <video
-          ref={videoRef}
-          className={classes.video}
-          style={{
-            objectFit:
-              presentation === 'blur_fit' ? 'contain' : presentation === 'crop' ? 'fill' : 'cover',
-          }}
-          src={mediaUrl}
-          playsInline
-          preload="auto"
-          aria-label="Clip preview"
-          data-testid="clip-video"
-        />
+        <div className={classes.pane} data-testid="clip-pane">
+          <video
+            ref={videoRef}
+            className={classes.video}
+            src={sourceUrl}
+            poster={poster ?? undefined}
+            playsInline
+            preload="auto"
+            aria-label={t('studio.preview')}
+            data-testid="clip-video"
+          />
+        </div>
+        {needsSecond && (
+          <div className={classes.pane} data-testid="clip-pane">
+            <video
+              ref={secondRef}
+              onLoadedMetadata={() => joinMain(secondRef.current)}
+              className={classes.video}
+              src={sourceUrl}
+              muted
+              playsInline
+              preload="auto"
+              aria-hidden
+            />
+          </div>
+        )}
         {analysing && (
-          <div className={classes.framingBadge} role="status">
-            <Loader size={12} color="white" /> Analysing framing…
+          <div className={classes.framingBadge} role="status" data-testid="framing-analysing">
+            <Loader size={12} color="white" /> {t('studio.preview.analysing')}
           </div>
         )}
       </div>
-      <Group justify="center" gap="sm" mt="xs">
-        <ActionIcon
-          variant="filled"
-          radius="xl"
-          size="lg"
-          onClick={togglePlay}
-          aria-label={playing ? 'Pause preview' : 'Play preview'}
-        >
-          {playing ? <IconPlayerPauseFilled size={18} /> : <IconPlayerPlayFilled size={18} />}
-        </ActionIcon>
-        <Text size="sm" ff="monospace" aria-label="Preview position">
-          {formatClock(positionMs)} / {formatClock(clipMs)}
-        </Text>
-        {overlayState === 'loading' && (
-          <Loader size="xs" role="status" aria-label="Loading captions" />
-        )}
-      </Group>
-      {overlayState === 'failed' && (
-        <Alert color="yellow" mt="xs" title="Caption preview unavailable">
-          This browser cannot run the caption renderer (WebAssembly and OffscreenCanvas are needed).
-          The export still gets its captions.
-        </Alert>
-      )}
+      <PlayerControls
+        playing={playing}
+        onToggle={togglePlay}
+        positionMs={positionMs}
+        clipMs={clipMs}
+        overlayState={overlayState}
+      />
     </div>
   );
 }
 
+/** The elements a frame of the preview is laid out on. */
+interface PlayerElements {
+  host: HTMLDivElement | null;
+  main: HTMLVideoElement | null;
+  second: HTMLVideoElement | null;
+  backdrop: HTMLVideoElement | null;
+}
+
 /**
- * Moves and scales the video so the plan's crop window at `videoSec` fills the frame, or clears
- * that when there is no crop plan. Written to the element directly: it runs on every frame.
+ * Lays out the frame at `videoSec` as the plan has it (see frameViewAt): each pane's box, and
+ * its video moved and scaled so the pane's window fills it; or, without a plan, the whole video
+ * centred (cropped to fill, or fitted when the whole frame was asked for). Written to the
+ * elements directly: it runs on every frame.
  */
-function applyCrop(video: HTMLVideoElement, framing: ClipFraming | undefined, videoSec: number) {
-  const rect = framing ? cropAtVideoTime(framing, videoSec) : null;
-  if (!framing || !rect) {
-    for (const property of CROP_PROPERTIES) video.style.removeProperty(property);
-    delete video.dataset.crop;
-    return;
-  }
-  const style = cropStyle(rect, framing.source);
-  for (const property of CROP_PROPERTIES) video.style.setProperty(property, style[property]);
-  video.dataset.crop = [rect.x, rect.y, rect.w, rect.h].map((value) => Math.round(value)).join(',');
+function applyView(
+  elements: PlayerElements,
+  framing: ClipFraming | undefined,
+  videoSec: number,
+  wholeFrame: boolean,
+) {
+  const { host, main, second, backdrop } = elements;
+  if (!main) return;
+  const view = framing ? frameViewAt(framing, videoSec) : null;
+  const videos = [main, second];
+  videos.forEach((video, index) => {
+    const pane = video?.parentElement;
+    if (!video || !pane) return;
+    const shown = view?.panes[index];
+    pane.style.display = view && !shown ? 'none' : '';
+    if (!framing || !shown) {
+      for (const property of BOX_PROPERTIES) pane.style.removeProperty(property);
+      for (const property of CROP_PROPERTIES) video.style.removeProperty(property);
+      video.style.objectFit = wholeFrame ? 'contain' : 'cover';
+      delete video.dataset.crop;
+      return;
+    }
+    for (const property of BOX_PROPERTIES) pane.style.setProperty(property, shown.box[property]);
+    const style = cropStyle(shown.crop, framing.source);
+    for (const property of CROP_PROPERTIES) video.style.setProperty(property, style[property]);
+    video.style.objectFit = 'fill';
+    const { x, y, w, h } = shown.crop;
+    video.dataset.crop = [x, y, w, h].map((value) => Math.round(value)).join(',');
+  });
+  if (backdrop) backdrop.style.display = view ? (view.backdrop ? '' : 'none') : '';
+  if (host) host.dataset.layout = view?.layout ?? (wholeFrame ? 'fit' : 'centre');
 }

@@ -2,6 +2,7 @@ import { Alert, Group, Select } from '@mantine/core';
 import type { CaptionDisplay, CaptionTemplate, TranslationSupport } from '@moments/contract';
 import { CAPTION_DISPLAY_OPTIONS } from './options';
 import { TemplateGallery } from './TemplateGallery';
+import { t } from '../messages/catalogue';
 
 interface Props {
   templates: CaptionTemplate[] | undefined;
@@ -35,7 +36,7 @@ export function CaptionStyleFields(props: Props) {
       />
       <Group grow align="flex-start">
         <Select
-          label="Captions show"
+          label={t('studio.display')}
           data={CAPTION_DISPLAY_OPTIONS}
           value={props.display}
           onChange={(value) => value && props.onDisplayChange(value as CaptionDisplay)}
@@ -43,13 +44,13 @@ export function CaptionStyleFields(props: Props) {
         />
         {needsTranslation && (
           <Select
-            label="Translate into"
-            placeholder="Pick a language"
+            label={t('studio.translateInto')}
+            placeholder={t('studio.translateInto.placeholder')}
             data={props.languages.map((language) => ({
               value: language.code,
               label: language.available
                 ? language.name
-                : `${language.name} (needs an LLM endpoint)`,
+                : t('studio.translateInto.needsLlm', { language: language.name }),
             }))}
             value={props.targetLang}
             onChange={props.onTargetLangChange}

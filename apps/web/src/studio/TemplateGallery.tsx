@@ -2,6 +2,7 @@ import { Group, Radio, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import type { CaptionTemplate } from '@moments/contract';
 import type { ReactNode } from 'react';
 import classes from './studio.module.css';
+import { t } from '../messages/catalogue';
 
 const ACCENT = '#ffd43b';
 
@@ -9,24 +10,30 @@ const ACCENT = '#ffd43b';
 const SAMPLES: Record<string, ReactNode> = {
   karaoke: (
     <>
-      <span style={{ color: ACCENT }}>WORDS</span> FILL
+      <span style={{ color: ACCENT }}>{t('studio.sample.karaoke.lit')}</span>{' '}
+      {t('studio.sample.karaoke.rest')}
     </>
   ),
   highlight_box: (
     <>
-      THE <span style={{ background: '#7048e8', padding: '0 4px', borderRadius: 3 }}>WORD</span>
+      {t('studio.sample.highlightBox.before')}{' '}
+      <span style={{ background: '#7048e8', padding: '0 4px', borderRadius: 3 }}>
+        {t('studio.sample.highlightBox.boxed')}
+      </span>
     </>
   ),
   pop_in: (
     <>
-      POP <span style={{ opacity: 0.6, fontSize: '0.8em' }}>IN</span>
+      {t('studio.sample.popIn.shown')}{' '}
+      <span style={{ opacity: 0.6, fontSize: '0.8em' }}>{t('studio.sample.popIn.coming')}</span>
     </>
   ),
-  one_word: <span style={{ fontSize: '1.2em' }}>ONE</span>,
-  classic: <span style={{ fontWeight: 600 }}>Calm lines</span>,
+  one_word: <span style={{ fontSize: '1.2em' }}>{t('studio.sample.oneWord')}</span>,
+  classic: <span style={{ fontWeight: 600 }}>{t('studio.sample.classic')}</span>,
   keyword_color: (
     <>
-      KEY <span style={{ color: '#69db7c' }}>WORDS</span>
+      {t('studio.sample.keywordColor.plain')}{' '}
+      <span style={{ color: '#69db7c' }}>{t('studio.sample.keywordColor.coloured')}</span>
     </>
   ),
 };
@@ -49,7 +56,7 @@ export function TemplateGallery({ templates, value, onChange }: Props) {
     );
   }
   return (
-    <Radio.Group value={value} onChange={onChange} label="Caption template">
+    <Radio.Group value={value} onChange={onChange} label={t('studio.template')}>
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="xs" mt={6}>
         {templates.map((template) => (
           <Radio.Card

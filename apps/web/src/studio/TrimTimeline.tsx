@@ -3,6 +3,7 @@ import { IconRestore } from '@tabler/icons-react';
 import type { KeyboardEvent } from 'react';
 import { formatClock, snapTrim, stepEdge, type Span, type TimedWord } from './trim';
 import classes from './studio.module.css';
+import { t } from '../messages/catalogue';
 
 interface Props {
   /** The stretch of video the bar covers. */
@@ -14,8 +15,8 @@ interface Props {
   onTrimChange(trim: Span, edge: 'start' | 'end'): void;
 }
 
-const START_LABEL = 'Clip start';
-const END_LABEL = 'Clip end';
+const START_LABEL = t('studio.trim.start');
+const END_LABEL = t('studio.trim.end');
 
 /**
  * The moment's neighbourhood as a bar with two trim handles that snap to word edges: dragging
@@ -66,7 +67,7 @@ export function TrimTimeline({ range, moment, words, trim, onTrimChange }: Props
           thumbToLabel={END_LABEL}
           size="lg"
           color="violet"
-          aria-label="Trim"
+          aria-label={t('a11y.trim')}
         />
       </div>
       <div className={classes.ticks} aria-hidden>
@@ -86,7 +87,7 @@ export function TrimTimeline({ range, moment, words, trim, onTrimChange }: Props
             left: percent(moment.start),
             width: `${((moment.end - moment.start) / length) * 100}%`,
           }}
-          title="The moment as found"
+          title={t('title.theMomentAsFound')}
         />
       </div>
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -94,7 +95,7 @@ export function TrimTimeline({ range, moment, words, trim, onTrimChange }: Props
           {formatClock(trim.start)} – {formatClock(trim.end)}
         </Text>
         <Text size="sm" fw={600} data-testid="clip-duration">
-          Duration {formatClock(trim.end - trim.start)}
+          {t('studio.trim.duration', { length: formatClock(trim.end - trim.start) })}
         </Text>
         <Button
           size="compact-sm"
@@ -103,7 +104,7 @@ export function TrimTimeline({ range, moment, words, trim, onTrimChange }: Props
           disabled={isDefault}
           onClick={() => onTrimChange({ ...moment }, 'start')}
         >
-          Reset trim
+          {t('studio.trim.reset')}
         </Button>
       </Group>
     </Stack>

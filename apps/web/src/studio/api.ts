@@ -3,8 +3,10 @@ import type {
   CaptionPreview,
   CaptionTemplate,
   ClipFraming,
+  ExportLayout,
   ExportOptions,
   Job,
+  Moment,
   JobType,
   MomentListType,
   MomentView,
@@ -34,8 +36,8 @@ export const studioKeys = {
   task: (id: string) => ['tasks', 'detail', id] as const,
   transcript: (taskId: string) => ['tasks', 'transcript', taskId] as const,
   templates: ['captions', 'templates'] as const,
-  preview: (momentId: string, options: ClipOptions) =>
-    ['captions', 'preview', momentId, options] as const,
+  preview: (momentId: string, options: ClipOptions, background: string) =>
+    ['captions', 'preview', momentId, options, background] as const,
   framing: (momentId: string, options: FramingOptions) =>
     ['captions', 'framing', momentId, options] as const,
 };
@@ -96,11 +98,17 @@ export function useCaptionTemplates() {
 
 /**
  * The ASS document the export with these options would burn in. Errors (a translation that is
- * unavailable, a bad range) are shown next to the preview, so no global dialog.
+ * unavailable, a bad range) are shown next to the preview, so no global dialog. The captions get
+ * a box or outline from the framing plan once it is known (`background`, the plan's verdict on
+ * the picture under them), so the document is asked for again when that verdict arrives.
  */
-export function useCaptionPreview(momentId: string, options: ClipOptions | null) {
+export function useCaptionPreview(
+  momentId: string,
+  options: ClipOptions | null,
+  background = 'unknown',
+) {
   return useQuery({
-    queryKey: studioKeys.preview(momentId, options!),
+    queryKey: studioKeys.preview(momentId, options!, background),
     queryFn: ({ signal }) =>
       api.post<CaptionPreview>(
         '/api/captions/preview',
@@ -142,6 +150,24 @@ export function useClipFraming(momentId: string, options: FramingOptions | null)
         : undefined;
     },
     staleTime: 30 * 60_000,
+  });
+}
+
+/** Keeps the framing layout chosen in the studio with the clip, so it opens framed that way. */
+export function useKeepLayout(momentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (layout: ExportLayout) =>
+      api.post<Moment>(
+        '/api/highlight_moment/layout',
+        { layout },
+        { query: { id: momentId }, suppressErrorDialog: true },
+      ),
+    onSuccess: (moment) => {
+      queryClient.setQueryData<MomentView>(studioKeys.moment(momentId), (view) =>
+        view ? { ...view, layout: moment.layout } : view,
+      );
+    },
   });
 }
 

@@ -88,6 +88,7 @@ export class CaptionOverlay {
 
   async destroy(): Promise<void> {
     this.destroyed = true;
+    // Best effort: the page is leaving the editor; a renderer that fails to close is dropped anyway.
     await this.instance.destroy().catch(() => undefined);
   }
 }

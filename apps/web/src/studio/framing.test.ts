@@ -1,6 +1,6 @@
 import type { ClipFraming } from '@moments/contract';
 import { describe, expect, it } from 'vitest';
-import { cropAt, cropAtVideoTime, cropStyle } from './framing';
+import { cropAt, cropAtVideoTime, cropStyle, frameViewAt } from './framing';
 
 const SOURCE = { width: 1280, height: 720 };
 const at = (t_ms: number, x: number) => ({ t_ms, x, y: 0, w: 406, h: 720 });
@@ -36,6 +36,9 @@ describe('crop window at a time', () => {
       start_ms: 10_000,
       end_ms: 14_000,
       keyframes: [at(0, 0), at(2000, 400)],
+      segments: [],
+      caption_background: { bottom: 'plain', middle: 'plain', top: 'plain' },
+      switches_per_minute: 0,
     };
     expect(cropAtVideoTime(framing, 11)?.x).toBe(200);
     expect(cropAtVideoTime(framing, 9)?.x).toBe(0);
@@ -56,5 +59,74 @@ describe('crop style', () => {
       height: '100%',
       transform: 'translate(0%, 0%)',
     });
+  });
+});
+
+describe('the frame at a time', () => {
+  // Two people split for 3 s (each pane a 720x640 window of the 1280x720 source), then the whole
+  // frame fitted over the blurred fill.
+  const half = (x: number) => ({ t_ms: 0, x, y: 40, w: 720, h: 640 });
+  const framing: ClipFraming = {
+    layout: 'mixed',
+    source: SOURCE,
+    output: { width: 720, height: 1280 },
+    start_ms: 5_000,
+    end_ms: 11_000,
+    keyframes: [],
+    segments: [
+      {
+        start_ms: 0,
+        end_ms: 3000,
+        layout: 'split',
+        backdrop: false,
+        panes: [
+          { x: 0, y: 0, w: 720, h: 640, keyframes: [half(0)] },
+          { x: 0, y: 640, w: 720, h: 640, keyframes: [half(560)] },
+        ],
+      },
+      {
+        start_ms: 3000,
+        end_ms: 6000,
+        layout: 'fit',
+        backdrop: true,
+        panes: [
+          {
+            x: 0,
+            y: 436,
+            w: 720,
+            h: 406,
+            keyframes: [{ t_ms: 3000, x: 0, y: 0, w: 1280, h: 720 }],
+          },
+        ],
+      },
+    ],
+    caption_background: { bottom: 'light', middle: 'plain', top: 'plain' },
+    switches_per_minute: 10,
+  };
+
+  it("stacks the two people in their panes, as the export's filter graph does", () => {
+    const view = frameViewAt(framing, 6)!;
+    expect(view.layout).toBe('split');
+    expect(view.backdrop).toBe(false);
+    expect(view.panes.map((pane) => pane.box)).toEqual([
+      { left: '0%', top: '0%', width: '100%', height: '50%' },
+      { left: '0%', top: '50%', width: '100%', height: '50%' },
+    ]);
+    expect(view.panes.map((pane) => pane.crop.x)).toEqual([0, 560]);
+  });
+
+  it('switches to the fitted frame over the blurred fill where the next segment starts', () => {
+    expect(frameViewAt(framing, 7.999)!.layout).toBe('split');
+    const fitted = frameViewAt(framing, 8)!;
+    expect(fitted).toMatchObject({ layout: 'fit', backdrop: true });
+    expect(fitted.panes).toEqual([
+      {
+        box: { left: '0%', top: '34.0625%', width: '100%', height: '31.7188%' },
+        crop: { x: 0, y: 0, w: 1280, h: 720 },
+      },
+    ]);
+    // Past the end the last segment holds, before the start the first.
+    expect(frameViewAt(framing, 30)!.layout).toBe('fit');
+    expect(frameViewAt(framing, 1)!.layout).toBe('split');
   });
 });

@@ -1,4 +1,4 @@
-import type { ClipFraming, CropKeyframe } from '@moments/contract';
+import type { ClipFraming, CropKeyframe, FramingSegment } from '@moments/contract';
 
 /** A window of the source picture, in source pixels. */
 export interface CropRect {
@@ -71,4 +71,62 @@ export function cropStyle(
 /** The crop at the video's current source time `videoSec`, for a plan that starts at `start_ms`. */
 export function cropAtVideoTime(framing: ClipFraming, videoSec: number): CropRect | null {
   return cropAt(framing.keyframes, videoSec * 1000 - framing.start_ms, framing.source);
+}
+
+/** Where a pane sits in the frame, in percent of the frame (so the frame's pixel size never matters). */
+export interface PaneBox {
+  left: string;
+  top: string;
+  width: string;
+  height: string;
+}
+
+/** A pane of the segment on screen: its place in the frame and the source window it shows. */
+export interface PaneView {
+  box: PaneBox;
+  crop: CropRect;
+}
+
+/** What the export shows at one time: the segment's layout, its panes, whether the fill is blurred. */
+export interface FrameView {
+  layout: FramingSegment['layout'];
+  backdrop: boolean;
+  panes: PaneView[];
+}
+
+/** The segment of the plan at `clipMs` (ms from the plan's start); the last one holds after it. */
+export function segmentAt(framing: ClipFraming, clipMs: number): FramingSegment | undefined {
+  const segments = framing.segments;
+  return (
+    segments.find((segment) => clipMs >= segment.start_ms && clipMs < segment.end_ms) ??
+    (clipMs < 0 ? segments[0] : segments[segments.length - 1])
+  );
+}
+
+/**
+ * What the export's frame holds at source time `videoSec`, read as the exporter's filter graph
+ * builds it: the segment of that time, each pane at its place showing its window of the source
+ * (linear between keyframes, jumps where two share a time), and the blurred fill behind them.
+ */
+export function frameViewAt(framing: ClipFraming, videoSec: number): FrameView | null {
+  const clipMs = videoSec * 1000 - framing.start_ms;
+  const segment = segmentAt(framing, clipMs);
+  if (!segment) return null;
+  const pct = (value: number, of: number) => `${Math.round((value / of) * 1_000_000) / 10_000}%`;
+  const panes = segment.panes.flatMap((pane): PaneView[] => {
+    const crop = cropAt(pane.keyframes, clipMs, framing.source);
+    if (!crop) return [];
+    return [
+      {
+        box: {
+          left: pct(pane.x, framing.output.width),
+          top: pct(pane.y, framing.output.height),
+          width: pct(pane.w, framing.output.width),
+          height: pct(pane.h, framing.output.height),
+        },
+        crop,
+      },
+    ];
+  });
+  return { layout: segment.layout, backdrop: segment.backdrop, panes };
 }

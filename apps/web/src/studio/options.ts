@@ -1,5 +1,6 @@
 import type { CaptionDisplay, ExportAspect } from '@moments/contract';
 import type { ClipAspect } from './frame';
+import { t } from '../messages/catalogue';
 
 /** Choices the clip editor and the caption result page both offer, labelled once. */
 export const CLIP_ASPECT_OPTIONS: { value: ClipAspect; label: string }[] = [
@@ -11,13 +12,13 @@ export const CLIP_ASPECT_OPTIONS: { value: ClipAspect; label: string }[] = [
 
 /** A whole video may also keep its own shape. */
 export const VIDEO_ASPECT_OPTIONS: { value: ExportAspect; label: string }[] = [
-  { value: 'original', label: 'Original' },
+  { value: 'original', label: t('studio.aspect.original') },
   ...CLIP_ASPECT_OPTIONS,
 ];
 
 export const CAPTION_DISPLAY_OPTIONS: { value: CaptionDisplay; label: string }[] = [
-  { value: 'source', label: 'Original language' },
-  { value: 'translate', label: 'Translation' },
-  { value: 'all', label: 'Original and translation' },
-  { value: 'none', label: 'No captions' },
+  { value: 'source', label: t('studio.display.source') },
+  { value: 'translate', label: t('studio.display.translate') },
+  { value: 'all', label: t('studio.display.all') },
+  { value: 'none', label: t('studio.display.none') },
 ];

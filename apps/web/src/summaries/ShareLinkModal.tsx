@@ -2,6 +2,7 @@ import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from 
 import { IconLink, IconLinkOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { absoluteLink } from '../moments/format';
+import { t } from '../messages/catalogue';
 
 /**
  * Share dialog of a summary or a note: an unlisted public link (nobody finds it who was not
@@ -33,16 +34,15 @@ export function ShareLinkModal({
   };
   const link = sharePath ? absoluteLink(sharePath) : null;
   return (
-    <Modal opened={opened} onClose={onClose} title={`Share this ${what}`}>
+    <Modal opened={opened} onClose={onClose} title={t(`summaries.share.title.${what}`)}>
       <Stack gap="md">
         {link ? (
           <>
             <Alert color="violet" variant="light">
-              Unlisted link: anyone you give it to can read this {what} without an account. It is
-              not listed or searchable anywhere.
+              {t(`summaries.share.shared.${what}`)}
             </Alert>
             <TextInput
-              label="Public link"
+              label={t('summaries.share.link')}
               value={link}
               readOnly
               data-testid="share-link"
@@ -56,12 +56,12 @@ export function ShareLinkModal({
                 loading={busy}
                 onClick={() => run(onUnshare)}
               >
-                Stop sharing
+                {t('summaries.share.stop')}
               </Button>
               <CopyButton value={link}>
                 {({ copied, copy }) => (
                   <Button onClick={copy} color={copied ? 'teal' : undefined}>
-                    {copied ? 'Copied' : 'Copy link'}
+                    {copied ? t('summaries.share.copied') : t('a11y.copyLink')}
                   </Button>
                 )}
               </CopyButton>
@@ -69,17 +69,14 @@ export function ShareLinkModal({
           </>
         ) : (
           <>
-            <Text size="sm">
-              Make an unlisted link to this {what}. Only people you give it to can open it, and you
-              can revoke it at any time.
-            </Text>
+            <Text size="sm">{t(`summaries.share.notShared.${what}`)}</Text>
             <Group justify="flex-end">
               <Button
                 leftSection={<IconLink size={16} />}
                 loading={busy}
                 onClick={() => run(onShare)}
               >
-                Create link
+                {t('summaries.share.start')}
               </Button>
             </Group>
           </>

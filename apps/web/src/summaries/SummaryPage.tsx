@@ -1,27 +1,15 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Container,
-  Grid,
-  Group,
-  Loader,
-  ScrollArea,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
-import { formatDuration } from '@moments/domain/format';
+import { Alert, Button, Card, Container, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconNotes, IconRefresh, IconShare } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useTask } from '../tasks/useTasks';
 import { isApiError } from '../api/client';
 import { useVideoTopBar } from '../moments/useVideoTopBar';
 import { ShareLinkModal } from './ShareLinkModal';
 import { useCreateNote, useSummary, useSummaryActions } from './api';
+import { ChaptersCard, KeyPointsCard, OverviewCard, TranscriptCard } from './SummarySections';
+import { SummaryLoading, SummaryUnavailable, SummaryVideoMissing } from './SummaryStates';
+import { t } from '../messages/catalogue';
 
 /** issue 10: /video/{taskId}/summary: overview, chapters and key points that seek, the transcript. */
 export default function SummaryPage() {
@@ -35,12 +23,17 @@ export default function SummaryPage() {
   const [positionMs, setPositionMs] = useState(0);
   const [shareOpen, setShareOpen] = useState(false);
   useVideoTopBar(summary.data?.video);
+  // No summary: is there a video at all? An unknown or someone else's task is "not found".
+  const noSummary = isApiError(summary.error) && summary.error.status === 404;
+  const task = useTask(noSummary ? taskId : undefined);
+  const noTask = noSummary && isApiError(task.error) && task.error.status === 404;
 
   const seek = (ms: number) => {
     const video = videoRef.current;
     setPositionMs(ms);
     if (!video) return;
     video.currentTime = ms / 1000;
+    // Play refused (autoplay rules): the seek stands and the user presses play.
     void video.play().catch(() => undefined);
   };
 
@@ -58,40 +51,17 @@ export default function SummaryPage() {
     return () => video.removeEventListener('loadedmetadata', apply);
   }, [startAt, summary.data?.media_url]);
 
-  if (summary.isPending)
-    return (
-      <Container py="xl">
-        <Loader role="status" aria-label="Loading the summary" />
-      </Container>
-    );
+  if (summary.isPending) return <SummaryLoading />;
+  if (noTask) return <SummaryVideoMissing />;
+  if (summary.isError && noSummary && task.isPending) return <SummaryLoading />;
   if (summary.isError) {
-    const missing = isApiError(summary.error) && summary.error.status === 404;
     return (
-      <Container py="xl" size="sm">
-        <Title order={1} size="h2" mb="md">
-          Summary
-        </Title>
-        {missing ? (
-          <Alert color="gray" title="No summary for this video yet">
-            <Stack gap="sm">
-              <Text size="sm">
-                Videos processed from now on get a summary automatically. You can make one now.
-              </Text>
-              <Group>
-                <Button
-                  leftSection={<IconRefresh size={16} />}
-                  loading={actions.refresh.isPending}
-                  onClick={() => actions.refresh.mutate()}
-                >
-                  Make the summary
-                </Button>
-              </Group>
-            </Stack>
-          </Alert>
-        ) : (
-          <Alert color="red">The summary could not be loaded: {summary.error.message}</Alert>
-        )}
-      </Container>
+      <SummaryUnavailable
+        missing={noSummary}
+        message={summary.error.message}
+        making={actions.refresh.isPending}
+        onMake={() => actions.refresh.mutate()}
+      />
     );
   }
 
@@ -108,11 +78,11 @@ export default function SummaryPage() {
       <Group justify="space-between" align="flex-start" mb="md" wrap="wrap">
         <div>
           <Title order={1} size="h2">
-            Summary
+            {t('summaries.title')}
           </Title>
           <Text c="dimmed" size="sm">
-            {data.video.title || 'Untitled video'} ·{' '}
-            {data.method === 'llm' ? 'written by the language model' : 'made from the talk itself'}
+            {data.video.title || t('summaries.untitledVideo')} ·{' '}
+            {data.method === 'llm' ? t('summaries.method.llm') : t('summaries.method.extractive')}
           </Text>
         </div>
         <Group gap="xs">
@@ -122,7 +92,7 @@ export default function SummaryPage() {
             loading={actions.refresh.isPending}
             onClick={() => actions.refresh.mutate()}
           >
-            Refresh
+            {t('summaries.refresh')}
           </Button>
           <Button
             variant="default"
@@ -130,10 +100,10 @@ export default function SummaryPage() {
             loading={createNote.isPending}
             onClick={makeNote}
           >
-            Create note
+            {t('a11y.createNote')}
           </Button>
           <Button leftSection={<IconShare size={16} />} onClick={() => setShareOpen(true)}>
-            Share
+            {t('a11y.share')}
           </Button>
         </Group>
       </Group>
@@ -161,108 +131,21 @@ export default function SummaryPage() {
                   onTimeUpdate={(event) =>
                     setPositionMs(Math.round(event.currentTarget.currentTime * 1000))
                   }
-                  aria-label="Video"
+                  aria-label={t('summaries.video')}
                   data-testid="summary-video"
                 />
               ) : (
-                <Text p="md">The video file is no longer available.</Text>
+                <Text p="md">{t('summaries.videoGone')}</Text>
               )}
             </Card>
-            <Card withBorder>
-              <Title order={2} size="h4" mb="xs">
-                Overview
-              </Title>
-              <Text data-testid="summary-overview">{data.overview || 'Nothing was said.'}</Text>
-            </Card>
-            <Card withBorder>
-              <Title order={2} size="h4" mb="xs">
-                Key points
-              </Title>
-              <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-                {data.key_points.map((point) => (
-                  <li key={`${point.start}-${point.text}`}>
-                    <Group gap="xs" wrap="nowrap" align="flex-start">
-                      <Anchor
-                        component="button"
-                        type="button"
-                        onClick={() => seek(point.start)}
-                        aria-label={`Play from ${formatDuration(point.start)}`}
-                        ff="monospace"
-                      >
-                        {formatDuration(point.start)}
-                      </Anchor>
-                      <Text size="sm">{point.text}</Text>
-                    </Group>
-                  </li>
-                ))}
-              </Stack>
-            </Card>
+            <OverviewCard overview={data.overview} />
+            <KeyPointsCard points={data.key_points} seek={seek} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="md">
-            <Card withBorder>
-              <Title order={2} size="h4" mb="xs">
-                Chapters
-              </Title>
-              <Stack gap={4} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-                {data.chapters.map((chapter, index) => (
-                  <li key={chapter.start}>
-                    <UnstyledButton
-                      onClick={() => seek(chapter.start)}
-                      aria-current={index === activeChapter ? 'true' : undefined}
-                      data-testid="summary-chapter"
-                      data-start={chapter.start}
-                      p="xs"
-                      style={{
-                        width: '100%',
-                        borderRadius: 8,
-                        background:
-                          index === activeChapter ? 'var(--mantine-color-violet-light)' : undefined,
-                      }}
-                    >
-                      <Group gap="xs" wrap="nowrap" align="flex-start">
-                        <Badge variant="light" color="violet" radius="sm" ff="monospace">
-                          {formatDuration(chapter.start)}
-                        </Badge>
-                        <div>
-                          <Text fw={600} size="sm">
-                            {chapter.title}
-                          </Text>
-                          <Text size="xs" c="dimmed" lineClamp={3}>
-                            {chapter.summary}
-                          </Text>
-                        </div>
-                      </Group>
-                    </UnstyledButton>
-                  </li>
-                ))}
-              </Stack>
-            </Card>
-            <Card withBorder>
-              <Title order={2} size="h4" mb="xs">
-                Transcript
-              </Title>
-              <ScrollArea.Autosize mah={360} type="auto">
-                <Stack gap={6}>
-                  {data.transcript.map((line) => (
-                    <Group key={line.start} gap="xs" wrap="nowrap" align="flex-start">
-                      <Anchor
-                        component="button"
-                        type="button"
-                        size="xs"
-                        ff="monospace"
-                        onClick={() => seek(line.start)}
-                        aria-label={`Play from ${formatDuration(line.start)}`}
-                      >
-                        {formatDuration(line.start)}
-                      </Anchor>
-                      <Text size="sm">{line.text}</Text>
-                    </Group>
-                  ))}
-                </Stack>
-              </ScrollArea.Autosize>
-            </Card>
+            <ChaptersCard chapters={data.chapters} activeChapter={activeChapter} seek={seek} />
+            <TranscriptCard lines={data.transcript} seek={seek} />
           </Stack>
         </Grid.Col>
       </Grid>

@@ -86,12 +86,16 @@ export function useNoteActions(id: string) {
   return { save, remove, share, unshare };
 }
 
-export function useSharedPage(shareId: string, note: boolean) {
+/** A public /s/ page: a summary, a note (`?note=1`) or an exported clip (`?clip=1`). */
+export function useSharedPage(shareId: string, kind: 'summary' | 'note' | 'clip') {
   return useQuery({
-    queryKey: ['shared', shareId, note],
+    queryKey: ['shared', shareId, kind],
     queryFn: () =>
       api.get<SharedPage>(`/api/share/${encodeURIComponent(shareId)}`, {
-        query: { note: note ? '1' : undefined },
+        query: {
+          note: kind === 'note' ? '1' : undefined,
+          clip: kind === 'clip' ? '1' : undefined,
+        },
       }),
     retry: false,
   });

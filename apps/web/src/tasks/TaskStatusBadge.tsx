@@ -1,27 +1,28 @@
 import { Badge } from '@mantine/core';
 import type { Task, TaskStage, TaskStatus } from '@moments/contract';
+import { t } from '../messages/catalogue';
 
 const STATUS_LOOK: Record<TaskStatus, { label: string; color: string }> = {
-  START: { label: 'Queued', color: 'gray' },
-  IN_PROGRESS: { label: 'In progress', color: 'blue' },
-  DONE: { label: 'Done', color: 'teal' },
-  ERROR: { label: 'Failed', color: 'red' },
+  START: { label: t('tasks.status.START'), color: 'gray' },
+  IN_PROGRESS: { label: t('tasks.status.IN_PROGRESS'), color: 'blue' },
+  DONE: { label: t('tasks.status.DONE'), color: 'teal' },
+  ERROR: { label: t('tasks.status.ERROR'), color: 'red' },
 };
 
 export const STAGE_LABELS: Record<TaskStage, string> = {
-  queued: 'Waiting to start',
-  downloading: 'Downloading',
-  probing: 'Reading the video',
-  transcribing: 'Transcribing',
-  analysing: 'Finding moments',
-  summary: 'Summarising',
-  finishing: 'Finishing',
+  queued: t('tasks.stage.queued'),
+  downloading: t('tasks.stage.downloading'),
+  probing: t('tasks.stage.probing'),
+  transcribing: t('tasks.stage.transcribing'),
+  analysing: t('tasks.stage.analysing'),
+  summary: t('tasks.stage.summary'),
+  finishing: t('tasks.stage.finishing'),
 };
 
 export const KIND_LABELS: Record<Task['kind'], string> = {
-  viral: 'Viral moments',
-  search: 'Moment search',
-  caption: 'Animated captions',
+  viral: t('tasks.kind.viral'),
+  search: t('tasks.kind.search'),
+  caption: t('tasks.kind.caption'),
 };
 
 export function TaskStatusBadge({ status }: { status: TaskStatus }) {

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import type { Task } from '@moments/contract';
 import { taskCost } from '@moments/domain';
-import { formatCredits, formatRelativeTime } from '@moments/domain/format';
+import { formatCredits } from '@moments/domain/format';
 import {
   IconAlertCircle,
   IconAlertTriangle,
@@ -32,6 +32,8 @@ import { MOBILE_MEDIA_QUERY } from '../theme';
 import { VideoThumbnail } from '../ingest/VideoCard';
 import { KIND_LABELS, STAGE_LABELS, TaskStatusBadge } from './TaskStatusBadge';
 import { useDeleteTask, useRetryTask, useTasks } from './useTasks';
+import { t } from '../messages/catalogue';
+import { formatRelativeTime } from '../messages/domain';
 
 const isRunning = (task: Task) => task.status === 'START' || task.status === 'IN_PROGRESS';
 
@@ -52,11 +54,14 @@ function TaskRow({
 }) {
   const retry = useRetryTask();
   const source = sourceOf(task);
-  // Retrying finished work runs (and charges) it again: the button says how much.
+  // Retrying finished work runs (and charges) it again: the button says how much, priced by the
+  // one cost function (a follow-up the server says reuses its transcript pays only its run).
   const retryCost =
     task.status === 'DONE'
       ? formatCredits(
-          task.duration_ms != null ? taskCost(task.kind, task.duration_ms) : task.cost_credits,
+          task.duration_ms != null
+            ? taskCost(task.kind, task.duration_ms, task.reuses_transcript ?? false)
+            : task.cost_credits,
         )
       : null;
   const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY, false, { getInitialValueInEffect: false });
@@ -64,7 +69,7 @@ function TaskRow({
   const hasMoments = task.status === 'DONE' && task.kind !== 'caption';
   const details = [
     KIND_LABELS[task.kind],
-    task.query ? `“${task.query}”` : null,
+    task.query ? t('tasks.row.query', { query: task.query }) : null,
     task.detected_lang ? languageLabel(task.detected_lang) : null,
     formatRelativeTime(task.created_at),
   ].filter(Boolean);
@@ -73,7 +78,7 @@ function TaskRow({
     <Stack gap={4} miw={0} flex={1}>
       <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
         <Text fw={600} lineClamp={2}>
-          {task.video.title || source || 'Untitled video'}
+          {task.video.title || source || t('tasks.row.untitled')}
         </Text>
         <TaskStatusBadge status={task.status} />
       </Group>
@@ -91,7 +96,7 @@ function TaskRow({
               {STAGE_LABELS[task.stage]}
             </Text>
             <Text size="sm" c="dimmed" data-testid="task-progress-label">
-              {Math.round(task.progress)}%
+              {t('tasks.row.progress', { percent: Math.round(task.progress) })}
             </Text>
           </Group>
           <Progress
@@ -100,7 +105,7 @@ function TaskRow({
             radius="xl"
             animated
             striped
-            aria-label="Task progress"
+            aria-label={t('a11y.taskProgress')}
             data-testid="task-progress"
             data-value={Math.round(task.progress)}
           />
@@ -108,7 +113,7 @@ function TaskRow({
       )}
       {task.status === 'ERROR' && source && (
         <Text size="xs" c="dimmed" truncate="end" data-testid="task-source" title={source}>
-          From {source}
+          {t('tasks.row.from', { source })}
         </Text>
       )}
       {task.status === 'ERROR' && task.error_reason && (
@@ -144,7 +149,7 @@ function TaskRow({
             size="xs"
             leftSection={<IconSparkles size={14} />}
           >
-            View moments
+            {t('tasks.row.viewMoments')}
           </Button>
         )}
         {task.status === 'DONE' && (
@@ -155,7 +160,7 @@ function TaskRow({
             variant="light"
             leftSection={<IconFileText size={14} />}
           >
-            Summary
+            {t('tasks.row.summary')}
           </Button>
         )}
         {task.status === 'DONE' && (
@@ -166,7 +171,7 @@ function TaskRow({
             variant={task.kind === 'caption' ? 'filled' : 'light'}
             leftSection={<IconBadgeCc size={14} />}
           >
-            {task.kind === 'caption' ? 'Open captions' : 'Captions'}
+            {task.kind === 'caption' ? t('tasks.row.openCaptions') : t('tasks.row.captions')}
           </Button>
         )}
         {!running && (
@@ -178,8 +183,10 @@ function TaskRow({
             onClick={() => retry.mutate(task.id)}
           >
             {retryCost
-              ? `Retry · ${retryCost} ${retryCost === '1' ? 'credit' : 'credits'}`
-              : 'Retry'}
+              ? t(retryCost === '1' ? 'tasks.row.retryCost.one' : 'tasks.row.retryCost.other', {
+                  cost: retryCost,
+                })
+              : t('tasks.row.retry')}
           </Button>
         )}
         <Button
@@ -189,7 +196,7 @@ function TaskRow({
           leftSection={<IconTrash size={14} />}
           onClick={() => onDelete(task)}
         >
-          Delete
+          {t('tasks.row.delete')}
         </Button>
       </Group>
     </Stack>
@@ -239,15 +246,15 @@ export function VideoTasksList() {
       </Center>
     );
   }
-  if (tasks.isError) {
+  if (tasks.isLoadingError) {
     return (
       <Alert
         color="red"
         icon={<IconAlertCircle size={18} />}
-        title="Your videos could not be loaded"
+        title={t('title.yourVideosCouldNotBeLoaded')}
       >
         <Button size="xs" mt="xs" variant="light" color="red" onClick={() => void tasks.refetch()}>
-          Try again
+          {t('tasks.list.tryAgain')}
         </Button>
       </Alert>
     );
@@ -258,12 +265,12 @@ export function VideoTasksList() {
         <EmptyState
           variant="light"
           icon={<IconVideo size={26} />}
-          title="No video tasks yet"
-          description="Videos you send to Moments appear here with their progress and results."
+          title={t('title.noVideoTasksYet')}
+          description={t('tasks.list.empty')}
         >
           <EmptyState.Actions>
             <Button component={Link} to="/home">
-              Add a video
+              {t('tasks.list.addVideo')}
             </Button>
           </EmptyState.Actions>
         </EmptyState>
@@ -284,16 +291,17 @@ export function VideoTasksList() {
       <Modal
         opened={confirming !== null}
         onClose={() => setConfirming(null)}
-        title="Delete this video task?"
+        title={t('title.deleteThisVideoTask')}
       >
         <Stack>
           <Text size="sm">
-            “{confirming?.video.title || 'Untitled video'}” and its moments will be removed. This
-            cannot be undone.
+            {t('tasks.list.deleteText', {
+              title: confirming?.video.title || t('tasks.row.untitled'),
+            })}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(null)}>
-              Cancel
+              {t('tasks.list.cancel')}
             </Button>
             <Button
               color="red"
@@ -303,7 +311,7 @@ export function VideoTasksList() {
                 remove.mutate(confirming.id, { onSettled: () => setConfirming(null) });
               }}
             >
-              Delete
+              {t('tasks.list.confirmDelete')}
             </Button>
           </Group>
         </Stack>

@@ -4,6 +4,7 @@ import { useCallback } from 'react';
 import { useRealtimeMessages, useRealtimeReconnect, type TaskStatusData } from '../realtime';
 import { deleteTask, getTask, listTasks, retryTask, startTask, type TaskStartOptions } from './api';
 import type { VideoMeta } from '@moments/contract';
+import { forgetTaskPartial, recordTaskPartial } from './partials';
 
 export const TASKS_QUERY_KEY = ['tasks'] as const;
 const taskKey = (id: string) => ['tasks', 'one', id] as const;
@@ -68,7 +69,9 @@ export function useLiveTaskUpdates(): void {
       queryClient.getQueryData<Task>(taskKey(update.task_id)) ??
       queryClient.getQueryData<Task[]>(LIST_KEY)?.find((task) => task.id === update.task_id);
     if (cached) putTask(queryClient, applyTaskStatus(cached, update));
+    if (update.partial) recordTaskPartial(update.task_id, update.partial);
     const finished = update.task_status === 'DONE' || update.task_status === 'ERROR';
+    if (finished) forgetTaskPartial(update.task_id);
     if (!cached || finished) {
       // Unknown here (started in another tab) or finished: fetch the full task once.
       void getTask(update.task_id)

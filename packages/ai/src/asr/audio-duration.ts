@@ -1,43 +1,35 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { runProcess } from '@moments/process';
 import { SpeechRecognitionError } from './types';
-
-const execFileAsync = promisify(execFile);
 
 /** Duration of the first audio stream (or the container), in integer milliseconds. */
 export async function probeAudioDurationMs(
   audioFile: string,
   signal?: AbortSignal,
 ): Promise<number> {
-  let stdout: string;
-  try {
-    ({ stdout } = await execFileAsync(
-      process.env.FFPROBE_PATH ?? 'ffprobe',
-      [
-        '-v',
-        'error',
-        '-show_entries',
-        'format=duration',
-        '-of',
-        'default=noprint_wrappers=1:nokey=1',
-        '-i',
-        audioFile,
-      ],
-      { signal, timeout: 30_000 },
-    ));
-  } catch (error) {
-    if (signal?.aborted)
-      throw new SpeechRecognitionError('transcription aborted', 'aborted', { cause: error });
-    const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new SpeechRecognitionError(
-      `cannot read audio ${audioFile}: ${stderr || String(error)}`,
-      'bad_input',
-      {
-        cause: error,
-      },
-    );
+  const probe = await runProcess(
+    process.env.FFPROBE_PATH ?? 'ffprobe',
+    [
+      '-v',
+      'error',
+      '-show_entries',
+      'format=duration',
+      '-of',
+      'default=noprint_wrappers=1:nokey=1',
+      '-i',
+      audioFile,
+    ],
+    { signal, timeoutMs: 30_000 },
+  );
+  if (signal?.aborted) {
+    throw new SpeechRecognitionError('transcription aborted', 'aborted', { cause: signal.reason });
   }
-  const seconds = Number.parseFloat(stdout.trim());
+  if (probe.spawnError || probe.exitCode !== 0) {
+    const reason = probe.spawnError ? String(probe.spawnError) : probe.stderrTail.trim();
+    throw new SpeechRecognitionError(`cannot read audio ${audioFile}: ${reason}`, 'bad_input', {
+      cause: probe.spawnError,
+    });
+  }
+  const seconds = Number.parseFloat(probe.stdout.toString('utf8').trim());
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new SpeechRecognitionError(`cannot read audio ${audioFile}: no duration`, 'bad_input');
   }

@@ -86,6 +86,8 @@ describe.skipIf(!engineReady || !hasSharedMedia)('FasterWhisperEngine on real re
       ]);
       const transcript = await new FasterWhisperEngine().transcribe(germanHalf);
       expect(transcript.language).toBe('de');
+      // German never goes to the English-only fast model: the main (multilingual) model hears it.
+      expect(transcript.engine).toBe('faster-whisper:whisper-base');
       expect(transcriptText(transcript)).toMatch(/Software/);
       expectValidWordTimings(transcript);
     },
@@ -134,9 +136,10 @@ describe.skipIf(!engineReady || !hasFestival)('FasterWhisperEngine on synthesise
 });
 
 describe('FasterWhisperEngine errors', () => {
-  it('names the setup script when whisper-ctranslate2 is missing', async () => {
+  it("names the setup script when the engine's Python is missing", async () => {
     const engine = new FasterWhisperEngine({
-      executablePath: join(tmpdir(), 'no-such-dir', 'whisper-ctranslate2'),
+      pythonPath: join(tmpdir(), 'no-such-dir', 'python'),
+      accuracy: 'accurate',
     });
     const speech = hasFestival
       ? await synthesizeSpeech('Hello.', workDir, 'missing')

@@ -1,70 +1,105 @@
-import { execFile } from 'node:child_process';
 import { accessSync, constants as fsConstants, existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runProcess } from '@moments/process';
 import { probeAudioDurationMs } from './audio-duration';
 import { toLanguageCode } from './languages';
 import { frameLoudness, snapWordsToSpeech } from './speech-onsets';
 import type { SpeechEngine, TranscribeOptions, Transcript } from './types';
 import { SpeechRecognitionError } from './types';
+import { WHISPER_SERVER_SCRIPT, WhisperServerPool } from './whisper-server';
 import { buildTranscript, type RawSegment } from './word-timing';
-import { startProcess } from '@moments/media/process';
 
-/** The checkout's .tools folder, where scripts/setup.sh installs the venv and the default model. */
+/** The checkout's .tools folder, where scripts/setup.sh installs the venv and the models. */
 export const TOOLS_DIR = fileURLToPath(new URL('../../../../.tools/', import.meta.url));
-export const DEFAULT_WHISPER_EXECUTABLE = join(TOOLS_DIR, 'venv', 'bin', 'whisper-ctranslate2');
+export const DEFAULT_PYTHON = join(TOOLS_DIR, 'venv', 'bin', 'python');
 export const DEFAULT_MODEL_DIR = join(TOOLS_DIR, 'models', 'whisper-base');
+export const DEFAULT_ENGLISH_MODEL_DIR = join(TOOLS_DIR, 'models', 'whisper-tiny-en');
 
 export interface FasterWhisperOptions {
-  /** whisper-ctranslate2 executable (PeerTube-style override: env WHISPER_CTRANSLATE2_PATH). */
-  executablePath: string;
+  /** The Python with faster-whisper (env ASR_PYTHON; default .tools/venv/bin/python). */
+  pythonPath: string;
   /** A local CTranslate2 Whisper model directory (env ASR_MODEL_DIR; default the one setup installs). */
   modelDir?: string;
   /** A Whisper model name ("small", "large-v3"...) fetched from the model hub on first use (env ASR_MODEL). */
   modelName?: string;
-  /** CPU threads for inference (env ASR_THREADS; default all cores). */
+  /**
+   * `fast`: English speech is transcribed by the English-only model, batched (Whisper tiny.en:
+   * about 2x faster than base); every other language, and language detection, by the main model.
+   * `accurate` (the default, env ASR_ACCURACY): the main model for everything. Decided by
+   * measurement (issue 22, README): on 10 minutes of joined real readings tiny.en heard 6.4-7.7%
+   * of the words wrong where base heard 4.6-5.0%, so it is not the default.
+   */
+  accuracy: 'fast' | 'accurate';
+  /** The English-only model of the fast path (env ASR_ENGLISH_MODEL_DIR; default tiny.en from setup). */
+  englishModelDir: string;
+  /** Batch size of the English path (env ASR_ENGLISH_BATCH_SIZE): sequential tiny.en drops last words. */
+  englishBatchSize: number;
+  /** Beams of the English path's decoder (env ASR_ENGLISH_BEAM_SIZE). */
+  englishBeamSize: number;
+  /** Longest clip of speech the English path decodes at once (env ASR_ENGLISH_CLIP_SECONDS). */
+  englishClipSeconds: number;
+  /** CPU threads of each Python process (env ASR_THREADS; default all cores / processes). */
   threads: number;
   /** CTranslate2 quantisation; int8 is the fastest on CPUs without loss that matters for captions. */
   computeType: string;
   /** `cuda` runs on an NVIDIA GPU (env ASR_DEVICE; checked with cudaAvailability at start). */
   device: 'cpu' | 'cuda';
-  /** faster-whisper's batched pipeline with this many chunks at once (env ASR_BATCH_SIZE); 0: sequential. */
+  /** The main model's batched pipeline with this many chunks at once (env ASR_BATCH_SIZE); 0: sequential. */
   batchSize: number;
   /** Beams in the decoder's search (env ASR_BEAM_SIZE); 1 is greedy decoding. */
   beamSize: number;
+  /**
+   * Python processes kept, each transcribing one file at a time (env ASR_PROCESSES; default 2 on
+   * a CPU with 2+ cores, 1 on a GPU).
+   */
+  processes: number;
+  /** A process left larger than this after a file is restarted (env ASR_PROCESS_MAX_MB). */
+  maxProcessMb: number;
 }
 
 type Env = Record<string, string | undefined>;
 
+const intFrom = (value: string | undefined, valid: (n: number) => boolean): number | undefined => {
+  const parsed = Number.parseInt(value ?? '', 10);
+  return Number.isInteger(parsed) && valid(parsed) ? parsed : undefined;
+};
+
 export function fasterWhisperOptionsFromEnv(env: Env = process.env): FasterWhisperOptions {
-  const threads = Number.parseInt(env.ASR_THREADS ?? '', 10);
   const modelDir = env.ASR_MODEL_DIR?.trim() || undefined;
   const device = env.ASR_DEVICE?.trim() === 'cuda' ? 'cuda' : 'cpu';
-  const batchSize = Number.parseInt(env.ASR_BATCH_SIZE ?? '', 10);
-  const beamSize = Number.parseInt(env.ASR_BEAM_SIZE ?? '', 10);
   const modelName = modelDir ? undefined : env.ASR_MODEL?.trim() || undefined;
+  // Two processes of one thread each beat one of two threads on 2 cores (0.71 of its time on
+  // the same chunks, README); a GPU takes one batched process.
+  const processes =
+    intFrom(env.ASR_PROCESSES, (n) => n >= 1 && n <= 16) ??
+    (device === 'cuda' ? 1 : Math.min(2, availableParallelism()));
+  const accuracy = env.ASR_ACCURACY?.trim();
   return {
-    executablePath: env.WHISPER_CTRANSLATE2_PATH?.trim() || DEFAULT_WHISPER_EXECUTABLE,
+    pythonPath: env.ASR_PYTHON?.trim() || DEFAULT_PYTHON,
     modelDir: modelDir ?? (modelName ? undefined : DEFAULT_MODEL_DIR),
     modelName,
-    threads: Number.isInteger(threads) && threads > 0 ? threads : availableParallelism(),
+    accuracy: accuracy === 'fast' ? 'fast' : 'accurate',
+    englishModelDir: env.ASR_ENGLISH_MODEL_DIR?.trim() || DEFAULT_ENGLISH_MODEL_DIR,
+    englishBatchSize: intFrom(env.ASR_ENGLISH_BATCH_SIZE, (n) => n >= 1 && n <= 64) ?? 4,
+    // Beam 5: 6.4% WER instead of 7.7% greedy on the 10-minute reading, for 9% more time.
+    englishBeamSize: intFrom(env.ASR_ENGLISH_BEAM_SIZE, (n) => n >= 1 && n <= 10) ?? 5,
+    englishClipSeconds: intFrom(env.ASR_ENGLISH_CLIP_SECONDS, (n) => n >= 5 && n <= 30) ?? 30,
+    threads:
+      intFrom(env.ASR_THREADS, (n) => n > 0) ??
+      Math.max(1, Math.floor(availableParallelism() / processes)),
     device,
     // float16 is what GPUs are fast at; int8 on CPUs.
     computeType: env.ASR_COMPUTE_TYPE?.trim() || (device === 'cuda' ? 'float16' : 'int8'),
-    // Sequential on CPU: batching 8 chunks transcribed a minute 1.3x faster on 2 cores with the
-    // same WER, but misheard the first word after a pause ("back" as "mac", onset.test.ts).
-    batchSize:
-      Number.isInteger(batchSize) && batchSize >= 0 ? batchSize : device === 'cuda' ? 16 : 0,
+    // Sequential base on CPU: batching 8 chunks transcribed a minute 1.3x faster on 2 cores with
+    // the same WER, but misheard the first word after a pause ("back" as "mac", onset.test.ts).
+    batchSize: intFrom(env.ASR_BATCH_SIZE, (n) => n >= 0) ?? (device === 'cuda' ? 16 : 0),
     // Greedy on CPU: against Whisper's default beam of 5 it transcribed 155 s of read speech 1.5x
     // faster at the same WER (2.1% vs 2.3%) and kept the onset words (README, asr-options).
-    beamSize:
-      Number.isInteger(beamSize) && beamSize >= 1 && beamSize <= 10
-        ? beamSize
-        : device === 'cuda'
-          ? 5
-          : 1,
+    beamSize: intFrom(env.ASR_BEAM_SIZE, (n) => n >= 1 && n <= 10) ?? (device === 'cuda' ? 5 : 1),
+    processes,
+    maxProcessMb: intFrom(env.ASR_PROCESS_MAX_MB, (n) => n >= 200) ?? 1500,
   };
 }
 
@@ -73,11 +108,12 @@ export function fasterWhisperAvailability(
   options: FasterWhisperOptions = fasterWhisperOptionsFromEnv(),
 ): { available: true } | { available: false; reason: string } {
   try {
-    accessSync(options.executablePath, fsConstants.X_OK);
+    accessSync(options.pythonPath, fsConstants.X_OK);
   } catch {
+    // Missing or not executable: the reason says how to install it.
     return {
       available: false,
-      reason: `whisper-ctranslate2 not found at ${options.executablePath}: run bash scripts/setup.sh`,
+      reason: `the faster-whisper Python was not found at ${options.pythonPath}: run bash scripts/setup.sh`,
     };
   }
   if (options.modelDir && !existsSync(join(options.modelDir, 'model.bin'))) {
@@ -91,223 +127,258 @@ export function fasterWhisperAvailability(
 
 /**
  * Whether `ASR_DEVICE=cuda` can work here: CTranslate2 (in the engine's own Python) must see a CUDA
- * device. The reason says what is missing, for the refusal at start.
+ * device and load CUDA 12's cuBLAS, which it otherwise opens only at the first transcription
+ * (measured on an H100 with only CUDA 13: the model loaded, then every file failed). The reason
+ * says what is missing, for the refusal at start.
  */
 export async function cudaAvailability(
-  options: Pick<FasterWhisperOptions, 'executablePath'> = fasterWhisperOptionsFromEnv(),
+  options: Pick<FasterWhisperOptions, 'pythonPath'> = fasterWhisperOptionsFromEnv(),
 ): Promise<{ available: true } | { available: false; reason: string }> {
-  const python = join(dirname(options.executablePath), 'python');
-  const count = await new Promise<string>((resolvePromise) => {
-    execFile(
-      python,
-      ['-c', 'import ctranslate2; print(ctranslate2.get_cuda_device_count())'],
-      { timeout: 60_000 },
-      (error, stdout) =>
-        resolvePromise(error ? `error: ${error.message.split('\n')[0]}` : stdout.trim()),
-    );
+  const probe = await runProcess(options.pythonPath, [WHISPER_SERVER_SCRIPT, '--check-cuda'], {
+    timeoutMs: 60_000,
   });
-  if (/^[1-9]\d*$/.test(count)) return { available: true };
+  let answer: { ok?: boolean; devices?: number; error?: string } = {};
+  try {
+    answer = JSON.parse(probe.stdout.toString('utf8').trim().split('\n').at(-1) ?? '{}');
+  } catch {
+    // Not JSON: the Python itself failed; its stderr tail says why, below.
+  }
+  if (answer.ok) return { available: true };
+  const why = probe.spawnError
+    ? probe.spawnError.message
+    : (answer.error ?? probe.stderrTail.trim().split('\n').at(-1) ?? `exit ${probe.exitCode}`);
   return {
     available: false,
-    reason: count.startsWith('error')
-      ? `ASR_DEVICE=cuda, but the faster-whisper environment cannot be asked for a GPU (${count}): run bash scripts/setup.sh`
-      : 'ASR_DEVICE=cuda, but CTranslate2 sees no CUDA GPU on this machine (needs an NVIDIA GPU with its driver and CUDA 12 libraries); unset ASR_DEVICE to transcribe on the CPU',
+    reason:
+      answer.devices === 0
+        ? 'ASR_DEVICE=cuda, but CTranslate2 sees no CUDA GPU on this machine (needs an NVIDIA GPU with its driver and CUDA 12 cuBLAS); unset ASR_DEVICE to transcribe on the CPU'
+        : `ASR_DEVICE=cuda, but the faster-whisper environment cannot use the GPU (${why}); unset ASR_DEVICE to transcribe on the CPU`,
   };
 }
 
-// "[00:12.720 --> 00:30.040]" (hours appear from one hour on), printed once per decoded segment.
-const SEGMENT_LINE = /^\[(?:(\d+):)?(\d+):(\d+(?:\.\d+)?) --> (?:(\d+):)?(\d+):(\d+(?:\.\d+)?)\]/;
-const STDERR_TAIL_CHARS = 4000;
+/** Which model transcribes a file, and how. */
+interface ModelChoice {
+  model: string;
+  downloadRoot?: string;
+  batchSize: number;
+  beamSize: number;
+  clipSeconds?: number;
+  label: string;
+}
 
-/** Local speech recognition with faster-whisper through its CLI, as PeerTube runs it. */
+interface ServerSegment {
+  start: number;
+  end: number;
+  text: string;
+  words?: { word: string; start: number; end: number; probability?: number }[];
+}
+
+/**
+ * Local speech recognition with faster-whisper in long-lived Python processes (whisper-server.ts).
+ * Without a language given, the main model detects it on the first speech; English then goes to
+ * the fast English model (accuracy `fast`), everything else to the main model.
+ */
 export class FasterWhisperEngine implements SpeechEngine {
   readonly name: string;
-  private readonly options: FasterWhisperOptions;
+  readonly options: FasterWhisperOptions;
+  private readonly pool: WhisperServerPool;
 
   constructor(options: Partial<FasterWhisperOptions> = {}) {
     const defaults = fasterWhisperOptionsFromEnv();
     this.options = { ...defaults, ...options };
     if (options.modelName && !options.modelDir) delete this.options.modelDir;
-    const model = this.options.modelDir
-      ? basename(resolve(this.options.modelDir))
-      : this.options.modelName;
-    this.name = `faster-whisper:${model ?? 'unknown'}`;
+    this.name = `faster-whisper:${this.mainModel().label}`;
+    const { pythonPath, device, computeType, threads, processes, maxProcessMb } = this.options;
+    this.pool = new WhisperServerPool(processes, {
+      pythonPath,
+      device,
+      computeType,
+      threads,
+      maxRssMb: maxProcessMb,
+    });
+  }
+
+  get parallelism(): number {
+    return this.options.processes;
+  }
+
+  /** The Python processes (tests and the bench look at their pids and restarts). */
+  get servers() {
+    return this.pool.servers;
+  }
+
+  /** Stops the Python processes (the server's shutdown; they also stop with this process). */
+  close(): void {
+    this.pool.close();
+  }
+
+  /**
+   * Loads the main model in every process from `from` on without waiting: a chunk that needs
+   * a process still loading simply waits for it. In the fast mode the English model is loaded
+   * by the first English chunk (the main model detects the language in either mode).
+   */
+  warm(from = 0): void {
+    const main = this.mainModel();
+    for (let slot = from; slot < this.pool.servers.length; slot++) {
+      void this.pool
+        .use((server) =>
+          server.request(
+            { op: 'load', model: main.model, download_root: main.downloadRoot },
+            { timeoutMs: 300_000 },
+          ),
+        )
+        // Best effort: a process that cannot start fails the request that needs it, saying why.
+        .catch(() => undefined);
+    }
+  }
+
+  /** The language of the first speech in the file, by the main model (ISO 639-1). */
+  async detectLanguage(audioFile: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
+    const main = this.mainModel();
+    const detecting = this.pool.use(
+      (server) =>
+        server.request<{ language: string }>(
+          {
+            op: 'detect',
+            audio: resolve(audioFile),
+            model: main.model,
+            download_root: main.downloadRoot,
+          },
+          { signal: opts.signal, timeoutMs: 300_000 },
+        ),
+      opts.signal,
+    );
+    // The chunks wait for the language: meanwhile the other processes start and load the
+    // model, instead of after (a no-op where they run already).
+    this.warm(1);
+    const reply = await detecting;
+    return toLanguageCode(reply.language) ?? reply.language;
   }
 
   async transcribe(audioFile: string, opts: TranscribeOptions = {}): Promise<Transcript> {
-    const { signal, onProgress, timeoutMs } = opts;
-    const language = opts.language ? checkedLanguage(opts.language) : undefined;
-    signal?.throwIfAborted();
-    const input = resolve(audioFile);
+    const given = opts.language ? checkedLanguage(opts.language) : undefined;
+    opts.signal?.throwIfAborted();
+    // One deadline for the whole call: detection, transcription and the loudness read.
+    const deadline = opts.timeoutMs !== undefined ? AbortSignal.timeout(opts.timeoutMs) : undefined;
+    const signal = AbortSignal.any([opts.signal, deadline].filter((s) => s !== undefined));
+    try {
+      return await this.transcribeWithin(resolve(audioFile), given, signal, opts.onProgress);
+    } catch (error) {
+      if (deadline?.aborted && !opts.signal?.aborted) {
+        throw new SpeechRecognitionError(
+          `transcription took longer than ${opts.timeoutMs} ms`,
+          'timeout',
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async transcribeWithin(
+    input: string,
+    given: string | undefined,
+    signal: AbortSignal,
+    onProgress: ((fraction: number) => void) | undefined,
+  ): Promise<Transcript> {
     const durationMs = await probeAudioDurationMs(input, signal);
-    // In the run's own work folder when given, so a start-up sweep finds what a kill -9 left.
-    const outputDir = await mkdtemp(join(opts.workDir ?? tmpdir(), 'moments-asr-'));
+    const language =
+      given ??
+      (this.options.accuracy === 'fast' ? await this.detectLanguage(input, { signal }) : undefined);
+    const choice = this.modelFor(language);
     // The loudness the word times are snapped to (below) is read while Whisper works.
     const loudnessRead = frameLoudness(input, signal).catch(() => undefined);
     try {
-      await this.runCli(input, outputDir, durationMs, { language, signal, onProgress, timeoutMs });
-      const json = await readOutputJson(outputDir);
-      const transcript = buildTranscript(
-        json.language ?? language ?? 'und',
-        durationMs,
-        json.segments,
+      let lastFraction = 0;
+      const reply = await this.pool.use(
+        (server) =>
+          server.request<{ language?: string; segments?: ServerSegment[] }>(
+            {
+              op: 'transcribe',
+              audio: input,
+              model: choice.model,
+              download_root: choice.downloadRoot,
+              language: language ?? null,
+              batch_size: choice.batchSize,
+              beam_size: choice.beamSize,
+              clip_s: choice.clipSeconds ?? null,
+            },
+            {
+              signal,
+              onProgress: (seconds) => {
+                const fraction = Math.min(0.99, (seconds * 1000) / durationMs);
+                if (fraction <= lastFraction) return;
+                lastFraction = fraction;
+                onProgress?.(fraction);
+              },
+            },
+          ),
+        signal,
       );
+      const transcript = buildTranscript(
+        toLanguageCode(reply.language ?? '') ?? language ?? 'und',
+        durationMs,
+        rawSegments(reply.segments ?? []),
+      );
+      transcript.engine = `faster-whisper:${choice.label}`;
       // Whisper lets words at a pause swallow the silence; clips start at words, so put them on the speech.
       const loudness = await loudnessRead;
-      signal?.throwIfAborted();
+      signal.throwIfAborted();
       onProgress?.(1);
       return loudness ? snapWordsToSpeech(transcript, loudness) : transcript;
     } finally {
       await loudnessRead; // settled (never rejects): no ffmpeg outlives the call
-      await rm(outputDir, { recursive: true, force: true });
     }
   }
 
-  private cliArguments(input: string, outputDir: string, language: string | undefined): string[] {
-    const { modelDir, modelName, threads, computeType, device, batchSize, beamSize } = this.options;
-    const model = modelDir
-      ? ['--model_directory', modelDir]
-      : ['--model', modelName ?? 'base', '--model_dir', join(TOOLS_DIR, 'models', 'hub')];
-    return [
-      ...model,
-      '--device',
-      device,
-      '--compute_type',
-      computeType,
-      '--threads',
-      String(threads),
-      // VAD skips silence and music: fewer hallucinated words, faster on long videos.
-      '--vad_filter',
-      'True',
-      ...(batchSize > 0 ? ['--batched', 'True', '--batch_size', String(batchSize)] : []),
-      '--beam_size',
-      String(beamSize),
-      '--word_timestamps',
-      'True',
-      '--output_format',
-      'json',
-      '--output_dir',
-      outputDir,
-      '--verbose',
-      'True',
-      ...(language ? ['--language', language] : []),
-      // The path is absolute, and "--" ends options anyway: a file name never becomes a flag.
-      '--',
-      input,
-    ];
+  private mainModel(): ModelChoice {
+    const { modelDir, modelName, batchSize, beamSize } = this.options;
+    if (modelDir) {
+      return { model: resolve(modelDir), batchSize, beamSize, label: basename(resolve(modelDir)) };
+    }
+    return {
+      model: modelName ?? 'base',
+      downloadRoot: join(TOOLS_DIR, 'models', 'hub'),
+      batchSize,
+      beamSize,
+      label: modelName ?? 'base',
+    };
   }
 
-  private async runCli(
-    input: string,
-    outputDir: string,
-    durationMs: number,
-    opts: {
-      language?: string;
-      signal?: AbortSignal;
-      onProgress?: (f: number) => void;
-      timeoutMs?: number;
-    },
-  ): Promise<void> {
-    const { signal, onProgress, timeoutMs } = opts;
-    // Its own process group (packages/media/process): a timeout or cancel stops the workers too.
-    const started = startProcess(
-      this.options.executablePath,
-      this.cliArguments(input, outputDir, opts.language),
-      {
-        env: {
-          ...process.env,
-          PYTHONUNBUFFERED: '1', // progress lines as they happen, not at exit
-          ...(this.options.modelDir ? { HF_HUB_OFFLINE: '1' } : {}),
-        },
-        timeoutMs,
-        signal,
-        killGraceMs: 3000,
-        stderrTailBytes: STDERR_TAIL_CHARS,
-      },
-    );
-    let lastFraction = 0;
-    let pending = '';
-    started.child.stdout?.setEncoding('utf8');
-    started.child.stdout?.on('data', (chunk: string) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const match = SEGMENT_LINE.exec(line);
-        if (!match || !onProgress) continue;
-        const endMs =
-          (Number(match[4] ?? 0) * 3600 + Number(match[5]) * 60 + Number(match[6])) * 1000;
-        const fraction = Math.min(0.99, endMs / durationMs);
-        if (fraction > lastFraction) {
-          lastFraction = fraction;
-          onProgress(fraction);
-        }
-      }
-    });
-    const { exitCode, stopReason, spawnError, stderrTail } = await started.exited;
-    if (spawnError) {
-      const code = (spawnError as NodeJS.ErrnoException).code;
-      throw code === 'ENOENT' || code === 'EACCES'
-        ? new SpeechRecognitionError(
-            `whisper-ctranslate2 not found at ${this.options.executablePath}: run bash scripts/setup.sh`,
-            'engine_missing',
-            { cause: spawnError },
-          )
-        : new SpeechRecognitionError(
-            `whisper-ctranslate2 failed to start: ${spawnError.message}`,
-            'engine_failed',
-            { cause: spawnError },
-          );
+  /** English on the fast path when its model is installed; the main model otherwise. */
+  private modelFor(language: string | undefined): ModelChoice {
+    const { accuracy, englishModelDir, englishBatchSize, englishBeamSize, englishClipSeconds } =
+      this.options;
+    if (
+      language === 'en' &&
+      accuracy === 'fast' &&
+      existsSync(join(englishModelDir, 'model.bin'))
+    ) {
+      const model = resolve(englishModelDir);
+      return {
+        model,
+        batchSize: englishBatchSize,
+        beamSize: englishBeamSize,
+        clipSeconds: englishClipSeconds,
+        label: basename(model),
+      };
     }
-    if (stopReason === 'aborted' || stopReason === 'stopped') {
-      throw new SpeechRecognitionError('transcription aborted', 'aborted', {
-        cause: signal?.reason,
-      });
-    }
-    if (stopReason === 'timeout') {
-      throw new SpeechRecognitionError(`transcription took longer than ${timeoutMs} ms`, 'timeout');
-    }
-    if (exitCode !== 0) {
-      throw new SpeechRecognitionError(
-        `whisper-ctranslate2 exited with ${exitCode}: ${stderrTail.trim().split('\n').slice(-5).join('\n')}`,
-        'engine_failed',
-      );
-    }
+    return this.mainModel();
   }
 }
 
-interface CliJson {
-  language?: string;
-  segments: RawSegment[];
-}
-
-async function readOutputJson(outputDir: string): Promise<CliJson> {
-  const jsonFile = (await readdir(outputDir)).find((name) => name.endsWith('.json'));
-  if (!jsonFile)
-    throw new SpeechRecognitionError('whisper-ctranslate2 wrote no JSON output', 'engine_failed');
-  const parsed = JSON.parse(await readFile(join(outputDir, jsonFile), 'utf8')) as {
-    language?: string;
-    segments?: {
-      start: number;
-      end: number;
-      text: string;
-      words?: { word: string; start: number; end: number; probability?: number }[];
-    }[];
-  };
-  return {
-    language: parsed.language,
-    segments: (parsed.segments ?? []).map((segment) => ({
-      start: segment.start,
-      end: segment.end,
-      text: segment.text,
-      words: (segment.words ?? []).map((w) => ({
-        text: w.word,
-        start: w.start,
-        end: w.end,
-        confidence: w.probability,
-      })),
+function rawSegments(segments: ServerSegment[]): RawSegment[] {
+  return segments.map((segment) => ({
+    start: segment.start,
+    end: segment.end,
+    text: segment.text,
+    words: (segment.words ?? []).map((w) => ({
+      text: w.word,
+      start: w.start,
+      end: w.end,
+      confidence: w.probability,
     })),
-  };
+  }));
 }
 
 function checkedLanguage(language: string): string {

@@ -123,7 +123,6 @@ describe.skipIf(!availability.available || !hasFestival)(
         ASR_API_KEY: API_KEY,
         ASR_MODEL: 'whisper-base',
       });
-      expect(engine).toBeInstanceOf(OpenAICompatibleEngine);
       expect(engine.name).toBe('openai-compatible:whisper-base');
 
       const transcript = await engine.transcribe(speech, { language: 'en' });
@@ -159,12 +158,13 @@ describe.skipIf(!availability.available || !hasFestival)(
 
 describe('createSpeechEngine', () => {
   it('uses local faster-whisper unless an endpoint is configured', () => {
-    expect(createSpeechEngine({})).toBeInstanceOf(FasterWhisperEngine);
+    // The engines come wrapped (issue 20: whole written words), so they are told apart by name.
+    expect(createSpeechEngine({}).name).toMatch(/^faster-whisper:/);
     expect(createSpeechEngine({ ASR_MODEL_DIR: '/models/whisper-large-v3' }).name).toBe(
       'faster-whisper:whisper-large-v3',
     );
-    expect(createSpeechEngine({ ASR_BASE_URL: 'http://127.0.0.1:9/v1' })).toBeInstanceOf(
-      OpenAICompatibleEngine,
+    expect(createSpeechEngine({ ASR_BASE_URL: 'http://127.0.0.1:9/v1' }).name).toMatch(
+      /^openai-compatible:/,
     );
   });
 });

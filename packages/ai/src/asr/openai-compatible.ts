@@ -78,6 +78,7 @@ export class OpenAICompatibleEngine implements SpeechEngine {
       throw requestError(error, signal, timeoutMs, this.endpoint);
     }
     if (!response.ok) {
+      // An unreadable body: the status alone names the failure.
       const body = (await response.text().catch(() => '')).slice(0, 1000);
       throw new SpeechRecognitionError(
         `transcription endpoint answered ${response.status} ${response.statusText}: ${body}`,

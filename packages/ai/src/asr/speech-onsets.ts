@@ -5,7 +5,7 @@
  * word's time and moments are cut at pauses, so these times must be right: we measure the audio's
  * loudness every 10 ms and move such word edges onto the speech.
  */
-import { startProcess } from '@moments/media/process';
+import { startProcess } from '@moments/process';
 import type { Transcript, TranscriptWord } from './types';
 
 const FRAME_MS = 10;

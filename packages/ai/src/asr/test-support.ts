@@ -3,23 +3,19 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import type { Transcript } from './types';
 
 const execFileAsync = promisify(execFile);
 
-/** ../shared/media relative to the repo root: real recordings, absent from a user's clone. */
-export const SHARED_MEDIA_DIR = fileURLToPath(
-  new URL('../../../../../shared/media/', import.meta.url),
-);
-export const hasSharedMedia = existsSync(join(SHARED_MEDIA_DIR, 'jfk.flac'));
+export { SHARED_MEDIA_DIR, hasSharedMedia } from './recordings';
 
 export const hasFestival = (() => {
   try {
     return existsSync('/usr/bin/text2wave') || existsSync('/usr/local/bin/text2wave');
   } catch {
+    // Unreadable paths: no festival for the test voices.
     return false;
   }
 })();
@@ -68,3 +64,10 @@ export function expectValidWordTimings(transcript: Transcript): void {
 export function transcriptText(transcript: Transcript): string {
   return transcript.segments.map((s) => s.text).join(' ');
 }
+
+export {
+  englishRecordings,
+  joinRecordings,
+  POCKETSPHINX_DATA_DIR,
+  type Recording,
+} from './recordings';

@@ -3,7 +3,11 @@ export interface TranscriptWord {
   text: string;
   startMs: number;
   endMs: number;
-  /** 0..1; 1 when the engine reports no confidence (most OpenAI-compatible servers). */
+  /**
+   * 0..1, the engine's per-word probability (faster-whisper's `probability`, kept in the stored
+   * transcript); 1 when the engine reports none (most OpenAI-compatible servers). Titles and key
+   * points avoid words below LOW_CONFIDENCE (packages/ai/src/language/confidence.ts).
+   */
   confidence: number;
 }
 
@@ -24,6 +28,8 @@ export interface Transcript {
   language: string;
   durationMs: number;
   segments: TranscriptSegment[];
+  /** The engine and model that heard it (e.g. "faster-whisper:whisper-tiny-en"), when known. */
+  engine?: string;
 }
 
 export interface TranscribeOptions {
@@ -39,7 +45,21 @@ export interface TranscribeOptions {
 
 export interface SpeechEngine {
   readonly name: string;
+  /** How many files it transcribes at once (its model processes); 1 when absent. */
+  readonly parallelism?: number;
   transcribe(audioFile: string, opts?: TranscribeOptions): Promise<Transcript>;
+  /**
+   * The language of the first speech in the file (ISO 639-1), where the engine can tell it apart
+   * from transcribing: a long input is detected once, then its chunks are transcribed in it.
+   */
+  detectLanguage?(audioFile: string, opts?: { signal?: AbortSignal }): Promise<string>;
+  /**
+   * Starts the model processes and loads the main model without waiting (a task about to be
+   * heard), so the first request does not pay the start-up; a no-op once they run.
+   */
+  warm?(): void;
+  /** Stops what the engine keeps running (its model processes). */
+  close?(): void;
 }
 
 /** Thrown for every engine failure, with the tool's or server's own words in the message. */

@@ -72,7 +72,8 @@ export function scoreCandidates(
     for (let last = first; last < sentences.length; last++) {
       const endMs = sentences[last]?.endMs ?? startMs;
       const durationMs = endMs - startMs;
-      if (durationMs > maxMs) break;
+      // The clip keeps a breath on each side and must still fit the longest length asked for.
+      if (durationMs + BREATH_BEFORE_MS + BREATH_AFTER_MS > maxMs) break;
       if (durationMs < minMs) continue;
       // A clip ends on a finished sentence unless the speech engine gave no punctuation at all.
       if (hasPunctuation && !sentences[last]?.terminal) continue;

@@ -11,7 +11,10 @@
  * The score is calibrated to the bands the moments page states: 70+ a strong clip on its own, 40-69
  * worth a look, under 40 ordinary talk.
  */
+import { SCORE_BANDS } from '@moments/domain/scores';
+import { grammarCues } from '../language/english';
 import { cosine, type SentenceEmbedder } from '../search/embeddings';
+import { meanVector } from '../topics/shifts';
 import { wordTokens } from '../search/text';
 import type { SpanCandidate } from './candidates';
 import { EMOTION_WORDS } from './lexicon';
@@ -63,6 +66,11 @@ const EMOTIONAL_DISCLOSURE =
 const DANGLING_START =
   /^(?:and|but|or|so|because|then|also|which|plus|however|anyway|this|that|these|those|it|they|he|she|there)\b/;
 
+const meanOf = (values: readonly number[]) =>
+  values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
 function clamp01(value: number): number {
   return Math.max(0, Math.min(1, value));
 }
@@ -73,10 +81,20 @@ export function sentenceCues(text: string): Omit<SentenceCues, 'topical'> {
   const firstWords = tokens.slice(0, 3).join(' ');
   const hasNumber = DIGIT.test(lower) || NUMBER_WORDS.test(lower);
   const housekeepingHits = lower.match(new RegExp(HOUSEKEEPING, 'g'))?.length ?? 0;
+  // Grammar (issue 20) catches advice and strong claims phrased in ways no list foresees.
+  const grammar = grammarCues(text);
+  const listedAdvice = ADVICE.test(lower);
   return {
     statistic: hasNumber ? (/%|percent|per cent/.test(lower) ? 1 : 0.6) : 0,
-    contrast: SURPRISE.test(lower) ? 1 : CONTRAST.test(lower) ? 0.4 : 0,
-    advice: clamp01((ADVICE.test(lower) ? 0.7 : 0) + (IMPERATIVE_START.test(firstWords) ? 0.6 : 0)),
+    contrast: Math.max(
+      SURPRISE.test(lower) ? 1 : CONTRAST.test(lower) ? 0.4 : 0,
+      grammar.superlative ? 0.5 : 0,
+    ),
+    advice: clamp01(
+      (listedAdvice || grammar.takeawayClaim ? 0.7 : 0) +
+        (IMPERATIVE_START.test(firstWords) || grammar.imperative ? 0.6 : 0) +
+        (grammar.obligation && !listedAdvice ? 0.5 : 0),
+    ),
     story: clamp01(
       (STORY.test(lower) ? 0.7 : 0) +
         (/[,:] ?(?:["“]|[a-z])/.test(lower) && /\b(said|asked)\b/.test(lower) ? 0.3 : 0),
@@ -91,30 +109,52 @@ export function sentenceCues(text: string): Omit<SentenceCues, 'topical'> {
 }
 
 /** Cues for every sentence of the transcript; with an embedder, also closeness to the video's topic. */
+/** Share of the talk at each end where greetings and sign-offs are said. */
+const OPENING_AND_CLOSING_SHARE = 0.08;
+/** Below this closeness to the talk's topic (its lowest 15%) a sentence there is small talk. */
+const OFF_TOPIC_QUANTILE = 0.15;
+
+/**
+ * Cues for every sentence of the transcript. With the sentences' meaning (context.vectors or the
+ * embedder): closeness to what the video is about (the topical-salience cue, when asked for), and
+ * greetings and sign-offs no phrase list knows ("And we're back, it's raining, and my co-host
+ * brought biscuits"): off-topic sentences in the talk's opening and closing stretch.
+ */
 export async function transcriptCues(
   context: ScoringContext,
   embedder?: SentenceEmbedder,
   signal?: AbortSignal,
 ): Promise<SentenceCues[]> {
   const base = context.sentences.map((sentence) => sentenceCues(sentence.text));
-  let topical = base.map(() => 1);
-  if (embedder && context.sentences.length > 2) {
-    const vectors = await embedder.embed(
-      context.sentences.map((sentence) => sentence.text),
-      { signal },
-    );
-    const dims = vectors[0]?.length ?? 0;
-    const centroid = new Float32Array(dims);
-    for (const vector of vectors) for (let i = 0; i < dims; i++) centroid[i]! += vector[i]!;
-    const norm = Math.hypot(...centroid) || 1;
-    for (let i = 0; i < dims; i++) centroid[i]! /= norm;
-    const similarities = vectors.map((vector) => cosine(vector, centroid));
-    const sorted = [...similarities].sort((a, b) => a - b);
-    const low = sorted[Math.floor(sorted.length * 0.1)] ?? 0;
-    const high = sorted[Math.floor(sorted.length * 0.9)] ?? 1;
-    topical = similarities.map((s) => clamp01((s - low) / Math.max(1e-6, high - low)));
-  }
-  return base.map((cues, i) => ({ ...cues, topical: topical[i] ?? 1 }));
+  const vectors =
+    context.vectors ??
+    (embedder && context.sentences.length > 2
+      ? await embedder.embed(
+          context.sentences.map((sentence) => sentence.text),
+          { signal },
+        )
+      : undefined);
+  if (!vectors || context.sentences.length <= 2)
+    return base.map((cues) => ({ ...cues, topical: 1 }));
+  const centroid = meanVector(vectors);
+  const similarities = vectors.map((vector) => cosine(vector, centroid));
+  const sorted = [...similarities].sort((a, b) => a - b);
+  const low = sorted[Math.floor(sorted.length * 0.1)] ?? 0;
+  const high = sorted[Math.floor(sorted.length * 0.9)] ?? 1;
+  const offTopic = sorted[Math.floor(sorted.length * OFF_TOPIC_QUANTILE)] ?? -Infinity;
+  const startMs = context.sentences[0]!.startMs;
+  const endMs = context.sentences.at(-1)!.endMs;
+  const edgeMs = (endMs - startMs) * OPENING_AND_CLOSING_SHARE;
+  return base.map((cues, i) => {
+    const sentence = context.sentences[i]!;
+    const atEdge = sentence.endMs <= startMs + edgeMs || sentence.startMs >= endMs - edgeMs;
+    const smallTalk = atEdge && similarities[i]! <= offTopic && interest(cues) < 0.5;
+    return {
+      ...cues,
+      housekeeping: smallTalk ? Math.max(cues.housekeeping, 0.5) : cues.housekeeping,
+      topical: embedder ? clamp01((similarities[i]! - low) / Math.max(1e-6, high - low)) : 1,
+    };
+  });
 }
 
 export interface JudgedCandidate extends SpanCandidate {
@@ -123,7 +163,7 @@ export interface JudgedCandidate extends SpanCandidate {
 }
 
 /** How much a sentence would make someone stop scrolling, 0..1: the strongest of its cues. */
-function interest(c: SentenceCues): number {
+export function interest(c: Omit<SentenceCues, 'topical'>): number {
   return clamp01(
     Math.max(
       c.statistic * 0.9,
@@ -142,7 +182,8 @@ function interest(c: SentenceCues): number {
  * highlights scored a median of 64 raw points and ordinary paragraphs 39.
  */
 function calibrated(points: number): number {
-  return Math.round(Math.max(0, Math.min(100, 70 + (points - 62) * 1.6)));
+  // The raw points of a typical highlight's edge land on the edge of the strong band.
+  return Math.round(Math.max(0, Math.min(100, SCORE_BANDS.high + (points - 62) * 1.6)));
 }
 
 /** Judges each candidate span; `rank` becomes the judge's score so the usual selection applies. */
@@ -152,11 +193,26 @@ export function judgeSpans(
   cues: readonly SentenceCues[],
 ): JudgedCandidate[] {
   const interests = cues.map(interest);
+  // How close in meaning each sentence is to the next (0 without the sentences' vectors).
+  const vectors = context.vectors;
+  const cohesion = context.sentences.slice(1).map((_, k) => {
+    const [a, b] = [vectors?.[k], vectors?.[k + 1]];
+    return a && b ? cosine(a, b) : 0;
+  });
+  const usualCohesion = vectors ? median(cohesion) : Infinity;
   return candidates.map((candidate) => {
     const span = cues.slice(candidate.first, candidate.last + 1);
     const spanInterest = interests.slice(candidate.first, candidate.last + 1);
     const n = span.length;
-    const peak = Math.max(...spanInterest);
+    // A story is told over several sentences and turns on a feeling, a surprise or a number: its
+    // arc is worth more than any one of its sentences.
+    // Its sentences hang together (closer in meaning than the talk's neighbouring sentences
+    // usually are): unrelated remarks in a row tell no story.
+    const told = span.filter((c) => c.story >= 0.5).length;
+    const turn = span.some((c) => c.emotion >= 0.5 || c.contrast >= 0.5 || c.statistic > 0);
+    const hangsTogether = meanOf(cohesion.slice(candidate.first, candidate.last)) > usualCohesion;
+    const arc = told >= 3 && turn && hangsTogether ? Math.min(1, told / 4) * 0.8 : 0;
+    const peak = Math.max(arc, ...spanInterest);
     const mean = spanInterest.reduce((a, b) => a + b, 0) / n;
     const best = (key: 'statistic' | 'contrast' | 'advice' | 'story' | 'emotion') =>
       Math.max(...span.map((c) => c[key]));

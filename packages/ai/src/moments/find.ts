@@ -1,10 +1,24 @@
 import type { LlmClient } from '../llm/index';
 import type { SentenceEmbedder } from '../search/embeddings';
 import { judgeSpans, sentenceCues, transcriptCues } from './clip-judge';
+import { loadDefaultEmbedder } from '../search/embeddings';
+import {
+  meanVector,
+  sentenceVectors,
+  topicOfSentence,
+  topicStarts,
+  type Vector,
+} from '../topics/index';
 import { judgeWithLlm } from './judge';
-import { momentFromSpan, scoreCandidates, selectNonOverlapping } from './candidates';
-import { buildScoringContext, rankedScore, scoreSpan } from './scoring';
+import {
+  momentFromSpan,
+  scoreCandidates,
+  selectNonOverlapping,
+  type SpanCandidate,
+} from './candidates';
+import { buildScoringContext, rankedScore, scoreSpan, type ScoringContext } from './scoring';
 import { sentenceAt, splitSentences } from './sentences';
+import { keyphraseHashtags } from './titles';
 import type { Moment, Transcript } from './types';
 
 export interface FindViralMomentsOptions {
@@ -23,8 +37,13 @@ export interface FindViralMomentsOptions {
    * word-list scorer, kept for comparison).
    */
   judge?: 'cues' | 'lexicon';
-  /** Sentence embeddings for the `cues` judge's topic salience; without it that cue is neutral. */
-  embedder?: SentenceEmbedder;
+  /**
+   * Sentence embeddings for topic shifts (a moment never runs across one) and hashtags; default the
+   * installed MiniLM model, `null` words only.
+   */
+  embedder?: SentenceEmbedder | null;
+  /** The `cues` judge's topic salience (closeness to the whole video's topic); off by default. */
+  topicSalience?: boolean;
   signal?: AbortSignal;
 }
 
@@ -68,13 +87,16 @@ export async function findViralMoments(
     };
   }
   const context = buildScoringContext(sentences, options.actAs);
-  let candidates = scoreCandidates(context, minMs, maxMs, options.signal);
+  const { embedder, vectors, topicOf } = await withTopics(transcript, context, options);
+  const oneTopic = (candidate: { first: number; last: number }) =>
+    topicOf[candidate.first] === topicOf[candidate.last];
+  let candidates = scoreCandidates(context, minMs, maxMs, options.signal).filter(oneTopic);
   const spokenMs = (sentences[sentences.length - 1]?.endMs ?? 0) - (sentences[0]?.startMs ?? 0);
   if (candidates.length === 0 && spokenMs < minMs) {
     // A short video: only a complete thought (finished sentences, a real score) counts, never "whatever there is".
     const floorMs = Math.min(minMs, SHORT_VIDEO_FLOOR_MS);
     candidates = scoreCandidates(context, floorMs, maxMs, options.signal).filter(
-      (candidate) => context.sentences[candidate.last]?.terminal,
+      (candidate) => context.sentences[candidate.last]?.terminal && oneTopic(candidate),
     );
     warnings.push(
       `The speech lasts ${Math.round(spokenMs / 1000)} s, less than the ${Math.round(minMs / 1000)} s minimum: ` +
@@ -86,7 +108,8 @@ export async function findViralMoments(
     warnings.push('No span of whole sentences fits the requested length range.');
   }
   if ((options.judge ?? 'cues') === 'cues' && candidates.length > 0) {
-    const cues = await transcriptCues(context, options.embedder, options.signal);
+    const salience = options.topicSalience ? (embedder ?? undefined) : undefined;
+    const cues = await transcriptCues(context, salience, options.signal);
     candidates = judgeSpans(context, candidates, cues).map((judged) => ({
       ...judged,
       scored: { ...judged.scored, score: judged.judgeScore, reasons: judged.judgeReasons },
@@ -97,8 +120,12 @@ export async function findViralMoments(
     warnings.push('No span scored high enough to be a moment.');
   const limit = options.maxMoments ?? defaultMaxMoments(transcript.durationMs || spokenMs);
   const chosen = selectNonOverlapping(strong, limit);
-  const deterministic = chosen.map((candidate) =>
-    momentFromSpan(context, candidate.first, candidate.last, candidate.scored),
+  const deterministic = await withKeyphraseHashtags(
+    chosen.map((candidate) => ({
+      candidate,
+      moment: momentFromSpan(context, candidate.first, candidate.last, candidate.scored),
+    })),
+    { context, vectors, embedder },
   );
 
   if (options.llm && chosen.length > 0) {
@@ -139,19 +166,70 @@ export async function findViralMoments(
 }
 
 /**
+ * The sentences' meaning and topics, written into the scoring context: a change of topic is where
+ * a thought ends (and a clip never runs on into the next topic).
+ */
+async function withTopics(
+  transcript: Transcript,
+  context: ScoringContext,
+  options: { embedder?: SentenceEmbedder | null; signal?: AbortSignal },
+): Promise<{ embedder: SentenceEmbedder | null; vectors: Vector[]; topicOf: number[] }> {
+  let embedder = options.embedder;
+  if (embedder === undefined) embedder = (await loadDefaultEmbedder()).embedder ?? null;
+  const { sentences } = context;
+  const vectors = await sentenceVectors(transcript, sentences, embedder, options.signal);
+  context.vectors = vectors;
+  const topicOf = topicOfSentence(sentences.length, topicStarts(sentences, vectors));
+  topicOf.forEach((topic, k) => {
+    if (topicOf[k + 1] !== undefined && topicOf[k + 1] !== topic) context.breakAfter[k] = 1;
+  });
+  return { embedder, vectors, topicOf };
+}
+
+/** The chosen moments with hashtags from their keyphrases (the rest of the talk as contrast). */
+async function withKeyphraseHashtags(
+  chosen: { candidate: SpanCandidate; moment: Moment }[],
+  topics: {
+    context: ScoringContext;
+    vectors: readonly Vector[];
+    embedder: SentenceEmbedder | null;
+  },
+): Promise<Moment[]> {
+  const { context, vectors, embedder } = topics;
+  const moments: Moment[] = [];
+  for (const { candidate, moment } of chosen) {
+    const members = context.sentences.slice(candidate.first, candidate.last + 1);
+    const elsewhere = context.sentences
+      .filter((sentence) => sentence.index < candidate.first || sentence.index > candidate.last)
+      .map((sentence) => sentence.text);
+    const hashtags = await keyphraseHashtags(members, {
+      embedder,
+      centre: embedder
+        ? meanVector(members.map((sentence) => vectors[sentence.index]!))
+        : undefined,
+      elsewhere,
+    });
+    moments.push({ ...moment, hashtags: hashtags.length ? hashtags : moment.hashtags });
+  }
+  return moments;
+}
+
+/**
  * Re-scores one moment's span for the "refresh" call (spec: PUT /api/highlight_moment/refresh), snapped to
  * whole sentences: from the sentence holding startMs through the one holding endMs.
  */
-export function rescoreSpan(
+export async function rescoreSpan(
   transcript: Transcript,
   startMs: number,
   endMs: number,
-  actAs?: string,
-): Moment {
+  options: { actAs?: string; embedder?: SentenceEmbedder | null } = {},
+): Promise<Moment> {
   if (!(endMs > startMs)) throw new RangeError(`empty span ${startMs}..${endMs} ms`);
   const sentences = splitSentences(transcript);
   if (sentences.length === 0) throw new RangeError('the transcript has no words');
-  const context = buildScoringContext(sentences, actAs);
+  const context = buildScoringContext(sentences, options.actAs);
+  // The same topics as the finder saw, so a refreshed moment keeps its score.
+  await withTopics(transcript, context, options);
   const first = sentenceAt(sentences, startMs, 'start');
   const last = Math.max(first, sentenceAt(sentences, endMs, 'end'));
   const spanStartMs = sentences[first]?.startMs ?? 0;

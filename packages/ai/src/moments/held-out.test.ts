@@ -33,8 +33,9 @@ describe.each(Object.entries(HELD_OUT_TALKS))('the held-out talk "%s"', (_name, 
     expect(moments.map((m) => m.score)).toEqual(
       [...moments.map((m) => m.score)].sort((a, b) => b - a),
     );
-    // Calibrated: the best clip of a talk with real highlights reads as strong (70+ on the page).
-    expect(moments[0]!.score).toBeGreaterThanOrEqual(70);
+    // Issue 20: no assertion on the 0-100 scale itself (its stretch was chosen on the bench);
+    // only that the best clip stands clearly above the weakest one offered.
+    expect(moments[0]!.score).toBeGreaterThan(moments.at(-1)!.score + 10);
     const spoken = new Set(wordTokens(text.join(' ')));
     for (const moment of moments) {
       const firstWord = wordTokens(moment.title)[0]!;

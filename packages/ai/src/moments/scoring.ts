@@ -38,6 +38,8 @@ export interface ScoringContext {
   persona: string | undefined;
   /** 0..1 strength of the break after each sentence (long pause, topic change): where thoughts end. */
   breakAfter: number[];
+  /** Each sentence's meaning (MiniLM or bag of stems), when the finder computed it. */
+  vectors?: readonly Float32Array[];
 }
 
 export interface SpanScore {
@@ -198,6 +200,26 @@ function quoteText(text: string, maxLength = 90): string {
     : `${trimmed.slice(0, maxLength - 1).replace(/\s+\S*$/, '')}…`;
 }
 
+/** One signal's part in a span's score, with the words that explain it. */
+interface Contribution {
+  kind: MomentReasonKind;
+  value: number;
+  detail: string;
+}
+
+/** The sentences first..last of a transcript, with what every signal below reads. */
+interface Span {
+  context: ScoringContext;
+  first: number;
+  last: number;
+  sentences: Sentence[];
+  signals: SentenceSignals[];
+  firstSentence: Sentence;
+  lastSentence: Sentence;
+  wordCount: number;
+  durationSeconds: number;
+}
+
 /** Scores the span of sentences first..last (inclusive) on the virality signals. */
 export function scoreSpan(context: ScoringContext, first: number, last: number): SpanScore {
   const { sentences, signals } = context;
@@ -205,17 +227,43 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   const lastSentence = sentences[last];
   if (!firstSentence || !lastSentence) throw new RangeError(`no sentences ${first}..${last}`);
   const spanSignals = signals.slice(first, last + 1);
-  const spanSentences = sentences.slice(first, last + 1);
-  const wordCount = spanSignals.reduce((sum, s) => sum + s.wordCount, 0);
-  const durationSeconds = Math.max(0.001, (lastSentence.endMs - firstSentence.startMs) / 1000);
-  const contributions: { kind: MomentReasonKind; value: number; detail: string }[] = [];
+  const span: Span = {
+    context,
+    first,
+    last,
+    sentences: sentences.slice(first, last + 1),
+    signals: spanSignals,
+    firstSentence,
+    lastSentence,
+    wordCount: spanSignals.reduce((sum, s) => sum + s.wordCount, 0),
+    durationSeconds: Math.max(0.001, (lastSentence.endMs - firstSentence.startMs) / 1000),
+  };
 
-  // Hook: the opening sentence, or the second one when it still falls in the first seconds.
-  let hook = spanSignals[0]?.hook ?? 0;
+  const payoff = spanPayoff(span);
+  const salience = spanSalience(span);
+  const contributions = [
+    spanHook(span),
+    payoff.contribution,
+    spanEmotion(span),
+    spanQuotability(span),
+    salience.contribution,
+    spanPace(span),
+    ...(context.persona ? [spanAudience(span, context.persona)] : []),
+  ];
+  return {
+    ...weigh(contributions, Boolean(context.persona), payoff.completeness),
+    salientTerms: salience.salientTerms,
+  };
+}
+
+/** Hook: the opening sentence, or the second one when it still falls in the first seconds. */
+function spanHook(span: Span): Contribution {
+  const { signals, firstSentence } = span;
+  let hook = signals[0]?.hook ?? 0;
   let hookSentence = firstSentence;
-  let hookDetail = spanSignals[0]?.hookDetail ?? '';
-  const second = spanSignals[1];
-  const secondSentence = sentences[first + 1];
+  let hookDetail = signals[0]?.hookDetail ?? '';
+  const second = signals[1];
+  const secondSentence = span.context.sentences[span.first + 1];
   if (
     second &&
     secondSentence &&
@@ -226,37 +274,43 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
     hookSentence = secondSentence;
     hookDetail = second.hookDetail;
   }
-  contributions.push({
+  return {
     kind: 'hook',
     value: hook,
     detail: `Opens with ${hookDetail}: "${quoteText(hookSentence.text)}"`,
-  });
+  };
+}
 
-  // Payoff: a story that resolves near the end of the span, ending on a complete sentence.
-  const storyAt = spanSignals.findIndex((s) => s.story !== undefined);
+/**
+ * Payoff: a story that resolves near the end of the span, ending on a complete sentence; and
+ * how completely the span holds a thought (0..1), which scales the whole score.
+ */
+function spanPayoff(span: Span): { contribution: Contribution; completeness: number } {
+  const { signals, lastSentence, context, first, last } = span;
+  const storyAt = signals.findIndex((s) => s.story !== undefined);
   let resolutionAt = -1;
-  for (let k = spanSignals.length - 1; k >= 0; k--) {
-    if (spanSignals[k]?.resolution !== undefined) {
+  for (let k = signals.length - 1; k >= 0; k--) {
+    if (signals[k]?.resolution !== undefined) {
       resolutionAt = k;
       break;
     }
   }
   let payoff = 0;
   const payoffDetails: string[] = [];
-  if (storyAt >= 0 && storyAt < spanSignals.length - 1) {
+  if (storyAt >= 0 && storyAt < signals.length - 1) {
     payoff += 0.3;
-    payoffDetails.push(`a story ("${spanSignals[storyAt]?.story}")`);
+    payoffDetails.push(`a story ("${signals[storyAt]?.story}")`);
   }
   if (resolutionAt >= 0) {
-    const nearEnd = resolutionAt >= spanSignals.length - 2;
+    const nearEnd = resolutionAt >= signals.length - 2;
     payoff += nearEnd ? 0.55 : 0.15;
     payoffDetails.push(
-      `${nearEnd ? 'resolves at the end' : 'resolves'} ("${spanSignals[resolutionAt]?.resolution}")`,
+      `${nearEnd ? 'resolves at the end' : 'resolves'} ("${signals[resolutionAt]?.resolution}")`,
     );
   }
-  const closing = spanSignals[spanSignals.length - 1];
+  const closing = signals[signals.length - 1];
   if (lastSentence.terminal && (closing?.exclamation || payoff > 0)) payoff += 0.15;
-  if (closing && closing.quote >= 0.5 && spanSignals.length > 1) {
+  if (closing && closing.quote >= 0.5 && signals.length > 1) {
     payoff += 0.3;
     payoffDetails.push(`ends on a punchline ("${quoteText(lastSentence.text, 60)}")`);
   }
@@ -264,43 +318,53 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   const completeness =
     ((first > 0 ? (context.breakAfter[first - 1] ?? 0) : 1) + (context.breakAfter[last] ?? 0)) / 2;
   if (completeness >= 0.6) payoffDetails.push('starts and ends at natural breaks');
-  contributions.push({
-    kind: 'payoff',
-    value: Math.min(1, payoff),
-    detail: `A complete thought: ${payoffDetails.join(', ')}`,
-  });
+  return {
+    contribution: {
+      kind: 'payoff',
+      value: Math.min(1, payoff),
+      detail: `A complete thought: ${payoffDetails.join(', ')}`,
+    },
+    completeness,
+  };
+}
 
-  // Emotion and emphasis: density of feeling words, intensifiers and exclamations.
-  const emotionHits = spanSignals.flatMap((s) => s.emotionHits);
-  const exclamations = spanSignals.filter((s) => s.exclamation).length;
-  const emotionDensity = (emotionHits.length + exclamations) / Math.max(1, wordCount);
+/** Emotion and emphasis: density of feeling words, intensifiers and exclamations. */
+function spanEmotion(span: Span): Contribution {
+  const emotionHits = span.signals.flatMap((s) => s.emotionHits);
+  const exclamations = span.signals.filter((s) => s.exclamation).length;
+  const emotionDensity = (emotionHits.length + exclamations) / Math.max(1, span.wordCount);
   const emotion = 1 - Math.exp(-emotionDensity * 14);
   const feelingWords = [...new Set(emotionHits)].slice(0, 5).join(', ');
-  contributions.push({
+  return {
     kind: 'emotion',
     value: emotion,
     detail: `Emotion and emphasis: ${feelingWords || 'none'}${exclamations ? `; ${exclamations} exclamation(s)` : ''}`,
-  });
+  };
+}
 
-  // Quotability: the best short, self-contained or contrasting line.
+/** Quotability: the best short, self-contained or contrasting line. */
+function spanQuotability(span: Span): Contribution {
   let quote = 0;
-  let quoteSentence = firstSentence;
-  spanSignals.forEach((s, k) => {
+  let quoteSentence = span.firstSentence;
+  span.signals.forEach((s, k) => {
     if (s.quote > quote) {
       quote = s.quote;
-      quoteSentence = spanSentences[k] ?? quoteSentence;
+      quoteSentence = span.sentences[k] ?? quoteSentence;
     }
   });
-  contributions.push({
+  return {
     kind: 'quotability',
     value: quote,
     detail: `Quotable line: "${quoteText(quoteSentence.text)}"`,
-  });
+  };
+}
 
-  // Topic salience: terms that are rare in the video but concentrated in this span (TF-IDF).
+/** Topic salience: terms that are rare in the video but concentrated in this span (TF-IDF). */
+function spanSalience(span: Span): { contribution: Contribution; salientTerms: string[] } {
+  const { context } = span;
   const spanCounts = new Map<string, number>();
   let spanTerms = 0;
-  for (const s of spanSignals) {
+  for (const s of span.signals) {
     for (const term of s.terms) spanCounts.set(term, (spanCounts.get(term) ?? 0) + 1);
     spanTerms += s.terms.length;
   }
@@ -319,40 +383,49 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   const salience = 1 - Math.exp(-(focus / Math.max(1, spanTerms)) * 4);
   // Users read the words as spoken ("advice"), never the stems the index keeps ("advic").
   const spoken = new Map<string, string>();
-  for (const sentence of spanSentences)
+  for (const sentence of span.sentences)
     for (const { term, surface } of contentTermsWithSurface(sentence.text))
       if (!spoken.has(term)) spoken.set(term, surface);
-  contributions.push({
-    kind: 'salience',
-    value: salience,
-    detail: `Focused topic: ${salientTerms
-      .slice(0, 4)
-      .map((term) => spoken.get(term) ?? term)
-      .join(', ')}`,
-  });
+  return {
+    contribution: {
+      kind: 'salience',
+      value: salience,
+      detail: `Focused topic: ${salientTerms
+        .slice(0, 4)
+        .map((term) => spoken.get(term) ?? term)
+        .join(', ')}`,
+    },
+    salientTerms,
+  };
+}
 
-  // Pace: faster than the speaker's usual rate reads as energy.
-  const wordsPerSecond = wordCount / durationSeconds;
-  const paceRatio = wordsPerSecond / context.medianWordsPerSecond;
+/** Pace: faster than the speaker's usual rate reads as energy. */
+function spanPace(span: Span): Contribution {
+  const wordsPerSecond = span.wordCount / span.durationSeconds;
+  const paceRatio = wordsPerSecond / span.context.medianWordsPerSecond;
   const pace = Math.max(0, Math.min(1, (paceRatio - 1) * 3));
-  contributions.push({
+  return {
     kind: 'pace',
     value: pace,
     detail: `Spoken at ${wordsPerSecond.toFixed(1)} words/s, ${Math.round((paceRatio - 1) * 100)}% vs the video's median`,
-  });
+  };
+}
 
-  const personaShare = context.persona ? AUDIENCE_SHARE : 0;
-  if (context.persona) {
-    const values = spanSignals.map((s) => s.audience);
-    const audience =
-      0.5 * Math.max(...values) + (0.5 * values.reduce((a, b) => a + b, 0)) / values.length;
-    contributions.push({
-      kind: 'audience',
-      value: audience,
-      detail: `Speaks to ${context.persona}`,
-    });
-  }
+/** Audience: how much the span speaks to the persona the user asked for. */
+function spanAudience(span: Span, persona: string): Contribution {
+  const values = span.signals.map((s) => s.audience);
+  const audience =
+    0.5 * Math.max(...values) + (0.5 * values.reduce((a, b) => a + b, 0)) / values.length;
+  return { kind: 'audience', value: audience, detail: `Speaks to ${persona}` };
+}
 
+/** The weighted sum of the signals as a 0..1 raw score, 0..100 score and the reasons shown. */
+function weigh(
+  contributions: Contribution[],
+  withPersona: boolean,
+  completeness: number,
+): Omit<SpanScore, 'salientTerms'> {
+  const personaShare = withPersona ? AUDIENCE_SHARE : 0;
   const reasons: MomentReason[] = [];
   let raw = 0;
   for (const { kind, value, detail } of contributions) {
@@ -369,7 +442,7 @@ export function scoreSpan(context: ScoringContext, first: number, last: number):
   for (const reason of reasons)
     reason.weight = Math.round(reason.weight * completenessFactor * 10) / 10;
   reasons.sort((a, b) => b.weight - a.weight);
-  return { raw, score: Math.max(0, Math.min(100, Math.round(raw * 100))), reasons, salientTerms };
+  return { raw, score: Math.max(0, Math.min(100, Math.round(raw * 100))), reasons };
 }
 
 /** The span's score with the length preference applied: what moments are ranked and shown by. */

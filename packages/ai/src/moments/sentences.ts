@@ -12,6 +12,8 @@ export interface Sentence {
 }
 
 const TERMINAL_PUNCTUATION = /[.!?…。！？]["'”’)\]]*$/u;
+/** Abbreviations whose period ends no sentence ("Mount St. Helens", "Mr. Dashwood"). */
+const ABBREVIATION = /^(?:mr|mrs|ms|dr|st|mt|prof|sr|jr|vs|e\.g|i\.e|approx|dept)\.$/i;
 /** A pause this long ends a sentence even without punctuation (speech engines without punctuation). */
 const LONG_PAUSE_MS = 1500;
 /** Past this length an unpunctuated run is split at a shorter pause, so candidates stay clip-sized. */
@@ -64,7 +66,8 @@ export function splitSentences(transcript: Transcript): Sentence[] {
     const next = words[i + 1];
     const gap = next ? next.startMs - word.endMs : Infinity;
     const firstStart = current[0]?.startMs ?? word.startMs;
-    if (TERMINAL_PUNCTUATION.test(word.text.trim())) close(true);
+    const text = word.text.trim();
+    if (TERMINAL_PUNCTUATION.test(text) && !ABBREVIATION.test(text)) close(true);
     else if (!next) close(false);
     else if (gap >= LONG_PAUSE_MS) close(false);
     else if (word.endMs - firstStart >= LONG_SENTENCE_MS && gap >= SHORT_PAUSE_MS) close(false);

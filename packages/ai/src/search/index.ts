@@ -1,4 +1,19 @@
 export { searchMoments, searchMomentsWithReport } from './search';
 export type { SearchMomentsOptions, SearchMomentsReport } from './search';
-export { DEFAULT_EMBEDDING_MODEL_DIR, MiniLmEmbedder, loadDefaultEmbedder } from './embeddings';
+export { contentTerms } from './text';
+export {
+  DEFAULT_EMBEDDING_MODEL_DIR,
+  MiniLmEmbedder,
+  cosine,
+  loadDefaultEmbedder,
+} from './embeddings';
 export type { SentenceEmbedder } from './embeddings';
+export {
+  RRF_K,
+  reciprocalRankFusion,
+  signBitsOf,
+  storedCosine,
+  storedEmbedding,
+  transcriptPassages,
+} from './hybrid';
+export type { Passage as TranscriptPassage, StoredEmbedding, TimedText } from './hybrid';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { boundaryProblems, rankOfPlanted } from '../moments/testing/expectations';
+import { boundaryProblems, rankOfAnswer } from '../moments/testing/expectations';
 import { SEARCH_PASSAGES } from '../moments/testing/planted';
 import {
   buildSyntheticTranscript,
@@ -11,6 +11,7 @@ import {
 import { cosine, MiniLmEmbedder } from './embeddings';
 import { DEFAULT_EMBEDDING_MODEL_DIR, searchMoments, searchMomentsWithReport } from './index';
 import { WordPieceTokenizer } from './wordpiece';
+import { transcriptFromParagraphs } from '../moments/testing/held-out';
 
 const modelDir = process.env.EMBEDDING_MODEL_DIR?.trim() || DEFAULT_EMBEDDING_MODEL_DIR;
 const hasModel =
@@ -55,7 +56,7 @@ describe('searchMoments without the embedding model (words, stems and synonyms)'
       const report = await searchMomentsWithReport(synthetic.transcript, query, { limit: 5 });
       expect(report.method).toBe('lexical');
       expect(report.warnings.join(' ')).toMatch(/Semantic search is unavailable .*word matching/);
-      expect(rankOfPlanted(report.moments, synthetic.planted.get(id)!), query).toBe(0);
+      expect(rankOfAnswer(report.moments, synthetic.planted.get(id)!), query).toBe(0);
       expect(boundaryProblems(report.moments, synthetic)).toEqual([]);
     }
   });
@@ -125,7 +126,7 @@ describe.skipIf(!hasModel)('searchMoments with the local sentence-embedding mode
       report.moments
         .slice(1)
         .forEach((moment, i) => expect(moment.score).toBeLessThanOrEqual(report.moments[i]!.score));
-      const rank = rankOfPlanted(report.moments, synthetic.planted.get(passage.id)!);
+      const rank = rankOfAnswer(report.moments, synthetic.planted.get(passage.id)!);
       if (rank === 0) atRank1++;
       if (rank >= 0 && rank < 3) inTop3++;
       else misses.push(`${passage.query} (rank ${rank})`);
@@ -144,5 +145,49 @@ describe.skipIf(!hasModel)('searchMoments with the local sentence-embedding mode
     );
     expect(report.method).toBe('semantic');
     expect(report.moments).toEqual([]);
+  });
+});
+
+// Issue 20: an answer is the tightest span that answers: the answering sentences and a short
+// lead-in, never the talk around them. Paragraphs written for this test.
+describe.skipIf(!hasModel)('answers to paraphrased questions', () => {
+  const talk = [
+    '-- Morning, everyone, thanks for squeezing into the back room again. The tea is in the urn. Grab a chair if you can find one.',
+    'We bought the narrowboat four summers ago, mostly on a whim after a holiday. Neither of us had steered anything bigger than a rowing boat. The first lock took us forty minutes.',
+    'So, the question I get most often is about the winter.',
+    'The canal can freeze for a week or two in January. We run a small diesel stove day and night. And we keep a bucket of grit by the door for the towpath.',
+    'Our neighbours on the next mooring grow tomatoes on their roof. They even had a pumpkin last year. It still amazes me.',
+    'Mooring fees went up again this year, by about a tenth. That hurt. We may move further out of town.',
+    '-- That is us for today. See you next month, and mind the ice on the way out.',
+  ];
+  const { transcript, paragraphs } = transcriptFromParagraphs(talk);
+
+  it('answers with the sentences that answer, led in by the question the speaker asked', async () => {
+    const report = await searchMomentsWithReport(
+      transcript,
+      'how do you keep warm on the boat in winter',
+      {
+        limit: 3,
+      },
+    );
+    const top = report.moments[0]!;
+    const lead = paragraphs[2]!;
+    const answer = paragraphs[3]!;
+    // It holds the answer and starts no earlier than its lead-in.
+    expect(top.startMs).toBeGreaterThanOrEqual(lead.startMs - 300);
+    expect(top.endMs).toBeGreaterThanOrEqual(answer.endMs - 300);
+    // And runs on into nothing else.
+    expect(top.endMs).toBeLessThan(paragraphs[4]!.startMs);
+    expect(top.text).toMatch(/diesel stove/);
+  });
+
+  it('answers a number question with the sentence that holds the number, not its whole paragraph', async () => {
+    const report = await searchMomentsWithReport(transcript, 'how much did the mooring cost rise', {
+      limit: 3,
+    });
+    const top = report.moments[0]!;
+    expect(top.text).toMatch(/a tenth/);
+    expect(top.startMs).toBeGreaterThanOrEqual(paragraphs[4]!.startMs - 300);
+    expect(top.text).not.toMatch(/see you next month/);
   });
 });

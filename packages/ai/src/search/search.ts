@@ -1,7 +1,8 @@
 import { selectNonOverlapping, type SpanCandidate } from '../moments/candidates';
+import { sentenceCues } from '../moments/clip-judge';
 import { thoughtBreaks } from '../moments/scoring';
 import { splitSentences, type Sentence } from '../moments/sentences';
-import { cleanSpokenText, hashtagsFor } from '../moments/titles';
+import { cleanSpokenText, cutTitle, hashtagsFor } from '../moments/titles';
 import type { Moment, Transcript } from '../moments/types';
 import { LexicalIndex } from './bm25';
 import { cosine, loadDefaultEmbedder, type SentenceEmbedder } from './embeddings';
@@ -23,8 +24,8 @@ export interface SearchMomentsReport {
 }
 
 const DEFAULT_LIMIT = 10;
-// Search answers are often a few sentences: shorter clips than viral moments by default.
-const DEFAULT_MIN_MS = 10_000;
+// Search answers are a few sentences: the tightest span that answers, long enough to watch.
+const DEFAULT_MIN_MS = 8_000;
 const DEFAULT_MAX_MS = 60_000;
 /** Cosine similarity below which a sentence is unrelated to the query (all-MiniLM-L6-v2 scale). */
 const SEMANTIC_FLOOR = 0.15;
@@ -70,70 +71,90 @@ function spanText(sentences: readonly Sentence[]): string {
  * Finds the spans of whole sentences that answer a query (moment list type `search_snippet`), by meaning
  * when the local sentence-embedding model is installed, and by words, stems and synonyms otherwise.
  */
-export async function searchMomentsWithReport(
-  transcript: Transcript,
-  query: string,
-  options: SearchMomentsOptions = {},
-): Promise<SearchMomentsReport> {
-  const limit = options.limit ?? DEFAULT_LIMIT;
-  const minMs = options.minMs ?? DEFAULT_MIN_MS;
-  const maxMs = options.maxMs ?? DEFAULT_MAX_MS;
-  const warnings: string[] = [];
-  const sentences = splitSentences(transcript);
-  if (!query.trim())
-    return { moments: [], method: 'lexical', warnings: ['The search query is empty.'] };
-  if (sentences.length === 0)
-    return { moments: [], method: 'lexical', warnings: ['The transcript has no words to search.'] };
+/** How much each sentence answers the query, and what that was computed from. */
+interface QueryRelevance {
+  index: LexicalIndex;
+  queryWeights: Map<string, number>;
+  /** Per sentence, 0..1 (+ a bonus for the expected kind of answer): the sentence with its neighbours. */
+  relevance: number[];
+  /** Per sentence, the sentence on its own: what keeps an answer from running on into other talk. */
+  ownRelevance: number[];
+  /** Per sentence, the meaning match alone, when the embedder worked. */
+  semantic?: number[];
+  queryVector?: Float32Array;
+  vectors?: Float32Array[];
+}
 
+async function queryRelevance(
+  transcript: Transcript,
+  sentences: Sentence[],
+  query: string,
+  embedder: SentenceEmbedder | null,
+  options: { signal?: AbortSignal; warnings: string[] },
+): Promise<QueryRelevance> {
   const index = new LexicalIndex(sentences.map((sentence) => sentence.text));
   const queryWeights = LexicalIndex.expandQuery(query);
   const lexical = [...index.scoreAll(queryWeights)].map(
     (score) => score / (score + LEXICAL_SATURATION),
   );
-
-  let embedder = options.embedder;
-  if (embedder === undefined) {
-    const loaded = await loadDefaultEmbedder();
-    embedder = loaded.embedder ?? null;
-    if (loaded.warning) warnings.push(loaded.warning);
-  }
   let semantic: number[] | undefined;
-  // Similarity of each sentence on its own: what keeps a window from running on into neighbouring talk.
   let semanticOwn: number[] | undefined;
   let queryVector: Float32Array | undefined;
-  let sentenceVectorsReady: Float32Array[] | undefined;
+  let vectors: Float32Array[] | undefined;
   if (embedder) {
     try {
-      const vectors = await sentenceVectors(transcript, sentences, embedder, options.signal);
-      sentenceVectorsReady = vectors;
+      vectors = await sentenceVectors(transcript, sentences, embedder, options.signal);
       [queryVector] = await embedder.embed([query], { signal: options.signal });
       if (!queryVector) throw new Error('no query vector');
-      const queryVectorSet = queryVector;
-      semantic = sentences.map((_, i) => {
-        const own = vectors[i];
-        const context = vectors[sentences.length + i];
-        const similarity = Math.max(
-          own ? cosine(queryVectorSet, own) : 0,
-          context ? cosine(queryVectorSet, context) : 0,
-        );
-        return scaledSimilarity(similarity);
-      });
-      semanticOwn = sentences.map((_, i) => {
-        const own = vectors[i];
-        return own ? scaledSimilarity(cosine(queryVectorSet, own)) : 0;
-      });
+      const against = (vector: Float32Array | undefined) =>
+        vector ? cosine(queryVector!, vector) : 0;
+      semantic = sentences.map((_, i) =>
+        scaledSimilarity(Math.max(against(vectors![i]), against(vectors![sentences.length + i]))),
+      );
+      semanticOwn = sentences.map((_, i) => scaledSimilarity(against(vectors![i])));
     } catch (error) {
       options.signal?.throwIfAborted();
-      warnings.push(
+      options.warnings.push(
         `Semantic search failed (${(error as Error).message}); using word matching with synonyms only.`,
       );
     }
   }
   const combine = (similarities: number[] | undefined, i: number) =>
     similarities ? 0.75 * (similarities[i] ?? 0) + 0.25 * (lexical[i] ?? 0) : (lexical[i] ?? 0);
-  const relevance = sentences.map((_, i) => combine(semantic, i));
-  const ownRelevance = sentences.map((_, i) => combine(semanticOwn, i));
+  // Classic question answering: the kind of answer a question expects (a number for "how many").
+  const expects = expectedAnswer(query);
+  // A greeting, sponsor read or sign-off names the talk's topic but answers no question about it,
+  // unless the query asks for that kind of talk itself ("the sponsor", "the guest").
+  // So does the line said between two of them ("Welcome. My guest today runs a workshop. Thanks
+  // for coming in."): it introduces the topic the rest of the talk answers about.
+  const asksAside = sentenceCues(query).housekeeping > 0;
+  const isAside = sentences.map(
+    (sentence) => !asksAside && sentenceCues(sentence.text).housekeeping > 0,
+  );
+  const aside = sentences.map((_, i) =>
+    isAside[i] ? ASIDE_SHARE : isAside[i - 1] && isAside[i + 1] ? ASIDE_SHARE : 1,
+  );
+  return {
+    index,
+    queryWeights,
+    relevance: sentences.map(
+      (sentence, i) =>
+        aside[i]! * combine(semantic, i) + (expects?.test(sentence.text) ? ANSWER_TYPE_BONUS : 0),
+    ),
+    ownRelevance: sentences.map((_, i) => aside[i]! * combine(semanticOwn, i)),
+    semantic,
+    queryVector,
+    vectors: semantic ? vectors : undefined,
+  };
+}
 
+/** One answer per strong sentence: the tightest whole-sentence span around it (issue 20), ranked. */
+function answerCandidates(
+  sentences: Sentence[],
+  scores: QueryRelevance,
+  options: { limit: number; minMs: number; maxMs: number },
+): SpanCandidate[] {
+  const { index, queryWeights, relevance, ownRelevance, vectors } = scores;
   const breakAfter = thoughtBreaks(
     sentences,
     sentences.map((sentence) => ({ terms: contentTerms(sentence.text) })),
@@ -143,101 +164,172 @@ export async function searchMomentsWithReport(
   const matchedBySentence = sentences.map((sentence) =>
     index.matchedTerms(sentence.index, queryWeights),
   );
-  // How much sentence i stays on the topic of the answer's best sentence p (its vectors, or shared words).
-  // Sentences between the same two strong breaks (long pauses, topic shifts) belong to one stretch of talk.
-  const paragraphOf: number[] = [];
-  sentences.forEach((_, i) => {
-    paragraphOf.push(
-      i === 0 ? 0 : (paragraphOf[i - 1] ?? 0) + ((breakAfter[i - 1] ?? 0) >= 0.6 ? 1 : 0),
-    );
-  });
-  const topicalTo = (i: number, p: number): number =>
-    Math.max(paragraphOf[i] === paragraphOf[p] ? 0.5 : 0, similarityTo(i, p));
+  // How close sentence i is in meaning to the answer's best sentence p (its vectors, or shared words).
   const similarityTo = (i: number, p: number): number => {
     if (i === p) return 1;
-    const a = sentenceVectorsReady?.[i];
-    const b = sentenceVectorsReady?.[p];
-    if (a && b) return Math.max(0, Math.min(1, (cosine(a, b) - 0.1) / 0.3));
+    const a = vectors?.[i];
+    const b = vectors?.[p];
+    if (a && b) return Math.max(0, Math.min(1, (cosine(a, b) - 0.1) / 0.5));
     const own = termSets[i];
     const peakTerms = termSets[p];
     if (!own || !peakTerms || own.size === 0) return 0;
     return Math.min(1, ([...own].filter((term) => peakTerms.has(term)).length / own.size) * 2);
   };
-  const durationOf = (first: number, last: number) =>
-    (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
-
-  // One window per answer: around each strong sentence, the whole-sentence span that stays on its topic
-  // and starts and ends where the talk pauses or moves on.
   const candidates: SpanCandidate[] = [];
+  const taken = (k: number) => candidates.some((c) => c.first <= k && k <= c.last);
   const peaks = sentences
     .map((sentence) => sentence.index)
     .filter((i) => (relevance[i] ?? 0) >= MIN_PEAK_RELEVANCE)
     .sort((a, b) => (relevance[b] ?? 0) - (relevance[a] ?? 0));
-  const poolSize = Math.max(limit * 2, 12);
+  const poolSize = Math.max(options.limit * 2, 12);
   for (const p of peaks) {
     if (candidates.length >= poolSize) break;
-    if (candidates.some((candidate) => candidate.first <= p && p <= candidate.last)) continue;
-    let best: SpanCandidate | undefined;
-    for (let first = p; first >= 0 && durationOf(first, p) <= maxMs; first--) {
-      for (let last = p; last < sentences.length; last++) {
-        const durationMs = durationOf(first, last);
-        if (durationMs > maxMs) break;
-        if (durationMs < minMs && (first > 0 || last < sentences.length - 1)) continue;
-        if (candidates.some((candidate) => first <= candidate.last && candidate.first <= last))
-          continue;
-        let support = 0;
-        const matched = new Set<string>();
-        let totalMs = 0;
-        for (let k = first; k <= last; k++) {
-          const sentence = sentences[k];
-          if (!sentence) continue;
-          const weight = sentence.endMs - sentence.startMs;
-          support += Math.max(ownRelevance[k] ?? 0, topicalTo(k, p)) * weight;
-          for (const term of matchedBySentence[k] ?? []) matched.add(term);
-          totalMs += weight;
-        }
-        const completeness =
-          ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
-        const fit = 0.5 * (support / Math.max(1, totalMs)) + 0.5 * completeness;
-        // Share of the query's words (synonyms at their weight) the span mentions anywhere.
-        const coverage = Math.min(
-          1,
-          [...matched].reduce((sum, term) => sum + (queryWeights.get(term) ?? 0), 0) /
-            Math.max(1, typedTerms),
-        );
-        const rank = 0.5 * (relevance[p] ?? 0) + 0.2 * coverage + 0.3 * fit;
-        if (!best || rank > best.rank) {
-          best = {
-            first,
-            last,
-            startMs: sentences[first]?.startMs ?? 0,
-            endMs: sentences[last]?.endMs ?? 0,
-            rank,
-            scored: { raw: rank, score: Math.round(rank * 100), reasons: [], salientTerms: [] },
-          };
-        }
-      }
-    }
-    if (best) candidates.push(best);
+    if (taken(p)) continue;
+    const span = answerSpan(p, {
+      sentences,
+      breakAfter,
+      answers: (k) =>
+        Math.max((ownRelevance[k] ?? 0) / Math.max(1e-6, ownRelevance[p] ?? 0), similarityTo(k, p)),
+      minMs: options.minMs,
+      maxMs: options.maxMs,
+      taken,
+    });
+    const completeness =
+      ((span.first > 0 ? (breakAfter[span.first - 1] ?? 0) : 1) + (breakAfter[span.last] ?? 0)) / 2;
+    const matched = new Set<string>();
+    for (let k = span.first; k <= span.last; k++)
+      for (const term of matchedBySentence[k] ?? []) matched.add(term);
+    // Share of the query's words (synonyms at their weight) the answer mentions anywhere.
+    const coverage = Math.min(
+      1,
+      [...matched].reduce((sum, term) => sum + (queryWeights.get(term) ?? 0), 0) /
+        Math.max(1, typedTerms),
+    );
+    const rank = 0.6 * (relevance[p] ?? 0) + 0.2 * coverage + 0.2 * completeness;
+    candidates.push({
+      first: span.first,
+      last: span.last,
+      startMs: sentences[span.first]?.startMs ?? 0,
+      endMs: sentences[span.last]?.endMs ?? 0,
+      rank,
+      scored: { raw: rank, score: Math.round(rank * 100), reasons: [], salientTerms: [] },
+    });
   }
+  return candidates;
+}
 
+/** Re-ranks the answers by embedding each whole span: a passage can answer what no sentence does. */
+async function rerankByPassage(
+  candidates: SpanCandidate[],
+  sentences: Sentence[],
+  queryVector: Float32Array,
+  embedder: SentenceEmbedder,
+  signal?: AbortSignal,
+): Promise<SpanCandidate[]> {
+  const passageVectors = await embedder.embed(
+    candidates.map((candidate) => spanText(sentences.slice(candidate.first, candidate.last + 1))),
+    { signal },
+  );
+  candidates.forEach((candidate, i) => {
+    const vector = passageVectors[i];
+    const passage = vector ? scaledSimilarity(cosine(queryVector, vector)) : 0;
+    const rank = (1 - PASSAGE_SHARE) * candidate.rank + PASSAGE_SHARE * passage;
+    candidate.rank = rank;
+    candidate.scored = { ...candidate.scored, raw: rank, score: Math.round(rank * 100) };
+  });
+  return [...candidates].sort((a, b) => b.rank - a.rank);
+}
+
+/** The answer as a moment: titled by its best-matching sentence, with why it answers. */
+function answerMoment(
+  candidate: SpanCandidate,
+  sentences: Sentence[],
+  scores: QueryRelevance,
+  query: string,
+): Moment {
+  const { index, queryWeights, relevance, semantic } = scores;
+  const spanSentences = sentences.slice(candidate.first, candidate.last + 1);
+  let best = spanSentences[0] as Sentence;
+  for (const sentence of spanSentences)
+    if ((relevance[sentence.index] ?? 0) > (relevance[best.index] ?? 0)) best = sentence;
+  // Matched words as the speaker said them ("advice"), not the index's stems ("advic").
+  const spokenForms = new Map(
+    contentTermsWithSurface(best.text).map(({ term, surface }) => [term, surface] as const),
+  );
+  const matched = [
+    ...new Set(index.matchedTerms(best.index, queryWeights).map((t) => spokenForms.get(t) ?? t)),
+  ];
+  const counts = new Map<string, number>();
+  for (const term of contentTerms(spanText(spanSentences)))
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+  const salientTerms = [...counts]
+    .map(([term, count]) => [term, count * index.idf(term)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([term]) => term);
+  const title = cleanSpokenText(best.text).replace(/[.,;:…]+$/, '');
+  const detail =
+    `Answers "${query.trim()}": "${title}"` +
+    (semantic ? ` (meaning match ${Math.round((semantic[best.index] ?? 0) * 100)}%` : ' (') +
+    (matched.length
+      ? `${semantic ? '; ' : ''}words: ${matched.slice(0, 5).join(', ')})`
+      : semantic
+        ? ')'
+        : 'word match)');
+  return {
+    startMs: candidate.startMs,
+    endMs: candidate.endMs,
+    score: Math.max(0, Math.min(100, candidate.scored.score)),
+    reasons: [{ kind: 'relevance', detail, weight: candidate.scored.score }],
+    title: cutTitle(title),
+    // The excerpt starts where the title comes from, so both describe the same part of the span.
+    description: excerptFrom(spanSentences, best),
+    hashtags: hashtagsFor(spanSentences, salientTerms),
+    text: spanText(spanSentences),
+  };
+}
+
+/**
+ * Finds the spans of whole sentences that answer a query (moment list type `search_snippet`), by meaning
+ * when the local sentence-embedding model is installed, and by words, stems and synonyms otherwise.
+ */
+export async function searchMomentsWithReport(
+  transcript: Transcript,
+  query: string,
+  options: SearchMomentsOptions = {},
+): Promise<SearchMomentsReport> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const warnings: string[] = [];
+  const sentences = splitSentences(transcript);
+  if (!query.trim())
+    return { moments: [], method: 'lexical', warnings: ['The search query is empty.'] };
+  if (sentences.length === 0)
+    return { moments: [], method: 'lexical', warnings: ['The transcript has no words to search.'] };
+  let embedder = options.embedder;
+  if (embedder === undefined) {
+    const loaded = await loadDefaultEmbedder();
+    embedder = loaded.embedder ?? null;
+    if (loaded.warning) warnings.push(loaded.warning);
+  }
+  const scores = await queryRelevance(transcript, sentences, query, embedder, {
+    signal: options.signal,
+    warnings,
+  });
+  const candidates = answerCandidates(sentences, scores, {
+    limit,
+    minMs: options.minMs ?? DEFAULT_MIN_MS,
+    maxMs: options.maxMs ?? DEFAULT_MAX_MS,
+  });
   let chosen = selectNonOverlapping(candidates, limit);
-  if (semantic && embedder && queryVector) {
-    // Re-rank a wider pool by embedding each whole span: a passage can answer what no single sentence does.
-    const pool = candidates;
+  if (scores.semantic && embedder && scores.queryVector) {
     try {
-      const passageVectors = await embedder.embed(
-        pool.map((candidate) => spanText(sentences.slice(candidate.first, candidate.last + 1))),
-        { signal: options.signal },
+      const ranked = await rerankByPassage(
+        candidates,
+        sentences,
+        scores.queryVector,
+        embedder,
+        options.signal,
       );
-      pool.forEach((candidate, i) => {
-        const vector = passageVectors[i];
-        const passage = vector ? scaledSimilarity(cosine(queryVector!, vector)) : 0;
-        const rank = (1 - PASSAGE_SHARE) * candidate.rank + PASSAGE_SHARE * passage;
-        candidate.rank = rank;
-        candidate.scored = { ...candidate.scored, raw: rank, score: Math.round(rank * 100) };
-      });
-      chosen = pool.sort((a, b) => b.rank - a.rank).slice(0, limit);
+      chosen = ranked.slice(0, limit);
     } catch (error) {
       options.signal?.throwIfAborted();
       warnings.push(
@@ -245,48 +337,136 @@ export async function searchMomentsWithReport(
       );
     }
   }
-  const moments = chosen.map((candidate): Moment => {
-    const spanSentences = sentences.slice(candidate.first, candidate.last + 1);
-    let best = spanSentences[0] as Sentence;
-    for (const sentence of spanSentences)
-      if ((relevance[sentence.index] ?? 0) > (relevance[best.index] ?? 0)) best = sentence;
-    // Matched words as the speaker said them ("advice"), not the index's stems ("advic").
-    const spokenForms = new Map(
-      contentTermsWithSurface(best.text).map(({ term, surface }) => [term, surface] as const),
-    );
-    const matched = [
-      ...new Set(index.matchedTerms(best.index, queryWeights).map((t) => spokenForms.get(t) ?? t)),
-    ];
-    const counts = new Map<string, number>();
-    for (const term of contentTerms(spanText(spanSentences)))
-      counts.set(term, (counts.get(term) ?? 0) + 1);
-    const salientTerms = [...counts]
-      .map(([term, count]) => [term, count * index.idf(term)] as const)
-      .sort((a, b) => b[1] - a[1])
-      .map(([term]) => term);
-    const title = cleanSpokenText(best.text).replace(/[.,;:…]+$/, '');
-    const detail =
-      `Answers "${query.trim()}": "${title}"` +
-      (semantic ? ` (meaning match ${Math.round((semantic[best.index] ?? 0) * 100)}%` : ' (') +
-      (matched.length
-        ? `${semantic ? '; ' : ''}words: ${matched.slice(0, 5).join(', ')})`
-        : semantic
-          ? ')'
-          : 'word match)');
-    return {
-      startMs: candidate.startMs,
-      endMs: candidate.endMs,
-      score: Math.max(0, Math.min(100, candidate.scored.score)),
-      reasons: [{ kind: 'relevance', detail, weight: candidate.scored.score }],
-      title: title.length > 70 ? `${title.slice(0, 69).replace(/\s+\S*$/, '')}…` : title,
-      // The excerpt starts where the title comes from, so both describe the same part of the span.
-      description: excerptFrom(spanSentences, best),
-      hashtags: hashtagsFor(spanSentences, salientTerms),
-      text: spanText(spanSentences),
-    };
-  });
+  const moments = chosen.map((candidate) => answerMoment(candidate, sentences, scores, query));
   moments.sort((a, b) => b.score - a.score);
-  return { moments, method: semantic ? 'semantic' : 'lexical', warnings };
+  return { moments, method: scores.semantic ? 'semantic' : 'lexical', warnings };
+}
+
+/** What is left of the relevance of a greeting, sponsor read or sign-off. */
+const ASIDE_SHARE = 0.5;
+/** What a sentence holding the expected kind of answer gains in relevance. */
+const ANSWER_TYPE_BONUS = 0.08;
+const NUMBER_ANSWER =
+  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|third|quarter|dozen|percent)\b/i;
+
+/** The shape of the answer a question asks for, when it asks for one (numbers, reasons). */
+function expectedAnswer(query: string): RegExp | undefined {
+  const lower = query.toLowerCase();
+  if (
+    /\bhow (?:many|much|long|often|far|old|big|fast)\b|\bwhat (?:percentage|share|number)\b/.test(
+      lower,
+    )
+  )
+    return NUMBER_ANSWER;
+  if (/^\s*why\b|\bwhat (?:is|was) the reason\b/.test(lower))
+    return /\b(?:because|so that|since|the reason|that is why|that's why|which means)\b/i;
+  return undefined;
+}
+
+/**
+ * A neighbour answering at least this much (relative relevance, or meaning close to the best
+ * sentence) joins. Less is asked of the sentences after: a sentence that matches the question's
+ * words often introduces the answer ("Inspectors still walk bridges with a hammer.") that follows.
+ */
+const JOINS_ANSWER = 0.6;
+const JOINS_ANSWER_AFTER = 0.45;
+/** What follows a lead-in (a question, a short line ending its paragraph) answers it, up to this many sentences. */
+const LEAD_IN_ANSWER_SENTENCES = 3;
+/** A lead-in this short ("Here is a simple test.") comes with the answer it introduces. */
+const LEAD_IN_MAX_WORDS = 8;
+
+/**
+ * The tightest span of whole sentences that answers, around its best sentence p (issue 20): the
+ * neighbours that answer too (relevant to the query, or close in meaning to p) within the same
+ * stretch of talk, plus a short lead-in, never padding. A question in the talk ("Who was your
+ * first hire?") is a lead-in: its answer is what follows it.
+ */
+function answerSpan(
+  p: number,
+  talk: {
+    sentences: readonly Sentence[];
+    breakAfter: readonly number[];
+    answers: (k: number) => number;
+    minMs: number;
+    maxMs: number;
+    taken: (k: number) => boolean;
+  },
+): { first: number; last: number } {
+  const { sentences, breakAfter } = talk;
+  const isQuestion = (k: number) => /\?["')]*$/.test(sentences[k]?.text.trim() ?? '');
+  const duration = (a: number, b: number) =>
+    (sentences[b]?.endMs ?? 0) - (sentences[a]?.startMs ?? 0);
+  const joinable = (k: number, boundary: number) =>
+    k >= 0 &&
+    k < sentences.length &&
+    !talk.taken(k) &&
+    (breakAfter[boundary] ?? 1) < 0.6 &&
+    !isQuestion(k);
+  let first = p;
+  let last = p;
+  // A question's answer follows it, often after a pause and in another voice; so does the answer
+  // to a short sentence that ends its paragraph ("Heavy clay." "So, the question I get is about
+  // the winter."): the whole next paragraph is the answer.
+  const leadIn =
+    isQuestion(p) || ((breakAfter[p] ?? 1) >= 0.6 && (sentences[p]?.words.length ?? 99) <= 12);
+  if (leadIn) {
+    let crossed = false;
+    while (
+      last + 1 < sentences.length &&
+      !talk.taken(last + 1) &&
+      !isQuestion(last + 1) &&
+      duration(first, last + 1) <= talk.maxMs &&
+      last - p < LEAD_IN_ANSWER_SENTENCES &&
+      (!crossed || (breakAfter[last] ?? 1) < 0.6)
+    ) {
+      crossed = true;
+      last++;
+    }
+  }
+  let grown = true;
+  while (grown) {
+    grown = false;
+    if (
+      joinable(last + 1, last) &&
+      talk.answers(last + 1) >= JOINS_ANSWER_AFTER &&
+      duration(first, last + 1) <= talk.maxMs
+    ) {
+      last++;
+      grown = true;
+    }
+    if (
+      joinable(first - 1, first - 1) &&
+      talk.answers(first - 1) >= JOINS_ANSWER &&
+      duration(first - 1, last) <= talk.maxMs
+    ) {
+      first--;
+      grown = true;
+    }
+  }
+  // A short lead-in before the answer: a question asked, or a few words that introduce it.
+  const before = first - 1;
+  if (
+    before >= 0 &&
+    !talk.taken(before) &&
+    (breakAfter[before] ?? 1) < 0.6 &&
+    (isQuestion(before) || (sentences[before]?.words.length ?? 99) <= LEAD_IN_MAX_WORDS) &&
+    duration(before, last) <= talk.maxMs
+  )
+    first = before;
+  // Too short to watch: the neighbour that answers more, within the same stretch of talk if it can.
+  const free = (k: number) => k >= 0 && k < sentences.length && !talk.taken(k);
+  while (duration(first, last) < talk.minMs) {
+    const within = joinable(last + 1, last) || (first > 0 && joinable(first - 1, first - 1));
+    const canNext = within ? joinable(last + 1, last) : free(last + 1);
+    const canPrevious = within ? first > 0 && joinable(first - 1, first - 1) : free(first - 1);
+    if (!canNext && !canPrevious) break;
+    // The answer more often follows than precedes: the sentence before must answer clearly more.
+    const next = canNext ? talk.answers(last + 1) + 0.2 : -1;
+    const previous = canPrevious ? talk.answers(first - 1) : -1;
+    if (next >= previous) last++;
+    else first--;
+  }
+  return { first, last };
 }
 
 function excerptFrom(spanSentences: readonly Sentence[], titleSentence: Sentence): string {

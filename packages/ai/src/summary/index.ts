@@ -1,2 +1,2 @@
-export { summariseTranscript, chapterBoundaries } from './summarise';
+export { summariseTranscript } from './summarise';
 export type { SummariseOptions, VideoSummary, SummaryChapter, SummaryKeyPoint } from './summarise';

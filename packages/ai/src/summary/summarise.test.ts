@@ -130,7 +130,16 @@ describe.runIf(ready)('summary of a spoken talk with four topics', () => {
       covered.add(topic);
     }
     expect(covered.size).toBe(TOPICS.length);
-    expect(summary.overview.split(/(?<=[.!?])\s+/).length).toBeGreaterThanOrEqual(TOPICS.length);
+    // Issue 20: the overview states the talk's main points (not each chapter's first sentence),
+    // several of them and not all about one topic.
+    const overviewSentences = summary.overview.split(/(?<=[.!?])\s+/);
+    expect(overviewSentences.length).toBeGreaterThanOrEqual(3);
+    const topicsStated = new Set(
+      overviewSentences.flatMap((sentence) =>
+        TOPICS.flatMap((topic, i) => (topic.words.test(sentence) ? [i] : [])),
+      ),
+    );
+    expect(topicsStated.size).toBeGreaterThanOrEqual(3);
     // Deterministic: the same transcript gives the same summary.
     expect(await summariseTranscript(transcript, { embedder })).toEqual(summary);
   });

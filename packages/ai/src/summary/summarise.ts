@@ -1,9 +1,18 @@
 import { z } from 'zod';
+import {
+  featuresLowConfidence,
+  isUnsureContentWord,
+  keyphrases,
+  lowConfidenceForms,
+} from '../language/index';
+import { pickDiverse } from '../language/diversity';
 import { parseJsonReply, type LlmClient } from '../llm/index';
+import { interest, sentenceCues } from '../moments/clip-judge';
+import { findViralMoments } from '../moments/find';
 import { splitSentences, type Sentence } from '../moments/sentences';
 import type { Transcript } from '../moments/types';
 import { cosine, loadDefaultEmbedder, type SentenceEmbedder } from '../search/embeddings';
-import { contentTerms, contentTermsWithSurface } from '../search/text';
+import { meanVector, sentenceVectors, topicStarts, type Vector } from '../topics/shifts';
 
 export interface SummaryChapter {
   startMs: number;
@@ -36,148 +45,184 @@ export interface SummariseOptions {
   signal?: AbortSignal;
 }
 
-/** Sentences on each side of a gap whose meaning is compared (TextTiling's block size). */
-const WINDOW = 3;
-/** A chapter shorter than this is not made: a topic needs time to be a chapter (less in a short talk). */
-const MIN_CHAPTER_MS = 20_000;
-const MIN_CHAPTER_SHARE = 1 / 5;
-/** About one chapter per this much speech at most, so a long talk is not cut into crumbs. */
-const MS_PER_CHAPTER = 20_000;
-const MAX_CHAPTERS = 12;
-
-type Vector = Float32Array;
-
-function mean(vectors: readonly Vector[]): Vector {
-  const dims = vectors[0]?.length ?? 0;
-  const sum = new Float32Array(dims);
-  for (const vector of vectors) for (let d = 0; d < dims; d++) sum[d]! += vector[d] ?? 0;
-  let norm = 0;
-  for (let d = 0; d < dims; d++) norm += sum[d]! ** 2;
-  norm = Math.sqrt(norm) || 1;
-  for (let d = 0; d < dims; d++) sum[d]! /= norm;
-  return sum;
-}
-
-/** Bag-of-stems vectors over a shared vocabulary: the fallback when no embedding model is installed. */
-function lexicalVectors(texts: readonly string[]): Vector[] {
-  const vocabulary = new Map<string, number>();
-  const termLists = texts.map((text) => contentTerms(text));
-  for (const terms of termLists)
-    for (const term of terms) if (!vocabulary.has(term)) vocabulary.set(term, vocabulary.size);
-  return termLists.map((terms) => {
-    const vector = new Float32Array(Math.max(1, vocabulary.size));
-    for (const term of terms) vector[vocabulary.get(term)!]! += 1;
-    return mean([vector]);
-  });
-}
+/** The overview states about one main point per minute of speech (3 at least, 6 at most). */
+const OVERVIEW_SENTENCES_PER_MINUTE = 1;
+/** The talk's best moments (by the offline clip judge) whose strongest sentences are key points. */
+const TOP_MOMENTS_IN_KEY_POINTS = 3;
+/** Key points: 8, or two a minute on longer talks, at most 12. */
+const MIN_KEY_POINTS = 8;
+const MAX_KEY_POINTS = 12;
+/** A clean sentence replaces an unsure one as a key point when it weighs at least this share of it
+ * (chosen on bench/dev: 0.6 keeps the main points stated, 0.4 loses one in four talks). */
+const CLEAN_ALTERNATIVE_SHARE = 0.6;
+/** MMR trade-off for the overview: mostly salience, enough diversity not to say one thing twice. */
+const OVERVIEW_RELEVANCE_SHARE = 0.7;
 
 /**
- * Indices of the sentences that open a new chapter (the first is always 0). Topic shifts are the
- * gaps where the meaning of the sentences before and after differs most (TextTiling depth scores
- * over sentence embeddings); chapters shorter than minChapterMs are not made.
+ * How much each sentence states a main point, 0..1: closeness to what the whole talk is about
+ * (centrality) and what a listener remembers (a striking number, advice, a conclusion or contrast);
+ * greetings, sponsor reads and sign-offs, questions and fragments state none.
  */
-export function chapterBoundaries(
+function mainPointWeights(
   sentences: readonly Sentence[],
   vectors: readonly Vector[],
-): number[] {
-  const n = sentences.length;
-  if (n < 2) return [0];
-  const spokenMs = sentences[n - 1]!.endMs - sentences[0]!.startMs;
-  const minChapterMs = Math.min(MIN_CHAPTER_MS, spokenMs * MIN_CHAPTER_SHARE);
-  const similarity: number[] = [];
-  for (let gap = 1; gap < n; gap++) {
-    const left = mean(vectors.slice(Math.max(0, gap - WINDOW), gap));
-    const right = mean(vectors.slice(gap, Math.min(n, gap + WINDOW)));
-    similarity.push(cosine(left, right));
-  }
-  // Depth: how far the similarity dips below the peaks on either side of it.
-  const depth = similarity.map((value, i) => {
-    let leftPeak = value;
-    for (let j = i; j >= 0 && similarity[j]! >= leftPeak - 1e-9; j--) leftPeak = similarity[j]!;
-    let rightPeak = value;
-    for (let j = i; j < similarity.length && similarity[j]! >= rightPeak - 1e-9; j++)
-      rightPeak = similarity[j]!;
-    return leftPeak - value + (rightPeak - value);
+): { weights: number[]; housekeeping: boolean[] } {
+  const cues = sentences.map((sentence) => sentenceCues(sentence.text));
+  const housekeeping = cues.map((c) => c.housekeeping > 0);
+  const kept = vectors.filter((_, i) => !housekeeping[i]);
+  const centre = meanVector(kept.length ? kept : vectors);
+  const closeness = vectors.map((vector) => cosine(vector, centre));
+  const sorted = [...closeness].sort((a, b) => a - b);
+  const low = sorted[Math.floor(sorted.length * 0.1)] ?? 0;
+  const high = sorted[Math.floor(sorted.length * 0.9)] ?? 1;
+  const lowForms = lowConfidenceForms(sentences.flatMap((sentence) => sentence.words));
+  const weights = sentences.map((sentence, i) => {
+    if (housekeeping[i]) return 0;
+    const centrality = Math.max(0, Math.min(1, (closeness[i]! - low) / Math.max(1e-6, high - low)));
+    const words = sentence.words.length;
+    let weight = 0.5 * centrality + 0.5 * interest(cues[i]!);
+    if (words < 6) weight *= words / 6;
+    if (/\?["')]*$/.test(sentence.text.trim())) weight *= 0.4;
+    if (featuresLowConfidence(sentence.text, lowForms)) weight *= 0.85;
+    return weight;
   });
-  const average = depth.reduce((sum, value) => sum + value, 0) / depth.length;
-  const spread = Math.sqrt(
-    depth.reduce((sum, value) => sum + (value - average) ** 2, 0) / depth.length,
-  );
-  const threshold = average + spread / 2;
-  const maxChapters = Math.min(MAX_CHAPTERS, Math.max(1, Math.round(spokenMs / MS_PER_CHAPTER)));
-  const candidates = depth
-    .map((value, i) => ({ sentence: i + 1, value }))
-    .filter((gap) => gap.value > threshold && gap.value > 0.05)
-    .sort((a, b) => b.value - a.value);
-  const chosen: number[] = [];
-  for (const candidate of candidates) {
-    if (chosen.length >= maxChapters - 1) break;
-    const starts = [0, ...chosen, candidate.sentence].sort((a, b) => a - b);
-    const long = starts.every((start, k) => {
-      const end = k + 1 < starts.length ? starts[k + 1]! - 1 : n - 1;
-      return sentences[end]!.endMs - sentences[start]!.startMs >= minChapterMs;
+  return { weights, housekeeping };
+}
+
+/** The most salient sentences among `pool`, each unlike those before it (MMR), in video order. */
+function salientSentences(
+  pool: readonly number[],
+  weights: readonly number[],
+  vectors: readonly Vector[],
+  count: number,
+): number[] {
+  return pickDiverse(
+    pool.filter((i) => weights[i]! > 0),
+    {
+      count,
+      relevance: (i) => weights[i]!,
+      similarity: (a, b) => cosine(vectors[a]!, vectors[b]!),
+      relevanceShare: OVERVIEW_RELEVANCE_SHARE,
+    },
+  ).sort((a, b) => a - b);
+}
+
+/** A chapter's title: the noun phrase that best names its topic ("battery life in the cold"). */
+async function chapterTitles(
+  groups: number[][],
+  sentences: readonly Sentence[],
+  embedder: SentenceEmbedder | null,
+  vectors: readonly Vector[],
+  weights: readonly number[],
+): Promise<string[]> {
+  // A greeting or sign-off names no topic ("Episode", "Lovely place"): titles come from the rest.
+  const texts = groups.map((members) => {
+    const said = members.filter((i) => weights[i]! > 0);
+    return (said.length ? said : members).map((i) => sentences[i]!.text);
+  });
+  const used = new Set<string>();
+  const titles: string[] = [];
+  for (const [k, members] of groups.entries()) {
+    // The chapter's meaning, weighted by how much each sentence says (asides count little).
+    const said = members.filter((i) => weights[i]! > 0);
+    const centre = weightedMean(
+      (said.length ? said : members).map((i) => vectors[i]!),
+      (said.length ? said : members).map((i) => weights[i]! || 1),
+    );
+    const ranked = await keyphrases(texts[k]!, {
+      embedder,
+      centre: embedder ? centre : undefined,
+      elsewhere: texts.filter((_, j) => j !== k).map((chapter) => chapter.join(' ')),
+      lowConfidence: lowConfidenceForms(members.flatMap((i) => sentences[i]!.words)),
+      withOf: true,
+      maxWords: 5,
+      limit: 6,
+      relevanceShare: 1,
     });
-    if (long) chosen.push(candidate.sentence);
+    // Two chapters are never titled alike.
+    const phrase = ranked.find((candidate) => !used.has(candidate.head)) ?? ranked[0];
+    if (phrase) used.add(phrase.head);
+    const title = phrase?.text ?? `Part ${k + 1}`;
+    titles.push(title.charAt(0).toUpperCase() + title.slice(1));
   }
-  return [0, ...chosen.sort((a, b) => a - b)];
+  return titles;
 }
 
-/** The sentence nearest the chapter's centre of meaning: its most representative line. */
-function centralSentences(members: readonly number[], vectors: readonly Vector[]): number[] {
-  const centre = mean(members.map((i) => vectors[i]!));
-  return [...members].sort((a, b) => cosine(vectors[b]!, centre) - cosine(vectors[a]!, centre));
-}
-
-/** A short title from the chapter's most distinctive words (frequent here, rare elsewhere). */
-function chapterTitle(text: string, otherTexts: readonly string[]): string {
-  const elsewhere = new Set(otherTexts.flatMap((other) => contentTerms(other)));
-  const counts = new Map<string, { surface: string; count: number }>();
-  for (const { term, surface } of contentTermsWithSurface(text)) {
-    const entry = counts.get(term) ?? { surface, count: 0 };
-    entry.count += elsewhere.has(term) ? 0.5 : 1;
-    counts.set(term, entry);
-  }
-  const words = [...counts.values()]
-    .sort((a, b) => b.count - a.count || a.surface.localeCompare(b.surface))
-    .slice(0, 3)
-    .map((entry) => entry.surface);
-  if (!words.length) return 'Chapter';
-  const phrase =
-    words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words[0]!;
-  return phrase.charAt(0).toUpperCase() + phrase.slice(1);
+function weightedMean(vectors: readonly Vector[], weights: readonly number[]): Vector {
+  return meanVector(vectors.map((vector, i) => vector.map((value) => value * weights[i]!)));
 }
 
 const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-function extractive(sentences: readonly Sentence[], vectors: readonly Vector[], starts: number[]) {
+async function extractive(
+  sentences: readonly Sentence[],
+  vectors: readonly Vector[],
+  starts: number[],
+  embedder: SentenceEmbedder | null,
+  highlights: readonly { startMs: number; endMs: number }[],
+) {
   const groups = starts.map((start, k) =>
     Array.from({ length: (starts[k + 1] ?? sentences.length) - start }, (_, i) => start + i),
   );
-  const texts = groups.map((members) => members.map((i) => sentences[i]!.text).join(' '));
-  const ranked = groups.map((members) => centralSentences(members, vectors));
+  const { weights } = mainPointWeights(sentences, vectors);
+  const spokenMinutes = (sentences.at(-1)!.endMs - sentences[0]!.startMs) / 60_000;
+  const overviewCount = Math.max(
+    3,
+    Math.min(6, Math.round(spokenMinutes * OVERVIEW_SENTENCES_PER_MINUTE)),
+  );
+  const all = sentences.map((_, i) => i);
+  const overviewIndices = salientSentences(all, weights, vectors, overviewCount);
+  const titles = await chapterTitles(groups, sentences, embedder, vectors, weights);
   const chapters: SummaryChapter[] = groups.map((members, k) => ({
     startMs: sentences[members[0]!]!.startMs,
     endMs: sentences[members.at(-1)!]!.endMs,
-    title: chapterTitle(
-      texts[k]!,
-      texts.filter((_, j) => j !== k),
-    ),
+    title: titles[k]!,
     summary: clean(
-      ranked[k]!.slice(0, 2)
-        .sort((a, b) => a - b)
+      salientSentences(members, weights, vectors, 2)
         .map((i) => sentences[i]!.text)
         .join(' '),
     ),
   }));
-  // Key points: each chapter's most representative sentences, in video order.
-  const perChapter = Math.max(1, Math.min(3, Math.floor(8 / groups.length)));
-  const keyIndices = ranked.flatMap((order) => order.slice(0, perChapter)).sort((a, b) => a - b);
-  const keyPoints: SummaryKeyPoint[] = keyIndices.map((i) => ({
-    text: clean(sentences[i]!.text),
-    startMs: sentences[i]!.startMs,
-    endMs: sentences[i]!.endMs,
-  }));
-  const overview = clean(ranked.map((order) => sentences[order[0]!]!.text).join(' '));
+  // Key points: the overview's main points, the strongest sentence of each of the talk's best
+  // moments (what a viewer would clip is what they remember), each chapter's most salient
+  // sentence, then the most salient of the rest.
+  const keyCount = Math.max(
+    MIN_KEY_POINTS,
+    Math.min(MAX_KEY_POINTS, Math.round(spokenMinutes * 2)),
+  );
+  // A key point never shows a word the engine was unsure of when a clean sentence can make it
+  // about as well (CLEAN_ALTERNATIVE_SHARE of the best sentence's weight).
+  const unsure = sentences.map((sentence) => sentence.words.some(isUnsureContentWord));
+  const cleanOf = (pool: number[]) => {
+    const clean = pool.filter((i) => !unsure[i] && weights[i]! > 0);
+    const best = Math.max(0, ...pool.map((i) => weights[i]!));
+    const bestClean = Math.max(0, ...clean.map((i) => weights[i]!));
+    return clean.length && bestClean >= CLEAN_ALTERNATIVE_SHARE * best ? clean : pool;
+  };
+  const keyIndices = new Set(overviewIndices.filter((i) => !unsure[i]));
+  for (const moment of highlights) {
+    const inside = all.filter(
+      (i) => sentences[i]!.startMs >= moment.startMs && sentences[i]!.endMs <= moment.endMs,
+    );
+    const [best] = salientSentences(cleanOf(inside), weights, vectors, 1);
+    if (best !== undefined && keyIndices.size < keyCount) keyIndices.add(best);
+  }
+  for (const members of groups) {
+    if (keyIndices.size >= keyCount) break;
+    const [best] = salientSentences(cleanOf(members), weights, vectors, 1);
+    if (best !== undefined) keyIndices.add(best);
+  }
+  const rest = cleanOf(all.filter((i) => !keyIndices.has(i)));
+  for (const i of salientSentences(rest, weights, vectors, keyCount - keyIndices.size))
+    keyIndices.add(i);
+  const keyPoints: SummaryKeyPoint[] = [...keyIndices]
+    .sort((a, b) => a - b)
+    .map((i) => ({
+      text: clean(sentences[i]!.text),
+      startMs: sentences[i]!.startMs,
+      endMs: sentences[i]!.endMs,
+    }));
+  const overview = clean(overviewIndices.map((i) => sentences[i]!.text).join(' '));
   return { overview, chapters, keyPoints, groups };
 }
 
@@ -267,13 +312,15 @@ export async function summariseTranscript(
         'Chapters were found from word overlap only: the sentence model is unavailable.',
       );
   }
-  const texts = sentences.map((sentence) => sentence.text);
-  const vectors = embedder
-    ? await embedder.embed(texts, { signal: options.signal })
-    : lexicalVectors(texts);
+  const vectors = await sentenceVectors(transcript, sentences, embedder, options.signal);
   options.signal?.throwIfAborted();
-  const starts = chapterBoundaries(sentences, vectors);
-  const result = extractive(sentences, vectors, starts);
+  const starts = topicStarts(sentences, vectors);
+  const { moments: highlights } = await findViralMoments(transcript, {
+    embedder,
+    maxMoments: TOP_MOMENTS_IN_KEY_POINTS,
+    signal: options.signal,
+  });
+  const result = await extractive(sentences, vectors, starts, embedder, highlights);
   if (options.llm) {
     try {
       const written = await writeWithLlm(options.llm, sentences, result.groups, options);

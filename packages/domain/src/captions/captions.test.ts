@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  avoidLoneWords,
   balanceLines,
   fillerIndexes,
   groupIntoCues,
@@ -68,5 +69,46 @@ describe('subtitle cues', () => {
       'one two three four five six\nseven eight nine ten eleven',
     );
     expect(balanceLines('short line')).toBe('short line');
+    // issue 24: the middle would leave one long word alone; the break moves in by a word.
+    expect(balanceLines('I do like incomprehensibilities', 20)).toBe(
+      'I do\nlike incomprehensibilities',
+    );
+    expect(balanceLines('Antidisestablishmentarianism wins.', 20)).toBe(
+      'Antidisestablishmentarianism\nwins.',
+    );
+  });
+
+  it('leaves no cue of one lone word at the end of a sentence cut for length', () => {
+    // The first cue fills up just before the last word; a pause follows the sentence.
+    const words = [
+      ...spoken('she said the old phone in the kitchen is dead.'),
+      ...spoken('Then we left', 9000),
+    ];
+    const cues = groupIntoCues(words, { maxLineChars: 20 });
+    expect(cues.map((cue) => cue.text)).toEqual([
+      'she said the old phone in the kitchen',
+      'is dead.',
+      'Then we left',
+    ]);
+    for (const cue of cues) expect(cue.text.length).toBeLessThanOrEqual(40);
+    expect(cues.map((cue) => cue.text).join(' ')).toBe(words.map((w) => w.text).join(' '));
+  });
+});
+
+describe('avoidLoneWords', () => {
+  const fits = (words: readonly string[]) => words.join(' ').length <= 12;
+  it('takes a word from the page before, or joins it, only where the speech runs on', () => {
+    const continues = () => true;
+    expect(avoidLoneWords([['aa', 'bb', 'cc'], ['dd']], { continues, fits })).toEqual([
+      ['aa', 'bb'],
+      ['cc', 'dd'],
+    ]);
+    expect(avoidLoneWords([['aa', 'bb'], ['cc']], { continues, fits })).toEqual([
+      ['aa', 'bb', 'cc'],
+    ]);
+    expect(avoidLoneWords([['aa', 'bb'], ['cc']], { continues: () => false, fits })).toEqual([
+      ['aa', 'bb'],
+      ['cc'],
+    ]);
   });
 });

@@ -153,48 +153,117 @@ export function groupIntoCues(words: readonly TimedWord[], options: CueOptions =
   const maxDurationMs = options.maxDurationMs ?? 6000;
   const pauseMs = options.pauseMs ?? 1000;
   const joiner = options.joiner ?? ' ';
-  const cues: Cue[] = [];
+  const textOf = (indexes: readonly number[]) =>
+    indexes.map((i) => words[i]!.text.trim()).join(joiner);
+  const groups: number[][] = [];
   let current: number[] = [];
-  const flush = () => {
-    if (!current.length) return;
-    const first = current[0]!;
-    const last = current[current.length - 1]!;
-    cues.push({
-      startMs: words[first]!.startMs,
-      endMs: Math.max(words[last]!.endMs, words[first]!.startMs + 1),
-      text: current.map((index) => words[index]!.text.trim()).join(joiner),
-      firstWord: first,
-      lastWord: last,
-    });
-    current = [];
-  };
   words.forEach((word, index) => {
     if (!word.text.trim()) return;
     if (current.length) {
       const first = words[current[0]!]!;
       const previous = words[current[current.length - 1]!]!;
-      const text = current.map((i) => words[i]!.text.trim()).join(joiner);
+      const text = textOf(current);
       const breaks =
         options.turnStarts?.has(index) ||
         word.startMs - previous.endMs >= pauseMs ||
         (SENTENCE_END.test(previous.text) && text.length >= maxChars / 3) ||
         text.length + joiner.length + word.text.trim().length > maxChars ||
         word.endMs - first.startMs > maxDurationMs;
-      if (breaks) flush();
+      if (breaks) {
+        groups.push(current);
+        current = [];
+      }
     }
     current.push(index);
   });
-  flush();
-  return cues;
+  if (current.length) groups.push(current);
+  // A cue cut only for length carries on into the next: never leave its last word alone.
+  const balanced = avoidLoneWords(groups, {
+    continues: (previous, next) => {
+      const last = words[previous[previous.length - 1]!]!;
+      const first = words[next[0]!]!;
+      return (
+        !options.turnStarts?.has(next[0]!) &&
+        first.startMs - last.endMs < pauseMs &&
+        !SENTENCE_END.test(last.text)
+      );
+    },
+    fits: (indexes) =>
+      textOf(indexes).length <= maxChars &&
+      words[indexes[indexes.length - 1]!]!.endMs - words[indexes[0]!]!.startMs <= maxDurationMs,
+  });
+  return balanced.map((indexes) => {
+    const first = indexes[0]!;
+    const last = indexes[indexes.length - 1]!;
+    return {
+      startMs: words[first]!.startMs,
+      endMs: Math.max(words[last]!.endMs, words[first]!.startMs + 1),
+      text: textOf(indexes),
+      firstWord: first,
+      lastWord: last,
+    };
+  });
 }
 
-/** Splits a cue's text into at most two balanced lines for a subtitle file. */
+/**
+ * Splits a cue's text into at most two balanced lines for a subtitle file, never leaving one
+ * word alone on a line when the cue has more than two.
+ */
 export function balanceLines(text: string, maxLineChars = 42): string {
   if (text.length <= maxLineChars || !text.includes(' ')) return text;
   const middle = text.length / 2;
-  let best = -1;
-  for (let i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1)) {
-    if (best < 0 || Math.abs(i - middle) < Math.abs(best - middle)) best = i;
-  }
+  const spaces: number[] = [];
+  for (let i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1)) spaces.push(i);
+  // The first and last space would leave a lone word on a line.
+  const candidates = spaces.length > 2 ? spaces.slice(1, -1) : spaces;
+  let best = candidates[0]!;
+  for (const i of candidates) if (Math.abs(i - middle) < Math.abs(best - middle)) best = i;
   return `${text.slice(0, best)}\n${text.slice(best + 1)}`;
+}
+
+/**
+ * No caption ends a run of speech on one lone word (issue 24: "me / dead."): a group (a page of
+ * animated captions, a subtitle cue) of a single word that carries on from the group before it
+ * (no pause, turn or sentence end between them) takes that group's last word, when two or more
+ * stay behind and both still fit; failing that it joins the group before when all of it fits.
+ * `continues(previous, next)` says whether `next` carries on from `previous`; `fits` whether a
+ * group of words fits one page or cue. The preview and the export (and the subtitle files) share
+ * this rule.
+ */
+export function avoidLoneWords<T>(
+  groups: readonly (readonly T[])[],
+  options: {
+    continues(previous: readonly T[], next: readonly T[]): boolean;
+    fits(words: readonly T[]): boolean;
+  },
+): T[][] {
+  const result = groups.map((group) => [...group]);
+  for (let index = 1; index < result.length; index++) {
+    const previous = result[index - 1]!;
+    const current = result[index]!;
+    if (current.length !== 1 || !options.continues(previous, current)) continue;
+    const moved = [previous[previous.length - 1]!, ...current];
+    const kept = previous.slice(0, -1);
+    if (kept.length >= 2 && options.fits(kept) && options.fits(moved)) {
+      result[index - 1] = kept;
+      result[index] = moved;
+    } else if (options.fits([...previous, ...current])) {
+      result[index - 1] = [...previous, ...current];
+      result.splice(index, 1);
+      index--;
+    }
+  }
+  return result;
+}
+
+/**
+ * Among ways to break `words` into lines, whether one leaves a word alone on a line while the
+ * others hold several (a widow): balanced line breaking avoids those when it can.
+ */
+export function hasLoneWordLine<T>(lines: readonly (readonly T[])[]): boolean {
+  return (
+    lines.length > 1 &&
+    lines.some((line) => line.length === 1) &&
+    lines.flat().length > lines.length
+  );
 }

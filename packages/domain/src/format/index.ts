@@ -6,37 +6,61 @@ export function formatCredits(amount: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
-/** spec §9: view counts abbreviate with K, M, B at 1e3, 1e6, 1e9. */
-export function formatViewCount(count: number): string {
-  const units: Array<[number, string]> = [
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'K'],
+export type CountScale = 'thousand' | 'million' | 'billion';
+/** spec §9: view counts abbreviate at 1e3, 1e6, 1e9: the shortened number and its scale (K, M, B). */
+export function viewCountParts(count: number): { value: string; scale: CountScale | null } {
+  const units: Array<[number, CountScale]> = [
+    [1e9, 'billion'],
+    [1e6, 'million'],
+    [1e3, 'thousand'],
   ];
-  for (const [size, suffix] of units) {
+  for (const [size, scale] of units) {
     if (Math.abs(count) >= size) {
       const value = Math.floor((count / size) * 10) / 10;
-      return `${Number.isInteger(value) ? value : value.toFixed(1)}${suffix}`;
+      return { value: Number.isInteger(value) ? String(value) : value.toFixed(1), scale };
     }
   }
-  return String(count);
+  return { value: String(count), scale: null };
 }
 
+/** The English suffixes of `viewCountParts`. */
+export const COUNT_SUFFIXES_EN: Record<CountScale, string> = {
+  thousand: 'K',
+  million: 'M',
+  billion: 'B',
+};
+
+/** A view count in English, such as 1.2K. */
+export function formatViewCount(count: number): string {
+  const { value, scale } = viewCountParts(count);
+  return scale ? `${value}${COUNT_SUFFIXES_EN[scale]}` : value;
+}
+
+export type TimeUnit = 'now' | 'minute' | 'hour' | 'day' | 'month' | 'year';
 /** spec §9: relative times: just now, minutes, hours, days, months (30 days), years. */
-export function formatRelativeTime(thenMs: number, nowMs: number = Date.now()): string {
+export function relativeTime(
+  thenMs: number,
+  nowMs: number = Date.now(),
+): { unit: TimeUnit; count: number } {
   const seconds = Math.max(0, Math.floor((nowMs - thenMs) / 1000));
   const minutes = Math.floor(seconds / 60);
   const hours = Math.floor(minutes / 60);
   const days = Math.floor(hours / 24);
   const months = Math.floor(days / 30);
   const years = Math.floor(days / 365);
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
-  if (minutes < 1) return 'just now';
-  if (hours < 1) return plural(minutes, 'minute');
-  if (days < 1) return plural(hours, 'hour');
-  if (months < 1) return plural(days, 'day');
-  if (years < 1) return plural(months, 'month');
-  return plural(years, 'year');
+  if (minutes < 1) return { unit: 'now', count: 0 };
+  if (hours < 1) return { unit: 'minute', count: minutes };
+  if (days < 1) return { unit: 'hour', count: hours };
+  if (months < 1) return { unit: 'day', count: days };
+  if (years < 1) return { unit: 'month', count: months };
+  return { unit: 'year', count: years };
+}
+
+/** A relative time in English ("3 days ago"); the web words `relativeTime` through its catalogue. */
+export function formatRelativeTime(thenMs: number, nowMs: number = Date.now()): string {
+  const { unit, count } = relativeTime(thenMs, nowMs);
+  if (unit === 'now') return 'just now';
+  return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
 }
 
 /** Durations as m:ss or h:mm:ss, for video cards and moment ranges. */

@@ -116,6 +116,7 @@ export function youtubeVideoId(link: string): string | undefined {
   try {
     url = parseVideoLink(link);
   } catch {
+    // Not a video link: no id to take from it.
     return undefined;
   }
   if (detectVideoSource(url) !== 'youtube') return undefined;
@@ -139,6 +140,7 @@ export function dailymotionVideoId(link: string): string | undefined {
   try {
     url = new URL(link.trim());
   } catch {
+    // Not a URL: no id to take from it.
     return undefined;
   }
   const segments = url.pathname.split('/').filter(Boolean);
@@ -163,6 +165,7 @@ export function isCdnClip(link: string, cdnBase: string = DEFAULT_CDN_BASE): boo
   try {
     path = new URL(link.trim()).pathname;
   } catch {
+    // Not a URL: so not a link of this kind.
     return false;
   }
   return !path.split('/').includes('full_video');

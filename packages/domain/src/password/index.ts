@@ -21,16 +21,21 @@ function strengthEstimator(): ZxcvbnFactory {
   return estimator;
 }
 
-/** Why a password is too weak for this account, or null when it is acceptable. */
-export function passwordWeakness(password: string, email: string, username = ''): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    return `Use at least ${MIN_PASSWORD_LENGTH} characters`;
-  }
+/**
+ * Why a password is too weak for this account, or null when it is acceptable: a code the web words
+ * through its catalogue, or (for `guessable`) the estimator's own advice, which is English.
+ */
+export type PasswordProblem =
+  { code: 'tooShort'; min: number } | { code: 'isEmail' } | { code: 'guessable'; advice: string };
+export function passwordProblem(
+  password: string,
+  email: string,
+  username = '',
+): PasswordProblem | null {
+  if (password.length < MIN_PASSWORD_LENGTH) return { code: 'tooShort', min: MIN_PASSWORD_LENGTH };
   const lower = password.toLowerCase();
   const localPart = email.split('@')[0]?.toLowerCase() ?? '';
-  if (lower === email.toLowerCase() || lower === localPart) {
-    return 'Do not use your email as your password';
-  }
+  if (lower === email.toLowerCase() || lower === localPart) return { code: 'isEmail' };
   // Only the first 100 characters are scored: the estimator is slow on very long input.
   const result = strengthEstimator().check(
     password.slice(0, 100),
@@ -39,7 +44,20 @@ export function passwordWeakness(password: string, email: string, username = '')
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   const warning = result.feedback.warning;
   const suggestion = result.feedback.suggestions[0];
-  return [warning ?? 'This password is easy to guess', suggestion ?? 'Add another uncommon word']
+  const advice = [
+    warning ?? 'This password is easy to guess',
+    suggestion ?? 'Add another uncommon word',
+  ]
     .map((part) => part.replace(/\.$/, ''))
     .join('. ');
+  return { code: 'guessable', advice };
+}
+
+/** `passwordProblem` in English, as the server answers it. */
+export function passwordWeakness(password: string, email: string, username = ''): string | null {
+  const problem = passwordProblem(password, email, username);
+  if (!problem) return null;
+  if (problem.code === 'tooShort') return `Use at least ${problem.min} characters`;
+  if (problem.code === 'isEmail') return 'Do not use your email as your password';
+  return problem.advice;
 }

@@ -16,6 +16,9 @@ import {
   pricingTable,
   proratedAmount,
   taskCost,
+  taskQuote,
+  taskRunCost,
+  exportQuote,
   validateCancelDetails,
   validateCancelSurvey,
   validateEnterpriseForm,
@@ -147,21 +150,42 @@ describe('entitlements and credits (spec §5, §6, §9)', () => {
     expect(workCost('summary', tenMinutes)).toBe(100);
     expect(workCost('captions', tenMinutes)).toBe(200);
     expect(workCost('transcript', tenMinutes)).toBe(200);
-    expect(taskCost('viral', tenMinutes)).toBe(50);
-    expect(taskCost('search', tenMinutes)).toBe(50);
-    expect(taskCost('caption', tenMinutes)).toBe(200);
-    expect(taskCost('viral', 61_000)).toBe(10); // two started minutes
-    expect(taskCost('viral', 0)).toBe(5); // a minimum of one minute
+    expect(taskRunCost('viral', tenMinutes)).toBe(50);
+    expect(taskRunCost('search', tenMinutes)).toBe(50);
+    expect(taskRunCost('caption', tenMinutes)).toBe(200);
+    expect(taskRunCost('viral', 61_000)).toBe(10); // two started minutes
+    expect(taskRunCost('viral', 0)).toBe(5); // a minimum of one minute
+  });
+
+  it('prices a task as its run plus the summary, and a follow-up on a transcribed video as its run', () => {
+    // The case: a 3-minute viral task is 1.5 credits of moments and 3 of summary.
+    expect(taskQuote('viral', 3 * 60_000)).toEqual({
+      run: 15,
+      runKind: 'task-run',
+      summary: 30,
+      total: 45,
+    });
+    expect(taskCost('search', 3 * 60_000, true)).toBe(15);
+    expect(taskCost('caption', 21 * 60_000)).toBe(630);
+    expect(exportQuote('ANIMATED_CAPTION_EXPORT', 90_000)).toEqual({
+      kind: 'caption-export',
+      feature: 'CREDIT',
+      amount: 20,
+    });
+    expect(exportQuote('VIRAL_MOMENT_EXPORT', 90_000)).toMatchObject({
+      feature: 'CANVAS_EXPORT',
+      amount: 1,
+    });
   });
 });
 
 describe('cancel survey (spec §5)', () => {
   it('needs at least one reason', () => {
-    expect(validateCancelSurvey([]).error).toBe(FEEDBACK_REQUIRED);
+    expect(validateCancelSurvey([]).error).toBe('feedbackRequired');
   });
   it('needs text for reasons 1-5, not for 6, optionally for 7', () => {
     for (const id of [1, 2, 3, 4, 5]) {
-      expect(validateCancelSurvey([{ id, text: '  ' }]).reasonErrors[id]).toBe(CONTENT_REQUIRED);
+      expect(validateCancelSurvey([{ id, text: '  ' }]).reasonErrors[id]).toBe('contentRequired');
       expect(validateCancelSurvey([{ id, text: 'why' }]).reasonErrors[id]).toBeUndefined();
     }
     const six = validateCancelSurvey([{ id: 6, text: 'ignored' }]);

@@ -1,19 +1,25 @@
-import type { TaskKind } from '@moments/contract';
+import type { JobType, TaskKind } from '@moments/contract';
 
 /*
- * The credit price list (spec §9 quota approximations), charged by video duration per started
- * minute. Amounts are credit units: tenths of a displayed credit (spec §9: shown as amount / 10).
+ * The one cost function (issue 19): what every piece of work costs, in credit units (tenths of a
+ * displayed credit, spec §9: shown as amount / 10). The start form, the clip editor, the caption
+ * page, the FAQ and the server's charge all call these functions, so the number shown before
+ * Start is the number the ledger charges.
  *
- * | work                         | rate per started minute | spec §9                  |
- * |------------------------------|-------------------------|--------------------------|
- * | summary                      | 10 units (1 credit)     | equal to the limit       |
- * | captions (caption task)      | 20 units (2 credits)    | captions 2x              |
- * | transcript                   | 20 units (2 credits)    | transcripts 2x           |
- * | clips (viral moment task)    | 5 units (0.5 credit)    | clips half               |
- * | finds (moment search task)   | 5 units (0.5 credit)    | finds half               |
+ * | work (charge kind)                 | rate per started minute of video | spec §9             |
+ * |------------------------------------|----------------------------------|---------------------|
+ * | summary (summary, summary-refresh) | 10 units (1 credit)              | equal to the limit  |
+ * | caption task (caption-task)        | 20 units (2 credits)             | captions 2x         |
+ * | transcript                         | 20 units (2 credits)             | transcripts 2x      |
+ * | viral moments (task-run)           | 5 units (0.5 credit)             | clips half          |
+ * | a question (question)              | 5 units (0.5 credit)             | finds half          |
+ * | caption export (caption-export)    | 10 units (1 credit)              | whole-video render  |
+ * | clip export (export)               | 1 of the plan's exports          | CANVAS_EXPORT count |
  *
- * "Summaries equal to the entitlement limit": a plan's CREDIT limit in credits is how many minutes
- * of video it can summarise; captions and transcripts use it twice as fast, clips and finds half.
+ * A task is its run plus the summary of the video; a question on a video that is already
+ * transcribed (a follow-up with root_task_id) reuses the transcript and summary and costs only
+ * the question. "Summaries equal to the entitlement limit": a plan's CREDIT limit in credits is
+ * how many minutes of video it can summarise.
  */
 export const BASE_UNITS_PER_MINUTE = 10;
 
@@ -27,7 +33,31 @@ export const PRICE_LIST: Record<PricedWork, number> = {
   finds: BASE_UNITS_PER_MINUTE / 2,
 };
 
-const startedMinutes = (durationMs: number) => Math.max(1, Math.ceil(durationMs / 60_000));
+/** Every kind of charge the ledger knows (its typed charge keys carry one of these). */
+export const CHARGE_KINDS = [
+  'task-run',
+  'question',
+  'caption-task',
+  'summary',
+  'summary-refresh',
+  'export',
+  'caption-export',
+] as const;
+export type ChargeKind = (typeof CHARGE_KINDS)[number];
+
+/** What the history page calls each kind of charge. */
+export const CHARGE_KIND_LABELS: Record<ChargeKind, string> = {
+  'task-run': 'Viral moments',
+  question: 'Question',
+  'caption-task': 'Caption task',
+  summary: 'Summary',
+  'summary-refresh': 'Summary refresh',
+  export: 'Clip export',
+  'caption-export': 'Caption video export',
+};
+
+export const startedMinutes = (durationMs: number) =>
+  Math.max(1, Math.ceil(Math.max(0, durationMs) / 60_000));
 
 /** Units a piece of work on `durationMs` of video costs. */
 export const workCost = (work: PricedWork, durationMs: number): number =>
@@ -37,11 +67,59 @@ export const workCost = (work: PricedWork, durationMs: number): number =>
 export const workOfTaskKind = (kind: TaskKind): PricedWork =>
   (({ viral: 'clips', search: 'finds', caption: 'captions' }) as const)[kind];
 
-export const taskCost = (kind: TaskKind, durationMs: number) =>
+/** The charge kind of a task's run: viral → task-run, search → question, caption → caption-task. */
+export const chargeKindOfTask = (kind: TaskKind): ChargeKind =>
+  (({ viral: 'task-run', search: 'question', caption: 'caption-task' }) as const)[kind];
+
+/** The run alone (without the summary). */
+export const taskRunCost = (kind: TaskKind, durationMs: number) =>
   workCost(workOfTaskKind(kind), durationMs);
-export const summaryCost = (durationSec: number) => workCost('summary', durationSec * 1000);
-export const transcriptCost = (durationSec: number) => workCost('transcript', durationSec * 1000);
-export const captionCost = (durationSec: number) => workCost('captions', durationSec * 1000);
+
+export interface TaskQuote {
+  /** The run: moment finding, the question, or captions. */
+  run: number;
+  runKind: ChargeKind;
+  /** The summary of the video; 0 when it is reused from the task this one follows. */
+  summary: number;
+  /** What the ledger charges at start, and what the start form shows. */
+  total: number;
+}
+
+/**
+ * What starting (or retrying) a task costs. `reusesTranscript`: a follow-up on a video already
+ * transcribed, which costs only its run.
+ */
+export function taskQuote(
+  kind: TaskKind,
+  durationMs: number,
+  options: { reusesTranscript?: boolean } = {},
+): TaskQuote {
+  const run = taskRunCost(kind, durationMs);
+  const summary = options.reusesTranscript ? 0 : workCost('summary', durationMs);
+  return { run, runKind: chargeKindOfTask(kind), summary, total: run + summary };
+}
+
+/** What a task costs in total (the start form's number). */
+export const taskCost = (kind: TaskKind, durationMs: number, reusesTranscript = false) =>
+  taskQuote(kind, durationMs, { reusesTranscript }).total;
+
+/** A summary made again from the stored transcript. */
+export const summaryRefreshCost = (durationMs: number) => workCost('summary', durationMs);
+
+export interface ExportQuote {
+  kind: Extract<ChargeKind, 'export' | 'caption-export'>;
+  /** Clip exports use the plan's export count; the whole-video caption export uses credits. */
+  feature: 'CREDIT' | 'CANVAS_EXPORT';
+  amount: number;
+}
+
+/** What an export costs: one of the plan's exports, or credits by duration for the caption video. */
+export function exportQuote(type: JobType, durationMs: number): ExportQuote {
+  if (type === 'ANIMATED_CAPTION_EXPORT') {
+    return { kind: 'caption-export', feature: 'CREDIT', amount: workCost('summary', durationMs) };
+  }
+  return { kind: 'export', feature: 'CANVAS_EXPORT', amount: 1 };
+}
 
 /** What is left of a limited entitlement; null when unlimited (-1). */
 export function remainingUnits(entitlement: { limit: number; usage: number }): number | null {

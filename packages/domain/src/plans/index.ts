@@ -1,11 +1,11 @@
 import type { Entitlement, Feature, Tier } from '@moments/contract';
 import { TIERS } from '@moments/contract';
 import { entitlementsForPlan } from './pricing.js';
-import { BASE_UNITS_PER_MINUTE } from './credits.js';
 
 export * from './pricing.js';
 export * from './credits.js';
 export * from './forms.js';
+export * from './buckets.js';
 
 /** The plan a new account starts on. */
 export const DEFAULT_PLAN = 'free';
@@ -40,6 +40,33 @@ export function periodOfPlan(plan: string | null | undefined): BillingPeriod | n
 
 export const tierRank = (tier: Tier) => TIERS.indexOf(tier);
 
+/** What each tier is called in English, where the server writes it (receipts, mails); the web names tiers through its catalogue. */
+export const TIER_LABELS: Record<Tier, string> = {
+  FREE: 'Free',
+  VIP: 'Standard',
+  SVIP: 'Pro',
+  SSVIP: 'Pro plus',
+};
+
+/** What a plan name says, as codes a reader's language can word: tier, education or not, period. */
+export interface PlanParts {
+  tier: Tier;
+  edu: boolean;
+  period: BillingPeriod | null;
+}
+export function planParts(plan: string | null | undefined): PlanParts {
+  const tier = tierOfPlan(plan);
+  if (tier === 'FREE') return { tier, edu: false, period: null };
+  return { tier, edu: (plan ?? '').toLowerCase().includes('edu'), period: periodOfPlan(plan) };
+}
+
+/** The English plan name the server writes, such as "Pro (yearly)" or "Standard, education (monthly)". */
+export function describePlan(plan: string | null | undefined): string {
+  const { tier, edu, period } = planParts(plan);
+  const periodText = { year: ' (yearly)', month: ' (monthly)', none: '' }[period ?? 'none'];
+  return `${TIER_LABELS[tier]}${edu ? ', education' : ''}${periodText}`;
+}
+
 /**
  * spec §4 upgrade rule: same period needs a higher tier; a different period allows the same or a
  * higher tier; yearly to monthly is never allowed.
@@ -66,12 +93,4 @@ export function canvasExportRemaining(
   if (tierOfPlan(plan) !== 'FREE') return -1;
   if (!entitlement || entitlement.limit === -1) return -1;
   return Math.max(0, entitlement.limit - entitlement.usage);
-}
-
-/**
- * Credits a whole-video animated-caption export costs (issue 13): it re-renders the whole video,
- * so it is charged by duration, one credit (10 units) per started minute.
- */
-export function animatedCaptionExportCost(durationMs: number): number {
-  return Math.max(1, Math.ceil(durationMs / 60_000)) * BASE_UNITS_PER_MINUTE;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canvasExportRemaining, isFeatureUsable, isUpgradeAllowed, tierOfPlan } from './index.js';
+import {
+  canvasExportRemaining,
+  describePlan,
+  isFeatureUsable,
+  isUpgradeAllowed,
+  remainingUnits,
+  tierOfPlan,
+} from './index.js';
 
 describe('plan rules (spec §4, §5, §6)', () => {
   it('reads tiers from plan names', () => {
@@ -9,6 +16,21 @@ describe('plan rules (spec §4, §5, §6)', () => {
     expect(tierOfPlan('ssvip_month')).toBe('SSVIP');
     expect(tierOfPlan('edu_vip_year')).toBe('VIP');
     expect(tierOfPlan(null)).toBe('FREE');
+  });
+
+  it('names a plan by its tier, education marker and period, as pages and receipts show it', () => {
+    expect(describePlan('edu_vip_year')).toBe('Standard, education (yearly)');
+    expect(describePlan('svip_month')).toBe('Pro (monthly)');
+    expect(describePlan('ssvip_year')).toBe('Pro plus (yearly)');
+    expect(describePlan('vip_month')).toBe('Standard (monthly)');
+    expect(describePlan('free')).toBe('Free');
+    expect(describePlan(null)).toBe('Free');
+  });
+
+  it('tells what is left of an entitlement, unlimited as null', () => {
+    expect(remainingUnits({ limit: 10, usage: 3 })).toBe(7);
+    expect(remainingUnits({ limit: 10, usage: 12 })).toBe(0);
+    expect(remainingUnits({ limit: -1, usage: 500 })).toBeNull();
   });
 
   it('applies the upgrade rule', () => {

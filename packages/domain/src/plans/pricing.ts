@@ -190,17 +190,42 @@ export function monthlyDisplayCents(item: Pick<PricingItem, 'interval' | 'unit_a
   return item.interval === 'year' ? Math.round(amount / 12) : amount;
 }
 
-/** The billing line under a plan card's price. */
+/** Which billing line a plan card shows under its price, with its amounts (dollars, "4.99"). */
+export type BillingLine =
+  | { kind: 'custom' }
+  | { kind: 'free' }
+  | { kind: 'monthly'; amount: string }
+  | { kind: 'yearly'; amount: string }
+  | { kind: 'firstYear'; amount: string; renewal: string };
+export function billingLine(
+  item: Pick<PricingItem, 'interval' | 'unit_amount' | 'renewal_amount'>,
+): BillingLine {
+  if (item.unit_amount === null) return { kind: 'custom' };
+  if (item.unit_amount === 0) return { kind: 'free' };
+  const amount = formatDollars(item.unit_amount);
+  if (item.interval === 'month') return { kind: 'monthly', amount };
+  return item.renewal_amount
+    ? { kind: 'firstYear', amount, renewal: formatDollars(item.renewal_amount) }
+    : { kind: 'yearly', amount };
+}
+
+/** The billing line in English (the web words it through its catalogue). */
 export function billingText(
   item: Pick<PricingItem, 'interval' | 'unit_amount' | 'renewal_amount'>,
 ): string {
-  if (item.unit_amount === null) return 'Custom pricing for your team';
-  if (item.unit_amount === 0) return 'Free forever';
-  if (item.interval === 'month') return `Billed $${formatDollars(item.unit_amount)} monthly`;
-  const first = `Billed $${formatDollars(item.unit_amount)} for the first year`;
-  return item.renewal_amount
-    ? `${first}, $${formatDollars(item.renewal_amount)} after the first year`
-    : `Billed $${formatDollars(item.unit_amount)} yearly`;
+  const line = billingLine(item);
+  switch (line.kind) {
+    case 'custom':
+      return 'Custom pricing for your team';
+    case 'free':
+      return 'Free forever';
+    case 'monthly':
+      return `Billed $${line.amount} monthly`;
+    case 'yearly':
+      return `Billed $${line.amount} yearly`;
+    case 'firstYear':
+      return `Billed $${line.amount} for the first year, $${line.renewal} after the first year`;
+  }
 }
 
 /** Top-up packs for `POST /api/payment {price, quantity}`: credits are in tenths. */

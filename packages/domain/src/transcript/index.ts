@@ -4,12 +4,15 @@
  * blindly). Pure: no database, no I/O.
  */
 import type { Transcript as ApiTranscript } from '@moments/contract';
+import { joinSplitWords } from './joined-words.js';
+
+export { joinSplitWords, type JoinableWord } from './joined-words.js';
 
 export interface StoredWord {
   text: string;
   startMs: number;
   endMs: number;
-  /** 0..1; 1 when the engine reported none. */
+  /** 0..1, the engine's own per-word probability (Whisper's `probability`); 1 when it reported none. */
   confidence: number;
 }
 
@@ -31,7 +34,8 @@ const isNumber = (value: unknown): value is number =>
 
 /**
  * The segments of a stored row's JSON, with malformed entries (from an older or damaged row)
- * left out rather than passed on as undefined times.
+ * left out rather than passed on as undefined times. Rows stored before issue 20 may hold
+ * hyphenated compounds split in two ("ill", "-disposed"); they are read back joined.
  */
 export function storedSegments(json: unknown): StoredSegment[] {
   if (!Array.isArray(json)) return [];
@@ -43,14 +47,16 @@ export function storedSegments(json: unknown): StoredSegment[] {
       startMs: entry.startMs,
       endMs: entry.endMs,
       text: typeof entry.text === 'string' ? entry.text : '',
-      words: words
-        .filter((word) => word && isNumber(word.startMs) && isNumber(word.endMs))
-        .map((word) => ({
-          text: typeof word.text === 'string' ? word.text : '',
-          startMs: word.startMs as number,
-          endMs: word.endMs as number,
-          confidence: isNumber(word.confidence) ? word.confidence : 1,
-        })),
+      words: joinSplitWords(
+        words
+          .filter((word) => word && isNumber(word.startMs) && isNumber(word.endMs))
+          .map((word) => ({
+            text: typeof word.text === 'string' ? word.text : '',
+            startMs: word.startMs as number,
+            endMs: word.endMs as number,
+            confidence: isNumber(word.confidence) ? word.confidence : 1,
+          })),
+      ),
     });
   }
   return segments;
@@ -97,4 +103,29 @@ export function transcriptWords(
     .flatMap((segment) => segment.words)
     .map((word) => ({ text: word.text, startMs: word.startMs, endMs: word.endMs }))
     .sort((a, b) => a.startMs - b.startMs);
+}
+
+/** A silence between words at least this long is a pause a picture may change on. */
+const PAUSE_MS = 350;
+const SENTENCE_END = /[.!?…。！？؟]["'”’»)\]]*$/u;
+
+/**
+ * Where the picture may change without cutting a sentence (issue 21: layout switches land on
+ * sentence ends or pauses): the middle of every pause between words, and the end of every
+ * sentence, in time order.
+ */
+export function speechBreaks(
+  segments: readonly { words: readonly { text: string; startMs: number; endMs: number }[] }[],
+): number[] {
+  const words = transcriptWords(segments);
+  const breaks = new Set<number>();
+  words.forEach((word, i) => {
+    const next = words[i + 1];
+    if (next && next.startMs - word.endMs >= PAUSE_MS) {
+      breaks.add(Math.round((word.endMs + next.startMs) / 2));
+    } else if (SENTENCE_END.test(word.text)) {
+      breaks.add(next ? Math.round((word.endMs + next.startMs) / 2) : word.endMs);
+    }
+  });
+  return [...breaks].sort((a, b) => a - b);
 }

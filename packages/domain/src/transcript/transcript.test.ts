@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { storedSegments, storedTranscript, toApiTranscript, transcriptWords } from './index.js';
+import {
+  speechBreaks,
+  joinSplitWords,
+  storedSegments,
+  storedTranscript,
+  toApiTranscript,
+  transcriptWords,
+} from './index.js';
 
 const row = {
   language: 'en',
@@ -53,5 +60,70 @@ describe('stored transcript mapping', () => {
       'to',
       'moon',
     ]);
+  });
+});
+
+describe('joinSplitWords (issue 20: "ill -disposed" in every caption)', () => {
+  const word = (text: string, startMs: number, endMs: number, confidence = 0.9) => ({
+    text,
+    startMs,
+    endMs,
+    confidence,
+  });
+
+  it('joins hyphenated compounds and split contractions, keeping the span and the weaker probability', () => {
+    const joined = joinSplitWords([
+      word('an', 0, 100),
+      word('ill', 120, 300, 0.53),
+      word('-disposed', 300, 700, 0.85),
+      word('four-', 800, 1000),
+      word('tier', 1000, 1300),
+      word('we', 1400, 1500),
+      word('did', 1500, 1700),
+      word("n't", 1700, 1800, 0.4),
+      word('I', 1900, 2000),
+      word('’m', 2000, 2100),
+    ]);
+    expect(joined.map((w) => w.text)).toEqual([
+      'an',
+      'ill-disposed',
+      'four-tier',
+      'we',
+      "didn't",
+      'I’m',
+    ]);
+    expect(joined[1]).toEqual(word('ill-disposed', 120, 700, 0.53));
+    expect(joined[4]).toMatchObject({ startMs: 1500, endMs: 1800, confidence: 0.4 });
+  });
+
+  it('leaves dashes, quotes, clause ends and parts after a pause alone', () => {
+    const words = [
+      word('Yes.', 0, 300),
+      word('-Well', 320, 600),
+      word('-', 700, 750),
+      word('rock', 800, 1000),
+      word("'n'", 1020, 1100),
+      word('well', 1200, 1400),
+      word('-known', 2000, 2300),
+      word("'cause", 2400, 2600),
+      word('in', 2700, 2800),
+      word('2023.', 2800, 3200),
+      word('5', 3300, 3400),
+    ];
+    expect(joinSplitWords(words).map((w) => w.text)).toEqual(words.map((w) => w.text));
+  });
+});
+
+describe('speech breaks', () => {
+  it('are the middles of pauses and the ends of sentences, not the gaps inside a phrase', () => {
+    const words = [
+      { text: 'We', startMs: 0, endMs: 200 },
+      { text: 'grew', startMs: 250, endMs: 500 },
+      { text: 'fast.', startMs: 520, endMs: 900 },
+      { text: 'Then', startMs: 1000, endMs: 1200 },
+      { text: 'we', startMs: 1250, endMs: 1400 },
+      { text: 'paused', startMs: 2400, endMs: 2800 },
+    ];
+    expect(speechBreaks([{ words }])).toEqual([950, 1900]);
   });
 });

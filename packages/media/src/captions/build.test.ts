@@ -182,3 +182,61 @@ describe('buildCaptionsAss', () => {
     expect(joined).toBeLessThan(apart);
   });
 });
+
+describe('caption line breaking (issue 24: no lone words)', () => {
+  // Sentences of the kind talks are made of, read without pauses, so pages and lines are cut only
+  // for length: where each cut falls is up to the line breaker.
+  const SENTENCES = [
+    'They laughed so hard at the story that they told me it would have scared me dead.',
+    'Pick a deep pot, fill it with good soil and water it well before you plant anything at all.',
+    'The secret is sunlight, six hours a day turns a weak seedling into a heavy plant by August.',
+    'I asked the driver twice whether the last bus really left at midnight and he only shrugged.',
+  ];
+  const pagesOf = (sentence: string, template: 'classic' | 'karaoke', width: number) => {
+    const timed = sentence
+      .split(' ')
+      .map((text, index) => ({ text, startMs: index * 280, endMs: index * 280 + 240 }));
+    const ass = buildCaptionsAss({
+      words: timed,
+      template,
+      display: 'source',
+      width,
+      height: 1920,
+    });
+    return [
+      ...new Set(
+        dialogues(ass)
+          .map((line) =>
+            line
+              .split(',,0,0,0,,')[1]!
+              .replace(/\{[^}]*\}/g, '')
+              .split('\\N')
+              .map((row) => row.trim().split(/\s+/)),
+          )
+          .map((lines) => JSON.stringify(lines)),
+      ),
+    ].map((json) => JSON.parse(json) as string[][]);
+  };
+
+  for (const sentence of SENTENCES) {
+    it(`leaves no word alone on a line or a page: "${sentence.slice(0, 32)}…"`, () => {
+      for (const [template, width] of [
+        ['classic', 720],
+        ['classic', 1080],
+        ['karaoke', 720],
+      ] as const) {
+        const pages = pagesOf(sentence, template, width);
+        expect(pages.length, `${template} ${width}`).toBeGreaterThan(1);
+        for (const lines of pages) {
+          const count = lines.flat().length;
+          expect(count, `a page of one word: ${JSON.stringify(lines)}`).toBeGreaterThan(1);
+          if (lines.length > 1 && count > lines.length) {
+            for (const line of lines) expect(line.length, JSON.stringify(lines)).toBeGreaterThan(1);
+          }
+        }
+        // Every word is still there, once, in order.
+        expect(pages.flat(2).join(' ').toLowerCase()).toBe(sentence.toLowerCase());
+      }
+    });
+  }
+});

@@ -24,6 +24,7 @@ import {
   type TemplateLook,
 } from './templates';
 import { graphemeCount, splitIntoWords, spreadOverSpan, type CaptionWord } from './words';
+import { avoidLoneWords, hasLoneWordLine } from '@moments/domain/captions';
 
 export interface BuildCaptionsInput {
   /** Source-language words with their spoken times (ms, in the source video's time line). */
@@ -51,9 +52,37 @@ export interface BuildCaptionsInput {
    * caption page never holds words of two turns.
    */
   turnStartsMs?: readonly number[];
+  /**
+   * Where the background under the captions is light or busy (measured from the frames), the
+   * template's look gets help: `outline` draws a heavy outline and shadow, `box` a dark box behind
+   * each line. Default `none`: the template as it is.
+   */
+  backing?: CaptionBacking;
 }
 
 export type CaptionPosition = 'bottom' | 'middle' | 'top';
+export type CaptionBacking = 'none' | 'outline' | 'box';
+
+/**
+ * The band of the frame the captions of one display occupy at `position` (two lines of the
+ * medium size), in pixels from the top: what the background under the captions is judged on.
+ */
+export function captionBand(
+  width: number,
+  height: number,
+  position: CaptionPosition = 'bottom',
+  display: CaptionDisplay = 'source',
+): { top: number; bottom: number } {
+  const geometry = frameGeometry(width, height, display, position, 1);
+  const lines = display === 'all' ? 3.6 : 2.6;
+  return {
+    top: Math.max(0, Math.round(geometry.sourceBottomY - lines * geometry.houseSize)),
+    bottom: Math.min(
+      height,
+      Math.round(geometry.sourceBottomY + (display === 'all' ? 1.6 : 0.3) * geometry.houseSize),
+    ),
+  };
+}
 
 /** A page leaves the screen at most this long after its last word when speech pauses. */
 const HOLD_MS = 600;
@@ -61,6 +90,10 @@ const HOLD_MS = 600;
 const PAGE_BREAK_PAUSE_MS = 700;
 const SENTENCE_END = /[.!?…。！？؟।]["'”’»)\]]*$/u;
 const HOUSE_SIZE = 0.075;
+/** A heavy outline (backing `outline`) is this many times the template's. */
+const HEAVY_OUTLINE = 2;
+/** Opacity of the line box (backing `box`): 0x30 of 0xFF transparent, so 81% opaque black. */
+const BOX_ALPHA = 0x30;
 const MAX_KEYWORDS_PER_PAGE = 2;
 
 interface LaidWord {
@@ -170,7 +203,7 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
     );
     events.push(...translationEvents(lines, translation, input.translationLanguage));
   }
-  return assDocument(geometry, main, translation, events);
+  return assDocument(geometry, main, translation, events, input.backing ?? 'none');
 }
 
 function frameGeometry(
@@ -365,7 +398,10 @@ function lineWidth(words: readonly LaidWord[], set: Typesetting): number {
   return total;
 }
 
-/** Break words into at most `maxLines` lines that fit, as even as possible; undefined if none. */
+/**
+ * Break words into at most `maxLines` lines that fit, as even as possible and, where any break
+ * allows it, with no word alone on a line (issue 24); undefined if none fits.
+ */
 function breakLines(
   words: LaidWord[],
   set: Typesetting,
@@ -374,17 +410,20 @@ function breakLines(
   if (lineWidth(words, set) <= set.safeWidth) return [words];
   if (maxLines <= 1 || words.length < 2) return undefined;
   let best: LaidWord[][] | undefined;
-  let bestWidest = Number.POSITIVE_INFINITY;
+  // Compared as (leaves a lone word, widest line): balance only among breaks without widows.
+  let bestKey: [number, number] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
   for (let split = 1; split < words.length; split++) {
     const first = words.slice(0, split);
     const firstWidth = lineWidth(first, set);
     if (firstWidth > set.safeWidth) break;
     const rest = breakLines(words.slice(split), set, maxLines - 1);
     if (!rest) continue;
+    const lines = [first, ...rest];
     const widest = Math.max(firstWidth, ...rest.map((line) => lineWidth(line, set)));
-    if (widest < bestWidest) {
-      best = [first, ...rest];
-      bestWidest = widest;
+    const key: [number, number] = [hasLoneWordLine(lines) ? 1 : 0, widest];
+    if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
+      best = lines;
+      bestKey = key;
     }
   }
   return best;
@@ -393,13 +432,13 @@ function breakLines(
 function paginate(words: LaidWord[], set: Typesetting, turnStarts: readonly number[] = []): Page[] {
   const groups: { words: LaidWord[]; lines: LaidWord[][] }[] = [];
   let current: { words: LaidWord[]; lines: LaidWord[][] } | undefined;
+  const breaksBetween = (last: LaidWord, word: LaidWord) =>
+    word.startMs - last.endMs >= PAGE_BREAK_PAUSE_MS ||
+    SENTENCE_END.test(last.text) ||
+    turnStarts.some((turn) => last.startMs < turn && turn <= word.startMs);
   for (const word of words) {
     const last = current?.words[current.words.length - 1];
-    const breakHere =
-      last !== undefined &&
-      (word.startMs - last.endMs >= PAGE_BREAK_PAUSE_MS ||
-        SENTENCE_END.test(last.text) ||
-        turnStarts.some((turn) => last.startMs < turn && turn <= word.startMs));
+    const breakHere = last !== undefined && breaksBetween(last, word);
     if (current && !breakHere && current.words.length < set.maxWordsPerPage) {
       const candidate = [...current.words, word];
       const lines = breakLines(candidate, set, set.maxLines);
@@ -412,10 +451,23 @@ function paginate(words: LaidWord[], set: Typesetting, turnStarts: readonly numb
     current = { words: [word], lines: [[word]] };
     groups.push(current);
   }
-  return groups.map((group, index) => {
+  // A page cut only because it was full carries on into the next: no page of one lone word.
+  const pages = avoidLoneWords(
+    groups.map((group) => group.words),
+    {
+      continues: (previous, next) => !breaksBetween(previous[previous.length - 1]!, next[0]!),
+      fits: (candidate) =>
+        candidate.length <= set.maxWordsPerPage &&
+        breakLines([...candidate], set, set.maxLines) !== undefined,
+    },
+  ).map((pageWords) => ({
+    words: pageWords,
+    lines: breakLines(pageWords, set, set.maxLines) ?? pageWords.map((word) => [word]),
+  }));
+  return pages.map((group, index) => {
     const first = group.words[0]!;
     const last = group.words[group.words.length - 1]!;
-    const next = groups[index + 1]?.words[0];
+    const next = pages[index + 1]?.words[0];
     const endMs = Math.max(
       last.endMs,
       Math.min(last.endMs + HOLD_MS, next ? next.startMs : Number.POSITIVE_INFINITY),
@@ -611,82 +663,8 @@ function assDocument(
   main: Typesetting,
   translation: Typesetting | undefined,
   events: AssEvent[],
+  backing: CaptionBacking,
 ): string {
-  const { look } = main;
-  const styleRow = (
-    name: string,
-    set: Typesetting,
-    colors: { primary: string; secondary: string; outline: string; back: string },
-    borderStyle: number,
-    outline: number,
-    shadow: number,
-    alignment: number,
-    marginV: number,
-  ) =>
-    [
-      `Style: ${name}`,
-      set.styleFont.family,
-      set.size,
-      colors.primary,
-      colors.secondary,
-      colors.outline,
-      colors.back,
-      -1, // bold: captions use the bold faces
-      0,
-      0,
-      0,
-      100,
-      100,
-      0,
-      0,
-      borderStyle,
-      outline,
-      shadow,
-      alignment,
-      geometry.marginX,
-      geometry.marginRight,
-      marginV,
-      // Encoding -1 lets libass pick the base direction from the text, so an Arabic line ending
-      // in "?" or a number keeps them on the left.
-      -1,
-    ].join(',');
-
-  const karaoke = look === TEMPLATE_LOOKS.karaoke;
-  const mainColors = {
-    primary: styleColor(karaoke ? look.activeColor : look.baseColor),
-    secondary: styleColor(karaoke ? look.baseColor : look.activeColor),
-    outline: styleColor(look.outlineColor),
-    back: styleColor('#000000', 0x80),
-  };
-  const bottomMargin = geometry.height - geometry.sourceBottomY;
-  const styles = [
-    styleRow('Main', main, mainColors, 1, main.outlinePx, main.shadowPx, 2, bottomMargin),
-    // The highlight box: libass draws BorderStyle 3 as a box per glyph, in the outline colour.
-    styleRow(
-      'Box',
-      main,
-      { ...mainColors, outline: styleColor(look.activeColor), back: styleColor('#000000', 0xff) },
-      3,
-      Math.round(main.size * 0.16),
-      0,
-      2,
-      bottomMargin,
-    ),
-  ];
-  if (translation) {
-    styles.push(
-      styleRow(
-        'Translation',
-        translation,
-        { ...mainColors, primary: styleColor(TRANSLATION_COLOR) },
-        1,
-        translation.outlinePx,
-        translation.shadowPx,
-        8,
-        geometry.translationTopY,
-      ),
-    );
-  }
   const eventRows = events
     .filter((event) => centis(event.endMs) > centis(event.startMs))
     .sort((a, b) => a.startMs - b.startMs || a.layer - b.layer)
@@ -708,13 +686,119 @@ function assDocument(
     '',
     '[V4+ Styles]',
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
-    ...styles,
+    ...assStyles(geometry, main, translation, backing),
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
     ...eventRows,
     '',
   ].join('\n');
+}
+
+/** The `Style:` rows: Main (line box or outline), Box (highlight box) and Translation. */
+function assStyles(
+  geometry: Geometry,
+  main: Typesetting,
+  translation: Typesetting | undefined,
+  backing: CaptionBacking,
+): string[] {
+  const { look } = main;
+  const karaoke = look === TEMPLATE_LOOKS.karaoke;
+  const mainColors = {
+    primary: styleColor(karaoke ? look.activeColor : look.baseColor),
+    secondary: styleColor(karaoke ? look.baseColor : look.activeColor),
+    outline: styleColor(look.outlineColor),
+    back: styleColor('#000000', 0x80),
+  };
+  const bottomMargin = geometry.height - geometry.sourceBottomY;
+  // The highlight box template draws its own box per word on layer 0: a line box would cover it.
+  const lineBox = backing === 'box' && look !== TEMPLATE_LOOKS.highlight_box;
+  const heavy = backing !== 'none' && !lineBox;
+  const bottom = { alignment: 2, marginV: bottomMargin };
+  const styles = [
+    lineBox
+      ? // libass draws BorderStyle 3 as an opaque box around each line, in the outline colour.
+        styleRow(geometry, 'Main', main, {
+          colors: { ...mainColors, outline: styleColor('#000000', BOX_ALPHA) },
+          borderStyle: 3,
+          outline: Math.round(main.size * 0.14),
+          shadow: 0,
+          ...bottom,
+        })
+      : styleRow(geometry, 'Main', main, {
+          colors: mainColors,
+          borderStyle: 1,
+          outline: heavy ? Math.round(main.outlinePx * HEAVY_OUTLINE * 10) / 10 : main.outlinePx,
+          shadow: heavy ? Math.max(main.shadowPx * 2, main.outlinePx) : main.shadowPx,
+          ...bottom,
+        }),
+    // The highlight box: libass draws BorderStyle 3 as a box per glyph, in the outline colour.
+    styleRow(geometry, 'Box', main, {
+      colors: {
+        ...mainColors,
+        outline: styleColor(look.activeColor),
+        back: styleColor('#000000', 0xff),
+      },
+      borderStyle: 3,
+      outline: Math.round(main.size * 0.16),
+      shadow: 0,
+      ...bottom,
+    }),
+  ];
+  if (translation) {
+    styles.push(
+      styleRow(geometry, 'Translation', translation, {
+        colors: { ...mainColors, primary: styleColor(TRANSLATION_COLOR) },
+        borderStyle: 1,
+        outline: backing === 'none' ? translation.outlinePx : translation.outlinePx * HEAVY_OUTLINE,
+        shadow: backing === 'none' ? translation.shadowPx : translation.outlinePx,
+        alignment: 8,
+        marginV: geometry.translationTopY,
+      }),
+    );
+  }
+  return styles;
+}
+
+interface StyleLook {
+  colors: { primary: string; secondary: string; outline: string; back: string };
+  borderStyle: number;
+  outline: number;
+  shadow: number;
+  alignment: number;
+  marginV: number;
+}
+
+/** One `Style:` row in the order of the Format line. */
+function styleRow(geometry: Geometry, name: string, set: Typesetting, style: StyleLook): string {
+  const { colors } = style;
+  return [
+    `Style: ${name}`,
+    set.styleFont.family,
+    set.size,
+    colors.primary,
+    colors.secondary,
+    colors.outline,
+    colors.back,
+    -1, // bold: captions use the bold faces
+    0,
+    0,
+    0,
+    100,
+    100,
+    0,
+    0,
+    style.borderStyle,
+    style.outline,
+    style.shadow,
+    style.alignment,
+    geometry.marginX,
+    geometry.marginRight,
+    style.marginV,
+    // Encoding -1 lets libass pick the base direction from the text, so an Arabic line ending
+    // in "?" or a number keeps them on the left.
+    -1,
+  ].join(',');
 }
 
 /** Text can never open an override block or form an escape such as `\N`. */

@@ -9,7 +9,13 @@ export {
   type CaptionDisplay,
   type CaptionTemplateId,
 } from './templates';
-export { buildCaptionsAss, type BuildCaptionsInput, type CaptionPosition } from './build';
+export {
+  buildCaptionsAss,
+  captionBand,
+  type BuildCaptionsInput,
+  type CaptionBacking,
+  type CaptionPosition,
+} from './build';
 export { burnCaptions, captionsFilter, escapeFilterValue, type BurnCaptionsOptions } from './burn';
 export {
   captionFontFiles,

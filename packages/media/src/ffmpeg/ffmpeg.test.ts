@@ -151,4 +151,26 @@ describe('spawnFfmpegStream', () => {
     await expect(stream.done).resolves.toBeUndefined();
     expect(count).toBe(5);
   });
+
+  it('a stream cancelled before its caller awaits `done` is no unhandled rejection (issue 23)', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const controller = new AbortController();
+      const stream = spawnFfmpegStream(
+        ['-f', 'lavfi', '-i', 'testsrc2=size=64x48:rate=25', '-f', 'rawvideo', 'pipe:1'],
+        { signal: controller.signal },
+      );
+      stream.stdout.resume();
+      controller.abort();
+      // The caller is busy elsewhere (a frame in the face detector) while ffmpeg exits.
+      await new Promise((resolve) => stream.stdout.once('close', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+      await expect(stream.done).rejects.toMatchObject({ code: 'ABORTED' });
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable, type Writable } from 'node:stream';
 import { MediaError, type MediaErrorCode } from '../errors/index.js';
-import { runProcess, startProcess } from '../process/index.js';
+import { runProcess, startProcess } from '@moments/process';
 
 export interface FfmpegOptions {
   /** Working folder of the process (two-pass logs and other stray files land here). */
@@ -40,7 +40,10 @@ export interface FfmpegStream {
   stdout: Readable;
   /** ffmpeg's stdin when `writableStdin` was set. */
   stdin: Writable | null;
-  /** Settles when ffmpeg exits: resolves on exit 0 or after `stop()`, rejects with FFmpegError. */
+  /**
+   * Settles when ffmpeg exits: resolves on exit 0 or after `stop()`, rejects with FFmpegError.
+   * It may be awaited late (after stdout is read): a rejection before then is not unhandled.
+   */
   done: Promise<void>;
   /** End ffmpeg on purpose (e.g. enough frames read); `done` then resolves. */
   stop(): void;
@@ -240,6 +243,10 @@ function startFfmpeg(args: string[], opts: FfmpegOptions, stdinMode: StdinMode):
     }
     if (opts.onProgress) safeCall(opts.onProgress, 1);
   });
+  // Stream callers read stdout first and await `done` after; ffmpeg may die (cancelled, timed
+  // out) while they still work on a frame. The rejection stays theirs to see when they await it,
+  // but must never count as unhandled in between: that exits the whole server (issue 23).
+  done.catch(() => undefined);
   return { child, done, stop: started.stop, stderrTail: started.stderrTail };
 }
 

@@ -21,7 +21,7 @@ import { ffmpegPath } from '../ffmpeg/index.js';
 import { startEgressProxy } from '../net/egress-proxy.js';
 import { assertPublicUrl, resolveMediaUrl, type LookupAll } from '../net/index.js';
 import { probeMedia } from '../probe/index.js';
-import { startProcess } from '../process/index.js';
+import { startProcess } from '@moments/process';
 
 export interface VideoMetadata {
   title: string;
@@ -149,6 +149,7 @@ export async function downloadVideo(
   } finally {
     await rm(infoFile, { force: true });
   }
+  // No such file: yt-dlp wrote none (handled below).
   if (!file || !(await stat(file).catch(() => undefined))?.size) {
     // yt-dlp skips (exit 0) files over --max-filesize.
     const leftovers = (await readdir(outDir)).filter((name) => name.startsWith('source.'));
@@ -237,6 +238,7 @@ function toMetadata(info: YtDlpInfo, link: string): VideoMetadata {
   try {
     videoPlatform = detectVideoSource(webpageUrl);
   } catch {
+    // Not a known platform (yt-dlp took it from elsewhere): a direct link.
     videoPlatform = 'direct';
   }
   return {

@@ -6,6 +6,9 @@
  * (e.g. a media server on their LAN) with MEDIA_FETCH_ALLOW_HOSTS.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
@@ -409,4 +412,86 @@ async function readStart(response: IncomingMessage, limit: number): Promise<stri
     response.destroy();
   }
   return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+export interface DownloadPublicFileOptions extends ResolveOptions {
+  /** Larger answers are refused (FILE_TOO_LARGE) and nothing is kept. */
+  maxBytes: number;
+  /** The Content-Type the answer must have (e.g. /^image\//); others are LINK_NOT_MEDIA. */
+  contentType?: RegExp;
+}
+
+/**
+ * Downloads a small public file (a link page's preview image) to `outFile` through the same guard
+ * as every link: each redirect hop checked, private addresses refused (also at connect time), at
+ * most `maxBytes` read. The file is removed again when anything fails.
+ */
+export async function downloadPublicFile(
+  link: string,
+  outFile: string,
+  opts: DownloadPublicFileOptions,
+): Promise<{ finalUrl: string; contentType: string; bytes: number }> {
+  const maxRedirects = opts.maxRedirects ?? 5;
+  const allowHosts = opts.allowHosts ?? allowHostsFromEnv();
+  let current = link;
+  for (let hop = 0; ; hop++) {
+    const { url } = await assertPublicUrl(current, { ...opts, allowHosts });
+    const response = await openResponse(url, { ...opts, allowHosts });
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (status >= 300 && status < 400 && location) {
+      response.destroy();
+      if (hop >= maxRedirects) {
+        throw new MediaError('LINK_UNREACHABLE', 'The link redirects too many times.');
+      }
+      current = new URL(location, url).toString();
+      continue;
+    }
+    const contentType = response.headers['content-type'] ?? '';
+    if (
+      status < 200 ||
+      status >= 300 ||
+      (opts.contentType && !opts.contentType.test(contentType))
+    ) {
+      response.destroy();
+      throw new MediaError(
+        status === 404 || status === 410 ? 'LINK_NOT_FOUND' : 'LINK_NOT_MEDIA',
+        `The link did not answer with the expected file (${status}, ${contentType || 'no type'}).`,
+        { details: { status, contentType, url: current } },
+      );
+    }
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > opts.maxBytes) {
+      response.destroy();
+      throw tooLarge(opts.maxBytes);
+    }
+    const bytes = await writeAtMost(response, outFile, opts.maxBytes);
+    return { finalUrl: current, contentType, bytes };
+  }
+}
+
+async function writeAtMost(response: IncomingMessage, outFile: string, maxBytes: number) {
+  const out = createWriteStream(outFile);
+  let bytes = 0;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) throw tooLarge(maxBytes);
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'close');
+    return bytes;
+  } catch (error) {
+    response.destroy();
+    out.destroy();
+    await rm(outFile, { force: true });
+    throw error;
+  }
+}
+
+function tooLarge(maxBytes: number): MediaError {
+  return new MediaError('FILE_TOO_LARGE', `The file is larger than ${maxBytes} bytes.`, {
+    details: { maxBytes },
+  });
 }

@@ -197,6 +197,33 @@ export async function extractAudioForAsr(
   return outWav;
 }
 
+/** A span of an ASR WAV (extractAudioForAsr's output) as a WAV of its own: one chunk to transcribe. */
+export async function extractAudioSpan(
+  inputWav: string,
+  outWav: string,
+  span: { startMs: number; endMs: number },
+  opts: ExtractOptions = {},
+): Promise<string> {
+  // -ss before -i on PCM is sample-accurate, and reads only the span.
+  await runFfmpeg(
+    [
+      '-ss',
+      (span.startMs / 1000).toFixed(3),
+      '-t',
+      ((span.endMs - span.startMs) / 1000).toFixed(3),
+      '-i',
+      inputWav,
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      'wav',
+      outWav,
+    ],
+    opts,
+  );
+  return outWav;
+}
+
 /**
  * One JPEG frame at `atMs` (clamped into the video), scaled to `width` (default 640) keeping
  * the aspect ratio.
@@ -231,6 +258,7 @@ export async function extractThumbnail(
   // Seeking past the end writes nothing; fall back to the first frame.
   if ((await stat(outJpg).catch(() => undefined))?.size) return outJpg;
   await grab(0);
+  // No file: no picture was taken (the error below).
   if (!(await stat(outJpg).catch(() => undefined))?.size) {
     throw new MediaError('NOT_A_VIDEO', 'No picture could be taken from the video.');
   }
@@ -299,6 +327,7 @@ async function measureDurationFromPackets(file: string): Promise<number> {
     'csv=p=0',
     '--',
     file,
+    // No packets readable: duration 0, which the caller treats as unknown.
   ]).catch(() => '');
   let endSec = 0;
   for (const line of csv.split('\n')) {

@@ -1,8 +1,11 @@
 /**
- * Subject analysis of a video range: faces on frames sampled a few times per second (denser right
- * around cuts), tracks that link them, and shot cuts. One ffmpeg process decodes each part of the
- * range not analysed before: every frame goes through ffmpeg's `scdet` scene detector (exact cut
- * times), and a sampled, downscaled copy is piped out as raw RGB for the face detector.
+ * Shot analysis of a video range: faces on frames sampled a few times per second (denser right
+ * around cuts), how open their mouths are when two or three share the frame, what else the frame
+ * shows (slides and screens, brightness under the captions: scene.ts), the loudness of the sound
+ * every 100 ms, tracks that link the faces, and shot cuts. One ffmpeg process decodes each part
+ * of the range not analysed before: every frame goes through ffmpeg's `scdet` scene detector
+ * (exact cut times), the sound through `astats`, and a sampled, downscaled copy is piped out as
+ * raw RGB for the face detector.
  */
 import { uprightFrameSize } from '@moments/domain/frame';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -18,8 +21,10 @@ import {
   uncoveredRanges,
   type DetectedStretch,
   type DetectionStore,
+  type EnergySample,
   type TimeRange,
 } from './detections';
+import { measureScene } from './scene';
 import { buildTracks, type AnalyzedFrame, type SubjectTrack } from './track';
 
 export interface SubjectAnalysis {
@@ -42,6 +47,8 @@ export interface SubjectAnalysis {
   tracks: SubjectTrack[];
   /** Times of hard cuts, in ms from `startMs`. */
   shotCutsMs: number[];
+  /** Loudness of the sound (dBFS) every 100 ms, times from `startMs`; empty without sound. */
+  energy: EnergySample[];
 }
 
 export interface AnalyzeOptions {
@@ -95,6 +102,11 @@ const CUT_FRAME_SCORE = 25;
  * before its first one, as they would in one long decode.
  */
 const PREROLL_MS = DENSE_AFTER_CUT_MS;
+/** Mouths are measured with two or three faces in the frame; more is a crowd (a wide shot). */
+const MAX_FACES_FOR_MOUTHS = 3;
+/** The sound's loudness is read every ENERGY_STEP_MS, from a copy resampled to ENERGY_RATE. */
+const ENERGY_STEP_MS = 100;
+const ENERGY_RATE = 8000;
 
 export async function analyzeSubjects(
   videoFile: string,
@@ -137,6 +149,8 @@ export async function analyzeSubjects(
       for (const gap of gaps) {
         const result = await analyzeStretch(input, gap, {
           source: probed.size,
+          hasAudio: probed.hasAudio,
+          energyFile: join(workDir, `energy-${made.length}.txt`),
           settings,
           sampleFps,
           frameSize,
@@ -157,7 +171,7 @@ export async function analyzeSubjects(
   }
   options.onProgress?.(1);
 
-  const { frames, shotCutsMs } = framesInRange([...made, ...known], startMs, endMs);
+  const { frames, shotCutsMs, energy } = framesInRange([...made, ...known], startMs, endMs);
   return {
     source: probed.size,
     startMs,
@@ -169,37 +183,51 @@ export async function analyzeSubjects(
     detectorRuns,
     tracks: buildTracks(frames, { shotCutsMs }),
     shotCutsMs,
+    energy,
   };
 }
 
-/** The samples and cuts of [startMs, endMs) from stretches, in ms from `startMs`. */
+/** The samples, cuts and loudness of [startMs, endMs) from stretches, in ms from `startMs`. */
 function framesInRange(
   stretches: DetectedStretch[],
   startMs: number,
   endMs: number,
-): { frames: AnalyzedFrame[]; shotCutsMs: number[] } {
+): { frames: AnalyzedFrame[]; shotCutsMs: number[]; energy: EnergySample[] } {
   const byTime = new Map<number, AnalyzedFrame>();
   const cuts = new Set<number>();
+  const energy = new Map<number, number>();
   for (const stretch of stretches) {
     for (const frame of stretch.frames) {
       if (frame.tMs < startMs || frame.tMs >= endMs || byTime.has(frame.tMs)) continue;
       byTime.set(frame.tMs, {
         tMs: frame.tMs - startMs,
         faces: frame.faces.map((face) => ({ ...face })),
+        ...(frame.scene && { scene: frame.scene }),
       });
     }
     for (const cut of stretch.shotCutsMs) {
       if (cut > startMs && cut < endMs) cuts.add(cut - startMs);
     }
+    for (const sample of stretch.energy ?? []) {
+      if (sample.tMs >= startMs && sample.tMs < endMs && !energy.has(sample.tMs)) {
+        energy.set(sample.tMs, sample.db);
+      }
+    }
   }
   return {
     frames: [...byTime.values()].sort((a, b) => a.tMs - b.tMs),
     shotCutsMs: [...cuts].sort((a, b) => a - b),
+    energy: [...energy]
+      .map(([tMs, db]) => ({ tMs: tMs - startMs, db }))
+      .sort((a, b) => a.tMs - b.tMs),
   };
 }
 
 interface StretchContext {
   source: Size;
+  hasAudio: boolean;
+  /** Where ffmpeg prints the sound's loudness every 100 ms. */
+  energyFile: string;
   settings: string;
   sampleFps: number;
   frameSize: Size;
@@ -219,59 +247,11 @@ async function analyzeStretch(
   range: TimeRange,
   context: StretchContext,
 ): Promise<{ stretch: DetectedStretch; detectorRuns: number }> {
-  const { sampleFps, frameSize, detector, signal } = context;
+  const { sampleFps, frameSize, signal } = context;
   const periodMs = 1000 / sampleFps;
-  // Start on the source's grid (so samples land where any other analysis puts them), a little
-  // early so the cut detectors have history.
-  const firstIndex = Math.ceil(range.startMs / periodMs - 1e-6);
-  const prerollFrames = Math.min(firstIndex, Math.ceil(PREROLL_MS / periodMs));
-  const seekMs = (firstIndex - prerollFrames) * periodMs;
-  // One sample period past the end: a sample waiting for its successor (below) gets one.
-  const durationMs = range.endMs + periodMs - seekMs;
-  const graph = [
-    '[0:v:0]split=2[rf_scd][rf_det]',
-    // A small copy is enough to see a cut, and keeps scdet cheap on 1080p sources.
-    `[rf_scd]scale=256:-2:flags=fast_bilinear,scdet=threshold=${SCENE_CUT_THRESHOLD},` +
-      `metadata=mode=print:key=lavfi.scd.time:file=${filterPath(context.cutsFile)},nullsink`,
-    `[rf_det]fps=${sampleFps * DENSE_FACTOR},` +
-      // Box averaging: the right filter for a 3x downscale, and 0.7 CPU-s a minute cheaper than bilinear.
-      `scale=${frameSize.width}:${frameSize.height}:flags=area,format=rgb24[rf_frames]`,
-  ].join(';');
-  const stream = spawnFfmpegStream(
-    [
-      ...(seekMs > 0 ? ['-ss', seconds(seekMs)] : []),
-      '-t',
-      seconds(durationMs),
-      '-i',
-      input,
-      '-filter_complex',
-      graph,
-      '-map',
-      '[rf_frames]',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      'pipe:1',
-    ],
-    { signal, durationMs },
-  );
-
+  const { stream, seekMs } = spawnStretchDecode(input, range, context);
   const frames: AnalyzedFrame[] = [];
-  const toSourceX = context.source.width / frameSize.width;
-  const toSourceY = context.source.height / frameSize.height;
-  let detectorRuns = 0;
-  const detect = async (rgb: Buffer): Promise<FaceBox[]> => {
-    detectorRuns++;
-    const found = await detector.detectFaces(rgb, frameSize.width, frameSize.height);
-    return found.map((face) => ({
-      x: face.x * toSourceX,
-      y: face.y * toSourceY,
-      w: face.w * toSourceX,
-      h: face.h * toSourceY,
-      score: face.score,
-    }));
-  };
+  const { detect, withMouths, describe, detectorRuns } = frameInspector(context);
   // Still frames: a sample that looks like the last one the detector saw keeps its faces (at
   // most STILL_REUSE_MAX_MS apart); cuts and movement always get the detector.
   let lastDetected: { rgb: Buffer; tMs: number; faces: FaceBox[] } | undefined;
@@ -284,19 +264,17 @@ async function analyzeStretch(
   const settleWaiting = async (next?: KnownSample) => {
     if (!waiting) return;
     const { frame } = waiting;
+    const before = lastKnown;
+    const sameShot = before?.shot === waiting.shot && next?.shot === waiting.shot;
     const between =
-      next &&
-      lastKnown &&
-      lastKnown.shot === waiting.shot &&
-      next.shot === waiting.shot &&
-      looksBetween(lastKnown.rgb, waiting.rgb, next.rgb)
+      next && before && sameShot && looksBetween(before.rgb, waiting.rgb, next.rgb)
         ? interpolateFaces(
-            lastKnown.faces,
+            before.faces,
             next.faces,
-            (frame.tMs - lastKnown.tMs) / (next.tMs - lastKnown.tMs),
+            (frame.tMs - before.tMs) / (next.tMs - before.tMs),
           )
         : undefined;
-    frame.faces = between ?? (await detect(waiting.rgb));
+    frame.faces = await withMouths(waiting.rgb, between ?? (await detect(waiting.rgb)));
     waiting = undefined;
   };
   const inRange = (tMs: number) => tMs >= range.startMs && tMs < range.endMs;
@@ -311,7 +289,7 @@ async function analyzeStretch(
       faces = lastDetected.faces;
     } else if (mayWait && !waiting && lastKnown?.shot === shot) {
       // Every other moving sample waits for its successor (the frames are offline, look ahead).
-      const frame: AnalyzedFrame = { tMs, faces: [] };
+      const frame: AnalyzedFrame = { tMs, faces: [], scene: describe(rgb) };
       frames.push(frame);
       waiting = { rgb, frame, shot };
       return;
@@ -322,7 +300,9 @@ async function analyzeStretch(
     const known = { rgb, tMs, shot, faces };
     await settleWaiting(known);
     lastKnown = known;
-    if (!lookAhead) frames.push({ tMs, faces: faces.map((face) => ({ ...face })) });
+    if (lookAhead) return;
+    const scene = describe(rgb);
+    frames.push({ tMs, faces: await withMouths(rgb, faces.map(copyBox)), scene });
   };
 
   let previous: { rgb: Buffer; tMs: number; difference: number; sampled: boolean } | undefined;
@@ -364,31 +344,134 @@ async function analyzeStretch(
     await settleWaiting();
   } catch (error) {
     stream.stop();
+    // ffmpeg's own failure is secondary: the error rethrown below is what failed.
     await stream.done.catch(() => undefined);
     throw error;
   }
   await stream.done;
 
+  const { shotCutsMs, energy } = await readSideFiles(context, seekMs, inRange);
+  const { settings, source } = context;
+  const { startMs, endMs } = range;
+  return {
+    stretch: { settings, source, startMs, endMs, frames, shotCutsMs, energy },
+    detectorRuns: detectorRuns(),
+  };
+}
+
+const copyBox = (face: FaceBox): FaceBox => ({ ...face });
+
+/**
+ * One ffmpeg process for a stretch: every frame through scdet (cut times to a file), a sampled,
+ * downscaled RGB copy piped out, the sound's loudness every 100 ms to a file. Decoding starts on
+ * the source's sample grid a little before the stretch (so the cut detectors have history) and
+ * runs one sample period past its end (a sample waiting for its successor gets one).
+ */
+function spawnStretchDecode(input: string, range: TimeRange, context: StretchContext) {
+  const { sampleFps, frameSize, signal } = context;
+  const periodMs = 1000 / sampleFps;
+  const firstIndex = Math.ceil(range.startMs / periodMs - 1e-6);
+  const prerollFrames = Math.min(firstIndex, Math.ceil(PREROLL_MS / periodMs));
+  const seekMs = (firstIndex - prerollFrames) * periodMs;
+  const durationMs = range.endMs + periodMs - seekMs;
+  const graph = [
+    '[0:v:0]split=2[rf_scd][rf_det]',
+    // A small copy is enough to see a cut, and keeps scdet cheap on 1080p sources.
+    `[rf_scd]scale=256:-2:flags=fast_bilinear,scdet=threshold=${SCENE_CUT_THRESHOLD},` +
+      `metadata=mode=print:key=lavfi.scd.time:file=${filterPath(context.cutsFile)},nullsink`,
+    `[rf_det]fps=${sampleFps * DENSE_FACTOR},` +
+      // Box averaging: the right filter for a 3x downscale, and 0.7 CPU-s a minute cheaper than bilinear.
+      `scale=${frameSize.width}:${frameSize.height}:flags=area,format=rgb24[rf_frames]`,
+    // Speech energy every 100 ms (800 samples at 8 kHz), for who is speaking.
+    ...(context.hasAudio
+      ? [
+          `[0:a:0]aresample=${ENERGY_RATE},asetnsamples=n=${(ENERGY_RATE * ENERGY_STEP_MS) / 1000}:p=0,` +
+            'astats=metadata=1:reset=1:measure_perchannel=none:measure_overall=RMS_level,' +
+            `ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=${filterPath(context.energyFile)},anullsink`,
+        ]
+      : []),
+  ].join(';');
+  const stream = spawnFfmpegStream(
+    [
+      ...(seekMs > 0 ? ['-ss', seconds(seekMs)] : []),
+      ...['-t', seconds(durationMs), '-i', input, '-filter_complex', graph],
+      ...['-map', '[rf_frames]', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    ],
+    { signal, durationMs },
+  );
+  return { stream, seekMs };
+}
+
+/**
+ * What is looked at on a sampled frame: faces (through the detector thread, in source pixels),
+ * mouths when two or three people share it, and the scene statistics (scene.ts).
+ */
+function frameInspector(context: StretchContext) {
+  const { frameSize, detector } = context;
+  const toSourceX = context.source.width / frameSize.width;
+  const toSourceY = context.source.height / frameSize.height;
+  let runs = 0;
+  const detect = async (rgb: Buffer): Promise<FaceBox[]> => {
+    runs++;
+    const found = await detector.detectFaces(rgb, frameSize.width, frameSize.height);
+    return found.map((face) => ({
+      x: face.x * toSourceX,
+      y: face.y * toSourceY,
+      w: face.w * toSourceX,
+      h: face.h * toSourceY,
+      score: face.score,
+    }));
+  };
+  // Two or three people: how open each mouth is, for who is speaking (more faces: a wide shot).
+  const withMouths = async (rgb: Buffer, faces: FaceBox[]): Promise<FaceBox[]> => {
+    if (faces.length < 2 || faces.length > MAX_FACES_FOR_MOUTHS) return faces;
+    const inFrame = faces.map((face) => ({
+      ...face,
+      x: face.x / toSourceX,
+      y: face.y / toSourceY,
+      w: face.w / toSourceX,
+      h: face.h / toSourceY,
+    }));
+    const mouths = await detector.measureMouths(rgb, frameSize.width, frameSize.height, inFrame);
+    return faces.map((face, i) => {
+      const mouth = mouths[i];
+      return mouth === null || mouth === undefined ? face : { ...face, mouth };
+    });
+  };
+  let lastSampled: Buffer | undefined;
+  const describe = (rgb: Buffer) => {
+    const motion = lastSampled ? meanAbsoluteDifference(lastSampled, rgb) : 0;
+    lastSampled = rgb;
+    return measureScene(rgb, frameSize.width, frameSize.height, motion);
+  };
+  return { detect, withMouths, describe, detectorRuns: () => runs };
+}
+
+/** The cut times and loudness ffmpeg wrote for a stretch, in the source's time. */
+async function readSideFiles(
+  context: StretchContext,
+  seekMs: number,
+  inRange: (tMs: number) => boolean,
+) {
+  // ffmpeg writes none of these files when the stretch had no cut or no sound: nothing to read.
   const cutsText = await readFile(context.cutsFile, 'utf8').catch(() => '');
   const shotCutsMs = parseSceneCuts(cutsText)
     .map((cut) => Math.round(seekMs + cut))
     .filter(inRange);
-  return {
-    stretch: {
-      settings: context.settings,
-      source: context.source,
-      startMs: range.startMs,
-      endMs: range.endMs,
-      frames,
-      shotCutsMs,
-    },
-    detectorRuns,
-  };
+  const energyText = context.hasAudio
+    ? // ffmpeg writes no energy file for a stretch without sound: nothing to read.
+      await readFile(context.energyFile, 'utf8').catch(() => '')
+    : '';
+  const energy = parseEnergy(energyText)
+    .map((sample) => ({ tMs: Math.round(seekMs + sample.tMs), db: sample.db }))
+    .filter((sample) => inRange(sample.tMs));
+  return { shotCutsMs, energy };
 }
 
 interface ProbedVideo {
   size: Size;
   durationMs: number;
+  hasAudio: boolean;
 }
 
 async function probeVideo(input: string, signal?: AbortSignal): Promise<ProbedVideo> {
@@ -396,10 +479,8 @@ async function probeVideo(input: string, signal?: AbortSignal): Promise<ProbedVi
     [
       '-v',
       'error',
-      '-select_streams',
-      'v:0',
       '-show_entries',
-      'stream=width,height,duration:stream_tags=rotate:stream_side_data=rotation:format=duration',
+      'stream=codec_type,width,height,duration:stream_tags=rotate:stream_side_data=rotation:format=duration',
       '-of',
       'json',
       '-i',
@@ -409,6 +490,7 @@ async function probeVideo(input: string, signal?: AbortSignal): Promise<ProbedVi
   );
   const parsed = JSON.parse(json) as {
     streams?: {
+      codec_type?: string;
       width?: number;
       height?: number;
       duration?: string;
@@ -417,7 +499,7 @@ async function probeVideo(input: string, signal?: AbortSignal): Promise<ProbedVi
     }[];
     format?: { duration?: string };
   };
-  const stream = parsed.streams?.[0];
+  const stream = parsed.streams?.find((candidate) => candidate.codec_type === 'video');
   if (!stream?.width || !stream.height) {
     throw new MediaError('NOT_A_VIDEO', 'the file has no video stream to reframe');
   }
@@ -429,7 +511,11 @@ async function probeVideo(input: string, signal?: AbortSignal): Promise<ProbedVi
   // ffmpeg turns rotated phone videos upright while decoding; work in the upright size.
   const size = uprightFrameSize(stream.width, stream.height, rotation);
   const durationSec = Number(parsed.format?.duration ?? stream.duration ?? NaN);
-  return { size, durationMs: Number.isFinite(durationSec) ? Math.round(durationSec * 1000) : 0 };
+  return {
+    size,
+    durationMs: Number.isFinite(durationSec) ? Math.round(durationSec * 1000) : 0,
+    hasAudio: Boolean(parsed.streams?.some((candidate) => candidate.codec_type === 'audio')),
+  };
 }
 
 /** Frame size for the detector: long side 640 (or the source's, if smaller), even numbers. */
@@ -449,6 +535,26 @@ export function parseSceneCuts(text: string): number[] {
     if (ms > 0 && !cuts.includes(ms)) cuts.push(ms);
   }
   return cuts.sort((a, b) => a - b);
+}
+
+/** Loudness (dBFS, rounded; silence as -120) every 100 ms from astats' `metadata=mode=print`. */
+export function parseEnergy(text: string): EnergySample[] {
+  const samples: EnergySample[] = [];
+  let tMs: number | undefined;
+  for (const line of text.split('\n')) {
+    const time = /pts_time:(-?\d+(?:\.\d+)?)/.exec(line);
+    if (time) {
+      tMs = Math.round(Number(time[1]) * 1000);
+      continue;
+    }
+    const level = /lavfi\.astats\.Overall\.RMS_level=(\S+)/.exec(line);
+    if (level && tMs !== undefined) {
+      const db = Number(level[1]);
+      samples.push({ tMs, db: Number.isFinite(db) ? Math.max(-120, Math.round(db)) : -120 });
+      tMs = undefined;
+    }
+  }
+  return samples;
 }
 
 /**
@@ -484,7 +590,13 @@ async function* readAhead<T>(source: AsyncIterator<T> | AsyncIterable<T>, depth:
   const queue: Promise<IteratorResult<T>>[] = [];
   try {
     for (;;) {
-      while (queue.length < depth) queue.push(iterator.next());
+      while (queue.length < depth) {
+        const next = iterator.next();
+        // Awaited in turn below (or settled in `finally`); a source that fails while the consumer
+        // works on an earlier item must not count as an unhandled rejection meanwhile.
+        next.catch(() => undefined);
+        queue.push(next);
+      }
       const next = await queue.shift()!;
       if (next.done) return;
       yield next.value;

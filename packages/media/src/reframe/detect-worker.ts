@@ -21,8 +21,18 @@ try {
   port.on('message', async (request: DetectorRequest) => {
     try {
       const rgb = new Uint8Array(request.rgb);
-      const faces = await detector.detectFaces(rgb, request.width, request.height);
-      port.postMessage({ id: request.id, faces } satisfies DetectorReply);
+      if (request.mouthsOf) {
+        const mouths = await detector.measureMouths(
+          rgb,
+          request.width,
+          request.height,
+          request.mouthsOf,
+        );
+        port.postMessage({ id: request.id, mouths } satisfies DetectorReply);
+      } else {
+        const faces = await detector.detectFaces(rgb, request.width, request.height);
+        port.postMessage({ id: request.id, faces } satisfies DetectorReply);
+      }
     } catch (error) {
       port.postMessage({ id: request.id, error: failure(error) } satisfies DetectorReply);
     }

@@ -21,11 +21,24 @@ export interface FaceBox {
   h: number;
   /** Detector confidence in [0, 1]. */
   score: number;
+  /** How open the mouth is (inner-lip gap over face height), where it was measured. */
+  mouth?: number;
 }
 
 export interface FaceDetector {
   /** Faces in one packed RGB24 image (`width * height * 3` bytes). */
   detectFaces(rgb: Uint8Array, width: number, height: number): Promise<FaceBox[]>;
+  /**
+   * How open the mouth of each face is (boxes in pixels of the same image): the gap between the
+   * inner lips over the face's height, from the face mesh's lip landmarks; null where the mesh
+   * found no face in the box.
+   */
+  measureMouths(
+    rgb: Uint8Array,
+    width: number,
+    height: number,
+    faces: readonly FaceBox[],
+  ): Promise<(number | null)[]>;
 }
 
 /** Below this BlazeFace confidence a "face" is too often a pattern or an animal. */
@@ -54,6 +67,8 @@ export interface DetectorRequest {
   rgb: ArrayBuffer;
   width: number;
   height: number;
+  /** Present: measure these faces' mouths instead of detecting faces. */
+  mouthsOf?: FaceBox[];
 }
 
 type ReplyError = { code: MediaErrorCode; message: string };
@@ -62,6 +77,7 @@ export type DetectorReply =
   | { ready: true }
   | { ready: false; error: ReplyError }
   | { id: number; faces: FaceBox[] }
+  | { id: number; mouths: (number | null)[] }
   | { id: number; error: ReplyError };
 
 async function startDetectorThread(): Promise<FaceDetector> {
@@ -79,7 +95,7 @@ async function startDetectorThread(): Promise<FaceDetector> {
   );
   const pending = new Map<
     number,
-    { resolve: (faces: FaceBox[]) => void; reject: (error: Error) => void }
+    { resolve: (reply: unknown) => void; reject: (error: Error) => void }
   >();
   let nextId = 1;
   let dead: Error | undefined;
@@ -116,6 +132,7 @@ async function startDetectorThread(): Promise<FaceDetector> {
     pending.delete(reply.id);
     if (pending.size === 0) worker.unref();
     if ('faces' in reply) request?.resolve(reply.faces);
+    else if ('mouths' in reply) request?.resolve(reply.mouths);
     else request?.reject(new MediaError(reply.error.code, reply.error.message));
   });
   worker.on('error', (error) =>
@@ -129,21 +146,32 @@ async function startDetectorThread(): Promise<FaceDetector> {
   // An idle detector must not keep a finished process (a CLI, a test run) alive; a busy one must.
   worker.unref();
 
+  const ask = <T>(rgb: Uint8Array, width: number, height: number, mouthsOf?: FaceBox[]) => {
+    if (dead) return Promise.reject(dead);
+    if (rgb.length !== width * height * 3) {
+      return Promise.reject(new RangeError('rgb must be width*height*3 bytes'));
+    }
+    const id = nextId++;
+    // A copy to hand over: the caller keeps its frame (to compare with the next ones).
+    const copy = new Uint8Array(rgb).buffer; // (Buffer#slice would share, not copy)
+    return new Promise<T>((resolve, reject) => {
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve: resolve as (reply: unknown) => void, reject });
+      const request: DetectorRequest = { id, rgb: copy, width, height, mouthsOf };
+      worker.postMessage(request, [copy]);
+    });
+  };
   return {
-    detectFaces(rgb, width, height) {
-      if (dead) return Promise.reject(dead);
-      if (rgb.length !== width * height * 3) {
-        return Promise.reject(new RangeError('rgb must be width*height*3 bytes'));
-      }
-      const id = nextId++;
-      // A copy to hand over: the caller keeps its frame (to compare with the next ones).
-      const copy = new Uint8Array(rgb).buffer; // (Buffer#slice would share, not copy)
-      return new Promise<FaceBox[]>((resolve, reject) => {
-        if (pending.size === 0) worker.ref();
-        pending.set(id, { resolve, reject });
-        worker.postMessage({ id, rgb: copy, width, height } satisfies DetectorRequest, [copy]);
-      });
-    },
+    detectFaces: (rgb, width, height) => ask<FaceBox[]>(rgb, width, height),
+    measureMouths: (rgb, width, height, faces) =>
+      faces.length === 0
+        ? Promise.resolve([])
+        : ask<(number | null)[]>(
+            rgb,
+            width,
+            height,
+            faces.map((face) => ({ ...face })),
+          ),
   };
 }
 
@@ -164,11 +192,52 @@ export async function createInProcessFaceDetector(): Promise<FaceDetector> {
   const humanModule = require(join(dirname(humanMain), 'human.node-wasm.js')) as {
     Human: new (config?: Partial<Config>) => Human;
   };
-  const modelsDir = join(dirname(dirname(humanMain)), 'models');
-  const config: Partial<Config> = {
+  const start = async (config: Partial<Config>) => {
+    const instance = new humanModule.Human(config);
+    registerFileModelLoader(instance);
+    try {
+      await instance.load();
+      await instance.init();
+    } catch (error) {
+      throw new MediaError('FACE_DETECTOR_FAILED', 'the face detector could not start', {
+        cause: error,
+      });
+    }
+    return instance;
+  };
+  const config = detectorConfig(dirname(wasmMain), join(dirname(dirname(humanMain)), 'models'));
+  const human = await start(config);
+  if (human.tf.getBackend() !== 'wasm' || !isModelLoaded(human, 'blazeface')) {
+    throw new MediaError('FACE_DETECTOR_FAILED', 'the face detector model did not load', {
+      details: { backend: human.tf.getBackend() },
+    });
+  }
+  // The face mesh (468 landmarks, the lips among them) loads with the first mouth measure: most
+  // footage never has two faces to tell apart.
+  let mesh: Promise<Human> | undefined;
+  const meshHuman = () => (mesh ??= start(meshConfig(config)));
+
+  // Human keeps per-call state; one call at a time per process.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work);
+    // The previous call's failure is its caller's to see; the next one only waits its turn.
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  return {
+    detectFaces: (rgb, width, height) => serially(() => detectOnce(human, rgb, width, height)),
+    measureMouths: (rgb, width, height, faces) =>
+      serially(async () => mouthsOnce(await meshHuman(), rgb, width, height, faces)),
+  };
+}
+
+/** Human's settings for BlazeFace alone, every other model off. */
+function detectorConfig(wasmDir: string, modelsDir: string): Partial<Config> {
+  return {
     backend: 'wasm',
     // A folder path: in Node the wasm backend reads `tfjs-backend-wasm*.wasm` from it with fs.
-    wasmPath: dirname(wasmMain) + '/',
+    wasmPath: wasmDir + '/',
     modelBasePath: pathToFileURL(modelsDir).href + '/',
     debug: false,
     async: false,
@@ -209,30 +278,19 @@ export async function createInProcessFaceDetector(): Promise<FaceDetector> {
     gesture: { enabled: false },
     segmentation: { enabled: false } as Config['segmentation'],
   };
-  const human = new humanModule.Human(config);
-  registerFileModelLoader(human);
-  try {
-    await human.load();
-    await human.init();
-  } catch (error) {
-    throw new MediaError('FACE_DETECTOR_FAILED', 'the face detector could not start', {
-      cause: error,
-    });
-  }
-  if (human.tf.getBackend() !== 'wasm' || !isModelLoaded(human, 'blazeface')) {
-    throw new MediaError('FACE_DETECTOR_FAILED', 'the face detector model did not load', {
-      details: { backend: human.tf.getBackend() },
-    });
-  }
+}
 
-  // Human keeps per-call state; one detection at a time per process.
-  let queue: Promise<unknown> = Promise.resolve();
+/** The detector's settings plus the face mesh, for one face per (cropped) image. */
+function meshConfig(config: Partial<Config>): Partial<Config> {
+  const face = config.face as unknown as { detector: object };
   return {
-    detectFaces(rgb, width, height) {
-      const run = queue.then(() => detectOnce(human, rgb, width, height));
-      queue = run.catch(() => undefined);
-      return run;
-    },
+    ...config,
+    face: {
+      ...face,
+      // Human's own crop for the mesh: the face with room around it, square.
+      detector: { ...face.detector, maxDetected: 1, scale: 1.4, square: true },
+      mesh: { enabled: true, modelPath: 'facemesh.json', keepInvalid: false },
+    } as unknown as Config['face'],
   };
 }
 
@@ -259,11 +317,81 @@ async function detectOnce(
   }
 }
 
+/** Square around a face, this many times its size, given to the face mesh (room for the chin). */
+const MOUTH_CROP_SCALE = 1.8;
+/** Side of that square as the mesh gets it. */
+const MOUTH_CROP_SIZE = 192;
+/** Mesh landmarks: pairs of inner-lip points (upper, lower), and the face's top and bottom. */
+const INNER_LIPS: [number, number][] = [
+  [13, 14],
+  [82, 87],
+  [312, 317],
+];
+const FOREHEAD = 10;
+const CHIN = 152;
+
+async function mouthsOnce(
+  human: Human,
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  faces: readonly FaceBox[],
+): Promise<(number | null)[]> {
+  if (rgb.length !== width * height * 3) throw new RangeError('rgb must be width*height*3 bytes');
+  const tf = human.tf;
+  const image = tf.tensor4d(Float32Array.from(rgb), [1, height, width, 3], 'float32');
+  try {
+    const results: (number | null)[] = [];
+    for (const face of faces) {
+      const side = Math.max(face.w, face.h) * MOUTH_CROP_SCALE;
+      const cx = face.x + face.w / 2;
+      const cy = face.y + face.h / 2;
+      // Normalised [y1, x1, y2, x2]; what lies outside the frame comes out black.
+      const box = [
+        (cy - side / 2) / height,
+        (cx - side / 2) / width,
+        (cy + side / 2) / height,
+        (cx + side / 2) / width,
+      ];
+      const crop = tf.image.cropAndResize(
+        image as never,
+        [box],
+        [0],
+        [MOUTH_CROP_SIZE, MOUTH_CROP_SIZE],
+      );
+      try {
+        const result = await human.detect(crop as never);
+        const mesh = result.face[0]?.meshRaw;
+        results.push(mesh && mesh.length > CHIN ? mouthOpenness(mesh) : null);
+      } finally {
+        tf.dispose(crop);
+      }
+    }
+    return results;
+  } finally {
+    tf.dispose(image);
+  }
+}
+
+/** Mean inner-lip gap over the face's height (forehead to chin), both from the mesh. */
+function mouthOpenness(mesh: readonly (readonly (number | undefined)[])[]): number | null {
+  const distance = (a: number, b: number) =>
+    Math.hypot(mesh[a]![0]! - mesh[b]![0]!, mesh[a]![1]! - mesh[b]![1]!);
+  const faceHeight = distance(FOREHEAD, CHIN);
+  if (!(faceHeight > 0)) return null;
+  const gap = INNER_LIPS.reduce((sum, [upper, lower]) => sum + distance(upper, lower), 0);
+  return Math.round((gap / INNER_LIPS.length / faceHeight) * 10_000) / 10_000;
+}
+
 /**
  * Node's fetch cannot read file:// URLs and the wasm build has no file-system loader, so model
  * files are handed to tfjs from disk here.
  */
+let fileLoaderRegistered = false;
 function registerFileModelLoader(human: Human): void {
+  // One router for the tfjs shared by every Human on this thread: two matching routers fail a load.
+  if (fileLoaderRegistered) return;
+  fileLoaderRegistered = true;
   const io = human.tf.io;
   io.registerLoadRouter((url: string | string[]) => {
     if (typeof url !== 'string' || !url.startsWith('file://')) return null;

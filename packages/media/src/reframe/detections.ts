@@ -23,6 +23,14 @@ export interface DetectedStretch {
   frames: AnalyzedFrame[];
   /** Cuts at `startMs <= t < endMs`, in the source's time. */
   shotCutsMs: number[];
+  /** Loudness of the sound every 100 ms in the stretch, in the source's time (none: silent). */
+  energy?: EnergySample[];
+}
+
+/** The sound's loudness over 100 ms starting at `tMs`, in dBFS (silence: -120). */
+export interface EnergySample {
+  tMs: number;
+  db: number;
 }
 
 /** Where the stretches of one source are kept (in memory, or the database for other processes). */
@@ -38,7 +46,7 @@ export interface TimeRange {
 }
 
 /** Bumped when the analysis changes what it finds, so stretches made by older code are not mixed in. */
-const DETECTION_VERSION = 2;
+const DETECTION_VERSION = 3;
 
 /** Identifies the detections comparable with each other: same sampling, same analysis size. */
 export function detectionSettings(sampleFps: number, analysisLongSide: number): string {

@@ -3,49 +3,148 @@
  * output, so the exporter can chain captions after it in the same ffmpeg pass
  * (e.g. `-vf "<fragment>,ass=captions.ass"`, or `[0:v]<fragment>[v]` in a -filter_complex).
  *
- * Times: the crop path uses the filter's `t`, which must be 0 at the plan's `startMs`. Seeking
+ * Each layout segment is its own chain (a crop for the speaker, two crops stacked for two people,
+ * a slide scaled above the speaker's crop, the whole frame over a blurred fill); several segments
+ * are cut from one decode with `trim` and joined with `concat`, so every frame goes through only
+ * its own segment's filters.
+ *
+ * Times: the windows' paths use the filter's `t`, which must be 0 at the plan's `startMs`. Seeking
  * with `-ss` before `-i` does that; with a `trim` filter, add `setpts=PTS-STARTPTS` before it.
  */
-import { fitInside, type Size } from './aspect';
+import type { Size } from './aspect';
+import type { LayoutSegment, Pane } from './layout';
 import type { CropKeyframe, ReframePlan } from './plan';
 
-/** Labels inside the blur_fit graph, prefixed so they never meet the exporter's own. */
+/** Labels inside the graph, prefixed so they never meet the exporter's own. */
 const LABEL = 'rf';
 /** The blurred background is made at 1/BLUR_DOWNSCALE of the output size: cheap and softer. */
 const BLUR_DOWNSCALE = 8;
 
 /**
  * Filtergraph fragment that turns the source into the plan's output size.
- * `sourceSize` may differ from the analysed one (e.g. a proxy file): the crop path is scaled.
+ * `sourceSize` may differ from the analysed one (e.g. a proxy file): the windows are scaled.
  */
 export function reframeFilter(
   plan: ReframePlan,
   sourceSize: Size = plan.source,
   output: Size = plan.output,
 ): string {
-  if (plan.layout === 'blur_fit') return blurFitFilter(sourceSize, output);
-
   const sx = sourceSize.width / plan.source.width;
   const sy = sourceSize.height / plan.source.height;
-  const keyframes = plan.keyframes.map((k) => ({
-    tMs: k.tMs,
-    x: k.x * sx,
-    y: k.y * sy,
-    w: k.w * sx,
-    h: k.h * sy,
+  const ox = output.width / plan.output.width;
+  const oy = output.height / plan.output.height;
+  const segments = plan.segments.map((segment) => ({
+    ...segment,
+    panes: segment.panes.map((pane) => ({
+      x: Math.round(pane.x * ox),
+      y: Math.round(pane.y * oy),
+      w: Math.round(pane.w * ox),
+      h: Math.round(pane.h * oy),
+      keyframes: pane.keyframes.map((k) => ({
+        tMs: k.tMs,
+        x: k.x * sx,
+        y: k.y * sy,
+        w: k.w * sx,
+        h: k.h * sy,
+      })),
+    })),
   }));
-  const first = keyframes[0];
-  if (!first) throw new RangeError('a crop plan needs at least one keyframe');
-  const w = evenFloor(first.w);
-  const h = evenFloor(first.h);
-  const maxX = Math.max(0, sourceSize.width - w);
-  const maxY = Math.max(0, sourceSize.height - h);
-  const x = pathExpression(keyframes, 'x', maxX);
-  const y = pathExpression(keyframes, 'y', maxY);
-  return (
-    `crop=w=${w}:h=${h}:x=${x}:y=${y},` +
-    `scale=${output.width}:${output.height}:flags=lanczos,setsar=1`
+  if (segments.length === 0) throw new RangeError('a plan needs at least one segment');
+  if (segments.length === 1) return segmentFilter(segments[0]!, sourceSize, output, LABEL);
+
+  const inputs = segments.map((_, i) => `[${LABEL}_in${i}]`).join('');
+  const chains = segments.map((segment, i) => {
+    const range = [
+      i > 0 ? `start=${seconds(segment.startMs)}` : '',
+      i + 1 < segments.length ? `end=${seconds(segment.endMs)}` : '',
+    ]
+      .filter(Boolean)
+      .join(':');
+    // The segment's filters see the clip's own `t`; concat wants each part to start at 0.
+    return (
+      `[${LABEL}_in${i}]trim=${range},` +
+      `${segmentFilter(segment, sourceSize, output, `${LABEL}${i}`)},setpts=PTS-STARTPTS[${LABEL}_out${i}]`
+    );
+  });
+  const outputs = segments.map((_, i) => `[${LABEL}_out${i}]`).join('');
+  return [
+    `split=${segments.length}${inputs}`,
+    ...chains,
+    `${outputs}concat=n=${segments.length}:v=1:a=0`,
+  ].join(';');
+}
+
+/** One segment's chain: its panes over its backdrop (or stacked, when they tile the output). */
+function segmentFilter(
+  segment: Pick<LayoutSegment, 'panes' | 'backdrop'>,
+  source: Size,
+  output: Size,
+  label: string,
+): string {
+  const panes = segment.panes;
+  const covers = (pane: Pane) =>
+    pane.x === 0 && pane.y === 0 && pane.w === output.width && pane.h === output.height;
+  if (panes.length === 1 && covers(panes[0]!)) return paneFilter(panes[0]!, source);
+  const stack = tiling(panes, output);
+  if (stack && !segment.backdrop) {
+    const names = panes.map((_, i) => `${label}_p${i}`);
+    return [
+      `split=${panes.length}${names.map((name) => `[${name}]`).join('')}`,
+      ...panes.map((pane, i) => `[${names[i]}]${paneFilter(pane, source)}[${names[i]}s]`),
+      `${names.map((name) => `[${name}s]`).join('')}${stack}=inputs=${panes.length}`,
+    ].join(';');
+  }
+  // Panes placed over the blurred copy of the whole frame (or over black).
+  const base = `${label}_base`;
+  const names = panes.map((_, i) => `${label}_p${i}`);
+  const parts = [`split=${panes.length + 1}[${base}]${names.map((name) => `[${name}]`).join('')}`];
+  parts.push(
+    segment.backdrop
+      ? `[${base}]${backdropFilter(output)}[${base}bg]`
+      : `[${base}]scale=${output.width}:${output.height},drawbox=c=black:t=fill,setsar=1[${base}bg]`,
   );
+  let under = `${base}bg`;
+  panes.forEach((pane, i) => {
+    parts.push(`[${names[i]}]${paneFilter(pane, source)}[${names[i]}s]`);
+    const over = i + 1 < panes.length ? `[${label}_o${i}]` : '';
+    parts.push(`[${under}][${names[i]}s]overlay=x=${pane.x}:y=${pane.y}${over}`);
+    under = `${label}_o${i}`;
+  });
+  return parts.join(';');
+}
+
+/** `vstack` or `hstack` when the panes tile the output in a column or a row, else undefined. */
+function tiling(panes: readonly Pane[], output: Size): 'vstack' | 'hstack' | undefined {
+  if (panes.length < 2) return undefined;
+  let y = 0;
+  let column = true;
+  for (const pane of panes) {
+    if (pane.x !== 0 || pane.w !== output.width || pane.y !== y) column = false;
+    y += pane.h;
+  }
+  if (column && y === output.height) return 'vstack';
+  let x = 0;
+  let row = true;
+  for (const pane of panes) {
+    if (pane.y !== 0 || pane.h !== output.height || pane.x !== x) row = false;
+    x += pane.w;
+  }
+  return row && x === output.width ? 'hstack' : undefined;
+}
+
+/** The pane's window of the source (following its path), scaled to the pane. */
+function paneFilter(pane: Pane, source: Size): string {
+  const first = pane.keyframes[0];
+  if (!first) throw new RangeError('a pane needs at least one keyframe');
+  const w = Math.min(evenFloor(first.w), evenFloor(source.width));
+  const h = Math.min(evenFloor(first.h), evenFloor(source.height));
+  // Bicubic: beside x264 at CRF 20 it looks the same as lanczos, and costs 7% less CPU per
+  // export (measured on a 16 s 1080x1920 clip with two layouts).
+  const scale = `scale=${pane.w}:${pane.h}:flags=bicubic,setsar=1`;
+  if (w >= evenFloor(source.width) && h >= evenFloor(source.height)) return scale;
+  const x = pathExpression(pane.keyframes, 'x', Math.max(0, source.width - w));
+  const y = pathExpression(pane.keyframes, 'y', Math.max(0, source.height - h));
+  return `crop=w=${w}:h=${h}:x=${x}:y=${y},${scale}`;
 }
 
 /**
@@ -54,7 +153,7 @@ export function reframeFilter(
  * A pan is `slope*clip(t-start,0,duration)`, a jump `delta*gte(t,time)`.
  */
 export function pathExpression(
-  keyframes: Pick<CropKeyframe, 'tMs' | 'x' | 'y'>[],
+  keyframes: readonly Pick<CropKeyframe, 'tMs' | 'x' | 'y'>[],
   axis: 'x' | 'y',
   max: number,
 ): string {
@@ -88,23 +187,21 @@ function balancedSum(terms: string[]): string {
   return `(${balancedSum(terms.slice(0, half))})+(${balancedSum(terms.slice(half))})`;
 }
 
-/** The whole frame fitted to the output over a blurred, scaled-to-fill copy of itself. */
-export function blurFitFilter(source: Size, output: Size): string {
-  const fg = fitInside(source, output);
+/** A blurred, enlarged copy of the whole frame filling the output (one input, one output). */
+function backdropFilter(output: Size): string {
   const small = {
     width: Math.max(2, Math.round(output.width / BLUR_DOWNSCALE / 2) * 2),
     height: Math.max(2, Math.round(output.height / BLUR_DOWNSCALE / 2) * 2),
   };
   const blurRadius = Math.max(2, Math.round(Math.min(small.width, small.height) / 12));
-  return [
-    `split=2[${LABEL}_bg][${LABEL}_fg]`,
-    `[${LABEL}_bg]scale=${small.width}:${small.height}:force_original_aspect_ratio=increase:flags=fast_bilinear,` +
-      `crop=${small.width}:${small.height},boxblur=${blurRadius}:2,` +
-      `scale=${output.width}:${output.height}:flags=bilinear,setsar=1[${LABEL}_bgblur]`,
-    `[${LABEL}_fg]scale=${fg.width}:${fg.height}:flags=lanczos,setsar=1[${LABEL}_fgfit]`,
-    `[${LABEL}_bgblur][${LABEL}_fgfit]overlay=x=${(output.width - fg.width) >> 1}:y=${(output.height - fg.height) >> 1}`,
-  ].join(';');
+  return (
+    `scale=${small.width}:${small.height}:force_original_aspect_ratio=increase:flags=fast_bilinear,` +
+    `crop=${small.width}:${small.height},boxblur=${blurRadius}:2,` +
+    `scale=${output.width}:${output.height}:flags=bilinear,setsar=1`
+  );
 }
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 /** Numbers for expressions: short, no exponent notation. */
 function num(value: number): string {

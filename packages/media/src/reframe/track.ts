@@ -3,12 +3,15 @@
  * a face that moved further than its own size, by centre distance. Tracks never cross a shot cut.
  */
 import type { FaceBox } from './detect';
+import type { SceneSample } from './scene';
 
 export interface AnalyzedFrame {
   /** Time of the frame in ms from the start of the analysed range. */
   tMs: number;
-  /** Faces in source pixels. */
+  /** Faces in source pixels (with `mouth` when two or three share the frame). */
   faces: FaceBox[];
+  /** What else the frame shows (absent in detections stored before it was measured). */
+  scene?: SceneSample;
 }
 
 export interface TrackPoint {

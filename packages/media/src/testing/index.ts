@@ -5,13 +5,24 @@
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runFfmpeg, runFfprobe } from '../ffmpeg/index.js';
+import { readRawFrames, runFfmpeg, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index.js';
+import { scoreGreyFrame } from '../thumbnail/index.js';
+
+export {
+  SLIDE_LINES,
+  humanAssetsDir,
+  makeFootage,
+  slideFontFile,
+  type Footage,
+  type FootageKind,
+  type FootageOptions,
+} from './footage.js';
 
 export interface TestVideoOptions {
   /** Length in seconds. Default 2, or the audio's length when `audio` is given. */
@@ -23,6 +34,8 @@ export interface TestVideoOptions {
   audio?: string;
   /** Leave the audio out entirely. */
   silent?: boolean;
+  /** Seconds of black picture first (a fade-in, a black first frame), then the pattern. */
+  blackIntroSec?: number;
 }
 
 /**
@@ -33,7 +46,11 @@ export async function makeTestVideo(out: string, options: TestVideoOptions = {})
   const { width = 320, height = 240, fps = 25 } = options;
   const durationSec = options.durationSec ?? (options.audio ? undefined : 2);
   const webm = extname(out).toLowerCase() === '.webm';
-  const video = `testsrc2=size=${width}x${height}:rate=${fps}`;
+  const pattern = `testsrc2=size=${width}x${height}:rate=${fps}`;
+  const intro = options.blackIntroSec;
+  const video = intro
+    ? `color=black:size=${width}x${height}:rate=${fps}:duration=${intro}[intro];${pattern}[main];[intro][main]concat=n=2:v=1:a=0`
+    : pattern;
   const args = ['-f', 'lavfi', '-i', video];
   if (!options.silent) {
     if (options.audio) args.push('-i', options.audio);
@@ -58,7 +75,12 @@ export interface SpeechOptions {
   engine?: 'festival' | 'espeak';
   /** espeak-ng voice, e.g. `de` or `fr`. */
   voice?: string;
+  /** Speaking rate in words per minute (default 160; festival stretches its own pace to match). */
+  wordsPerMinute?: number;
 }
+
+/** festival's HTS voice speaks at about this rate with no stretch. */
+const FESTIVAL_WORDS_PER_MINUTE = 175;
 
 /** Speak `text` into a WAV file with a local speech synthesiser. */
 export async function synthesizeSpeech(
@@ -67,25 +89,38 @@ export async function synthesizeSpeech(
   options: SpeechOptions = {},
 ): Promise<string> {
   // The text goes through stdin so that nothing in it can be read as an option.
+  const rate = Math.round(options.wordsPerMinute ?? 160);
   if ((options.engine ?? 'espeak') === 'festival') {
-    await runTool('text2wave', ['-eval', '(voice_cmu_us_slt_arctic_hts)', '-o', outWav], text);
+    const stretch = options.wordsPerMinute
+      ? (FESTIVAL_WORDS_PER_MINUTE / rate).toFixed(2)
+      : undefined;
+    const voice = '(voice_cmu_us_slt_arctic_hts)';
+    const setup = stretch ? `(begin ${voice} (Parameter.set 'Duration_Stretch ${stretch}))` : voice;
+    await runTool('text2wave', ['-eval', setup, '-o', outWav], text);
   } else {
     await runTool(
       'espeak-ng',
-      ['-v', options.voice ?? 'en-us', '-s', '160', '-w', outWav, '--stdin'],
+      ['-v', options.voice ?? 'en-us', '-s', String(rate), '-w', outWav, '--stdin'],
       text,
     );
   }
   return outWav;
 }
 
+/** One part of a spoken text with its own voice and the pause after it. */
+export interface SpokenPart extends SpeechOptions {
+  text: string;
+  pauseAfterMs?: number;
+}
+
 /**
  * Speaks each text separately and joins them into one 16 kHz mono WAV, each part followed by a
- * pause from `pausesMs` (cycled), so every part has an exact start and end: test and bench speech whose
- * sentence or paragraph times are known.
+ * pause from `pausesMs` (cycled) or its own `pauseAfterMs`, so every part has an exact start and
+ * end: test and bench speech whose sentence or paragraph times are known. A part given as an
+ * object may have its own voice and rate (an interview's second speaker).
  */
 export async function speakWithPauses(
-  texts: readonly string[],
+  texts: readonly (string | SpokenPart)[],
   outWav: string,
   options: SpeechOptions & { pausesMs: readonly number[] },
 ): Promise<{ startMs: number; endMs: number }[]> {
@@ -94,14 +129,20 @@ export async function speakWithPauses(
     const parts: string[] = [];
     const spans: { startMs: number; endMs: number }[] = [];
     let at = 0;
-    for (const [index, text] of texts.entries()) {
-      const raw = await synthesizeSpeech(text, join(dir, `p${index}.raw.wav`), options);
+    for (const [index, entry] of texts.entries()) {
+      const part: SpokenPart = typeof entry === 'string' ? { text: entry } : entry;
+      const voice = part.engine ? part : options;
+      const raw = await synthesizeSpeech(part.text, join(dir, `p${index}.raw.wav`), {
+        engine: voice.engine,
+        voice: voice.voice,
+        wordsPerMinute: part.wordsPerMinute ?? options.wordsPerMinute,
+      });
       const wav = join(dir, `p${index}.wav`);
       await runFfmpeg(['-i', raw, '-ar', '16000', '-ac', '1', wav], { timeoutMs: 120_000 });
       const ms = await durationMsOf(wav);
       spans.push({ startMs: at, endMs: at + ms });
       parts.push(wav);
-      const pauseMs = options.pausesMs[index % options.pausesMs.length]!;
+      const pauseMs = part.pauseAfterMs ?? options.pausesMs[index % options.pausesMs.length]!;
       const silence = join(dir, `s${index}.wav`);
       await runFfmpeg(
         ['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', (pauseMs / 1000).toFixed(3)].concat(
@@ -156,6 +197,31 @@ export function repoRoot(): string {
 export function sharedMediaDir(): string | undefined {
   const folder = resolve(repoRoot(), '..', 'shared', 'media');
   return existsSync(folder) ? folder : undefined;
+}
+
+/** Debian's pocketsphinx-testdata: LibriVox read speech (Sense and Sensibility, ch. 1), BSD-2. */
+export const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
+
+export interface ReadSpeechPassage {
+  /** The 16 kHz WAV file. */
+  file: string;
+  /** What the reader says, as the package's transcription file writes it (lower case, no punctuation). */
+  reference: string;
+}
+
+/**
+ * The LibriVox passages of pocketsphinx-testdata (scripts/setup.sh installs it), or undefined when
+ * the package is absent: tests using them must skip with a clear message then. Real read speech
+ * with hyphenated words ("ill-disposed", "cold-hearted") and names ("Mr. John Dashwood").
+ */
+export async function librivoxPassages(): Promise<ReadSpeechPassage[] | undefined> {
+  const listing = join(LIBRIVOX_DIR, 'transcription');
+  if (!existsSync(listing)) return undefined;
+  return (await readFile(listing, 'utf8'))
+    .split('\n')
+    .map((line) => /^<s> (.*) <\/s> \((\S+)\)$/.exec(line.trim()))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ file: join(LIBRIVOX_DIR, `${match[2]}.wav`), reference: match[1]! }));
 }
 
 export interface ServedFiles {
@@ -242,6 +308,7 @@ async function handleRequest(
   }
 
   const file = resolve(root, '.' + decodeURIComponent(url.pathname));
+  // No such file: answered 404 below.
   const info = file.startsWith(root + sep) ? await stat(file).catch(() => undefined) : undefined;
   if (!info?.isFile()) {
     response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
@@ -297,4 +364,24 @@ function runTool(command: string, args: string[], stdinText: string): Promise<vo
     child.stdin.on('error', () => {});
     child.stdin.end(stdinText);
   });
+}
+
+/** Mean brightness and contrast (0-255 luma) of a picture file, decoded by ffmpeg at 64x36. */
+export async function pictureLooks(
+  file: string,
+): Promise<{ brightness: number; contrast: number }> {
+  const stream = spawnFfmpegStream([
+    '-i',
+    file,
+    '-vf',
+    'scale=64:36,format=gray',
+    '-f',
+    'rawvideo',
+    'pipe:1',
+  ]);
+  const frames: Buffer[] = [];
+  for await (const frame of readRawFrames(stream.stdout, 64 * 36)) frames.push(Buffer.from(frame));
+  await stream.done;
+  if (!frames[0]) throw new Error(`no picture in ${file}`);
+  return scoreGreyFrame(frames[0]);
 }

@@ -1,8 +1,8 @@
-import { AuthResult, LoginBody, SignupBody, UserInfo, envelopeOf } from '@moments/contract';
+import { AuthResult, ERROR_CODES, LoginBody, SignupBody, UserInfo } from '@moments/contract';
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE, currentUser, requireUser, tokenFromRequest } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
+import { SESSION_COOKIE, tokenFromRequest } from '../../http/auth.js';
+import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { AuthService } from './auth.service.js';
 
@@ -16,6 +16,7 @@ export interface AuthRoutesOptions {
 
 export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
   const { auth } = options;
+  const route = jsonRoutes(app, ['auth']);
 
   const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string) => {
     const secure =
@@ -31,88 +32,85 @@ export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
     });
   };
 
-  app.post(
+  route.open(
+    'post',
     '/api/auth/signup',
     {
+      summary: 'Create an account on the free plan and start a session',
+      body: SignupBody,
+      data: AuthResult,
+      errors: [ERROR_CODES.EMAIL_TAKEN, ERROR_CODES.WEAK_PASSWORD],
       ...(options.signupRateLimit ? { config: { rateLimit: options.signupRateLimit } } : {}),
-      schema: {
-        tags: ['auth'],
-        summary: 'Create an account on the free plan and start a session',
-        body: SignupBody,
-        response: { 200: envelopeOf(AuthResult) },
-      },
     },
-    async (request, reply) => {
-      const result = await auth.signup(request.body);
+    async ({ body, request, reply }) => {
+      const result = await auth.signup(body);
       setSessionCookie(request, reply, result.token);
-      return ok(result);
+      return result;
     },
   );
 
-  app.post(
+  route.open(
+    'post',
     '/api/auth/login',
     {
+      summary: 'Log in with email and password',
+      body: LoginBody,
+      data: AuthResult,
+      errors: [ERROR_CODES.INVALID_CREDENTIALS],
       config: {
         rateLimit: {
           max: options.loginRateLimit.max,
           timeWindow: options.loginRateLimit.timeWindow,
         },
       },
-      schema: {
-        tags: ['auth'],
-        summary: 'Log in with email and password',
-        body: LoginBody,
-        response: { 200: envelopeOf(AuthResult) },
-      },
     },
-    async (request, reply) => {
-      const result = await auth.login(request.body);
+    async ({ body, request, reply }) => {
+      const result = await auth.login(body);
       setSessionCookie(request, reply, result.token);
-      return ok(result);
+      return result;
     },
   );
 
-  app.post(
+  route.open(
+    'post',
     '/api/auth/logout',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'End the current session',
-        response: { 200: envelopeOf(z.null()) },
-      },
-    },
-    async (request, reply) => {
+    { summary: 'End the current session', data: z.null() },
+    async ({ request, reply }) => {
       const token = tokenFromRequest(request);
       if (token) await auth.logout(token);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
-      return ok(null);
+      return null;
     },
   );
 
-  app.post(
+  route.user(
+    'post',
     '/api/auth/token',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['auth'],
-        summary:
-          'A single-use realtime ticket (valid one minute) for the STOMP CONNECT `token` header; the session token itself stays in its httpOnly cookie',
-        response: { 200: envelopeOf(z.object({ token: z.string() })) },
-      },
+      summary:
+        'A single-use realtime ticket (valid one minute) for the STOMP CONNECT `token` header; the session token itself stays in its httpOnly cookie',
+      data: z.object({ token: z.string() }),
     },
-    async (request) => ok({ token: await auth.createRealtimeTicket(request.sessionToken ?? '') }),
+    async ({ request }) => ({
+      token: await auth.createRealtimeTicket(request.sessionToken ?? ''),
+    }),
   );
 
-  app.get(
+  jsonRoutes(app, ['account']).user(
+    'get',
     '/api/user/info',
+    { summary: 'The signed-in user (spec §3 User info)', data: UserInfo },
+    ({ userId }) => auth.userInfo(userId),
+  );
+
+  route.open(
+    'get',
+    '/api/auth/session',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['account'],
-        summary: 'The signed-in user (spec §3 User info)',
-        response: { 200: envelopeOf(UserInfo) },
-      },
+      summary:
+        'The signed-in user, or null for a visitor: 200 either way, so an anonymous page load logs no failed request',
+      data: UserInfo.nullable(),
     },
-    async (request) => ok(await auth.userInfo(currentUser(request).id)),
+    async ({ userId }) => (userId ? await auth.userInfo(userId) : null),
   );
 }

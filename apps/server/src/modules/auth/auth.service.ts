@@ -2,11 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import type { AuthResult, LoginBody, SignupBody, UserInfo } from '@moments/contract';
 import { ERROR_CODES } from '@moments/contract';
-import { DEFAULT_PLAN, PLAN_ENTITLEMENTS, tierOfPlan } from '@moments/domain';
+import { DEFAULT_PLAN } from '@moments/domain';
 import { AppError } from '../../http/errors.js';
 import type { RealtimeBus } from '../../realtime/bus.js';
 import { disconnectMessage } from '../../realtime/bus.js';
-import type { UsersRepository } from '../../repositories/users.repository.js';
+import type { UsersRepository } from './users.repository.js';
+import type { CreditReads, Ledger } from '../billing/index.js';
 import { passwordWeakness } from '@moments/domain/password';
 
 // Algorithm is a const enum (not importable under verbatimModuleSyntax): 2 is Argon2id.
@@ -27,20 +28,27 @@ export class AuthService {
     private readonly bus?: RealtimeBus,
     /** Runs after an account is created (referral record, welcome mail); must not throw. */
     private readonly onSignedUp?: (userId: string, referral: string | undefined) => Promise<void>,
+    /** The ledger grants a new account its free plan; user info reads the buckets back. */
+    private readonly credits?: { ledger: Ledger; reads: CreditReads },
   ) {}
 
   async signup(body: SignupBody): Promise<AuthResult> {
     const weakness = passwordWeakness(body.password, body.email, body.username);
-    if (weakness) throw new AppError(ERROR_CODES.WEAK_PASSWORD, 400, weakness);
+    if (weakness) throw new AppError(ERROR_CODES.WEAK_PASSWORD, 422, weakness);
     if (await this.users.findByEmail(body.email)) {
       throw new AppError(ERROR_CODES.EMAIL_TAKEN, 409, 'An account with this email already exists');
     }
     const passwordHash = await hash(body.password, ARGON2_OPTIONS);
     let user;
     try {
-      user = await this.users.createWithEntitlements(
+      user = await this.users.create(
         { email: body.email, username: body.username, passwordHash, currentPlan: DEFAULT_PLAN },
-        PLAN_ENTITLEMENTS[tierOfPlan(DEFAULT_PLAN)],
+        (tx, created) =>
+          this.credits?.ledger.grant(
+            created.id,
+            { source: 'plan', plan: DEFAULT_PLAN, action: null, key: `signup:${created.id}` },
+            { tx },
+          ),
       );
     } catch (error) {
       // Two sign-ups racing for one email: the unique index decides.
@@ -118,7 +126,7 @@ export class AuthService {
   async userInfo(userId: string): Promise<UserInfo> {
     const user = await this.users.findById(userId);
     if (!user) throw new AppError(ERROR_CODES.UNAUTHORIZED, 401, 'Please log in to continue');
-    const grants = await this.users.listEntitlements(userId);
+    const grants = (await this.credits?.reads.entitlements(userId, user.currentPlan)) ?? [];
     return {
       id: user.id,
       username: user.username,

@@ -1,4 +1,5 @@
-import { and, desc, eq, lte } from 'drizzle-orm';
+import { findPlan } from '@moments/domain';
+import { and, desc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   billingCheckoutSessions,
@@ -10,7 +11,8 @@ import {
   subscriptionFeedback,
   users,
 } from '../../db/schema.js';
-import type { Tx } from '../credits/credits.service.js';
+import type { Tx } from './ledger/ledger.js';
+import type { CheckoutStatus, SubscriptionState } from './subscriptions/machine.js';
 
 export type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
 export type CheckoutRow = typeof billingCheckoutSessions.$inferSelect;
@@ -68,6 +70,13 @@ export class BillingRepository {
     void userId;
   }
 
+  async setCardLast4(userId: string, last4: string) {
+    await this.db
+      .update(billingSubscriptions)
+      .set({ cardLast4: last4 })
+      .where(eq(billingSubscriptions.userId, userId));
+  }
+
   async setUserPlan(
     userId: string,
     plan: { currentPlan?: string; cancelAtPeriodEnd?: boolean },
@@ -105,6 +114,113 @@ export class BillingRepository {
 
   async insertCheckout(row: typeof billingCheckoutSessions.$inferInsert) {
     await this.db.insert(billingCheckoutSessions).values(row);
+  }
+
+  /** An open checkout of the same item made in the last `withinMs` (a second click reuses it). */
+  async openCheckout(
+    userId: string,
+    item:
+      { kind: 'subscription'; plan: string } | { kind: 'credits'; price: string; quantity: number },
+    withinMs: number,
+  ): Promise<CheckoutRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(billingCheckoutSessions)
+      .where(
+        and(
+          eq(billingCheckoutSessions.userId, userId),
+          eq(billingCheckoutSessions.kind, item.kind),
+          eq(billingCheckoutSessions.status, 'open'),
+          gt(billingCheckoutSessions.createdAt, new Date(Date.now() - withinMs)),
+          item.kind === 'subscription'
+            ? eq(billingCheckoutSessions.plan, item.plan)
+            : and(
+                eq(billingCheckoutSessions.price, item.price),
+                eq(billingCheckoutSessions.quantity, item.quantity),
+              ),
+        ),
+      )
+      .orderBy(desc(billingCheckoutSessions.createdAt))
+      .limit(1);
+    return row?.url ? row : undefined;
+  }
+
+  /**
+   * The machine's view of a user's subscription (issue 19): the provider-side row, the user's
+   * plan and flag, and the status of the checkout sessions the event names.
+   */
+  async loadState(userId: string, sessionIds: string[], tx: Executor): Promise<SubscriptionState> {
+    const user = await this.user(userId, tx);
+    const row = await this.subscription(userId, tx);
+    const checkouts = sessionIds.length
+      ? await tx
+          .select({ id: billingCheckoutSessions.id, status: billingCheckoutSessions.status })
+          .from(billingCheckoutSessions)
+          .where(inArray(billingCheckoutSessions.id, sessionIds))
+      : [];
+    const seconds = (date: Date | undefined) => (date ? Math.floor(date.getTime() / 1000) : 0);
+    return {
+      plan: user?.currentPlan ?? 'free',
+      status: !row ? 'none' : row.status === 'active' ? 'active' : 'ended',
+      subscriptionId: row?.subscriptionId ?? null,
+      customerId: row?.customerId ?? null,
+      cancelAtPeriodEnd: user?.cancelAtPeriodEnd ?? false,
+      periodStart: seconds(row?.currentPeriodStart),
+      periodEnd: seconds(row?.currentPeriodEnd),
+      scheduledPlan: row?.scheduledPlan ?? null,
+      lastEventAt: row?.lastEventAt ?? 0,
+      everPaid: !!row,
+      checkouts: Object.fromEntries(
+        checkouts.map((checkout) => [checkout.id, checkout.status as CheckoutStatus]),
+      ),
+    };
+  }
+
+  /** Stores what the machine decided (the ledger intents are carried out by the caller). */
+  async saveState(
+    userId: string,
+    before: SubscriptionState,
+    state: SubscriptionState,
+    provider: string,
+    tx: Executor,
+  ) {
+    for (const [id, status] of Object.entries(state.checkouts)) {
+      if (before.checkouts[id] === status) continue;
+      // A session made outside this app (Stripe's dashboard, a payment link) is remembered too,
+      // so a second delivery of it finds it paid or failed.
+      const completed = status === 'paid' ? { completedAt: new Date() } : {};
+      await tx
+        .insert(billingCheckoutSessions)
+        .values({ id, userId, kind: 'external', amount: 0, status, ...completed })
+        .onConflictDoUpdate({
+          target: billingCheckoutSessions.id,
+          set: { status, ...completed },
+          setWhere: eq(billingCheckoutSessions.userId, userId),
+        });
+    }
+    await this.setUserPlan(
+      userId,
+      { currentPlan: state.plan, cancelAtPeriodEnd: state.cancelAtPeriodEnd },
+      tx,
+    );
+    if (state.status === 'none') return;
+    const paidPlan = state.status === 'active' ? state.plan : before.plan;
+    await this.upsertSubscription(
+      {
+        userId,
+        provider,
+        plan: paidPlan,
+        status: state.status === 'active' ? 'active' : 'canceled',
+        customerId: state.customerId,
+        subscriptionId: state.subscriptionId,
+        unitAmount: findPlan(paidPlan)?.unitAmount ?? 0,
+        currentPeriodStart: new Date(state.periodStart * 1000),
+        currentPeriodEnd: new Date(state.periodEnd * 1000),
+        scheduledPlan: state.scheduledPlan,
+        lastEventAt: state.lastEventAt,
+      },
+      tx,
+    );
   }
 
   async checkout(id: string, tx: Executor = this.db): Promise<CheckoutRow | undefined> {

@@ -1,46 +1,99 @@
-import type { AppConfig } from '../../config/index.js';
-import type { Db } from '../../db/client.js';
-import type { Mailer } from '../../mail/index.js';
-import type { CreditsService } from '../credits/credits.service.js';
-import { BillingRepository } from './billing.repository.js';
-import { BillingService, type BillingHooks } from './billing.service.js';
-import { StripeProvider, createStripeClient } from './stripe-provider.js';
-import { TestModeProvider } from './test-mode-provider.js';
+import type Stripe from 'stripe';
+import { publicUrlOf, type AppConfig } from '../../config/index.js';
+import type { Database } from '../../db/client.js';
+import type { JobQueue } from '../../queue/queue.js';
+import type { Mailer } from '../mail/index.js';
 import { silentLogger, type Logger } from '../../logging.js';
+import { BillingAccountService } from './billing-account.service.js';
+import { BillingMail } from './billing-mail.js';
+import { BillingRepository } from './billing.repository.js';
+import { CheckoutService } from './checkout.service.js';
+import { CreditReads } from './ledger/credit-reads.js';
+import { Ledger } from './ledger/ledger.js';
+import { RefundOutbox } from './ledger/refund-outbox.js';
+import { TaskCharges } from './ledger/task-charges.js';
+import { StripeProvider, createStripeClient } from './providers/stripe-provider.js';
+import { TestModeProvider } from './providers/test-mode-provider.js';
+import { PlanChangesService } from './subscriptions/plan-changes.service.js';
+import { SubscriptionEvents, type BillingHooks } from './subscriptions/subscription-events.js';
+import { UserLocks } from './user-locks.js';
 
 export { registerBillingRoutes } from './billing.controller.js';
-export { BillingService, type BillingHooks } from './billing.service.js';
+export { registerCreditRoutes } from './ledger/credit-history.controller.js';
+export type { BillingHooks } from './subscriptions/subscription-events.js';
+export { Ledger, type Tx } from './ledger/ledger.js';
+export { CreditReads } from './ledger/credit-reads.js';
+export { RefundOutbox } from './ledger/refund-outbox.js';
+export { TaskCharges } from './ledger/task-charges.js';
+export type { ChargeKey } from './ledger/charge-keys.js';
 
-/**
- * Billing from the configuration: Stripe when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are
- * both set, else the built-in TEST MODE checkout.
- */
+/** Everything money: the ledger and its reads, the refund outbox, checkouts, plan changes, events. */
+export interface Billing {
+  ledger: Ledger;
+  reads: CreditReads;
+  refunds: RefundOutbox;
+  tasks: TaskCharges;
+  checkouts: CheckoutService;
+  changes: PlanChangesService;
+  account: BillingAccountService;
+  events: SubscriptionEvents;
+  provider: StripeProvider | TestModeProvider;
+  /** Set when BILLING=stripe: verifies webhook signatures. */
+  stripeWebhook?: { stripe: Stripe; secret: string };
+  close(): Promise<void>;
+}
+
+/** Billing from the configuration (BILLING = off | test | stripe, checked in loadConfig). */
 export function createBilling(
   config: AppConfig,
-  db: Db,
-  credits: CreditsService,
+  database: Database,
+  queue: JobQueue,
   mailer: Mailer,
   hooks: BillingHooks = {},
   log: Logger = silentLogger,
-) {
-  const stripeOptions =
-    config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
-      ? {
-          secretKey: config.STRIPE_SECRET_KEY,
-          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+): Billing {
+  const db = database.db;
+  const billingLog = log.child({ component: 'billing' });
+  const stripe =
+    config.BILLING === 'stripe'
+      ? createStripeClient({
+          secretKey: config.STRIPE_SECRET_KEY!,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
           apiBase: config.STRIPE_API_BASE,
-        }
+        })
       : null;
-  const stripe = stripeOptions ? createStripeClient(stripeOptions) : null;
   const provider = stripe ? new StripeProvider(stripe) : new TestModeProvider();
-  const billing = new BillingService(new BillingRepository(db), credits, provider, mailer, hooks, {
-    operatorEmail: config.OPERATOR_EMAIL,
-    // Failures after a payment (receipt mail, referral hook) are reported, never thrown.
-    log: log.child({ component: 'billing' }),
-  });
+  const repo = new BillingRepository(db);
+  // BILLING=off: a team's own instance, no plans and no limits (charges are still recorded).
+  const limits = config.BILLING !== 'off';
+  const ledger = new Ledger(db, limits);
+  const reads = new CreditReads(db, limits);
+  const locks = new UserLocks(database);
+  const events = new SubscriptionEvents(
+    db,
+    repo,
+    ledger,
+    locks,
+    provider,
+    new BillingMail(repo, mailer, billingLog, publicUrlOf(config)),
+    hooks,
+    billingLog,
+  );
+  const refunds = new RefundOutbox(db, ledger, reads, queue, log.child({ component: 'refunds' }));
   return {
-    billing,
-    stripeWebhook:
-      stripe && stripeOptions ? { stripe, secret: stripeOptions.webhookSecret } : undefined,
+    ledger,
+    reads,
+    refunds,
+    tasks: new TaskCharges(db, ledger, reads, refunds),
+    checkouts: new CheckoutService(repo, provider, locks, events),
+    changes: new PlanChangesService(repo, provider, locks, events, billingLog),
+    account: new BillingAccountService(repo, provider, mailer, {
+      operatorEmail: config.OPERATOR_EMAIL,
+      log: billingLog,
+    }),
+    events,
+    provider,
+    ...(stripe ? { stripeWebhook: { stripe, secret: config.STRIPE_WEBHOOK_SECRET! } } : {}),
+    close: () => locks.close(),
   };
 }

@@ -4,7 +4,11 @@ import path from 'node:path';
 import { runFfmpeg } from '@moments/media/ffmpeg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FramingPlanner } from './clip-framing.js';
-import type { FramingRequest } from './clip-render.js';
+import type { FramingRequest } from '../media/clip-render.js';
+import { ToolsMediaRepository } from '../media/tools-media.repository.js';
+
+/** Real ffmpeg and the real face detector behind the planner. */
+const media = new ToolsMediaRepository();
 
 let workDir: string;
 let video: string;
@@ -49,7 +53,7 @@ function lender() {
 
 describe('framing planner', () => {
   it('makes one analysis for callers asking at once, and keeps the plan', async () => {
-    const planner = new FramingPlanner();
+    const planner = new FramingPlanner(media);
     const { withSource, outcomes } = lender();
     const [a, b] = await Promise.all([
       planner.plan('media', request(0), withSource),
@@ -68,11 +72,11 @@ describe('framing planner', () => {
 
   it('reuses the face detections of one span for an overlapping span of the same media', async () => {
     const { withSource } = lender();
-    const shared = new FramingPlanner();
+    const shared = new FramingPlanner(media);
     const first = await shared.plan('media', request(0), withSource);
     const afterFirst = shared.framesDecoded;
     const second = await shared.plan('media', request(500), withSource);
-    const alone = new FramingPlanner();
+    const alone = new FramingPlanner(media);
     const unshared = await alone.plan('media', request(500), withSource);
 
     // 0-2000 ms was analysed for the first span: the second decodes only 2000-2500 ms.
@@ -87,7 +91,7 @@ describe('framing planner', () => {
   });
 
   it('stops the analysis only when every caller has given up', async () => {
-    const planner = new FramingPlanner();
+    const planner = new FramingPlanner(media);
     const { withSource, outcomes } = lender();
     const impatient = new AbortController();
     const patient = planner.plan('media', request(0), withSource);

@@ -1,10 +1,15 @@
 import type { ClipFraming as ClipFramingDto } from '@moments/contract';
 import {
+  fitInside,
   MemoryDetectionStore,
+  type CropKeyframe,
   type DetectedStretch,
   type DetectionStore,
+  type LayoutSegment,
+  type ReframePlan,
 } from '@moments/media/reframe';
-import { planClipFraming, type ClipFraming, type FramingRequest } from './clip-render.js';
+import type { BackgroundWork } from '../../queue/background-work.js';
+import type { ClipFraming, FramingRequest, MediaRepository } from '../media/media.repository.js';
 
 /** What decides a plan besides the media (the sizes follow from these and the media). */
 export type FramingKeyFields = Pick<
@@ -63,9 +68,13 @@ export class FramingPlanner {
   framesDecoded = 0;
 
   constructor(
+    /** The face analysis runs through it (a fake in service tests). */
+    private readonly media: MediaRepository,
     private readonly store?: FramingStore,
     /** Where analyses keep their scratch files (the server's DATA_DIR/tmp, swept at start). */
     private readonly workRoot?: string,
+    /** Analyses are tracked background work: the process's close stops and awaits them. */
+    private readonly background?: BackgroundWork,
   ) {}
 
   /** A plan made earlier for this media and request, if this process still has it. */
@@ -81,7 +90,8 @@ export class FramingPlanner {
     const cached = this.cached(mediaKey, request);
     if (cached || !this.store) return cached;
     const key = framingKey(mediaKey, request);
-    const stored = await this.store.find(mediaKey, key);
+    const found = await this.store.find(mediaKey, key);
+    const stored = found && currentFraming(found);
     if (stored) this.remember(key, stored);
     return stored;
   }
@@ -110,12 +120,16 @@ export class FramingPlanner {
     if (!entry) {
       const controller = new AbortController();
       const progressListeners = new Set<(fraction: number) => void>();
-      const promise = withSource((sourceFile) =>
-        this.makePlan(mediaKey, sourceFile, request, {
-          signal: controller.signal,
-          onProgress: (fraction) => progressListeners.forEach((listener) => listener(fraction)),
-        }),
-      ).then(async (framing) => {
+      const analyse = (closing?: AbortSignal) =>
+        withSource((sourceFile) =>
+          this.makePlan(mediaKey, sourceFile, request, {
+            signal: closing ? AbortSignal.any([controller.signal, closing]) : controller.signal,
+            onProgress: (fraction) => progressListeners.forEach((listener) => listener(fraction)),
+          }),
+        );
+      // An analysis may outlive the request that asked for it (others wait on it): tracked.
+      const analysed = this.background ? this.background.run(analyse) : analyse();
+      const promise = analysed.then(async (framing) => {
         // Kept before anyone is told, so a render that follows never analyses again.
         await this.store?.save(mediaKey, key, framing);
         return framing;
@@ -137,6 +151,27 @@ export class FramingPlanner {
   }
 
   /**
+   * Analyses [startMs, endMs) of the source ahead of any plan (the background analysis of a
+   * task's moments): what it finds is kept with the source's detections, so a later plan of any
+   * span inside it decodes nothing. Answers the frames it decoded.
+   */
+  async analyse(
+    mediaKey: string,
+    sourceFile: string,
+    range: { startMs: number; endMs: number },
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const analysis = await this.media.analyseFraming(sourceFile, {
+      ...range,
+      signal,
+      workDir: this.workRoot,
+      detections: this.detectionsOf(mediaKey),
+    });
+    this.framesDecoded += analysis.decodedFrames;
+    return analysis.decodedFrames;
+  }
+
+  /**
    * planClipFraming, with the face detections of the source shared across its spans: only the
    * parts of this span no earlier plan analysed are decoded.
    */
@@ -146,7 +181,7 @@ export class FramingPlanner {
     request: FramingRequest,
     options: { signal: AbortSignal; onProgress: (fraction: number) => void },
   ): Promise<ClipFraming> {
-    const { analysis, ...framing } = await planClipFraming(sourceFile, request, {
+    const { analysis, ...framing } = await this.media.planFraming(sourceFile, request, {
       ...options,
       workDir: this.workRoot,
       detections: this.detectionsOf(mediaKey),
@@ -218,9 +253,13 @@ export class FramingPlanner {
   }
 }
 
+/** Bumped when plans change shape or meaning: plans stored by older code are made again. */
+const PLAN_VERSION = 2;
+
 /**
  * What decides a plan: the media and the span, the frame shape and size, the layout asked for.
- * The source size follows from the media, the output size from aspect and quality.
+ * The source size follows from the media, the output size from aspect and quality, the breaks
+ * from the media's transcript.
  */
 function framingKey(mediaKey: string, request: FramingKeyFields): string {
   return JSON.stringify([
@@ -230,25 +269,86 @@ function framingKey(mediaKey: string, request: FramingKeyFields): string {
     request.aspect,
     request.quality,
     request.layout,
+    PLAN_VERSION,
   ]);
 }
 
 /**
- * The API's view of a plan. `original` (a plain scale) is the crop of the whole frame, which is
- * exactly what it shows.
+ * A plan as stored by any version: plans made before layouts had segments (one crop path, or
+ * the blurred fit) are read as the one segment they were.
+ */
+export function currentFraming(framing: ClipFraming): ClipFraming {
+  if (framing.layout === 'scale' || Array.isArray(framing.plan.segments)) return framing;
+  const old = framing.plan as unknown as ReframePlan & { keyframes?: CropKeyframe[] };
+  const durationMs = old.endMs - old.startMs;
+  const fitted = fitInside(old.source, old.output);
+  const segment: LayoutSegment = old.keyframes
+    ? {
+        startMs: 0,
+        endMs: durationMs,
+        layout: 'speaker',
+        backdrop: false,
+        panes: [
+          { x: 0, y: 0, w: old.output.width, h: old.output.height, keyframes: old.keyframes },
+        ],
+      }
+    : {
+        startMs: 0,
+        endMs: durationMs,
+        layout: 'fit',
+        backdrop: true,
+        panes: [
+          {
+            x: ((old.output.width - fitted.width) >> 2) * 2,
+            y: ((old.output.height - fitted.height) >> 2) * 2,
+            w: fitted.width,
+            h: fitted.height,
+            keyframes: [{ tMs: 0, x: 0, y: 0, w: old.source.width, h: old.source.height }],
+          },
+        ],
+      };
+  const plan: ReframePlan = {
+    ...old,
+    segments: [segment],
+    captionBackground: { bottom: 'plain', middle: 'plain', top: 'plain' },
+    switchesPerMinute: 0,
+  };
+  return { layout: plan.layout, plan };
+}
+
+const keyframesDto = (keyframes: readonly CropKeyframe[]) =>
+  keyframes.map(({ tMs, x, y, w, h }) => ({ t_ms: tMs, x, y, w, h }));
+
+/**
+ * The API's view of a plan. `original` (a plain scale) is the whole frame filling the output,
+ * which is exactly what it shows.
  */
 export function toFramingDto(framing: ClipFraming, request: FramingRequest): ClipFramingDto {
   if (framing.layout === 'scale') {
+    const whole = [{ t_ms: 0, x: 0, y: 0, w: request.source.width, h: request.source.height }];
     return {
       layout: 'crop',
       source: request.source,
       output: framing.output,
       start_ms: request.startMs,
       end_ms: request.endMs,
-      keyframes: [{ t_ms: 0, x: 0, y: 0, w: request.source.width, h: request.source.height }],
+      keyframes: whole,
+      segments: [
+        {
+          start_ms: 0,
+          end_ms: request.endMs - request.startMs,
+          layout: 'fit',
+          backdrop: false,
+          panes: [
+            { x: 0, y: 0, w: framing.output.width, h: framing.output.height, keyframes: whole },
+          ],
+        },
+      ],
+      caption_background: { bottom: 'plain', middle: 'plain', top: 'plain' },
+      switches_per_minute: 0,
     };
   }
-  const { plan } = framing;
+  const { plan } = currentFraming(framing) as { plan: ReframePlan };
   return {
     layout: plan.layout,
     source: plan.source,
@@ -256,8 +356,21 @@ export function toFramingDto(framing: ClipFraming, request: FramingRequest): Cli
     start_ms: plan.startMs,
     end_ms: plan.endMs,
     keyframes:
-      plan.layout === 'crop'
-        ? plan.keyframes.map(({ tMs, x, y, w, h }) => ({ t_ms: tMs, x, y, w, h }))
-        : [],
+      plan.layout === 'crop' ? keyframesDto(plan.segments[0]?.panes[0]?.keyframes ?? []) : [],
+    segments: plan.segments.map((segment) => ({
+      start_ms: segment.startMs,
+      end_ms: segment.endMs,
+      layout: segment.layout,
+      backdrop: segment.backdrop,
+      panes: segment.panes.map((pane) => ({
+        x: pane.x,
+        y: pane.y,
+        w: pane.w,
+        h: pane.h,
+        keyframes: keyframesDto(pane.keyframes),
+      })),
+    })),
+    caption_background: plan.captionBackground,
+    switches_per_minute: plan.switchesPerMinute,
   };
 }

@@ -1,14 +1,16 @@
-import { storedTranscript } from '@moments/domain/transcript';
+import type { JobType } from '@moments/contract';
+import { speechBreaks, storedTranscript } from '@moments/domain/transcript';
 import { uprightFrameSize } from '@moments/domain/frame';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Translator } from '@moments/ai/translate';
-import { probeMedia } from '@moments/media/probe';
+import type { MediaInfo } from '@moments/media/probe';
 import type { DetectedStretch, Size } from '@moments/media/reframe';
 import { AppError } from '../../http/errors.js';
 import { StorageNotFoundError, type Storage } from '../../storage/index.js';
-import type { CreditsService } from '../credits/credits.service.js';
+import type { CreditReads, RefundOutbox } from '../billing/index.js';
+import { exportQuote } from '@moments/domain';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { isExpectedFailure, userFacingReason } from '../tasks/failure-reasons.js';
 import { silentLogger, type Logger } from '../../logging.js';
@@ -17,23 +19,26 @@ import { keptSpans } from '@moments/domain/captions';
 import { retimeWords } from '@moments/media/captions';
 import {
   buildClipCaptions,
+  captionBacking,
+  exportFrameSize,
   wordsInSpan,
   type ResolvedClipOptions,
   type StoredTranscript,
-} from './clip-captions.js';
-import {
-  measureLoudness,
-  renderClip,
-  type ClipFraming,
-  type LoudnessMeasure,
-  type VideoEncoderSettings,
-  type FramingRequest,
-} from './clip-render.js';
-import { FramingPlanner } from './clip-framing.js';
+} from '../captions/clip-captions.js';
+import type {
+  ClipFraming,
+  FramingRequest,
+  LoudnessMeasure,
+  MediaRepository,
+  VideoEncoderSettings,
+} from '../media/media.repository.js';
+import { currentFraming, FramingPlanner } from './clip-framing.js';
 import type { MediaAnalysesRepository } from './media-analyses.repository.js';
 import type { ExportsRepository, JobPatch, JobRow } from './exports.repository.js';
-import { LeasedRun, RunSuperseded } from '../../jobs/leased-run.js';
-import { chargeKey, jobCaptionsKey, jobFileKey, jobForNotification } from './job-mapper.js';
+import { LeasedRun, RunSuperseded } from '../../queue/leased-run.js';
+import { addRunIds } from '../../queue/run-context.js';
+import type { BackgroundWork } from '../../queue/background-work.js';
+import { jobCaptionsKey, jobFileKey, jobForNotification, jobPosterKey } from './job-mapper.js';
 
 export interface ExportRendererOptions {
   workRoot: string;
@@ -44,18 +49,31 @@ export interface ExportRendererOptions {
   analyses?: MediaAnalysesRepository;
   /** The video encoder and its threads (VIDEO_ENCODER, the worker's share of the cores). */
   encoder?: VideoEncoderSettings;
+  /** Renders (and the analyses they start) are tracked background work: close stops them. */
+  background: BackgroundWork;
   /** Each render logs through a child carrying its jobId and userId. */
   log?: Logger;
+  /** Makes the export's poster from the finished MP4 (issue 24); absent: no poster. */
+  poster?: (
+    job: { id: string; userId: string },
+    mp4File: string,
+    durationMs: number,
+    signal: AbortSignal,
+  ) => Promise<string | null>;
 }
 
 /** A job's stored options: the resolved request, and the framing plan once it is known. */
 export type JobOptions = ResolvedClipOptions & { framing?: ClipFraming };
 
-/** What the framing of a clip depends on; the export and the preview ask with the same request. */
+/**
+ * What the framing of a clip depends on; the export, the preview and the background analysis
+ * ask with the same request. Layout switches land on the transcript's sentence ends and pauses.
+ */
 export function framingRequestOf(
   options: ResolvedClipOptions,
   source: Size,
   output: Size,
+  transcript?: Pick<StoredTranscript, 'segments'>,
 ): FramingRequest {
   return {
     aspect: options.aspect,
@@ -65,6 +83,7 @@ export function framingRequestOf(
     endMs: options.endMs,
     source,
     output: { width: output.width, height: output.height },
+    breaksMs: transcript ? speechBreaks(transcript.segments) : undefined,
   };
 }
 
@@ -73,10 +92,36 @@ const STAGES = {
   preparing: { band: [0, 3], timeoutMs: () => 10 * 60_000 },
   // Face analysis decodes the span once and looks at a few frames a second.
   analysing: { band: [3, 30], timeoutMs: (clipMs: number) => Math.max(5 * 60_000, clipMs * 4) },
-  rendering: { band: [30, 98], timeoutMs: (clipMs: number) => Math.max(10 * 60_000, clipMs * 8) },
+  // Captions are made once the framing says what the picture under them is like.
+  captioning: { band: [30, 31], timeoutMs: () => 10 * 60_000 },
+  rendering: { band: [31, 98], timeoutMs: (clipMs: number) => Math.max(10 * 60_000, clipMs * 8) },
   storing: { band: [98, 100], timeoutMs: () => 10 * 60_000 },
 } as const;
 type Stage = keyof typeof STAGES;
+
+/** One render of an export, as its steps see it. */
+interface RenderContext {
+  initial: JobRow;
+  run: LeasedRun<JobRow, JobPatch>;
+  log: Logger;
+  workDir: string;
+  options: JobOptions;
+  clipMs: number;
+  /** The stage under way, named in the failure log. */
+  currentStage: Stage | undefined;
+  stage<T>(
+    name: Stage,
+    work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
+  ): Promise<T>;
+}
+
+/** The source as the render needs it. */
+interface PreparedSource {
+  sourceFile: string;
+  info: MediaInfo;
+  source: Size;
+  loudness: LoudnessMeasure | undefined;
+}
 
 /**
  * The `export-render` job: one ffmpeg pass from the stored source to the finished MP4. Runs under
@@ -90,15 +135,18 @@ export class ExportRenderer {
 
   constructor(
     private readonly jobs: ExportsRepository,
+    private readonly media: MediaRepository,
     private readonly tasks: TasksRepository,
     private readonly storage: Storage,
-    private readonly credits: CreditsService,
+    /** Failed exports are refunded through the outbox (modules/billing). */
+    private readonly billing: { refunds: RefundOutbox; reads: CreditReads },
     private readonly notifications: NotificationsService,
     private readonly translator: Translator,
     private readonly options: ExportRendererOptions,
   ) {
     const analyses = options.analyses;
     this.framing = new FramingPlanner(
+      media,
       analyses && {
         find: (mediaKey, key) => analyses.find<ClipFraming>(mediaKey, 'framing', key),
         save: (mediaKey, key, framing) => analyses.save(mediaKey, 'framing', key, framing),
@@ -114,6 +162,7 @@ export class ExportRenderer {
           ),
       },
       options.workRoot,
+      options.background,
     );
   }
 
@@ -121,7 +170,7 @@ export class ExportRenderer {
    * The loudness of a span, measured once and kept: a second export of the same moment (another
    * template, a translation) reuses it instead of decoding the audio again.
    */
-  private async loudnessOf(
+  async loudnessOf(
     mediaKey: string,
     sourceFile: string,
     startMs: number,
@@ -136,12 +185,18 @@ export class ExportRenderer {
       spanKey,
     );
     if (stored) return stored.measure ?? undefined;
-    const measure = await measureLoudness(sourceFile, startMs, endMs, signal);
+    const measure = await this.media.measureLoudness(sourceFile, { startMs, endMs }, signal);
     await analyses?.save(mediaKey, 'loudness', spanKey, { measure: measure ?? null });
     return measure;
   }
 
   /** The sum of the stage timeouts of a clip this long: the queue expiry of its render job. */
+  /** Refunds the export's charge (its quote names the key's kind). */
+  private refund(job: { id: string; userId: string; type: string; durationMs: number | null }) {
+    const { kind } = exportQuote(job.type as JobType, job.durationMs ?? 0);
+    return this.billing.refunds.refund(job.userId, { kind, jobId: job.id });
+  }
+
   static expirySeconds(clipMs: number): number {
     const totalMs = Object.values(STAGES).reduce((sum, stage) => sum + stage.timeoutMs(clipMs), 0);
     return Math.ceil((totalMs + 10 * 60_000) / 1000);
@@ -152,12 +207,66 @@ export class ExportRenderer {
     this.running.get(jobId)?.cancel('cancelled');
   }
 
-  async run(jobId: string, runToken: string): Promise<void> {
+  /**
+   * Runs the `export-render` job as tracked background work: refused once the process closes
+   * (the queue retries it later), stopped by the close and left resumable.
+   */
+  run(jobId: string, runToken: string): Promise<void> {
+    return this.options.background.run((closing) => this.runTracked(jobId, runToken, closing));
+  }
+
+  private async runTracked(jobId: string, runToken: string, closing: AbortSignal): Promise<void> {
     // Atomic claim: a stale or duplicate delivery, or one while another worker's run of the same
     // token still heart-beats (pg-boss retrying an expired job), finds nothing to claim.
     const staleBefore = new Date(Date.now() - this.options.leaseMs);
     const initial = await this.jobs.claimRun(jobId, runToken, staleBefore);
     if (!initial) return;
+    const ctx = this.startRun(initial, runToken, closing);
+    const { run, log, workDir } = ctx;
+    try {
+      await fs.mkdir(workDir, { recursive: true });
+      const { task, transcript } = await this.loadSource(initial);
+      const prepared = await this.prepare(ctx, task.mediaKey);
+      const framing = await this.frame(ctx, task.mediaKey, prepared, transcript);
+      const assFile = path.join(workDir, 'captions.ass');
+      await ctx.stage('captioning', (signal) =>
+        this.writeCaptions(transcript, ctx.options, prepared.source, framing, assFile, signal),
+      );
+      const outputFile = path.join(workDir, 'clip.mp4');
+      const keepSpans = ctx.options.removeFillers
+        ? fillerFreeSpans(transcript, ctx.options)
+        : undefined;
+      await this.render(ctx, { prepared, framing, assFile, outputFile, keepSpans });
+      const keptMs = keepSpans
+        ? keepSpans.reduce((sum, s) => sum + s.endMs - s.startMs, 0)
+        : ctx.clipMs;
+      const { fileKey, posterKey } = await this.store(ctx, { assFile, outputFile, keptMs });
+      await run.save(
+        {
+          status: 'DONE',
+          progress: 100,
+          fileKey,
+          posterKey,
+          errorReason: null,
+          durationMs: keptMs,
+        },
+        true,
+      );
+      log.info({ durationMs: keptMs }, 'export done');
+    } catch (error) {
+      await this.settleFailure(error, { initial, run, log, stage: ctx.currentStage });
+    } finally {
+      await run.stop();
+      if (this.running.get(jobId) === run) this.running.delete(jobId);
+      // Best effort: a folder left behind is swept with the process's work root.
+      await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  /** The render's lease, logger and work folder, and the stage runner every step goes through. */
+  private startRun(initial: JobRow, runToken: string, closing: AbortSignal): RenderContext {
+    const jobId = initial.id;
+    addRunIds({ userId: initial.userId });
     const log = (this.options.log ?? silentLogger).child({
       jobId,
       userId: initial.userId,
@@ -166,140 +275,211 @@ export class ExportRenderer {
       type: initial.type,
     });
     log.info('export render started');
-
     const run = new LeasedRun<JobRow, JobPatch>(initial, {
       update: (patch) => this.jobs.updateRun(jobId, runToken, patch),
       progressOf: (row) => row.progress,
       onChange: (row, final) =>
         this.notifications
           .jobChanged(row.userId, jobForNotification(row), final)
-          .catch(() => undefined),
+          .catch((err: unknown) => log.warn({ err }, 'could not notify the export change')),
       heartbeatMs: this.options.heartbeatMs,
+      closing,
     });
     this.running.set(jobId, run);
-    const save = (patch: JobPatch, final = false) => run.save(patch, final);
-    const workDir = path.join(this.options.workRoot, `job-${jobId}-${randomUUID().slice(0, 8)}`);
     const options = initial.options as JobOptions;
     const clipMs = options.endMs - options.startMs;
-    let currentStage: Stage | undefined;
-    const stage = <T>(
-      name: Stage,
-      work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
-    ) => {
-      currentStage = name;
-      return run.stage(name, STAGES[name].band, STAGES[name].timeoutMs(clipMs), work);
+    const ctx: RenderContext = {
+      initial,
+      run,
+      log,
+      workDir: path.join(this.options.workRoot, `job-${jobId}-${randomUUID().slice(0, 8)}`),
+      options,
+      clipMs,
+      currentStage: undefined,
+      stage: (name, work) => {
+        ctx.currentStage = name;
+        return run.stage(name, STAGES[name].band, STAGES[name].timeoutMs(clipMs), work);
+      },
     };
+    return ctx;
+  }
 
-    try {
-      await fs.mkdir(workDir, { recursive: true });
-      const { task, transcript } = await this.loadSource(initial);
-      const outputFile = path.join(workDir, 'clip.mp4');
-      const assFile = path.join(workDir, 'captions.ass');
-
-      const prepared = await stage('preparing', async (signal) => {
-        // S3: one copy of the source in this run's folder, stopped by the run's abort (issue 14
-        // defect 7); the local driver hands its own file.
-        const sourceFile = await this.storage.localCopy(task.mediaKey, workDir, { signal });
-        const info = await probeMedia(sourceFile, { signal });
-        if (!info.width || !info.height) {
-          throw new AppError('NOT_A_VIDEO', 400, 'The source of this clip has no picture.');
-        }
-        const source = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
-        const captions = await buildClipCaptions(
-          transcript,
-          options,
-          source,
-          this.translator,
-          signal,
-        );
-        await fs.writeFile(assFile, captions.ass, 'utf8');
-        const loudness = info.hasAudio
-          ? await this.loudnessOf(task.mediaKey, sourceFile, options.startMs, options.endMs, signal)
-          : undefined;
-        return { sourceFile, info, source, captions, loudness };
-      });
-
-      // The plan the editor previewed (attached when the job was made) is the plan rendered;
-      // otherwise the planner makes it (or joins a preview's analysis under way) and it is kept
-      // on the job, so the job always records the framing its file has.
-      let framing = options.framing;
-      if (!framing) {
-        const request = framingRequestOf(options, prepared.source, prepared.captions);
-        framing = await stage('analysing', (signal, progress) =>
-          this.framing.plan(task.mediaKey, request, (work) => work(prepared.sourceFile), {
-            signal,
-            onProgress: progress,
-          }),
-        );
-        await save({ options: { ...options, framing } satisfies JobOptions });
+  /** The source in the run's folder, its picture size and its loudness. */
+  private prepare(ctx: RenderContext, mediaKey: string): Promise<PreparedSource> {
+    const { options, workDir } = ctx;
+    return ctx.stage('preparing', async (signal) => {
+      // S3: one copy of the source in this run's folder, stopped by the run's abort (issue 14
+      // defect 7); the local driver hands its own file.
+      const sourceFile = await this.storage.localCopy(mediaKey, workDir, { signal });
+      const info = await this.media.probe(sourceFile, { signal });
+      if (!info.width || !info.height) {
+        throw new AppError('NOT_A_VIDEO', 422, 'The source of this clip has no picture.');
       }
+      const source = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
+      const loudness = info.hasAudio
+        ? await this.loudnessOf(mediaKey, sourceFile, options.startMs, options.endMs, signal)
+        : undefined;
+      return { sourceFile, info, source, loudness };
+    });
+  }
 
-      await stage('rendering', (signal, progress) =>
-        renderClip({
-          sourceFile: prepared.sourceFile,
-          outputFile,
-          assFile: options.captionDisplay === 'none' ? null : assFile,
-          startMs: options.startMs,
-          endMs: options.endMs,
-          framing,
-          hasAudio: prepared.info.hasAudio,
-          loudness: prepared.loudness,
-          keepSpans: options.removeFillers ? fillerFreeSpans(transcript, options) : undefined,
-          encoder: this.options.encoder,
-          signal,
-          onProgress: progress,
-        }),
-      );
+  /**
+   * The plan the editor previewed or the background analysis made (attached when the job was
+   * made) is the plan rendered; otherwise the planner makes it (or joins a preview's analysis
+   * under way) and it is kept on the job, so the job always records the framing its file has.
+   */
+  private async frame(
+    ctx: RenderContext,
+    mediaKey: string,
+    prepared: PreparedSource,
+    transcript: StoredTranscript,
+  ): Promise<ClipFraming> {
+    const { options } = ctx;
+    const attached = options.framing && currentFraming(options.framing);
+    if (attached) return attached;
+    const frame = exportFrameSize(options.aspect, options.quality, prepared.source);
+    const request = framingRequestOf(options, prepared.source, frame, transcript);
+    const framing = await ctx.stage('analysing', (signal, progress) =>
+      this.framing.plan(mediaKey, request, (work) => work(prepared.sourceFile), {
+        signal,
+        onProgress: progress,
+      }),
+    );
+    await ctx.run.save({ options: { ...options, framing } satisfies JobOptions });
+    return framing;
+  }
 
-      const fileKey = jobFileKey(initial.userId, jobId);
-      // Still ours? A job deleted while rendering must not get files nobody owns.
-      await save({});
-      await stage('storing', async () => {
-        await this.storage.putFile(jobCaptionsKey(initial.userId, jobId), assFile);
-        await this.storage.putFile(fileKey, outputFile, { move: true });
-      });
-      const keptMs = options.removeFillers
-        ? fillerFreeSpans(transcript, options).reduce((sum, s) => sum + s.endMs - s.startMs, 0)
-        : clipMs;
-      await save(
-        { status: 'DONE', progress: 100, fileKey, errorReason: null, durationMs: keptMs },
-        true,
-      );
-      log.info({ durationMs: keptMs }, 'export done');
-    } catch (error) {
-      // Deleted mid-run (possibly by another process): nobody owns what this run stored.
-      const deleted = !(await this.jobs.findById(jobId).catch(() => initial));
-      if (deleted) {
-        log.info('export deleted during its render: refunded, files removed');
-        await this.credits.refund(chargeKey(jobId)).catch(() => undefined);
-        await this.storage.delete(jobFileKey(initial.userId, jobId)).catch(() => undefined);
-        await this.storage.delete(jobCaptionsKey(initial.userId, jobId)).catch(() => undefined);
-        return;
+  private render(
+    ctx: RenderContext,
+    clip: {
+      prepared: PreparedSource;
+      framing: ClipFraming;
+      assFile: string;
+      outputFile: string;
+      keepSpans?: { startMs: number; endMs: number }[];
+    },
+  ): Promise<void> {
+    const { options } = ctx;
+    return ctx.stage('rendering', (signal, progress) =>
+      this.media.render({
+        sourceFile: clip.prepared.sourceFile,
+        outputFile: clip.outputFile,
+        assFile: options.captionDisplay === 'none' ? null : clip.assFile,
+        startMs: options.startMs,
+        endMs: options.endMs,
+        framing: clip.framing,
+        hasAudio: clip.prepared.info.hasAudio,
+        loudness: clip.prepared.loudness,
+        keepSpans: clip.keepSpans,
+        encoder: this.options.encoder,
+        signal,
+        onProgress: progress,
+      }),
+    );
+  }
+
+  /** The poster, the captions and the MP4 into storage, if the job is still ours. */
+  private async store(
+    ctx: RenderContext,
+    made: { assFile: string; outputFile: string; keptMs: number },
+  ): Promise<{ fileKey: string; posterKey: string | null }> {
+    const { initial } = ctx;
+    const fileKey = jobFileKey(initial.userId, initial.id);
+    // Still ours? A job deleted while rendering must not get files nobody owns.
+    await ctx.run.save({});
+    const posterKey = await ctx.stage('storing', async (signal) => {
+      const poster =
+        (await this.options.poster?.(initial, made.outputFile, made.keptMs, signal)) ?? null;
+      await this.storage.putFile(jobCaptionsKey(initial.userId, initial.id), made.assFile);
+      await this.storage.putFile(fileKey, made.outputFile, { move: true });
+      return poster;
+    });
+    return { fileKey, posterKey };
+  }
+
+  /**
+   * The captions, with a box or a heavy outline where the framed picture under them is light or
+   * busy (the plan's verdict), written for the render to burn in.
+   */
+  private async writeCaptions(
+    transcript: StoredTranscript,
+    options: ResolvedClipOptions,
+    source: Size,
+    framing: ClipFraming,
+    assFile: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const background = framing.layout === 'scale' ? undefined : framing.plan.captionBackground;
+    const captions = await buildClipCaptions(
+      transcript,
+      options,
+      source,
+      this.translator,
+      signal,
+      captionBacking(background, options.captionPosition),
+    );
+    await fs.writeFile(assFile, captions.ass, 'utf8');
+  }
+
+  /**
+   * After a render stopped early: a deleted export is refunded and its files removed; a
+   * superseded (or shut down) run leaves everything to the run that follows; a failed one ends
+   * ERROR with a reason the user can read, refunded.
+   */
+  private async settleFailure(
+    error: unknown,
+    context: {
+      initial: JobRow;
+      run: LeasedRun<JobRow, JobPatch>;
+      log: Logger;
+      stage: Stage | undefined;
+    },
+  ): Promise<void> {
+    const { initial, run, log } = context;
+    const jobId = initial.id;
+    // Deleted mid-run (possibly by another process): nobody owns what this run stored.
+    const deleted = !(await this.jobs.findById(jobId).catch(() => initial));
+    if (deleted) {
+      log.info('export deleted during its render: refunded, files removed');
+      await this.refund(initial);
+      for (const key of [
+        jobFileKey(initial.userId, jobId),
+        jobCaptionsKey(initial.userId, jobId),
+        jobPosterKey(initial.userId, jobId),
+      ]) {
+        await this.storage
+          .delete(key)
+          .catch((err: unknown) =>
+            log.warn({ err, key }, 'file of a deleted export could not be removed; left behind'),
+          );
       }
-      if (error instanceof RunSuperseded) {
-        log.info('export run superseded by a newer run');
-        return;
-      }
-      const failure = { stage: currentStage, reason: userFacingReason(error) };
-      if (isExpectedFailure(error) || error instanceof StorageNotFoundError) {
-        log.warn(failure, 'export failed');
-      } else {
-        log.error({ ...failure, err: error }, 'export failed unexpectedly');
-      }
-      // Failed exports cost nothing (design.md).
-      await this.credits.refund(chargeKey(jobId)).catch(() => undefined);
-      const reason =
-        error instanceof StorageNotFoundError
-          ? 'The source video of this clip is no longer stored, so it cannot be exported.'
-          : userFacingReason(error);
-      await save({ status: 'ERROR', errorReason: reason, costCredits: 0 }, true).catch(
-        () => undefined,
-      );
-    } finally {
-      run.stop();
-      if (this.running.get(jobId) === run) this.running.delete(jobId);
-      await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+      return;
     }
+    if (error instanceof RunSuperseded) {
+      log.info(`export run stopped: ${error.message}`);
+      return;
+    }
+    const failure = { stage: context.stage, reason: userFacingReason(error) };
+    if (isExpectedFailure(error) || error instanceof StorageNotFoundError) {
+      log.warn(failure, 'export failed');
+    } else {
+      log.error({ ...failure, err: error }, 'export failed unexpectedly');
+    }
+    // Failed exports cost nothing (design.md); the cost shown follows the refund.
+    await this.refund(initial);
+    const costCredits = await this.billing.reads.netCharged({ jobId }).catch((err: unknown) => {
+      log.warn({ err }, 'ledger unreadable: the failed export shows its charge until reloaded');
+      return initial.costCredits;
+    });
+    const reason =
+      error instanceof StorageNotFoundError
+        ? 'The source video of this clip is no longer stored, so it cannot be exported.'
+        : userFacingReason(error);
+    await run
+      .save({ status: 'ERROR', errorReason: reason, costCredits }, true)
+      .catch((saveError: unknown) =>
+        log.error({ err: saveError }, 'could not mark the failed export ERROR'),
+      );
   }
 
   private async loadSource(job: JobRow) {

@@ -2,10 +2,6 @@ import { storedTranscript } from '@moments/domain/transcript';
 import { uprightFrameSize } from '@moments/domain/frame';
 import { randomUUID } from 'node:crypto';
 import type {
-  SubtitleQuery,
-  TranslationSupport,
-  CaptionPreview,
-  CaptionPreviewBody,
   ClipFraming,
   ClipFramingBody,
   Job,
@@ -13,48 +9,39 @@ import type {
   JobType,
   VideoMeta,
 } from '@moments/contract';
-import { ERROR_CODES, ExportOptions } from '@moments/contract';
-import { animatedCaptionExportCost } from '@moments/domain/plans';
+import { ERROR_CODES, type ExportOptions } from '@moments/contract';
+import { exportQuote } from '@moments/domain/plans';
 import type { Translator } from '@moments/ai/translate';
-import { CAPTION_TEMPLATES, isCaptionTemplateId } from '@moments/media/captions';
-import { probeMedia } from '@moments/media/probe';
+import { isCaptionTemplateId } from '@moments/media/captions';
 import type { Size } from '@moments/media/reframe';
+import type { MediaRepository } from '../media/media.repository.js';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { jobs, moments, tasks } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
-import type { JobQueue } from '../../jobs/queue.js';
-import { findOwned } from '../../repositories/owned.js';
+import type { JobQueue } from '../../queue/queue.js';
+import { findOwned } from '../../db/owned.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
-import { CreditsService } from '../credits/credits.service.js';
+import type { Ledger, RefundOutbox } from '../billing/index.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { TaskRow } from '../tasks/task-mapper.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
+import { WorkGate } from '../../queue/work-gate.js';
 import {
   assertTranslationAvailable,
-  buildClipCaptions,
-  captionFontUrl,
   exportFrameSize,
   snapToWords,
-  captionText,
   type ResolvedClipOptions,
   type StoredTranscript,
-} from './clip-captions.js';
-import {
-  bilingualCues,
-  displayForLanguage,
-  formatSubtitles,
-  sourceCues,
-  translationCues,
-} from './subtitles.js';
+} from '../captions/clip-captions.js';
 import { toFramingDto } from './clip-framing.js';
 import { ExportRenderer, framingRequestOf, type JobOptions } from './export-renderer.js';
 import type { ExportsRepository, JobRow } from './exports.repository.js';
 import {
-  chargeKey,
   jobCaptionsKey,
   jobFileKey,
   jobForNotification,
+  jobPosterKey,
   toJobDto,
 } from './job-mapper.js';
 
@@ -64,8 +51,6 @@ export const SOURCE_SIZE_CACHE_LIMIT = 500;
 /** Signed download links of finished exports live this long; the client re-fetches the job after. */
 const FILE_URL_TTL_SEC = 6 * 3600;
 /** spec §6: free plans have a number of canvas exports; paid plans are unlimited (-1). */
-const EXPORT_FEATURE = 'CANVAS_EXPORT';
-
 /** What an export or a preview is made from. */
 export interface ClipSource {
   task: TaskRow;
@@ -76,8 +61,8 @@ export interface ClipSource {
 }
 
 /**
- * Export jobs (spec §3 Job, §7 /api/job) and the clip editor's caption preview. Both resolve the
- * request the same way and build captions with the same function, so the preview is the export.
+ * Export jobs (spec §3 Job, §7 /api/job) and the clip editor's framing preview. The caption preview
+ * (CaptionsService) resolves its clip here too, so the preview is the export.
  */
 export class ExportsService {
   /** Probed source sizes, newest last; bounded so a long-lived process does not grow. */
@@ -87,16 +72,19 @@ export class ExportsService {
 
   constructor(
     private readonly db: Db,
+    private readonly media: MediaRepository,
     private readonly repo: ExportsRepository,
     private readonly tasks: TasksRepository,
     private readonly storage: Storage,
     private readonly fileUrls: FileUrls,
     private readonly queue: JobQueue,
-    private readonly credits: CreditsService,
+    /** Exports are charged in the ledger when they start and refunded through the outbox. */
+    private readonly billing: { ledger: Ledger; refunds: RefundOutbox },
     private readonly notifications: NotificationsService,
     private readonly translator: Translator,
     private readonly renderer: ExportRenderer,
     private readonly maxFramingsPerUser = Number.POSITIVE_INFINITY,
+    private readonly gate = new WorkGate(),
   ) {}
 
   async create(userId: string, body: JobCreateBody): Promise<Job> {
@@ -106,7 +94,7 @@ export class ExportsService {
     // Row, charge and queue job commit together: a failed send or a crash in between leaves
     // nothing behind, never a job stuck IN_PROGRESS with its credit spent.
     const durationMs = source.options.endMs - source.options.startMs;
-    const charge = chargeFor(body.type, durationMs);
+    const charge = exportQuote(body.type, durationMs);
     // Looked up before the transaction: on PGlite (one connection) a query outside an open
     // transaction waits for it to end, so this read inside it would never return.
     const previewedFraming = await this.renderer.framing.stored(
@@ -135,32 +123,22 @@ export class ExportsService {
         },
         tx,
       );
-      try {
-        // The same ledger rules, inside this transaction (CreditsService nests as a savepoint).
-        await new CreditsService(tx).charge(
-          userId,
-          charge.feature,
-          charge.amount,
-          chargeKey(inserted.id),
-          `export ${inserted.id}`,
-        );
-      } catch (error) {
-        if (
-          charge.feature === EXPORT_FEATURE &&
-          error instanceof AppError &&
-          error.code === ERROR_CODES.BALANCE_NOT_ENOUGH
-        ) {
-          throw new AppError(
-            ERROR_CODES.EXPORT_LIMIT_REACHED,
-            402,
-            'You have used all the exports of your plan. Upgrade to export more clips.',
-          );
-        }
-        throw error;
-      }
-      // spec §7 clipped/list: a moment the user exported is a clipped moment.
+      // Inside this transaction (a savepoint): a refused charge (BALANCE_NOT_ENOUGH, or
+      // EXPORT_LIMIT_REACHED for the plan's exports) leaves no job behind.
+      await this.billing.ledger.charge(
+        userId,
+        { kind: charge.kind, jobId: inserted.id },
+        charge.feature,
+        charge.amount,
+        { tx, reason: `${charge.kind === 'export' ? 'Clip export' : 'Caption video export'}` },
+      );
+      // spec §7 clipped/list: a moment the user exported is a clipped moment; the layout it was
+      // exported with stays with the clip (issue 21).
       if (source.momentId) {
-        await tx.update(moments).set({ clipped: true }).where(eq(moments.id, source.momentId));
+        await tx
+          .update(moments)
+          .set({ clipped: true, layout: source.options.layout })
+          .where(eq(moments.id, source.momentId));
       }
       await this.queue.send(
         'export-render',
@@ -196,39 +174,13 @@ export class ExportsService {
     const row = await this.owned(userId, id);
     this.renderer.cancel(row.id);
     await this.repo.delete(row.id);
-    if (row.status !== 'DONE') await this.credits.refund(chargeKey(row.id));
+    if (row.status !== 'DONE') {
+      const { kind } = exportQuote(row.type as JobType, row.durationMs ?? 0);
+      await this.billing.refunds.refund(userId, { kind, jobId: row.id });
+    }
     await this.storage.delete(jobFileKey(userId, row.id));
     await this.storage.delete(jobCaptionsKey(userId, row.id));
-  }
-
-  async preview(userId: string, body: CaptionPreviewBody): Promise<CaptionPreview> {
-    const source = await this.resolveClip(userId, undefined, body);
-    const size =
-      source.options.aspect === 'original'
-        ? await this.sourceSize(source.task)
-        : { width: 0, height: 0 };
-    const captions = await buildClipCaptions(
-      source.transcript,
-      source.options,
-      size,
-      this.translator,
-    );
-    return {
-      ass: captions.ass,
-      width: captions.width,
-      height: captions.height,
-      start_ms: source.options.startMs,
-      end_ms: source.options.endMs,
-      words: captions.words.map((word) => ({
-        text: word.text,
-        start: word.startMs,
-        end: word.endMs,
-      })),
-      fonts: captions.fonts.map((font) => ({
-        family: font.family,
-        url: captionFontUrl(font.file),
-      })),
-    };
+    await this.storage.delete(jobPosterKey(userId, row.id));
   }
 
   /**
@@ -244,6 +196,7 @@ export class ExportsService {
       source.options,
       size,
       exportFrameSize(source.options.aspect, source.options.quality, size),
+      source.transcript,
     );
     const cached = this.renderer.framing.cached(mediaKey, source.options);
     if (cached) return toFramingDto(cached, request);
@@ -257,11 +210,14 @@ export class ExportsService {
     }
     this.framingsRunning.set(userId, running + 1);
     try {
-      const framing = await this.renderer.framing.plan(
-        mediaKey,
-        request,
-        (work) => this.storage.withLocalFile(mediaKey, work),
-        { signal },
+      // The user waits for it: background analyses in this process give way.
+      const framing = await this.gate.userWork(() =>
+        this.renderer.framing.plan(
+          mediaKey,
+          request,
+          (work) => this.storage.withLocalFile(mediaKey, work),
+          { signal },
+        ),
       );
       return toFramingDto(framing, request);
     } finally {
@@ -269,82 +225,6 @@ export class ExportsService {
       if (left > 0) this.framingsRunning.set(userId, left);
       else this.framingsRunning.delete(userId);
     }
-  }
-
-  /**
-   * A task's captions as a subtitle file (issue 13): SRT or WebVTT cues timed to the words, or the
-   * ASS document the export burns in; in the spoken language, the translation, or both.
-   */
-  async subtitles(
-    userId: string,
-    query: SubtitleQuery,
-  ): Promise<{ body: string; contentType: string; fileName: string }> {
-    const display = displayForLanguage(query.lang);
-    const source = await this.resolveClip(userId, 'ANIMATED_CAPTION_EXPORT', {
-      task_id: query.task_id,
-      options: ExportOptions.parse({
-        aspect: 'original',
-        caption_display: display,
-        target_lang: query.target_lang,
-        transcript_text: query.transcript_text,
-        remove_fillers: query.remove_fillers,
-      }),
-    });
-    const { options, transcript } = source;
-    const base = `${fileBaseName(source.title)}.${query.lang === 'source' ? options.sourceLang : query.lang === 'target' ? options.targetLang : `${options.sourceLang}-${options.targetLang}`}`;
-    if (query.format === 'ass') {
-      const size = await this.sourceSize(source.task);
-      const captions = await buildClipCaptions(transcript, options, size, this.translator);
-      return {
-        body: captions.ass,
-        contentType: 'text/x-ssa; charset=utf-8',
-        fileName: `${base}.ass`,
-      };
-    }
-    const { words, translationLines } = await captionText(transcript, options, this.translator);
-    const lines = transcript.segments.map(({ startMs, endMs }) => ({ startMs, endMs }));
-    const cues =
-      query.lang === 'source'
-        ? sourceCues(words, lines, transcript.language)
-        : query.lang === 'target'
-          ? translationCues(translationLines ?? [], options.targetLang ?? '')
-          : bilingualCues(words, translationLines ?? [], transcript.language);
-    return {
-      body: formatSubtitles(cues, query.format),
-      contentType:
-        query.format === 'srt' ? 'application/x-subrip; charset=utf-8' : 'text/vtt; charset=utf-8',
-      fileName: `${base}.${query.format}`,
-    };
-  }
-
-  /** A signed address of a DONE task's stored video, for the caption result page's player. */
-  async taskMediaUrl(userId: string, taskId: unknown): Promise<{ url: string | null }> {
-    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
-    if (!task.mediaKey) return { url: null };
-    return {
-      url: await this.fileUrls.signFileUrl(task.mediaKey, { expiresInSec: FILE_URL_TTL_SEC }),
-    };
-  }
-
-  /** The target languages offered, and whether this install can translate into each. */
-  translationSupport(): TranslationSupport {
-    const engine = this.translator.engine ?? null;
-    return {
-      engine,
-      languages: TRANSLATION_TARGETS.map(([code, name]) => ({
-        code,
-        name,
-        available: engine !== null,
-        note:
-          engine === null
-            ? `English to ${name} needs a configured LLM endpoint (LLM_BASE_URL): no offline engine installed here translated it well enough.`
-            : null,
-      })),
-    };
-  }
-
-  templates() {
-    return CAPTION_TEMPLATES.map(({ id, name, description }) => ({ id, name, description }));
   }
 
   /**
@@ -383,7 +263,7 @@ export class ExportsService {
     if (!isCaptionTemplateId(options.template)) {
       throw new AppError(
         ERROR_CODES.UNKNOWN_TEMPLATE,
-        400,
+        422,
         `Unknown caption template "${options.template}".`,
       );
     }
@@ -393,7 +273,7 @@ export class ExportsService {
     if (startMs < 0 || endMs > videoMs || endMs <= startMs) {
       throw new AppError(
         ERROR_CODES.INVALID_RANGE,
-        400,
+        422,
         `The clip must start before it ends and lie inside the video (0 to ${videoMs} ms).`,
       );
     }
@@ -420,7 +300,8 @@ export class ExportsService {
         startMs: span.startMs,
         endMs: span.endMs,
         transcriptText: options.transcript_text ?? null,
-        layout: options.layout,
+        // `blur_fit` is the older name of `fit`.
+        layout: options.layout === 'blur_fit' ? 'fit' : options.layout,
         captionPosition: options.caption_position,
         captionSize: options.caption_size,
         removeFillers: options.remove_fillers,
@@ -432,9 +313,9 @@ export class ExportsService {
     const key = task.mediaKey!;
     let size = this.sourceSizes.get(key);
     if (!size) {
-      const info = await this.storage.withLocalFile(key, (file) => probeMedia(file));
+      const info = await this.storage.withLocalFile(key, (file) => this.media.probe(file));
       if (!info.width || !info.height) {
-        throw new AppError(ERROR_CODES.NOT_A_VIDEO, 400, 'This media has no picture to export.');
+        throw new AppError(ERROR_CODES.NOT_A_VIDEO, 422, 'This media has no picture to export.');
       }
       size = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
       this.sourceSizes.set(key, size);
@@ -461,23 +342,12 @@ export class ExportsService {
   }
 }
 
-/**
- * What an export costs: a moment export is one of the plan's canvas exports; a whole-video caption
- * export re-renders the whole video and is charged in credits by its duration (issue 13).
- */
-function chargeFor(type: JobType, durationMs: number): { feature: string; amount: number } {
-  if (type === 'ANIMATED_CAPTION_EXPORT') {
-    return { feature: 'CREDIT', amount: animatedCaptionExportCost(durationMs) };
-  }
-  return { feature: EXPORT_FEATURE, amount: 1 };
-}
-
 /** A file name safe for a download header, from the job's title. */
 function downloadName(title: string): string {
   return `${fileBaseName(title)}.mp4`;
 }
 
-function fileBaseName(title: string): string {
+export function fileBaseName(title: string): string {
   const base = title
     .normalize('NFKC')
     .replace(/[^\p{L}\p{N} _.-]+/gu, '')
@@ -485,23 +355,3 @@ function fileBaseName(title: string): string {
     .slice(0, 80);
   return base || 'clip';
 }
-
-/** Target languages the result page offers (the spec's "100+ languages" need an LLM endpoint). */
-const TRANSLATION_TARGETS: ReadonlyArray<readonly [string, string]> = [
-  ['es', 'Spanish'],
-  ['de', 'German'],
-  ['fr', 'French'],
-  ['zh', 'Chinese'],
-  ['ar', 'Arabic'],
-  ['pt', 'Portuguese'],
-  ['it', 'Italian'],
-  ['ja', 'Japanese'],
-  ['ko', 'Korean'],
-  ['ru', 'Russian'],
-  ['hi', 'Hindi'],
-  ['tr', 'Turkish'],
-  ['nl', 'Dutch'],
-  ['pl', 'Polish'],
-  ['id', 'Indonesian'],
-  ['vi', 'Vietnamese'],
-];

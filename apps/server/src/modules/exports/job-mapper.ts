@@ -1,13 +1,12 @@
-import type { Job, JobStatus, JobType } from '@moments/contract';
+import { thumbnailPath, type Job, type JobStatus, type JobType } from '@moments/contract';
 import type { JobRow } from './exports.repository.js';
 
 /** The stored MP4 of a job, and the ASS document burnt into it (kept for support and re-checks). */
 export const jobFileKey = (userId: string, jobId: string) => `users/${userId}/jobs/${jobId}.mp4`;
 export const jobCaptionsKey = (userId: string, jobId: string) =>
   `users/${userId}/jobs/${jobId}.ass`;
-
-/** The credits ledger key of a job's charge (refunded by the same key when it fails). */
-export const chargeKey = (jobId: string) => `job:${jobId}`;
+/** The export's poster: a frame of the finished MP4 (issue 24). */
+export const jobPosterKey = (userId: string, jobId: string) => `users/${userId}/jobs/${jobId}.jpg`;
 
 /** spec §3 Job as the client reads it; `file_url` only once DONE. */
 export function toJobDto(row: JobRow, fileUrl: string | null): Job {
@@ -24,6 +23,8 @@ export function toJobDto(row: JobRow, fileUrl: string | null): Job {
     duration_ms: row.durationMs,
     cost_credits: row.costCredits,
     created_at: row.createdAt.getTime(),
+    poster_url: row.posterKey ? thumbnailPath('job', row.id) : null,
+    share_id: row.shareId,
   };
 }
 
@@ -35,4 +36,5 @@ export const jobForNotification = (row: JobRow) => ({
   title: row.title,
   progress: row.progress,
   momentId: row.momentId,
+  posterKey: row.posterKey,
 });

@@ -1,34 +1,29 @@
-import { InviteInfo, InviteLanding, envelopeOf } from '@moments/contract';
+import { InviteInfo, InviteLanding } from '@moments/contract';
 import { z } from 'zod';
-import { currentUser, requireUser } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
+import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { ReferralsService } from './referrals.service.js';
 
 export function registerInviteRoutes(app: App, referrals: ReferralsService) {
-  app.get(
+  const route = jsonRoutes(app, ['invites']);
+  route.user(
+    'get',
     '/api/invite/info',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['invites'],
-        summary: "The user's referral link, the reward and how many friends joined (/invite)",
-        response: { 200: envelopeOf(InviteInfo) },
-      },
+      summary: "The user's referral link, the reward and how many friends joined (/invite)",
+      data: InviteInfo,
     },
-    async (request) => ok(await referrals.info(currentUser(request).id)),
+    ({ userId }) => referrals.info(userId),
   );
 
-  app.get(
+  route.open(
+    'get',
     '/api/invite/landing',
     {
-      schema: {
-        tags: ['invites'],
-        summary: 'What /invite/landing shows for a referral code (anonymous)',
-        querystring: z.object({ ref: z.string().max(64).optional() }),
-        response: { 200: envelopeOf(InviteLanding) },
-      },
+      summary: 'What /invite/landing shows for a referral code (anonymous)',
+      querystring: z.object({ ref: z.string().max(64).optional() }),
+      data: InviteLanding,
     },
-    async (request) => ok(await referrals.landing(request.query.ref)),
+    ({ query }) => referrals.landing(query.ref),
   );
 }

@@ -1,11 +1,14 @@
-import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { creditLedger, entitlements, referralCodes, referrals, users } from '../../db/schema.js';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+import { referralCodes, referrals, users } from '../../db/schema.js';
+import type { Ledger } from '../billing/index.js';
 
 export class ReferralsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Rewards go into the reward bucket through the ledger (issue 19). */
+    private readonly ledger: Pick<Ledger, 'grant'>,
+  ) {}
 
   async codeOf(userId: string): Promise<string | undefined> {
     const [row] = await this.db
@@ -69,34 +72,15 @@ export class ReferralsRepository {
         .where(and(eq(referrals.referredId, referredId), isNull(referrals.rewardedAt)))
         .returning({ referrerId: referrals.referrerId });
       if (!claimed) return undefined;
-      await grantCredits(
-        tx,
-        claimed.referrerId,
-        amounts.referrer,
-        `referral:${referredId}:referrer`,
-      );
-      await grantCredits(tx, referredId, amounts.friend, `referral:${referredId}:friend`);
+      const reward = (userId: string, amount: number, key: string) =>
+        this.ledger.grant(
+          userId,
+          { source: 'reward', amount, key, reason: 'Invite reward' },
+          { tx },
+        );
+      await reward(claimed.referrerId, amounts.referrer, `referral:${referredId}:referrer`);
+      await reward(referredId, amounts.friend, `referral:${referredId}:friend`);
       return claimed.referrerId;
     });
   }
-}
-
-/** Raises the user's CREDIT allowance (unless unlimited) and writes the ledger row. */
-async function grantCredits(tx: Tx, userId: string, amount: number, key: string) {
-  await tx
-    .insert(entitlements)
-    .values({ userId, feature: 'CREDIT', limit: amount, usage: 0 })
-    .onConflictDoUpdate({
-      target: [entitlements.userId, entitlements.feature],
-      set: {
-        limit: sql`case when ${entitlements.limit} = -1 then -1 else ${entitlements.limit} + ${amount} end`,
-      },
-    });
-  await tx.insert(creditLedger).values({
-    userId,
-    feature: 'CREDIT',
-    amount,
-    chargeKey: key,
-    reason: 'invite reward',
-  });
 }

@@ -1,6 +1,15 @@
-import type { Mailer } from '../../mail/index.js';
+import { taskResultNoun, taskResultPath } from '@moments/domain/tasks';
+import type { MailCategory, Mailer } from './mailer.js';
+import {
+  exportMail,
+  referralMail,
+  taskMail,
+  welcomeMail,
+  type MailTemplate,
+} from './templates/mails.js';
 import type { UserPresence } from '../../realtime/index.js';
-import type { UsersRepository } from '../../repositories/users.repository.js';
+import type { PictureTokens } from '../thumbnails/picture-tokens.js';
+import type { UsersRepository } from '../auth/users.repository.js';
 
 const FINISHED = new Set(['DONE', 'ERROR']);
 
@@ -16,20 +25,17 @@ export class AccountMails {
     private readonly presence: UserPresence,
     private readonly publicUrl: string,
     private readonly log?: (line: string, error?: unknown) => void,
+    private readonly pictureTokens?: PictureTokens,
   ) {}
 
   async welcome(userId: string): Promise<void> {
     const user = await this.users.findById(userId);
     if (!user) return;
-    await this.mailer.send({
-      to: user.email,
-      userId,
-      category: 'account',
-      subject: 'Welcome to Moments',
-      text:
-        `Hi ${user.username},\n\nwelcome to Moments. Paste a video link or upload a video on ` +
-        `${this.link('/home')} and Moments finds its best moments, ready to clip and share.\n`,
-    });
+    await this.sendTemplate(
+      user,
+      'account',
+      welcomeMail({ username: user.username, homeUrl: this.link('/home') }),
+    );
   }
 
   /** Called for every stored notification; mails the finished task and export ones. */
@@ -48,38 +54,50 @@ export class AccountMails {
     const failed = status === 'ERROR';
     const title = String((isTask ? data.task_title : data.job_title) ?? 'your video');
     if (isTask) {
-      const reason = data.error_reason ? ` Reason: ${String(data.error_reason)}.` : '';
-      await this.mailer.send({
-        to: user.email,
-        userId,
-        category: 'task',
-        subject: failed ? `Processing failed: ${title}` : `Your moments are ready: ${title}`,
-        text: failed
-          ? `Moments could not process "${title}".${reason} No credits were used. See ${this.link('/library/videoTasks')}\n`
-          : `"${title}" is processed. Open its moments: ${this.link(`/video/${String(data.task_id)}/moments`)}\n`,
+      // Named by what the task makes, leading to the page that shows it (issue 24).
+      const task = { id: String(data.task_id), kind: String(data.task_kind ?? 'viral') };
+      const mail = taskMail({
+        title,
+        made: taskResultNoun(task.kind),
+        url: this.link(failed ? '/library/videoTasks' : taskResultPath(task)),
+        failed,
+        reason: data.error_reason ? String(data.error_reason) : undefined,
+        picture: this.picture(data.thumbnail, title),
       });
+      await this.sendTemplate(user, 'task', mail);
       return;
     }
-    await this.mailer.send({
-      to: user.email,
-      userId,
-      category: 'export',
-      subject: failed ? `Export failed: ${title}` : `Your export is ready: ${title}`,
-      text: failed
-        ? `The export of "${title}" failed. No credits were used. Try again from ${this.link(`/moment/${String(data.moment_id)}/clip`)}\n`
-        : `The export of "${title}" is ready: ${this.link(`/job/${String(data.job_id)}`)}\n`,
-    });
+    const url = failed
+      ? data.moment_id
+        ? this.link(`/moment/${String(data.moment_id)}/clip`)
+        : this.link('/library/videoTasks')
+      : this.link(`/job/${String(data.job_id)}`);
+    const picture = this.picture(data.thumbnail, title);
+    await this.sendTemplate(user, 'export', exportMail({ title, url, failed, picture }));
   }
 
   async referralRewarded(referrerId: string, friendName: string, credits: number): Promise<void> {
     const user = await this.users.findById(referrerId);
     if (!user) return;
+    await this.sendTemplate(
+      user,
+      'referral',
+      referralMail({ friendName, credits, inviteUrl: this.link('/invite') }),
+    );
+  }
+
+  private async sendTemplate(
+    user: { id: string; email: string },
+    category: MailCategory,
+    mail: MailTemplate,
+  ): Promise<void> {
     await this.mailer.send({
       to: user.email,
-      userId: referrerId,
-      category: 'referral',
-      subject: `You earned ${credits} credits`,
-      text: `${friendName} took a paid plan after your invite: ${credits} credits were added to your account. Invite more friends: ${this.link('/invite')}\n`,
+      userId: user.id,
+      category,
+      subject: mail.subject,
+      text: '',
+      body: mail.body,
     });
   }
 
@@ -90,6 +108,18 @@ export class AccountMails {
     } catch (error) {
       this.log?.(`mail "${what}" failed`, error);
     }
+  }
+
+  /**
+   * The notification's thumbnail (`/api/thumbnail/{kind}/{id}`) as an absolute address with a
+   * signed, expiring token: a mail client has no session (issue 24).
+   */
+  private picture(thumbnail: unknown, title: string) {
+    const match = /^\/api\/thumbnail\/(task|moment|job)\/([0-9a-f-]{36})$/.exec(String(thumbnail));
+    if (!match || !this.pictureTokens) return undefined;
+    const [pathname, kind, id] = match as unknown as [string, string, string];
+    const sig = this.pictureTokens.sign(kind, id);
+    return { src: this.link(`${pathname}?sig=${encodeURIComponent(sig)}`), alt: title };
   }
 
   private link(pathname: string): string {

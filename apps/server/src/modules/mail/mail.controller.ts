@@ -4,16 +4,14 @@ import {
   MailPreferenceUpdate,
   MailPreferences,
   UnsubscribeInfo,
-  envelopeOf,
 } from '@moments/contract';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser, requireUser } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
+import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
-import type { UnsubscribeTokens } from '../../mail/index.js';
-import type { UsersRepository } from '../../repositories/users.repository.js';
+import type { UnsubscribeTokens } from './mailer.js';
+import type { UsersRepository } from '../auth/users.repository.js';
 import { isUserMailCategory, type MailPreferencesService } from './mail-preferences.service.js';
 
 export interface MailRoutesOptions {
@@ -25,7 +23,7 @@ export interface MailRoutesOptions {
 const invalidLink = () =>
   new AppError(
     ERROR_CODES.INVALID_UNSUBSCRIBE_LINK,
-    400,
+    404,
     'This unsubscribe link is not valid. Use the link from the mail, or manage mail in Settings.',
   );
 
@@ -47,24 +45,23 @@ export function registerMailRoutes(app: App, options: MailRoutesOptions) {
     return { user, category: claim.category };
   };
 
-  app.get(
+  jsonRoutes(app, ['mail']).open(
+    'get',
     '/api/unsubscribe/:token',
     {
-      schema: {
-        tags: ['mail'],
-        summary: 'What an unsubscribe link stops (no login: the signed token is the authority)',
-        params: TokenParams,
-        response: { 200: envelopeOf(UnsubscribeInfo) },
-      },
+      summary: 'What an unsubscribe link stops (no login: the signed token is the authority)',
+      params: TokenParams,
+      data: UnsubscribeInfo,
+      errors: [ERROR_CODES.INVALID_UNSUBSCRIBE_LINK],
     },
-    async (request) => {
-      const { user, category } = await resolve(request.params.token);
-      return ok({
+    async ({ params }) => {
+      const { user, category } = await resolve(params.token);
+      return {
         category,
         label: MAIL_CATEGORY_LABELS[category],
         email: maskEmail(user.email),
         stopped: await preferences.isStopped(user.id, category),
-      });
+      };
     },
   );
 
@@ -77,57 +74,47 @@ export function registerMailRoutes(app: App, options: MailRoutesOptions) {
       { parseAs: 'string' },
       (_request, body, done) => done(null, body),
     );
-    scope.post(
+    jsonRoutes(scope, ['mail']).open(
+      'post',
       '/api/unsubscribe/:token',
       {
-        schema: {
-          tags: ['mail'],
-          summary: 'Stops the category of mail the link names (one-click, no login)',
-          params: TokenParams,
-          response: { 200: envelopeOf(UnsubscribeInfo) },
-        },
+        summary: 'Stops the category of mail the link names (one-click, no login)',
+        params: TokenParams,
+        data: UnsubscribeInfo,
+        errors: [ERROR_CODES.INVALID_UNSUBSCRIBE_LINK],
       },
-      async (request) => {
-        const { user, category } = await resolve(request.params.token);
+      async ({ params }) => {
+        const { user, category } = await resolve(params.token);
         await preferences.setEnabled(user.id, category, false);
-        return ok({
+        return {
           category,
           label: MAIL_CATEGORY_LABELS[category],
           email: maskEmail(user.email),
           stopped: true,
-        });
+        };
       },
     );
   });
 
-  app.get(
+  const route = jsonRoutes(app, ['mail']);
+  route.user(
+    'get',
     '/api/user/mail-preferences',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags: ['mail'],
-        summary: 'Which categories of mail the user gets',
-        response: { 200: envelopeOf(MailPreferences) },
-      },
-    },
-    async (request) => ok(await preferences.list(currentUser(request).id)),
+    { summary: 'Which categories of mail the user gets', data: MailPreferences },
+    ({ userId }) => preferences.list(userId),
   );
 
-  app.put(
+  route.user(
+    'put',
     '/api/user/mail-preferences',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['mail'],
-        summary: 'Turns one category of mail on or off',
-        body: MailPreferenceUpdate,
-        response: { 200: envelopeOf(MailPreferences) },
-      },
+      summary: 'Turns one category of mail on or off',
+      body: MailPreferenceUpdate,
+      data: MailPreferences,
     },
-    async (request) => {
-      const userId = currentUser(request).id;
-      await preferences.setEnabled(userId, request.body.category, request.body.enabled);
-      return ok(await preferences.list(userId));
+    async ({ userId, body }) => {
+      await preferences.setEnabled(userId, body.category, body.enabled);
+      return preferences.list(userId);
     },
   );
 }

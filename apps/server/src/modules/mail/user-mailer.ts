@@ -1,5 +1,5 @@
-import type { MailMessage, Mailer } from '../../mail/index.js';
-import type { UnsubscribeTokens } from '../../mail/index.js';
+import { renderedMessage, type MailMessage, type Mailer } from './mailer.js';
+import type { UnsubscribeTokens } from './mailer.js';
 import type { MailPreferencesService } from './mail-preferences.service.js';
 import { isUserMailCategory } from './mail-preferences.service.js';
 
@@ -30,12 +30,12 @@ export class UserMailer implements Mailer {
     const pageUrl = new URL(`/unsubscribe/${token}`, this.publicUrl).toString();
     const oneClickUrl = new URL(`/api/unsubscribe/${token}`, this.publicUrl).toString();
     const footer = `You get this mail because of your Moments account. Stop these mails: ${pageUrl}`;
+    // A templated mail renders its footer itself, into both parts.
+    const parts = message.body
+      ? await renderedMessage(message, { unsubscribeUrl: pageUrl })
+      : { ...message, text: `${message.text}\n\n--\n${footer}\n` };
     await this.transport.send({
-      ...message,
-      text: `${message.text}\n\n--\n${footer}\n`,
-      html: message.html
-        ? `${message.html}<hr><p style="font-size:12px;color:#666">You get this mail because of your Moments account. <a href="${pageUrl}">Unsubscribe from these mails</a>.</p>`
-        : undefined,
+      ...parts,
       headers: {
         ...message.headers,
         'List-Unsubscribe': `<${oneClickUrl}>`,

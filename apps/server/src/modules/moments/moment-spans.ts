@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { runFfmpeg } from '@moments/media/ffmpeg';
+import type { BackgroundWork } from '../../queue/background-work.js';
 import type { Storage } from '../../storage/index.js';
+import type { MediaRepository } from '../media/media.repository.js';
 import type { MomentRow } from './moments.repository.js';
 
 /**
@@ -16,8 +17,11 @@ export class MomentSpans {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
+    private readonly media: MediaRepository,
     private readonly storage: Storage,
     private readonly workRoot: string,
+    /** Cuts are tracked background work (sharing starts one nobody waits for): close stops them. */
+    private readonly background: BackgroundWork,
   ) {}
 
   keyOf(moment: MomentRow): string {
@@ -30,8 +34,9 @@ export class MomentSpans {
     let pending = this.cutting.get(key);
     if (!pending) {
       pending = this.queue
+        // The previous cut's failure is its caller's to see; the next cut only waits its turn.
         .catch(() => undefined)
-        .then(() => this.cutNow(moment, mediaKey, key))
+        .then(() => this.background.run((closing) => this.cutNow(moment, mediaKey, key, closing)))
         .finally(() => this.cutting.delete(key));
       this.queue = pending;
       this.cutting.set(key, pending);
@@ -39,46 +44,23 @@ export class MomentSpans {
     return pending;
   }
 
-  private async cutNow(moment: MomentRow, mediaKey: string, key: string): Promise<string> {
+  private async cutNow(
+    moment: MomentRow,
+    mediaKey: string,
+    key: string,
+    signal: AbortSignal,
+  ): Promise<string> {
     const dir = path.join(this.workRoot, `span-${randomUUID().slice(0, 8)}`);
     await fs.mkdir(dir, { recursive: true });
     try {
       const out = path.join(dir, 'span.mp4');
       await this.storage.withLocalFile(mediaKey, (source) =>
-        runFfmpeg(
-          [
-            '-ss',
-            (moment.startMs / 1000).toFixed(3),
-            '-i',
-            source,
-            '-t',
-            ((moment.endMs - moment.startMs) / 1000).toFixed(3),
-            '-map',
-            '0:v:0?',
-            '-map',
-            '0:a:0?',
-            '-c:v',
-            'libx264',
-            '-preset',
-            'ultrafast',
-            '-crf',
-            '23',
-            '-pix_fmt',
-            'yuv420p',
-            '-c:a',
-            'aac',
-            '-b:a',
-            '128k',
-            '-movflags',
-            '+faststart',
-            out,
-          ],
-          { timeoutMs: 10 * 60_000 },
-        ),
+        this.media.cutSpan(source, out, moment, { timeoutMs: 10 * 60_000, signal }),
       );
       await this.storage.putFile(key, out, { move: true });
       return key;
     } finally {
+      // Best effort: a folder left behind is swept with the process's work root.
       await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }

@@ -2,21 +2,21 @@ import {
   FeedbackBody,
   MOMENT_LIST_TYPES,
   Moment,
+  MomentLayoutBody,
   MomentView,
   ShareMomentBody,
   ShareResult,
-  envelopeOf,
 } from '@moments/contract';
 import type { Storage } from '../../storage/index.js';
 import { sendStoredFile } from '../../storage/file-routes.js';
 import { z } from 'zod';
-import { currentUser, requireUser } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
+import { fileReply } from '../../http/openapi.js';
+import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { MomentsService } from './moments.service.js';
 
-const IdQuery = z.object({ id: z.string().max(100) });
-const IdParam = z.object({ id: z.string().max(100) });
+const IdQuery = z.object({ id: z.string().min(1).max(100) });
+const IdParam = z.object({ id: z.string().min(1).max(100) });
 
 /** spec §7 "Video and moments": the moment calls. */
 export function registerMomentRoutes(
@@ -25,181 +25,156 @@ export function registerMomentRoutes(
   deps: { storage: Storage },
 ) {
   const tags = ['moments'];
+  const route = jsonRoutes(app, tags);
+  registerMomentReads(route, moments);
+  registerClipAndShareRoutes(app, route, moments, deps.storage);
+}
 
-  app.get(
+type Routes = ReturnType<typeof jsonRoutes>;
+
+/** Reading moments, rating and favouriting them. */
+function registerMomentReads(route: Routes, moments: MomentsService) {
+  route.open(
+    'get',
     '/highlight_moment/list/default',
     {
-      schema: {
-        tags,
-        summary: 'Shared moments of one list type, best first (home page, anonymous)',
-        querystring: z.object({ type: z.enum(MOMENT_LIST_TYPES).default('video_snippet') }),
-        response: { 200: envelopeOf(z.array(MomentView)) },
-      },
+      summary: 'Shared moments of one list type, best first (home page, anonymous)',
+      querystring: z.object({ type: z.enum(MOMENT_LIST_TYPES).default('video_snippet') }),
+      data: z.array(MomentView),
     },
-    async (request) => ok(await moments.defaultList(request.query.type)),
+    ({ query }) => moments.defaultList(query.type),
   );
 
-  app.get(
+  route.open(
+    'get',
     '/api/highlight_moment',
     {
-      schema: {
-        tags,
-        summary: 'One moment: its owner always, anyone once it is shared',
-        querystring: IdQuery,
-        response: { 200: envelopeOf(MomentView) },
-      },
+      summary: 'One moment: its owner always, anyone once it is shared',
+      querystring: IdQuery,
+      data: MomentView,
     },
-    async (request) => ok(await moments.view(request.user?.id ?? null, request.query.id)),
+    ({ userId, query }) => moments.view(userId, query.id),
   );
 
-  app.get(
+  route.user(
+    'get',
     '/api/highlight_moment/list',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: "A task's moments, best first; without task_id, all of the user's moments",
-        querystring: z.object({ task_id: z.string().max(100).optional() }),
-        response: { 200: envelopeOf(z.array(Moment)) },
-      },
+      summary: "A task's moments, best first; without task_id, all of the user's moments",
+      querystring: z.object({ task_id: z.string().min(1).max(100).optional() }),
+      data: z.array(Moment),
     },
-    async (request) => {
-      const userId = currentUser(request).id;
-      return ok(
-        request.query.task_id
-          ? await moments.listForTask(userId, request.query.task_id)
-          : await moments.all(userId),
-      );
-    },
+    ({ userId, query }) =>
+      query.task_id ? moments.listForTask(userId, query.task_id) : moments.all(userId),
   );
 
-  app.post(
+  route.user(
+    'post',
     '/api/highlight_moment/feedback/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Rate a moment: THUMB_UP, or THUMB_DOWN with content and reason',
-        params: IdParam,
-        body: FeedbackBody,
-        response: { 200: envelopeOf(Moment) },
-      },
+      summary: 'Rate a moment: THUMB_UP, or THUMB_DOWN with content and reason',
+      params: IdParam,
+      body: FeedbackBody,
+      data: Moment,
     },
-    async (request) =>
-      ok(await moments.feedback(currentUser(request).id, request.params.id, request.body)),
+    ({ userId, params, body }) => moments.feedback(userId, params.id, body),
   );
 
-  app.delete(
+  route.user(
+    'delete',
     '/api/highlight_moment/feedback/:id',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Undo the rating',
-        params: IdParam,
-        response: { 200: envelopeOf(Moment) },
-      },
-    },
-    async (request) => ok(await moments.clearFeedback(currentUser(request).id, request.params.id)),
+    { summary: 'Undo the rating', params: IdParam, data: Moment },
+    ({ userId, params }) => moments.clearFeedback(userId, params.id),
   );
 
   for (const [path, favorite] of [
     ['/api/highlight_moment/favorite', true],
     ['/api/highlight_moment/unfavorite', false],
   ] as const) {
-    app.post(
+    route.user(
+      'post',
       path,
       {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: favorite ? 'Favourite a moment' : 'Remove a moment from favourites',
-          querystring: IdQuery,
-          response: { 200: envelopeOf(Moment) },
-        },
+        summary: favorite ? 'Favourite a moment' : 'Remove a moment from favourites',
+        querystring: IdQuery,
+        data: Moment,
       },
-      async (request) =>
-        ok(await moments.setFavorite(currentUser(request).id, request.query.id, favorite)),
+      ({ userId, query }) => moments.setFavorite(userId, query.id, favorite),
     );
   }
 
-  app.get(
+  route.user(
+    'get',
     '/api/highlight_moment/favorite/list',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Favourite moments',
-        response: { 200: envelopeOf(z.array(Moment)) },
-      },
-    },
-    async (request) => ok(await moments.favorites(currentUser(request).id)),
+    { summary: 'Favourite moments', data: z.array(Moment) },
+    ({ userId }) => moments.favorites(userId),
   );
 
-  app.get(
+  route.user(
+    'get',
     '/api/highlight_moment/clipped/list',
+    { summary: 'Moments that were exported as clips', data: z.array(Moment) },
+    ({ userId }) => moments.clipped(userId),
+  );
+}
+
+/** The clip's layout, the clipped list, sharing by link and re-scoring. */
+function registerClipAndShareRoutes(
+  app: App,
+  route: Routes,
+  moments: MomentsService,
+  storage: Storage,
+) {
+  route.user(
+    'post',
+    '/api/highlight_moment/layout',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Moments that were exported as clips',
-        response: { 200: envelopeOf(z.array(Moment)) },
-      },
+      summary: "Keep a framing layout with the clip (the studio's choice)",
+      querystring: IdQuery,
+      body: MomentLayoutBody,
+      data: Moment,
     },
-    async (request) => ok(await moments.clipped(currentUser(request).id)),
+    ({ userId, query, body }) => moments.setLayout(userId, query.id, body.layout),
   );
 
-  app.post(
+  route.user(
+    'post',
     '/api/highlight_moment/clipped/delete',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Remove a moment from the clipped list',
-        querystring: IdQuery,
-        response: { 200: envelopeOf(z.null()) },
-      },
-    },
-    async (request) => {
-      await moments.unclip(currentUser(request).id, request.query.id);
-      return ok(null);
+    { summary: 'Remove a moment from the clipped list', querystring: IdQuery, data: z.null() },
+    async ({ userId, query }) => {
+      await moments.unclip(userId, query.id);
+      return null;
     },
   );
 
-  app.post(
+  route.user(
+    'post',
     '/api/highlight_moment/share',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Make a moment viewable by link; answers the public path',
-        querystring: IdQuery,
-        // spec §7: "optional body"; { publish: true } also lists it on the home shelf.
-        body: z.unknown().optional(),
-        response: { 200: envelopeOf(ShareResult) },
-      },
+      summary: 'Make a moment viewable by link; answers the public path',
+      querystring: IdQuery,
+      // spec §7: "optional body"; { publish: true } also lists it on the home shelf.
+      body: z.unknown().optional(),
+      data: ShareResult,
     },
-    async (request) => {
-      const body = ShareMomentBody.safeParse(request.body ?? undefined);
-      const publish = body.success ? (body.data?.publish ?? false) : false;
-      return ok(await moments.share(currentUser(request).id, request.query.id, { publish }));
+    ({ userId, query, body }) => {
+      const parsed = ShareMomentBody.safeParse(body ?? undefined);
+      const publish = parsed.success ? (parsed.data?.publish ?? false) : false;
+      return moments.share(userId, query.id, { publish });
     },
   );
 
-  app.delete(
+  route.user(
+    'delete',
     '/api/highlight_moment/share',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Unshare: revoke the link (and any home listing)',
-        querystring: IdQuery,
-        response: { 200: envelopeOf(z.null()) },
-      },
+      summary: 'Unshare: revoke the link (and any home listing)',
+      querystring: IdQuery,
+      data: z.null(),
     },
-    async (request) => {
-      await moments.unshare(currentUser(request).id, request.query.id);
-      return ok(null);
+    async ({ userId, query }) => {
+      await moments.unshare(userId, query.id);
+      return null;
     },
   );
 
@@ -207,30 +182,27 @@ export function registerMomentRoutes(
     '/api/highlight_moment/shared_media/:shareId',
     {
       schema: {
-        tags,
+        tags: ['moments'],
         summary: "A shared moment's span as video (only the span; gone once unshared)",
-        params: z.object({ shareId: z.string().max(100) }),
+        params: z.object({ shareId: z.string().min(1).max(100) }),
+        response: {
+          200: fileReply('The span as MP4', ['video/mp4']),
+          206: fileReply('Part of it, for a Range request', ['video/mp4']),
+        },
       },
     },
     async (request, reply) => {
       const { key } = await moments.sharedSpan(request.params.shareId);
       // Checked on every request, so a revoked share stops playing at once.
       reply.header('cache-control', 'private, no-cache');
-      return sendStoredFile(request, reply, deps.storage, key);
+      return sendStoredFile(request, reply, storage, key);
     },
   );
 
-  app.put(
+  route.user(
+    'put',
     '/api/highlight_moment/refresh',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: "Re-score the moment's span",
-        querystring: IdQuery,
-        response: { 200: envelopeOf(Moment) },
-      },
-    },
-    async (request) => ok(await moments.refresh(currentUser(request).id, request.query.id)),
+    { summary: "Re-score the moment's span", querystring: IdQuery, data: Moment },
+    ({ userId, query }) => moments.refresh(userId, query.id),
   );
 }

@@ -101,7 +101,15 @@ export class MomentsRepository {
    */
   sharedByTypeWithTasks(type: string, limit: number) {
     return this.db
-      .select({ moment: moments, task: { video: tasks.video, mediaKey: tasks.mediaKey } })
+      .select({
+        moment: moments,
+        task: {
+          id: tasks.id,
+          video: tasks.video,
+          mediaKey: tasks.mediaKey,
+          thumbnailKey: tasks.thumbnailKey,
+        },
+      })
       .from(moments)
       .innerJoin(tasks, eq(tasks.id, moments.taskId))
       .where(and(eq(moments.type, type), isNotNull(moments.shareId), eq(moments.published, true)))

@@ -1,6 +1,7 @@
 import { storedTranscript } from '@moments/domain/transcript';
 import { randomBytes } from 'node:crypto';
 import type {
+  ExportLayout,
   ClipLength,
   FeedbackAction,
   Moment,
@@ -23,9 +24,10 @@ import { searchMomentsWithReport } from '@moments/ai/search';
 import type { Db } from '../../db/client.js';
 import { moments, tasks } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { findOwned, isUuid } from '../../repositories/owned.js';
+import { findOwned, isUuid } from '../../db/owned.js';
 import type { FileUrls } from '../../storage/index.js';
-import type { TaskRow } from '../tasks/task-mapper.js';
+import { videoOfTask, type TaskRow } from '../tasks/task-mapper.js';
+import { momentThumbnail } from '../thumbnails/thumbnails.service.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
 import type { MomentRow, MomentsRepository, NewMoment } from './moments.repository.js';
 import type { MomentSpans } from './moment-spans.js';
@@ -49,6 +51,8 @@ const toDto = (row: MomentRow): Moment => ({
   feedback: (row.feedback as FeedbackAction | null) ?? null,
   share_id: row.shareId,
   is_new: row.isNew,
+  thumbnail: momentThumbnail(row),
+  layout: (row.layout as ExportLayout | null) ?? null,
   created_at: row.createdAt.getTime(),
 });
 
@@ -80,9 +84,36 @@ export class MomentsService {
     private readonly fileUrls: FileUrls,
     private readonly llm: LlmClient | undefined,
     private readonly spans?: MomentSpans,
+    /** Queues the `span-cut` job for a just-shared moment. */
+    private readonly sendSpanCut?: (momentId: string) => Promise<void>,
   ) {}
 
   /** The analysing stage: stores the task's moments and returns what the user should be told. */
+  /**
+   * Issue 22 item 4: the best moments in the transcript so far, by the deterministic judge only
+   * (no LLM, nothing stored), shown while a long video is still being transcribed. The final
+   * ranking (analyse) replaces them.
+   */
+  async provisional(
+    task: TaskRow,
+    transcript: Transcript,
+    limit = 5,
+  ): Promise<{ start_ms: number; end_ms: number; title: string; score: number }[]> {
+    if (task.kind !== 'viral') return [];
+    const lengthRange =
+      CLIP_LENGTH_RANGES_MS[task.clipLength as ClipLength] ?? CLIP_LENGTH_RANGES_MS.auto;
+    const result = await findViralMoments(transcript, {
+      ...lengthRange,
+      actAs: task.actAs ?? undefined,
+    });
+    return result.moments.slice(0, limit).map((moment) => ({
+      start_ms: moment.startMs,
+      end_ms: moment.endMs,
+      title: moment.title,
+      score: moment.score,
+    }));
+  }
+
   async analyse(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<string[]> {
     if (task.kind === 'caption') return [];
     if (task.kind === 'search' && task.query) {
@@ -141,7 +172,7 @@ export class MomentsService {
 
   private async viewOf(
     row: MomentRow,
-    task: { video: unknown; mediaKey: string | null },
+    task: { id: string; video: unknown; mediaKey: string | null; thumbnailKey: string | null },
     owned: boolean,
   ): Promise<MomentView> {
     // issue 14 #18: a viewer who is not the owner gets only the moment's span, through a link that
@@ -161,7 +192,10 @@ export class MomentsService {
           };
     return {
       ...toDto(row),
-      video: VideoMetaSchema.parse(task.video),
+      // A visitor sees the moment's own frame, never the rest of the owner's video.
+      video: owned
+        ? videoOfTask(task)
+        : { ...VideoMetaSchema.parse(task.video), thumbnail: momentThumbnail(row) },
       ...media,
       owned,
       published: row.published,
@@ -205,6 +239,12 @@ export class MomentsService {
     return (await this.repo.clipped(userId)).map(toDto);
   }
 
+  /** Keeps the studio's framing choice with the clip (issue 21), so it opens framed that way. */
+  async setLayout(userId: string, id: unknown, layout: ExportLayout): Promise<Moment> {
+    const row = await findOwned(this.db, moments, userId, id, 'Moment');
+    return toDto((await this.repo.update(row.id, { layout }))!);
+  }
+
   async unclip(userId: string, id: unknown): Promise<void> {
     const row = await findOwned(this.db, moments, userId, id, 'Moment');
     await this.repo.update(row.id, { clipped: false });
@@ -229,17 +269,26 @@ export class MomentsService {
     const published = options.publish ?? false;
     if (!row.shareId || row.published !== published)
       await this.repo.update(row.id, { shareId, published });
-    // Cut the span now, so the first visitor does not wait for it (a failure retries on view).
-    const task = await this.repo.taskOf(row);
-    if (task?.mediaKey && this.spans)
-      void this.spans.cut(row, task.mediaKey).catch(() => undefined);
+    // Cut the span now, in the background (the `span-cut` job kind), so the first visitor does
+    // not wait for it; a failure costs nothing, the span is cut on view.
+    if (this.spans && this.sendSpanCut) await this.sendSpanCut(row.id);
     return { share_id: shareId, path: `/home/moment/${row.id}`, published };
+  }
+
+  /** Cuts a shared moment's span ahead of its first visitor (nothing once it is unshared). */
+  async cutSharedSpan(momentId: string): Promise<void> {
+    const row = await this.repo.findById(momentId);
+    if (!row?.shareId || !this.spans) return;
+    const task = await this.repo.taskOf(row);
+    if (task?.mediaKey) await this.spans.cut(row, task.mediaKey);
   }
 
   /** Revokes the link: the moment, its span and its home listing answer 404 to anyone else. */
   async unshare(userId: string, id: unknown): Promise<void> {
     const row = await findOwned(this.db, moments, userId, id, 'Moment');
     await this.repo.update(row.id, { shareId: null, published: false });
+    // Best effort: the span is served only through the share, which is revoked above; a file
+    // left behind costs disk, never exposure.
     if (row.shareId) await this.spans?.forget(row).catch(() => undefined);
   }
 
@@ -260,7 +309,9 @@ export class MomentsService {
       throw new AppError('NOT_FOUND', 404, 'The transcript of this moment is gone.');
     const transcript: Transcript = storedTranscript(transcriptRow);
     const task = await this.repo.taskOf(row);
-    const rescored = rescoreSpan(transcript, row.startMs, row.endMs, task?.actAs ?? undefined);
+    const rescored = await rescoreSpan(transcript, row.startMs, row.endMs, {
+      actAs: task?.actAs ?? undefined,
+    });
     const updated = await this.repo.update(row.id, {
       startMs: rescored.startMs,
       endMs: rescored.endMs,

@@ -1,114 +1,74 @@
-import { CreateNoteBody, Note, UpdateNoteBody, envelopeOf } from '@moments/contract';
+import { CreateNoteBody, Note, UpdateNoteBody } from '@moments/contract';
 import { z } from 'zod';
-import { currentUser, requireUser } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
+import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { NotesService } from './notes.service.js';
 
-const IdQuery = z.object({ id: z.string().max(100) });
-const ShareReply = envelopeOf(z.object({ share_id: z.string(), path: z.string() }));
+const IdQuery = z.object({ id: z.string().min(1).max(100) });
+const ShareLink = z.object({ share_id: z.string(), path: z.string() });
 
 /** issue 10 notes: owner-only CRUD, search, share and unshare. */
 export function registerNoteRoutes(app: App, notes: NotesService) {
-  const tags = ['notes'];
-  const preHandler = requireUser;
-  app.get(
+  const route = jsonRoutes(app, ['notes']);
+  route.user(
+    'get',
     '/api/note/list',
     {
-      preHandler,
-      schema: {
-        tags,
-        summary: "The user's notes, newest first; q searches title and text",
-        querystring: z.object({ q: z.string().max(200).optional() }),
-        response: { 200: envelopeOf(z.array(Note)) },
-      },
+      summary: "The user's notes, newest first; q searches title and text",
+      querystring: z.object({ q: z.string().max(200).optional() }),
+      data: z.array(Note),
     },
-    async (request) => ok(await notes.list(currentUser(request).id, request.query.q)),
+    ({ userId, query }) => notes.list(userId, query.q),
   );
-  app.post(
+  route.user(
+    'post',
     '/api/note',
     {
-      preHandler,
-      schema: {
-        tags,
-        summary: 'Create a note: blank, from a summary (task id) or from a moment',
-        body: CreateNoteBody,
-        response: { 200: envelopeOf(Note) },
-      },
+      summary: 'Create a note: blank, from a summary (task id) or from a moment',
+      body: CreateNoteBody,
+      data: Note,
     },
-    async (request) => ok(await notes.create(currentUser(request).id, request.body)),
+    ({ userId, body }) => notes.create(userId, body),
   );
-  app.get(
+  route.user(
+    'get',
+    '/api/note',
+    { summary: 'One note (owner only)', querystring: IdQuery, data: Note },
+    ({ userId, query }) => notes.get(userId, query.id),
+  );
+  route.user(
+    'put',
     '/api/note',
     {
-      preHandler,
-      schema: {
-        tags,
-        summary: 'One note (owner only)',
-        querystring: IdQuery,
-        response: { 200: envelopeOf(Note) },
-      },
+      summary: 'Save title and/or content (autosave)',
+      querystring: IdQuery,
+      body: UpdateNoteBody,
+      data: Note,
     },
-    async (request) => ok(await notes.get(currentUser(request).id, request.query.id)),
+    ({ userId, query, body }) => notes.update(userId, query.id, body),
   );
-  app.put(
+  route.user(
+    'delete',
     '/api/note',
-    {
-      preHandler,
-      schema: {
-        tags,
-        summary: 'Save title and/or content (autosave)',
-        querystring: IdQuery,
-        body: UpdateNoteBody,
-        response: { 200: envelopeOf(Note) },
-      },
-    },
-    async (request) =>
-      ok(await notes.update(currentUser(request).id, request.query.id, request.body)),
-  );
-  app.delete(
-    '/api/note',
-    {
-      preHandler,
-      schema: {
-        tags,
-        summary: 'Delete a note',
-        querystring: IdQuery,
-        response: { 200: envelopeOf(z.null()) },
-      },
-    },
-    async (request) => {
-      await notes.delete(currentUser(request).id, request.query.id);
-      return ok(null);
+    { summary: 'Delete a note', querystring: IdQuery, data: z.null() },
+    async ({ userId, query }) => {
+      await notes.delete(userId, query.id);
+      return null;
     },
   );
-  app.post(
+  route.user(
+    'post',
     '/api/note/share',
-    {
-      preHandler,
-      schema: {
-        tags,
-        summary: 'An unlisted public link /s/{id}?note=1',
-        querystring: IdQuery,
-        response: { 200: ShareReply },
-      },
-    },
-    async (request) => ok(await notes.share(currentUser(request).id, request.query.id)),
+    { summary: 'An unlisted public link /s/{id}?note=1', querystring: IdQuery, data: ShareLink },
+    ({ userId, query }) => notes.share(userId, query.id),
   );
-  app.delete(
+  route.user(
+    'delete',
     '/api/note/share',
-    {
-      preHandler,
-      schema: {
-        tags,
-        summary: 'Revoke the public link',
-        querystring: IdQuery,
-        response: { 200: envelopeOf(z.null()) },
-      },
-    },
-    async (request) => {
-      await notes.unshare(currentUser(request).id, request.query.id);
-      return ok(null);
+    { summary: 'Revoke the public link', querystring: IdQuery, data: z.null() },
+    async ({ userId, query }) => {
+      await notes.unshare(userId, query.id);
+      return null;
     },
   );
 }

@@ -3,7 +3,7 @@ import { VideoMeta } from '@moments/contract';
 import { formatDuration } from '@moments/domain';
 import type { Db } from '../../db/client.js';
 import { moments, notes, tasks } from '../../db/schema.js';
-import { findOwned } from '../../repositories/owned.js';
+import { findOwned } from '../../db/owned.js';
 import type { SummariesRepository } from '../summaries/summaries.repository.js';
 import { newShareId, summaryDto } from '../summaries/summaries.service.js';
 import { escapeHtml, plainTextOf, sanitizeNoteHtml, timestampLink } from './note-html.js';

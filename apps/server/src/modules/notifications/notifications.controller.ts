@@ -1,11 +1,11 @@
-import { NOTIFICATION_PAGE_SIZE, Notification, envelopeOf, pageOf } from '@moments/contract';
+import { NOTIFICATION_PAGE_SIZE, Notification, pageOf } from '@moments/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { currentUser, requireUser } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
+import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
-import { isUuid } from '../../repositories/owned.js';
+import { isUuid } from '../../db/owned.js';
 import type { NotificationsService } from './notifications.service.js';
+import { NUL_FREE_PATTERN } from '../../http/text-guard.js';
 
 /** The web client sends its STOMP session id so its own sync echo is skipped (spec §4). */
 const STOMP_SESSION_HEADER = 'x-stomp-session';
@@ -15,86 +15,62 @@ const originSession = (request: FastifyRequest) => {
 };
 
 /** spec §7: a list of ids, as a bare array or as `{ ids }`. Malformed ids are ignored. */
+// The ids that name no notification are dropped, so the text guard never sees them: the NUL rule
+// the document states for every string is checked here, on the input.
+const Id = z.string().max(100).regex(new RegExp(NUL_FREE_PATTERN), 'holds a NUL character');
 const IdList = z
-  .union([
-    z.array(z.string().max(100)).max(500),
-    z.object({ ids: z.array(z.string().max(100)).max(500) }),
-  ])
+  .union([z.array(Id).max(500), z.object({ ids: z.array(Id).max(500) })])
   .transform((value) => (Array.isArray(value) ? value : value.ids).filter(isUuid));
 
 export function registerNotificationRoutes(app: App, notifications: NotificationsService) {
-  const tags = ['notifications'];
+  const route = jsonRoutes(app, ['notifications']);
 
-  app.get(
+  route.user(
+    'get',
     '/api/notify/history',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Notifications, newest first; `created` (ms) is the first request time as cutoff',
-        querystring: z.object({
-          page_num: z.coerce.number().int().min(1).default(1),
-          page_size: z.coerce.number().int().min(1).max(100).default(NOTIFICATION_PAGE_SIZE),
-          created: z.coerce.number().int().positive().optional(),
-        }),
-        response: { 200: envelopeOf(pageOf(Notification)) },
-      },
+      summary: 'Notifications, newest first; `created` (ms) is the first request time as cutoff',
+      querystring: z.object({
+        page_num: z.coerce.number().int().min(1).default(1),
+        page_size: z.coerce.number().int().min(1).max(100).default(NOTIFICATION_PAGE_SIZE),
+        // ms since 1970, up to the year 2100 (a Date the database can store)
+        created: z.coerce.number().int().positive().max(4_102_444_800_000).optional(),
+      }),
+      data: pageOf(Notification),
     },
-    async (request) => {
-      const { page_num, page_size, created } = request.query;
-      return ok(await notifications.history(currentUser(request).id, page_num, page_size, created));
-    },
+    ({ userId, query }) =>
+      notifications.history(userId, query.page_num, query.page_size, query.created),
   );
 
-  app.post(
+  route.user(
+    'post',
     '/api/notify/viewed',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Mark notifications viewed; other clients get SYNC_NOTIFY_VIEW',
-        body: IdList,
-        response: { 200: envelopeOf(z.array(z.string())) },
-      },
+      summary: 'Mark notifications viewed; other clients get SYNC_NOTIFY_VIEW',
+      body: IdList,
+      data: z.array(z.string()),
     },
-    async (request) =>
-      ok(
-        await notifications.markViewed(
-          currentUser(request).id,
-          request.body,
-          originSession(request),
-        ),
-      ),
+    ({ userId, body, request }) => notifications.markViewed(userId, body, originSession(request)),
   );
 
-  app.post(
+  route.user(
+    'post',
     '/api/notify/all-viewed',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Mark every notification viewed',
-        response: { 200: envelopeOf(z.null()) },
-      },
-    },
-    async (request) => {
-      await notifications.markAllViewed(currentUser(request).id, originSession(request));
-      return ok(null);
+    { summary: 'Mark every notification viewed', data: z.null() },
+    async ({ userId, request }) => {
+      await notifications.markAllViewed(userId, originSession(request));
+      return null;
     },
   );
 
-  app.delete(
+  route.user(
+    'delete',
     '/api/notify/delete',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Delete notifications; other clients get SYNC_NOTIFY_DELETE',
-        body: IdList,
-        response: { 200: envelopeOf(z.array(z.string())) },
-      },
+      summary: 'Delete notifications; other clients get SYNC_NOTIFY_DELETE',
+      body: IdList,
+      data: z.array(z.string()),
     },
-    async (request) =>
-      ok(await notifications.delete(currentUser(request).id, request.body, originSession(request))),
+    ({ userId, body, request }) => notifications.delete(userId, body, originSession(request)),
   );
 }

@@ -1,4 +1,11 @@
-import type { JobStatus, Notification, NotificationType, TaskStatus } from '@moments/contract';
+import {
+  thumbnailPath,
+  type JobStatus,
+  type Notification,
+  type NotificationType,
+  type TaskPartial,
+  type TaskStatus,
+} from '@moments/contract';
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { notifications } from '../../db/schema.js';
@@ -41,6 +48,9 @@ export class NotificationsService {
       task_id: task.id,
       task_status: status,
       task_title: (task.video as { title?: string }).title || 'Untitled video',
+      // What the task makes (moments, captions...): mails and dialogs lead to its own page.
+      task_kind: task.kind,
+      thumbnail: task.thumbnailKey ? thumbnailPath('task', task.id) : null,
       progress: Math.round(task.progress),
       stage: task.stage,
       error_reason: task.errorReason,
@@ -57,6 +67,25 @@ export class NotificationsService {
     await this.bus.publish(task.userId, { type: 'TASK_STATUS_UPDATE', data });
   }
 
+  /**
+   * Issue 22 item 4: a long task's transcript grew by a chunk. Pushed (not stored) as a
+   * TASK_STATUS_UPDATE carrying `partial`: the words just heard and the provisional moments.
+   */
+  async taskGrew(task: TaskRow, partial: TaskPartial): Promise<void> {
+    await this.bus.publish(task.userId, {
+      type: 'TASK_STATUS_UPDATE',
+      data: {
+        task_id: task.id,
+        task_status: task.status as TaskStatus,
+        task_title: (task.video as { title?: string }).title || 'Untitled video',
+        progress: Math.round(task.progress),
+        stage: task.stage,
+        error_reason: task.errorReason,
+        partial,
+      },
+    });
+  }
+
   async jobChanged(
     userId: string,
     job: {
@@ -66,6 +95,7 @@ export class NotificationsService {
       title: string;
       progress: number;
       momentId: string | null;
+      posterKey?: string | null;
     },
     statusChanged: boolean,
   ): Promise<void> {
@@ -79,6 +109,7 @@ export class NotificationsService {
       job_title: job.title,
       moment_id: job.momentId,
       progress: Math.round(job.progress),
+      thumbnail: job.posterKey ? thumbnailPath('job', job.id) : null,
     };
     if (statusChanged && job.status !== 'IN_PROGRESS') {
       const stored = await this.store(userId, type, data);

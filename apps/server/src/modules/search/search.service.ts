@@ -1,4 +1,4 @@
-import { storedSegments } from '@moments/domain/transcript';
+import { contentTerms } from '@moments/ai/search';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   ERROR_CODES,
@@ -8,8 +8,24 @@ import {
   type SearchVideosReply,
 } from '@moments/contract';
 import { AppError } from '../../http/errors.js';
+import { videoOfTask } from '../tasks/task-mapper.js';
+import { momentThumbnail } from '../thumbnails/thumbnails.service.js';
 import type { SearchRepository } from './search.repository.js';
-import { bestSnippet, queryWords, type Passage } from './snippets.js';
+import type { RankedHit, SearchRanking } from './search-ranking.js';
+import {
+  bestSnippet,
+  clipSnippet,
+  queryWords,
+  splitSentences,
+  type Passage,
+  type Snippet,
+} from './snippets.js';
+
+/**
+ * Hits of a page, found by meaning alone, whose answering sentence is picked by meaning too (it
+ * embeds their sentences, about 1 ms each).
+ */
+const MEANING_SNIPPETS = 3;
 
 export interface SearchRequest {
   query: string;
@@ -27,8 +43,8 @@ interface CursorState {
 
 const invalidCursor = () =>
   new AppError(
-    ERROR_CODES.VALIDATION_FAILED,
-    400,
+    ERROR_CODES.INVALID_INPUT,
+    422,
     'This search_id does not belong to this search; search again from the first page',
   );
 
@@ -52,6 +68,7 @@ export class SearchService {
 
   constructor(
     private readonly repo: SearchRepository,
+    private readonly ranking: SearchRanking,
     appSecret: Buffer,
   ) {
     this.cursorKey = createHmac('sha256', appSecret).update('search-cursor/v1').digest();
@@ -62,23 +79,43 @@ export class SearchService {
     const offset = request.search_id
       ? this.openCursor(request.search_id, request.query, userId)
       : 0;
-    const words = queryWords(request.query);
-    const ranked = await this.repo.rank({
-      userId,
-      query: request.query,
-      fallbackWords: words,
-      limit: num + 1,
-      offset,
-    });
-    const page = ranked.slice(0, num);
+    const ranked = await this.ranking.rank(userId, request.query);
+    const page = ranked.slice(offset, offset + num);
+    const items = await this.hydrate(page, request.query);
+    return {
+      search_id: this.makeCursor(offset + page.length, request.query, userId),
+      items,
+      has_more: ranked.length > offset + num,
+    };
+  }
+
+  /** The page's rows, shaped as the contract says, each with the sentence that answers. */
+  private async hydrate(page: RankedHit[], query: string): Promise<SearchHit[]> {
+    const terms = contentTerms(query);
     const momentIds = page.flatMap((hit) => (hit.momentId ? [hit.momentId] : []));
-    const taskIds = page.flatMap((hit) => (hit.kind === 'task' ? [hit.taskId] : []));
-    const [momentRows, taskRows] = await Promise.all([
+    const taskHits = page.filter((hit) => hit.kind === 'task');
+    const [momentRows, taskRows, passageRows] = await Promise.all([
       this.repo.momentsWithTasks(momentIds),
-      this.repo.tasksWithTranscripts(taskIds),
+      this.repo.tasksByIds(taskHits.map((hit) => hit.taskId)),
+      this.repo.passages(
+        taskHits.flatMap((hit) => (hit.passageId ? [hit.passageId] : [])),
+        taskHits.flatMap((hit) => (hit.passageId ? [] : [hit.taskId])),
+        query,
+      ),
     ]);
     const momentsById = new Map(momentRows.map((row) => [row.moment.id, row]));
-    const tasksById = new Map(taskRows.map((row) => [row.task.id, row]));
+    const tasksById = new Map(taskRows.map((row) => [row.id, row]));
+    const snippetTerms = terms.length ? terms : queryWords(query);
+    let meaningBudget = MEANING_SNIPPETS;
+    const snippetOf = async (passages: Passage[], hit: RankedHit) => {
+      const snippet = bestSnippet(passages, snippetTerms);
+      // By meaning only where meaning chose what is shown: a moment found by meaning alone, or the
+      // passage of a video (chosen by its words and its meaning); not a video found by its title.
+      const chosenByMeaning = hit.byMeaningOnly || (hit.kind === 'task' && !!hit.passageId);
+      if (snippet.matched || !chosenByMeaning || meaningBudget <= 0) return snippet;
+      meaningBudget--;
+      return (await this.nearestSnippet(query, passages, snippetTerms)) ?? snippet;
+    };
 
     const items: SearchHit[] = [];
     for (const hit of page) {
@@ -86,17 +123,18 @@ export class SearchService {
         const row = momentsById.get(hit.momentId);
         if (!row) continue; // deleted between the two queries
         const { moment } = row;
-        const snippet = bestSnippet(
+        const snippet = await snippetOf(
           [
             { text: moment.description, startMs: moment.startMs },
             { text: moment.transcript, startMs: moment.startMs },
             { text: (moment.hashtags as string[]).join(' '), startMs: moment.startMs },
           ],
-          words,
+          hit,
         );
         items.push({
           kind: 'moment',
-          video: VideoMetaSchema.parse(row.video),
+          // The moment's own frame: what a visitor of a shared moment may see.
+          video: { ...VideoMetaSchema.parse(row.video), thumbnail: momentThumbnail(moment) },
           task_id: moment.taskId,
           moment_id: moment.id,
           title: moment.title,
@@ -104,34 +142,55 @@ export class SearchService {
           start_ms: moment.startMs,
           score: moment.score,
         });
-      } else {
-        const row = tasksById.get(hit.taskId);
-        if (!row) continue;
-        const video = VideoMetaSchema.parse(row.task.video);
-        const segments = storedSegments(row.segments);
-        const passages: Passage[] = segments.map((segment) => ({
-          text: segment.text,
-          startMs: segment.startMs,
-          words: segment.words,
-        }));
-        const snippet = bestSnippet(passages, words);
-        items.push({
-          kind: 'task',
-          video,
-          task_id: row.task.id,
-          moment_id: null,
-          title: video.title || row.task.query || 'Untitled video',
-          snippet: snippet.text,
-          start_ms: snippet.matched ? snippet.startMs : null,
-          score: null,
-        });
+        continue;
       }
+      const row = tasksById.get(hit.taskId);
+      if (!row) continue;
+      const video = videoOfTask(row);
+      // The answering passage's lines (each where it is heard); for a title hit, its first
+      // passage with a word of the query (or its first passage).
+      const passages = passageRows.filter((p) =>
+        hit.passageId ? p.id === hit.passageId : p.task_id === hit.taskId,
+      );
+      const lines: Passage[] = passages.flatMap((p) =>
+        p.text.split('\n').map((text, i) => ({ text, startMs: p.segment_starts[i] ?? p.start_ms })),
+      );
+      const snippet = await snippetOf(lines, hit);
+      const answering = hit.passageId ? passages[0] : undefined;
+      items.push({
+        kind: 'task',
+        video,
+        task_id: hit.taskId,
+        moment_id: null,
+        title: video.title || row.query || 'Untitled video',
+        snippet: snippet.text,
+        // Where the matched sentence is heard; for a passage found by meaning, where it starts.
+        start_ms: snippet.matched ? snippet.startMs : (answering?.start_ms ?? null),
+        score: null,
+      });
     }
-    return {
-      search_id: this.makeCursor(offset + page.length, request.query, userId),
-      items,
-      has_more: ranked.length > num,
-    };
+    return items;
+  }
+
+  /** The sentence nearest to the query by meaning, for a hit that shares no word with it. */
+  private async nearestSnippet(
+    query: string,
+    passages: Passage[],
+    terms: readonly string[],
+  ): Promise<Snippet | null> {
+    const sentences = passages.flatMap((passage) =>
+      splitSentences(passage.text).map((text) => ({ text, startMs: passage.startMs })),
+    );
+    const chosen =
+      sentences[
+        await this.ranking.nearestSentence(
+          query,
+          sentences.map((s) => s.text),
+        )
+      ];
+    return chosen
+      ? { text: clipSnippet(chosen.text, terms), startMs: chosen.startMs, matched: true }
+      : null;
   }
 
   private sign(payload: string): string {

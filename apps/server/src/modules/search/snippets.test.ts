@@ -1,3 +1,4 @@
+import { contentTerms } from '@moments/ai/search';
 import { describe, expect, it } from 'vitest';
 import { bestSnippet, clipSnippet, queryWords } from './snippets.js';
 
@@ -24,18 +25,39 @@ describe('search snippets', () => {
           words: words('We walked all day. Melting glaciers feed the river now.', 10_000),
         },
       ],
-      ['melting', 'glaciers'],
+      contentTerms('melting glaciers'),
     );
     expect(snippet).toEqual({
       text: 'Melting glaciers feed the river now.',
       startMs: 12_000,
       matched: true,
     });
-    expect(bestSnippet([{ text: 'Nothing here. At all.', startMs: 5 }], ['glaciers'])).toEqual({
+    expect(bestSnippet([{ text: 'Nothing here. At all.', startMs: 5 }], ['glacier'])).toEqual({
       text: 'Nothing here.',
       startMs: 5,
       matched: false,
     });
+  });
+
+  it('never picks a sentence for the function words it shares with the query', () => {
+    // "How is the weather in the mountains": only "weather" and "mountains" say what is asked.
+    const snippet = bestSnippet(
+      [
+        { text: 'It is what it is, and that is how it is.', startMs: 0 },
+        { text: 'Mountain weather turns within minutes.', startMs: 4_000 },
+      ],
+      contentTerms('How is the weather in the mountains'),
+    );
+    expect(snippet).toMatchObject({
+      text: 'Mountain weather turns within minutes.',
+      matched: true,
+    });
+    expect(
+      bestSnippet(
+        [{ text: 'It is what it is.', startMs: 0 }],
+        contentTerms('How is the weather in the mountains'),
+      ).matched,
+    ).toBe(false);
   });
 
   it('cuts a long sentence to 200 characters around the first match', () => {

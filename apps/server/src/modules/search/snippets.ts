@@ -1,26 +1,15 @@
 import { SEARCH_SNIPPET_MAX } from '@moments/contract';
+import { contentTerms } from '@moments/ai/search';
+import { queryWords as searchedWords } from '@moments/domain/search';
 
-/** Word-ish runs of letters and digits in any script. */
-const WORD = /[\p{L}\p{N}]+/gu;
 /** Sentence ends, including the CJK full stops that have no space after them. */
 const SENTENCE_END = /(?<=[.!?…])\s+|(?<=[。！？])/u;
 
 const MAX_WORDS = 8;
 
-/**
- * The words of a query that a hit should contain, for the substring fallback and for picking the
- * snippet: websearch syntax is dropped (`-word` excludes, `or` is an operator), single letters are
- * too weak to match on alone.
- */
+/** The query's words (the domain's rule, the web highlights the same), at most MAX_WORDS of them. */
 export function queryWords(query: string): string[] {
-  const words: string[] = [];
-  for (const term of query.split(/\s+/)) {
-    if (!term || term.startsWith('-') || term.toLowerCase() === 'or') continue;
-    for (const [word] of term.toLowerCase().matchAll(WORD)) {
-      if (word.length >= 2 && !words.includes(word)) words.push(word);
-    }
-  }
-  return words.slice(0, MAX_WORDS);
+  return searchedWords(query).slice(0, MAX_WORDS);
 }
 
 export function splitSentences(text: string): string[] {
@@ -30,14 +19,26 @@ export function splitSentences(text: string): string[] {
     .filter(Boolean);
 }
 
-/** How many of the words the sentence contains (substring, case-insensitive). */
-export function matchCount(sentence: string, words: string[]): number {
+/**
+ * How many of the query's content terms (stems, function words left out) the sentence contains:
+ * "the" and "is" never make a sentence the best one.
+ */
+export function matchCount(sentence: string, terms: readonly string[]): number {
+  if (!terms.length) return 0;
+  // Stemming changes only a word's ending: a sentence without the first letters of any term
+  // cannot contain it, and is not stemmed (most sentences of a long transcript).
   const lower = sentence.toLowerCase();
-  return words.filter((word) => lower.includes(word)).length;
+  if (!terms.some((term) => lower.includes(term.slice(0, 3)))) return 0;
+  const own = new Set(contentTerms(sentence));
+  return terms.filter((term) => own.has(term)).length;
 }
 
-/** Cuts a sentence to the snippet length, keeping the first matching word in view. */
-export function clipSnippet(sentence: string, words: string[], max = SEARCH_SNIPPET_MAX): string {
+/** Cuts a sentence to the snippet length, keeping the first matching word (or stem) in view. */
+export function clipSnippet(
+  sentence: string,
+  words: readonly string[],
+  max = SEARCH_SNIPPET_MAX,
+): string {
   const text = sentence.replace(/\s+/g, ' ').trim();
   if (text.length <= max) return text;
   const lower = text.toLowerCase();
@@ -75,10 +76,11 @@ export interface Snippet {
 }
 
 /**
- * The sentence of the passages that contains the most query words (the earliest on a tie), with
- * where it starts; the first sentence when none matches (a hit on the title only).
+ * The sentence of the passages that contains the most of the query's content terms (stems, see
+ * `contentTerms`; the earliest on a tie), with where it starts; the first sentence when none
+ * matches (a hit on the title only, or on meaning).
  */
-export function bestSnippet(passages: Passage[], words: string[]): Snippet {
+export function bestSnippet(passages: Passage[], terms: readonly string[]): Snippet {
   let best: { sentence: string; startMs: number | null; count: number } | null = null;
   let first: { sentence: string; startMs: number | null } | null = null;
   for (const passage of passages) {
@@ -89,12 +91,12 @@ export function bestSnippet(passages: Passage[], words: string[]): Snippet {
           ? passage.startMs
           : (passage.words?.[wordsBefore]?.startMs ?? passage.startMs);
       first ??= { sentence, startMs };
-      const count = matchCount(sentence, words);
+      const count = matchCount(sentence, terms);
       if (count > (best?.count ?? 0)) best = { sentence, startMs, count };
       wordsBefore += sentence.split(/\s+/).filter(Boolean).length;
     }
   }
   const chosen = best ?? first;
   if (!chosen) return { text: '', startMs: null, matched: false };
-  return { text: clipSnippet(chosen.sentence, words), startMs: chosen.startMs, matched: !!best };
+  return { text: clipSnippet(chosen.sentence, terms), startMs: chosen.startMs, matched: !!best };
 }

@@ -1,69 +1,49 @@
-import { SummaryView, envelopeOf } from '@moments/contract';
+import { ERROR_CODES, SummaryView } from '@moments/contract';
 import { z } from 'zod';
-import { currentUser, requireUser } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
+import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { SummariesService } from './summaries.service.js';
 
-const TaskQuery = z.object({ task_id: z.string().max(100) });
-const ShareReply = envelopeOf(z.object({ share_id: z.string(), path: z.string() }));
+const TaskQuery = z.object({ task_id: z.string().min(1).max(100) });
+const ShareLink = z.object({ share_id: z.string(), path: z.string() });
 
 /** issue 10 summaries: the owner's summary of a task, refresh, share and unshare. */
 export function registerSummaryRoutes(app: App, summaries: SummariesService) {
-  const tags = ['summaries'];
-  app.get(
+  const route = jsonRoutes(app, ['summaries']);
+  route.user(
+    'get',
     '/api/summary',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: "A task's summary with its transcript",
-        querystring: TaskQuery,
-        response: { 200: envelopeOf(SummaryView) },
-      },
-    },
-    async (request) => ok(await summaries.view(currentUser(request).id, request.query.task_id)),
+    { summary: "A task's summary with its transcript", querystring: TaskQuery, data: SummaryView },
+    ({ userId, query }) => summaries.view(userId, query.task_id),
   );
-  app.post(
+  route.user(
+    'post',
     '/api/summary/refresh',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Make the summary again (costs credits)',
-        querystring: TaskQuery,
-        response: { 200: envelopeOf(SummaryView) },
-      },
+      summary: 'Make the summary again (costs credits)',
+      querystring: TaskQuery,
+      data: SummaryView,
+      errors: [ERROR_CODES.TASK_NOT_RETRYABLE, ERROR_CODES.BALANCE_NOT_ENOUGH],
     },
-    async (request) => ok(await summaries.refresh(currentUser(request).id, request.query.task_id)),
+    ({ userId, query }) => summaries.refresh(userId, query.task_id),
   );
-  app.post(
+  route.user(
+    'post',
     '/api/summary/share',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'An unlisted public link /s/{id} to the summary',
-        querystring: TaskQuery,
-        response: { 200: ShareReply },
-      },
+      summary: 'An unlisted public link /s/{id} to the summary',
+      querystring: TaskQuery,
+      data: ShareLink,
     },
-    async (request) => ok(await summaries.share(currentUser(request).id, request.query.task_id)),
+    ({ userId, query }) => summaries.share(userId, query.task_id),
   );
-  app.delete(
+  route.user(
+    'delete',
     '/api/summary/share',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Revoke the public link',
-        querystring: TaskQuery,
-        response: { 200: envelopeOf(z.null()) },
-      },
-    },
-    async (request) => {
-      await summaries.unshare(currentUser(request).id, request.query.task_id);
-      return ok(null);
+    { summary: 'Revoke the public link', querystring: TaskQuery, data: z.null() },
+    async ({ userId, query }) => {
+      await summaries.unshare(userId, query.task_id);
+      return null;
     },
   );
 }

@@ -47,6 +47,27 @@ export class SummariesRepository {
     return saved!;
   }
 
+  /** A follow-up on the same video gets its root's summary (not shared: it has its own link). */
+  async copy(fromTaskId: string, toTaskId: string, db: Db = this.db): Promise<void> {
+    const [row] = await db
+      .select()
+      .from(summaries)
+      .where(eq(summaries.taskId, fromTaskId))
+      .limit(1);
+    if (!row) return;
+    const {
+      taskId: _from,
+      shareId: _share,
+      createdAt: _created,
+      updatedAt: _updated,
+      ...copy
+    } = row;
+    await db
+      .insert(summaries)
+      .values({ ...copy, taskId: toTaskId })
+      .onConflictDoNothing();
+  }
+
   async setShareId(taskId: string, shareId: string | null): Promise<SummaryRow | undefined> {
     const [row] = await this.db
       .update(summaries)

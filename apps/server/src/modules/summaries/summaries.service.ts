@@ -1,17 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Summary, SummaryView, VideoMeta } from '@moments/contract';
-import { VideoMeta as VideoMetaSchema } from '@moments/contract';
-import { summaryCost } from '@moments/domain';
+import { summaryRefreshCost } from '@moments/domain';
 import type { LlmClient } from '@moments/ai/llm';
 import type { Transcript } from '@moments/ai/moments';
 import { summariseTranscript } from '@moments/ai/summary';
 import type { Db } from '../../db/client.js';
 import { tasks } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { findOwned } from '../../repositories/owned.js';
+import { findOwned } from '../../db/owned.js';
 import type { FileUrls } from '../../storage/index.js';
-import type { CreditsService } from '../credits/credits.service.js';
-import type { TaskRow } from '../tasks/task-mapper.js';
+import type { Ledger, RefundOutbox } from '../billing/index.js';
+import { videoOfTask, type TaskRow } from '../tasks/task-mapper.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
 import type { SummariesRepository, SummaryRow } from './summaries.repository.js';
 
@@ -46,73 +45,54 @@ export function summaryDto(row: SummaryRow): Summary {
 
 /**
  * Summaries (issue 10): made by a task's summary stage after analysing, refreshable by the owner,
- * shareable as an unlisted public link. They cost credits (spec §9) through CreditsService.
+ * shareable as an unlisted public link. They cost credits (spec §9): the task's summary is charged
+ * with the task (modules/billing TaskCharges), each refresh under its own key.
  */
 export class SummariesService {
   constructor(
     private readonly db: Db,
     private readonly repo: SummariesRepository,
     private readonly tasks: TasksRepository,
-    private readonly credits: CreditsService,
+    private readonly billing: { ledger: Ledger; refunds: RefundOutbox },
     private readonly fileUrls: FileUrls,
     private readonly llm: LlmClient | undefined,
   ) {}
 
   /**
-   * The task's summary stage: charges, summarises, stores; returns warnings for the task. A summary
-   * that cannot be made (no credits left) never fails the task: the warning says why.
+   * The task's summary stage: summarises and stores; returns warnings for the task. A summary that
+   * cannot be made never fails the task: the warning says why, and the runner refunds its charge.
    */
   async summariseTask(
     task: TaskRow,
     transcript: Transcript,
     signal: AbortSignal,
-  ): Promise<{ warnings: string[]; costCredits: number }> {
-    const chargeKey = `summary:${task.id}:${task.attempts}`;
+  ): Promise<{ warnings: string[]; made: boolean }> {
     try {
-      return await this.generate(task, transcript, chargeKey, signal);
+      return { warnings: await this.generate(task, transcript, signal), made: true };
     } catch (error) {
       signal.throwIfAborted();
-      if (error instanceof AppError && error.code === 'BALANCE_NOT_ENOUGH')
-        return {
-          warnings: [
-            'No summary was made: not enough credits left. Upgrade your plan, then refresh the summary.',
-          ],
-          costCredits: 0,
-        };
-      // The moments are found already: a summary that fails (and was refunded) does not fail the task.
+      // The moments are found already: a summary that fails does not fail the task.
       return {
         warnings: [
           `No summary was made (${(error as Error).message.slice(0, 160)}); refresh it from the summary page.`,
         ],
-        costCredits: 0,
+        made: false,
       };
     }
   }
 
-  private async generate(
-    task: TaskRow,
-    transcript: Transcript,
-    chargeKey: string,
-    signal: AbortSignal,
-  ): Promise<{ warnings: string[]; costCredits: number }> {
-    const cost = summaryCost((transcript.durationMs || (task.durationMs ?? 0)) / 1000);
-    await this.credits.charge(task.userId, 'CREDIT', cost, chargeKey, 'summary');
-    try {
-      const summary = await summariseTranscript(transcript, { llm: this.llm, signal });
-      await this.repo.upsert({
-        taskId: task.id,
-        userId: task.userId,
-        overview: summary.overview,
-        chapters: summary.chapters,
-        keyPoints: summary.keyPoints,
-        method: summary.method,
-        warnings: summary.warnings,
-      });
-      return { warnings: summary.warnings, costCredits: cost };
-    } catch (error) {
-      await this.credits.refund(chargeKey).catch(() => undefined);
-      throw error;
-    }
+  private async generate(task: TaskRow, transcript: Transcript, signal: AbortSignal) {
+    const summary = await summariseTranscript(transcript, { llm: this.llm, signal });
+    await this.repo.upsert({
+      taskId: task.id,
+      userId: task.userId,
+      overview: summary.overview,
+      chapters: summary.chapters,
+      keyPoints: summary.keyPoints,
+      method: summary.method,
+      warnings: summary.warnings,
+    });
+    return summary.warnings;
   }
 
   async view(userId: string, taskId: unknown): Promise<SummaryView> {
@@ -128,14 +108,17 @@ export class SummariesService {
     if (task.status !== 'DONE')
       throw new AppError('TASK_NOT_RETRYABLE', 409, 'The video is still being processed.');
     const transcript = await this.transcriptOf(task.id);
-    const previous = await this.repo.forTask(task.id);
-    const version = previous ? previous.updatedAt.getTime() : 0;
-    await this.generate(
-      task,
-      transcript,
-      `summary:${task.id}:refresh:${version}`,
-      AbortSignal.timeout(600_000),
-    );
+    // Every refresh is its own piece of work with its own key: a failed one is refunded and the
+    // next one is charged again (it never finds its key taken).
+    const key = { kind: 'summary-refresh' as const, taskId: task.id, refreshId: randomUUID() };
+    const cost = summaryRefreshCost(transcript.durationMs || (task.durationMs ?? 0));
+    await this.billing.ledger.charge(userId, key, 'CREDIT', cost);
+    try {
+      await this.generate(task, transcript, AbortSignal.timeout(600_000));
+    } catch (error) {
+      await this.billing.refunds.refund(userId, key);
+      throw error;
+    }
     return this.view(userId, task.id);
   }
 
@@ -161,7 +144,7 @@ export class SummariesService {
     if (!row) return undefined;
     const task = await this.tasks.findById(row.taskId);
     if (!task) return undefined;
-    const video = VideoMetaSchema.parse(task.video);
+    const video = videoOfTask(task);
     return { title: video.title || 'Video summary', video, summary: row };
   }
 
@@ -180,7 +163,7 @@ export class SummariesService {
     const segments = (transcript?.segments ?? []) as Transcript['segments'];
     return {
       ...summaryDto(row),
-      video: VideoMetaSchema.parse(task.video),
+      video: videoOfTask(task),
       transcript: segments.map((s) => ({ start: s.startMs, end: s.endMs, text: s.text.trim() })),
       media_url: task.mediaKey
         ? await this.fileUrls.signFileUrl(task.mediaKey, { expiresInSec: MEDIA_URL_TTL_SEC })

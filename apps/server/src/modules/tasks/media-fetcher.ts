@@ -1,17 +1,19 @@
 import path from 'node:path';
 import { UPLOAD_URL_PREFIX, type VideoMeta } from '@moments/contract';
-import { downloadVideo } from '@moments/media/ingest';
 import { resolveMediaUrl } from '@moments/media/net';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Storage } from '../../storage/index.js';
+import type { MediaRepository } from '../media/media.repository.js';
 import type { TaskRow } from './task-mapper.js';
 
 export interface FetchedMedia {
   mediaKey: string;
   meta: Partial<VideoMeta>;
+  /** The link page's preview image (og:image): fetched and stored by the server, never shown as is. */
+  remoteImage?: string | null;
 }
 
 /** Gets a task's media into storage: an upload is already there, a link is downloaded. */
@@ -32,6 +34,7 @@ export interface LinkFetcherOptions {
 export class StorageMediaFetcher implements MediaFetcher {
   constructor(
     private readonly db: Db,
+    private readonly media: MediaRepository,
     private readonly storage: Storage,
     private readonly options: LinkFetcherOptions,
   ) {}
@@ -60,7 +63,7 @@ export class StorageMediaFetcher implements MediaFetcher {
       allowHosts: this.options.allowHosts,
       signal: opts.signal,
     });
-    const downloaded = await downloadVideo(resolved.finalUrl, workDir, {
+    const downloaded = await this.media.download(resolved.finalUrl, workDir, {
       maxHeight: this.options.maxHeight,
       signal: opts.signal,
       onProgress: opts.onProgress,
@@ -70,13 +73,13 @@ export class StorageMediaFetcher implements MediaFetcher {
     const mediaKey = `users/${task.userId}/tasks/${task.id}/source${extension}`;
     await this.storage.putFile(mediaKey, downloaded.file, { move: true });
     const m = downloaded.metadata;
-    // Thumbnail and facts come from what the server fetched itself, never from the client
-    // (a client-chosen thumbnail would be loaded by every visitor of a shared moment).
+    // Facts come from what the server fetched itself, never from the client; the page's image
+    // is only a source for the thumbnail the server stores (issue 24: never hot-linked).
     return {
       mediaKey,
+      remoteImage: m.thumbnail,
       meta: {
         title: video.title || m.title || '',
-        thumbnail: m.thumbnail,
         duration: m.durationMs != null ? m.durationMs / 1000 : video.duration,
         channel_title: m.channelTitle,
         view_count: m.viewCount,

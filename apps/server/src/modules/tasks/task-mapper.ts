@@ -1,11 +1,54 @@
 import type { Task, TaskStage, TaskStatus, VideoMeta } from '@moments/contract';
-import { VideoMeta as VideoMetaSchema } from '@moments/contract';
+import { VideoMeta as VideoMetaSchema, thumbnailPath } from '@moments/contract';
 import type { tasks } from '../../db/schema.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
-/** The spec §3 Task as the client sees it, with the result flags it reads. */
-export function toTaskDto(row: TaskRow): Task {
+/**
+ * The task's video meta as clients see it: the thumbnail is always the picture the server stored
+ * (issue 24), never an address kept from the link's page.
+ */
+export function videoOfTask(row: Pick<TaskRow, 'id' | 'video' | 'thumbnailKey'>): VideoMeta {
+  return {
+    ...(VideoMetaSchema.parse(row.video) as VideoMeta),
+    thumbnail: row.thumbnailKey ? thumbnailPath('task', row.id) : null,
+  };
+}
+
+/** The columns a client's Task is made from (the task list selects only these). */
+export const TASK_DTO_COLUMNS = [
+  'id',
+  'rootTaskId',
+  'kind',
+  'urlSource',
+  'sourceLang',
+  'targetLang',
+  'captionDisplay',
+  'actAs',
+  'query',
+  'clipLength',
+  'status',
+  'stage',
+  'progress',
+  'errorReason',
+  'warnings',
+  'video',
+  'thumbnailKey',
+  'detectedLang',
+  'durationMs',
+  'costCredits',
+  'reusesTranscript',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof TaskRow)[];
+export type TaskDtoRow = Pick<TaskRow, (typeof TASK_DTO_COLUMNS)[number]>;
+
+/**
+ * The spec §3 Task as the client sees it, with the result flags it reads. `video` is parsed
+ * here: the parse fills the defaults (thumbnail, duration) of rows stored before they existed,
+ * which the response check on the way out does not.
+ */
+export function toTaskDto(row: TaskDtoRow): Task {
   const status = row.status as TaskStatus;
   return {
     id: row.id,
@@ -23,10 +66,11 @@ export function toTaskDto(row: TaskRow): Task {
     progress: Math.round(row.progress * 10) / 10,
     error_reason: row.errorReason,
     warnings: row.warnings as string[],
-    video: VideoMetaSchema.parse(row.video) as VideoMeta,
+    video: videoOfTask(row),
     detected_lang: row.detectedLang,
     duration_ms: row.durationMs,
     cost_credits: row.costCredits,
+    reuses_transcript: row.reusesTranscript,
     created_at: row.createdAt.getTime(),
     updated_at: row.updatedAt.getTime(),
     done: status === 'DONE',

@@ -1,34 +1,62 @@
 import { storedTranscript } from '@moments/domain/transcript';
-import { ERROR_CODES } from '@moments/contract';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { TaskKind, TaskStage, VideoMeta } from '@moments/contract';
-import { MAX_VIDEO_MINUTES, taskCost } from '@moments/domain';
-import type { SpeechEngine, Transcript } from '@moments/ai/asr';
-import { extractAudioForAsr, probeMedia } from '@moments/media/probe';
+import type { TaskPartial, TaskStage, VideoMeta } from '@moments/contract';
+import type { Transcript } from '@moments/ai/asr';
+import { ERROR_CODES } from '@moments/contract';
 import { AppError } from '../../http/errors.js';
 import type { Storage } from '../../storage/index.js';
-import type { CreditsService } from '../credits/credits.service.js';
+import type { MediaInfo } from '@moments/media/probe';
+import type { MediaRepository } from '../media/media.repository.js';
+import type { TaskCharges } from '../billing/index.js';
 import type { MediaFetcher } from './media-fetcher.js';
 import { isExpectedFailure, userFacingReason } from './failure-reasons.js';
 import { silentLogger, type Logger } from '../../logging.js';
 import type { TaskRow } from './task-mapper.js';
-import { LeasedRun, RunSuperseded } from '../../jobs/leased-run.js';
+import { LeasedRun, RunSuperseded } from '../../queue/leased-run.js';
+import { addRunIds } from '../../queue/run-context.js';
+import type { BackgroundWork } from '../../queue/background-work.js';
 import type { TaskPatch, TasksRepository } from './tasks.repository.js';
+import type { ChunkedTranscription, TranscriptGrowth } from './chunked-transcription.js';
 
 /** Hooks other modules attach to a task's life (notifications, moment analysis). */
 export interface TaskHooks {
   /** Called after every status change, and at most about once a second for progress. */
   onTaskChanged(task: TaskRow, change: { statusChanged: boolean }): Promise<void> | void;
+  /**
+   * The transcript grew by the next chunk in order (long inputs, issue 22): provisional moments
+   * for the task page while the rest is still being transcribed.
+   */
+  transcriptGrew?(task: TaskRow, growth: TranscriptGrowth): Promise<void>;
+  /** What the task page shows of a growth: the words heard and the provisional moments. */
+  partial?(task: TaskRow, growth: TranscriptGrowth): Promise<TaskPartial>;
   /** The analysing stage (moment finding or search); returns what the user should be told. */
   analyse?(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<string[]>;
-  /** The summary stage (issue 10): what the user should be told and the credits it charged. */
+  /** After `analyse`: the task's passages and moments into the home search's index. */
+  index?(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<void>;
+  /**
+   * Issue 24: the video's stored thumbnail (after probing; returns its key) and one per moment
+   * (after analysing). Never fails the task: a picture that cannot be made is left out.
+   */
+  thumbnails?: {
+    video(
+      task: TaskRow,
+      sourceFile: string,
+      facts: { durationMs: number; remoteImage: string | null },
+      signal: AbortSignal,
+    ): Promise<string | null>;
+    moments(task: TaskRow, sourceFile: string, signal: AbortSignal): Promise<unknown>;
+  };
+  /**
+   * The summary stage (issue 10): what the user should be told, and whether a summary was made
+   * (its charge, taken with the task's, is refunded when not).
+   */
   summarise?(
     task: TaskRow,
     transcript: Transcript,
     signal: AbortSignal,
-  ): Promise<{ warnings: string[]; costCredits: number }>;
+  ): Promise<{ warnings: string[]; made: boolean }>;
 }
 
 export interface TaskRunnerOptions {
@@ -40,12 +68,11 @@ export interface TaskRunnerOptions {
   /** Transcription may take this many times the media duration (at least 10 minutes). */
   transcribeTimeoutFactor: number;
   analyseTimeoutMs: number;
+  /** Runs are tracked background work: the process's close stops and awaits them. */
+  background: BackgroundWork;
   /** Each run logs through a child carrying its taskId, userId and run token. */
   log?: Logger;
 }
-
-/** Each attempt of a task is charged (and refunded) under its own key. */
-export const taskChargeKey = (taskId: string, attempt: number) => `task:${taskId}:${attempt}`;
 
 /** Progress bands per stage, so the bar only moves forward across stages. */
 const STAGE_BANDS: Record<TaskStage, [number, number]> = {
@@ -58,6 +85,20 @@ const STAGE_BANDS: Record<TaskStage, [number, number]> = {
   finishing: [99, 100],
 };
 
+/** One run of a task, as its steps see it. */
+interface RunContext {
+  initial: TaskRow;
+  run: LeasedRun<TaskRow, TaskPatch>;
+  log: Logger;
+  workDir: string;
+  stage<T>(
+    name: TaskStage,
+    timeoutMs: number,
+    work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
+  ): Promise<T>;
+  localSource(signal: AbortSignal): Promise<string>;
+}
+
 /**
  * Runs one task through its stages. Each stage has its own timeout; the run heart-beats so a
  * restarted server resumes it (LeaseReaper); finished stages (downloaded media, transcript) are
@@ -69,10 +110,14 @@ export class TaskRunner {
 
   constructor(
     private readonly tasks: TasksRepository,
+    private readonly media: MediaRepository,
     private readonly storage: Storage,
     private readonly fetcher: MediaFetcher,
-    private readonly speech: SpeechEngine,
-    private readonly credits: CreditsService,
+    private readonly transcription: ChunkedTranscription,
+    /** Recorded with a transcript when the engine does not say which model heard it. */
+    private readonly engineName: string,
+    /** The task's charges (modules/billing): charged at start or after probing, refunded on failure. */
+    private readonly charges: TaskCharges,
     private readonly hooks: TaskHooks,
     private readonly options: TaskRunnerOptions,
   ) {}
@@ -95,12 +140,55 @@ export class TaskRunner {
     this.running.get(taskId)?.cancel('cancelled');
   }
 
-  async run(taskId: string, runToken: string): Promise<void> {
+  /**
+   * Runs the `task-run` job as tracked background work: refused once the process closes
+   * (the queue retries it later), stopped by the close and left resumable.
+   */
+  run(taskId: string, runToken: string): Promise<void> {
+    return this.options.background.run((closing) => this.runTracked(taskId, runToken, closing));
+  }
+
+  private async runTracked(taskId: string, runToken: string, closing: AbortSignal): Promise<void> {
     // Atomic claim: a stale or duplicate delivery, or one while another worker's run of the same
     // token still heart-beats (pg-boss retrying an expired job), finds nothing to claim.
     const staleBefore = new Date(Date.now() - this.options.leaseMs);
     const initial = await this.tasks.claimRun(taskId, runToken, staleBefore);
     if (!initial) return;
+    const ctx = this.startRun(initial, runToken, closing);
+    const { run, log, workDir } = ctx;
+    try {
+      // Whisper starts and loads its model while the video is fetched and probed.
+      if (!initial.reusesTranscript) this.transcription.warm();
+      await fs.mkdir(workDir, { recursive: true });
+      await run.save(
+        { status: 'IN_PROGRESS', errorReason: null },
+        initial.status !== 'IN_PROGRESS',
+      );
+      const remoteImage = await this.download(ctx);
+      const info = await this.probe(ctx, remoteImage);
+      await this.charge(ctx, info);
+      const transcript = await this.transcribe(ctx, info);
+      await run.save({ detectedLang: transcript.language });
+      const warnings = [
+        ...(await this.analyse(ctx, transcript, info)),
+        ...(await this.summarise(ctx, transcript)),
+      ];
+      await run.save({ status: 'DONE', stage: 'finishing', progress: 100, warnings }, true);
+      log.info({ warnings: warnings.length }, 'task done');
+    } catch (error) {
+      await this.settleFailure(error, { initial, run, log });
+    } finally {
+      await run.stop();
+      if (this.running.get(taskId) === run) this.running.delete(taskId);
+      // Best effort: a folder left behind is swept with the process's work root.
+      await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  /** The run's lease, logger and work folder, and the stage runner every step goes through. */
+  private startRun(initial: TaskRow, runToken: string, closing: AbortSignal): RunContext {
+    const taskId = initial.id;
+    addRunIds({ userId: initial.userId });
     const log = (this.options.log ?? silentLogger).child({
       taskId,
       userId: initial.userId,
@@ -108,162 +196,205 @@ export class TaskRunner {
       kind: initial.kind,
     });
     log.info({ attempt: initial.attempts, resumedAt: initial.stage }, 'task run started');
-
     const run = new LeasedRun<TaskRow, TaskPatch>(initial, {
       update: (patch) => this.tasks.updateRun(taskId, runToken, patch),
       progressOf: (row) => row.progress,
       onChange: (row, statusChanged) => this.hooks.onTaskChanged(row, { statusChanged }),
       heartbeatMs: this.options.heartbeatMs,
+      closing,
     });
     this.running.set(taskId, run);
-    const stage = <T>(
-      name: TaskStage,
-      timeoutMs: number,
-      work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
-    ) => run.stage(name, STAGE_BANDS[name], timeoutMs, work, { stage: name });
     const workDir = path.join(this.options.workRoot, `task-${taskId}-${randomUUID().slice(0, 8)}`);
-    const chargeKey = taskChargeKey(taskId, initial.attempts);
-    try {
-      await fs.mkdir(workDir, { recursive: true });
-      await run.save(
-        { status: 'IN_PROGRESS', errorReason: null },
-        initial.status !== 'IN_PROGRESS',
-      );
-
-      let mediaKey = run.row.mediaKey;
-      if (!mediaKey) {
-        // A linked video is checked against the balance before it is downloaded, not after.
-        await this.assertCreditsFor(initial);
-        mediaKey = await stage(
-          'downloading',
-          this.options.downloadTimeoutMs,
-          async (signal, progress) => {
-            const fetched = await this.fetcher.fetch(run.row, workDir, {
-              signal,
-              onProgress: progress,
-            });
-            const video = { ...(run.row.video as VideoMeta), ...fetched.meta };
-            await run.save({ video, mediaKey: fetched.mediaKey });
-            return fetched.mediaKey;
-          },
-        );
-      }
-      const mediaFile = mediaKey;
+    return {
+      initial,
+      run,
+      log,
+      workDir,
+      stage: async (name, timeoutMs, work) => {
+        const started = performance.now();
+        const result = await run.stage(name, STAGE_BANDS[name], timeoutMs, work, { stage: name });
+        log.info({ stage: name, ms: Math.round(performance.now() - started) }, 'task stage done');
+        return result;
+      },
       // One local copy of the source for the whole run (a download on S3), in its work folder.
-      const localSource = (signal: AbortSignal) =>
-        this.storage.localCopy(mediaFile, workDir, { signal });
-
-      const info = await stage('probing', 120_000, async (signal) =>
-        probeMedia(await localSource(signal), { signal }),
-      );
-      if (!info.hasAudio) {
-        throw new AppError(
-          ERROR_CODES.NO_AUDIO,
-          400,
-          'This video has no audio track, so there is nothing to transcribe.',
-        );
-      }
-      // The plan's longest video (packages/domain pricing table), then the price list
-      // (packages/domain credits.ts): clips and finds half, captions twice.
-      const minutes = Math.ceil(info.durationMs / 60_000);
-      await this.credits.assertWithinLimit(
-        initial.userId,
-        MAX_VIDEO_MINUTES,
-        minutes,
-        `This video (${minutes} min)`,
-      );
-      const cost = taskCost(initial.kind as TaskKind, info.durationMs);
-      await this.credits.charge(initial.userId, 'CREDIT', cost, chargeKey, `${initial.kind} task`);
-      await run.save({ durationMs: info.durationMs, costCredits: cost });
-
-      let transcript = await this.loadTranscript(taskId);
-      if (!transcript) {
-        const timeout = Math.max(600_000, info.durationMs * this.options.transcribeTimeoutFactor);
-        transcript = await stage('transcribing', timeout, async (signal, progress) => {
-          const wav = path.join(workDir, 'audio.wav');
-          await extractAudioForAsr(await localSource(signal), wav, { signal });
-          const language = initial.sourceLang === 'auto' ? undefined : initial.sourceLang;
-          const result = await this.speech.transcribe(wav, {
-            language,
-            signal,
-            onProgress: progress,
-            workDir,
-          });
-          await this.tasks.saveTranscript({
-            taskId,
-            language: result.language,
-            durationMs: result.durationMs,
-            engine: this.speech.name,
-            segments: result.segments,
-          });
-          return result;
-        });
-      }
-      await run.save({ detectedLang: transcript.language });
-
-      let warnings: string[] = [];
-      const analyse = this.hooks.analyse;
-      if (analyse) {
-        const found = transcript;
-        warnings = await stage('analysing', this.options.analyseTimeoutMs, (signal) =>
-          analyse(run.row, found, signal),
-        );
-      }
-      const summarise = this.hooks.summarise;
-      if (summarise) {
-        const found = transcript;
-        const summary = await stage('summary', this.options.analyseTimeoutMs, (signal) =>
-          summarise(run.row, found, signal),
-        );
-        warnings = [...warnings, ...summary.warnings];
-        // The task's cost is everything it charged: processing plus its summary.
-        if (summary.costCredits) await run.save({ costCredits: cost + summary.costCredits });
-      }
-      await run.save({ status: 'DONE', stage: 'finishing', progress: 100, warnings }, true);
-      log.info({ warnings: warnings.length }, 'task done');
-    } catch (error) {
-      // Deleted mid-run (possibly by another process, seen as a lost token or as a write that
-      // failed): refund it and remove what this run stored after the delete.
-      const deleted = !(await this.tasks.findById(taskId).catch(() => initial));
-      if (deleted) {
-        log.info('task deleted during its run: refunded, files removed');
-        await this.credits.refund(chargeKey).catch(() => undefined);
-        await this.storage
-          .deletePrefix(`users/${initial.userId}/tasks/${taskId}/`)
-          .catch(() => undefined);
-        return;
-      }
-      // Retried or resumed elsewhere: the new run owns the charge and the files.
-      if (error instanceof RunSuperseded) {
-        log.info('task run superseded by a newer run');
-        return;
-      }
-      const failure = { stage: run.row.stage, reason: userFacingReason(error) };
-      if (isExpectedFailure(error)) log.warn(failure, 'task failed');
-      else log.error({ ...failure, err: error }, 'task failed unexpectedly');
-      await this.credits.refund(chargeKey).catch(() => undefined);
-      // Refunded: the failed task cost nothing, and says so.
-      await run
-        .save({ status: 'ERROR', errorReason: userFacingReason(error), costCredits: 0 }, true)
-        .catch(() => undefined);
-    } finally {
-      run.stop();
-      if (this.running.get(taskId) === run) this.running.delete(taskId);
-      await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
-    }
+      localSource: (signal) => this.storage.localCopy(run.row.mediaKey!, workDir, { signal }),
+    };
   }
 
-  private async assertCreditsFor(task: TaskRow) {
-    const seconds = (task.video as VideoMeta).duration;
-    const estimate = taskCost(task.kind as TaskKind, seconds && seconds > 0 ? seconds * 1000 : 0);
-    const left = await this.tasks.creditsLeft(task.userId);
-    if (left !== 'unlimited' && left < estimate) {
+  /** A link's video into storage (skipped once stored); answers the page's preview image. */
+  private async download({ run, workDir, stage }: RunContext): Promise<string | null> {
+    if (run.row.mediaKey) return null;
+    // The link page's preview image, fetched (through the link guard) for the thumbnail.
+    let remoteImage: string | null = null;
+    await stage('downloading', this.options.downloadTimeoutMs, async (signal, progress) => {
+      const fetched = await this.fetcher.fetch(run.row, workDir, { signal, onProgress: progress });
+      const video = { ...(run.row.video as VideoMeta), ...fetched.meta };
+      remoteImage = fetched.remoteImage ?? null;
+      await run.save({ video, mediaKey: fetched.mediaKey });
+    });
+    return remoteImage;
+  }
+
+  /** What the source holds, and the video's thumbnail; a video without sound is refused. */
+  private async probe(
+    { run, stage, localSource }: RunContext,
+    remoteImage: string | null,
+  ): Promise<MediaInfo> {
+    const thumbnails = this.hooks.thumbnails;
+    const info = await stage('probing', 120_000, async (signal) => {
+      const source = await localSource(signal);
+      const probed = await this.media.probe(source, { signal });
+      if (thumbnails && !run.row.thumbnailKey && probed.hasVideo) {
+        const facts = { durationMs: probed.durationMs, remoteImage };
+        const thumbnailKey = await thumbnails.video(run.row, source, facts, signal);
+        if (thumbnailKey) await run.save({ thumbnailKey });
+      }
+      // Audio only: no frame will ever come, so the thumbnail backfill leaves it be.
+      if (!probed.hasVideo) await run.save({ framelessReason: 'audio-only' });
+      return probed;
+    });
+    if (!info.hasAudio) {
       throw new AppError(
-        ERROR_CODES.BALANCE_NOT_ENOUGH,
-        402,
-        'Not enough credits for this video. Upgrade your plan to process it.',
+        ERROR_CODES.NO_AUDIO,
+        422,
+        'This video has no audio track, so there is nothing to transcribe.',
       );
     }
+    return info;
+  }
+
+  private async charge({ initial, run }: RunContext, info: MediaInfo): Promise<void> {
+    // The length first, so that a Retry of a task the balance could not cover is refused at
+    // start (spec §8 dialog) instead of downloading the video again to fail the same way.
+    await run.save({ durationMs: info.durationMs });
+    // The plan's longest video, then the charge of the one cost function (packages/domain
+    // taskQuote): already taken at start when the length was known, a no-op then.
+    const quote = await this.charges.charge(initial, info.durationMs);
+    await run.save({ costCredits: quote.total });
+  }
+
+  /** The transcript: kept from an earlier run, or heard now and stored. */
+  private async transcribe(ctx: RunContext, info: MediaInfo): Promise<Transcript> {
+    const { initial, run, log, workDir, stage, localSource } = ctx;
+    const taskId = initial.id;
+    const kept = await this.loadTranscript(taskId);
+    if (kept) return kept;
+    const timeout = Math.max(600_000, info.durationMs * this.options.transcribeTimeoutFactor);
+    return stage('transcribing', timeout, async (signal, progress) => {
+      const wav = path.join(workDir, 'audio.wav');
+      const started = performance.now();
+      await this.media.extractAudio(await localSource(signal), wav, { signal });
+      log.info({ ms: Math.round(performance.now() - started) }, 'audio extracted');
+      const language = initial.sourceLang === 'auto' ? undefined : initial.sourceLang;
+      const grew = this.hooks.transcriptGrew;
+      const result = await this.transcription.transcribe(run.row, wav, {
+        language,
+        signal,
+        onProgress: progress,
+        onGrowth: grew && ((growth) => grew(run.row, growth)),
+        workDir,
+      });
+      await this.tasks.saveTranscript({
+        taskId,
+        language: result.language,
+        durationMs: result.durationMs,
+        engine: result.engine ?? this.engineName,
+        segments: result.segments,
+      });
+      await this.transcription
+        .cleanUp(run.row)
+        .catch((err: unknown) => log.warn({ err }, 'could not remove the chunk audio'));
+      return result;
+    });
+  }
+
+  /** The moments (or search) and their pictures; answers what the user should be told. */
+  private async analyse(
+    { run, log, stage, localSource }: RunContext,
+    transcript: Transcript,
+    info: MediaInfo,
+  ): Promise<string[]> {
+    const analyse = this.hooks.analyse;
+    if (!analyse) return [];
+    const thumbnails = this.hooks.thumbnails;
+    return stage('analysing', this.options.analyseTimeoutMs, async (signal) => {
+      const started = performance.now();
+      const told = await analyse(run.row, transcript, signal);
+      const analysedAt = performance.now();
+      // The index (embeddings, in this process) beside the pictures (ffmpeg): neither needs the other.
+      await Promise.all([
+        this.hooks.index?.(run.row, transcript, signal),
+        thumbnails && info.hasVideo
+          ? localSource(signal).then((source) => thumbnails.moments(run.row, source, signal))
+          : undefined,
+      ]);
+      const indexAndThumbnailsMs = Math.round(performance.now() - analysedAt);
+      log.info(
+        { analyseMs: Math.round(analysedAt - started), indexAndThumbnailsMs },
+        'moments analysed',
+      );
+      return told;
+    });
+  }
+
+  /** The summary; refunds its charge when none could be made. */
+  private async summarise(
+    { initial, run, stage }: RunContext,
+    transcript: Transcript,
+  ): Promise<string[]> {
+    const summarise = this.hooks.summarise;
+    // A follow-up on a transcribed video keeps its root's summary and paid only its run.
+    if (!summarise || initial.reusesTranscript) return [];
+    const summary = await stage('summary', this.options.analyseTimeoutMs, (signal) =>
+      summarise(run.row, transcript, signal),
+    );
+    if (!summary.made) {
+      await this.charges.refundSummary(initial);
+      await run.save({ costCredits: await this.charges.shownCost(initial.id) });
+    }
+    return summary.warnings;
+  }
+
+  /**
+   * After a run stopped early: a deleted task is refunded and its files removed; a superseded (or
+   * shut down) run leaves everything to the run that follows; a failed one ends ERROR with a
+   * reason the user can read, refunded.
+   */
+  private async settleFailure(
+    error: unknown,
+    context: { initial: TaskRow; run: LeasedRun<TaskRow, TaskPatch>; log: Logger },
+  ): Promise<void> {
+    const { initial, run, log } = context;
+    const taskId = initial.id;
+    // Deleted mid-run (possibly by another process, seen as a lost token or as a write that
+    // failed): refund it and remove what this run stored after the delete.
+    const deleted = !(await this.tasks.findById(taskId).catch(() => initial));
+    if (deleted) {
+      log.info('task deleted during its run: refunded, files removed');
+      await this.charges.refundAttempt(initial);
+      await this.storage
+        .deletePrefix(`users/${initial.userId}/tasks/${taskId}/`)
+        .catch((err: unknown) =>
+          log.warn({ err }, 'files of a deleted task could not be removed; left behind'),
+        );
+      return;
+    }
+    // Retried or resumed elsewhere (or stopped by a shutdown): the next run owns charge and files.
+    if (error instanceof RunSuperseded) {
+      log.info(`task run stopped: ${error.message}`);
+      return;
+    }
+    const failure = { stage: run.row.stage, reason: userFacingReason(error) };
+    if (isExpectedFailure(error)) log.warn(failure, 'task failed');
+    else log.error({ ...failure, err: error }, 'task failed unexpectedly');
+    await this.charges.refundAttempt(initial);
+    // What the ledger still holds: 0 once refunded, the charge while a refund is pending.
+    const costCredits = await this.charges.shownCost(taskId).catch(() => run.row.costCredits);
+    await run
+      .save({ status: 'ERROR', errorReason: userFacingReason(error), costCredits }, true)
+      .catch((saveError: unknown) =>
+        log.error({ err: saveError }, 'could not mark the failed task ERROR'),
+      );
   }
 
   private async loadTranscript(taskId: string): Promise<Transcript | undefined> {

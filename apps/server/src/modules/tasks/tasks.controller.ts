@@ -1,146 +1,153 @@
 import {
+  ERROR_CODES,
+  LINK_ERRORS,
+  QuestionQuote,
   Task,
+  TaskPartial,
   TaskRetryParams,
   TaskStartParams,
   Transcript,
   VideoMeta,
-  envelopeOf,
 } from '@moments/contract';
 import { z } from 'zod';
-import { currentUser, requireUser } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
+import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { TasksService } from './tasks.service.js';
 
-const IdQuery = z.object({ id: z.string().max(100) });
+const IdQuery = z.object({ id: z.string().min(1).max(100) });
+const RootTaskQuery = z.object({ root_task_id: z.string().min(1).max(100) });
 const PageQuery = z.object({
   page_num: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(50),
 });
 
+/** Starting a run: a free slot, a translation this install can make, credits and plan length. */
+const TASK_START_ERRORS = [
+  ERROR_CODES.TOO_MANY_RUNNING,
+  ERROR_CODES.TRANSLATION_UNAVAILABLE,
+  ERROR_CODES.BALANCE_NOT_ENOUGH,
+  ERROR_CODES.VIDEO_TOO_LONG,
+] as const;
+
+type Routes = ReturnType<typeof jsonRoutes>;
+
 /** spec §7 "Tasks". */
 export function registerTaskRoutes(app: App, tasks: TasksService) {
-  const tags = ['tasks'];
+  const route = jsonRoutes(app, ['tasks']);
+  registerTaskStarts(route, tasks);
+  registerTaskReads(route, tasks);
+}
 
-  app.post(
+/** Starting, retrying: the routes that spend credits. */
+function registerTaskStarts(route: Routes, tasks: TasksService) {
+  route.user(
+    'post',
     '/api/highlight_moment/task/start',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Start a moment task: viral moments, or the moments that answer `query`',
-        querystring: TaskStartParams,
-        body: VideoMeta,
-        response: { 200: envelopeOf(Task) },
-      },
+      summary: 'Start a moment task: viral moments, or the moments that answer `query`',
+      querystring: TaskStartParams,
+      body: VideoMeta,
+      data: Task,
+      errors: [...TASK_START_ERRORS, ...LINK_ERRORS],
     },
-    async (request) =>
-      ok(await tasks.start(currentUser(request).id, request.body, request.query, undefined)),
+    ({ userId, body, query }) => tasks.start(userId, body, query, undefined),
   );
 
-  app.post(
+  route.user(
+    'post',
     '/api/tool-task/v2/caption/start',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Start an animated-caption task (optionally translated)',
-        querystring: TaskStartParams.omit({ act_as: true, query: true }),
-        body: VideoMeta,
-        response: { 200: envelopeOf(Task) },
-      },
+      summary: 'Start an animated-caption task (optionally translated)',
+      querystring: TaskStartParams.omit({ act_as: true, query: true }),
+      body: VideoMeta,
+      data: Task,
+      errors: [...TASK_START_ERRORS, ...LINK_ERRORS],
     },
-    async (request) =>
-      ok(await tasks.start(currentUser(request).id, request.body, request.query, 'caption')),
+    ({ userId, body, query }) => tasks.start(userId, body, query, 'caption'),
   );
 
-  app.post(
+  route.user(
+    'post',
     '/api/highlight_moment/task/retry',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Run a finished or failed task again',
-        querystring: TaskRetryParams,
-        response: { 200: envelopeOf(Task) },
-      },
+      summary: 'Run a finished or failed task again',
+      querystring: TaskRetryParams,
+      data: Task,
+      errors: [ERROR_CODES.TASK_NOT_RETRYABLE, ...TASK_START_ERRORS],
     },
-    async (request) => ok(await tasks.retry(currentUser(request).id, request.query)),
+    ({ userId, query }) => tasks.retry(userId, query),
   );
+}
 
-  app.get(
+/** Listing, reading and deleting tasks, their query history, quotes and transcripts. */
+function registerTaskReads(route: Routes, tasks: TasksService) {
+  route.user(
+    'get',
     '/api/highlight_moment/task/list',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: "The user's tasks, newest first",
-        querystring: PageQuery,
-        response: { 200: envelopeOf(z.array(Task)) },
-      },
-    },
-    async (request) =>
-      ok(
-        await tasks.list(currentUser(request).id, request.query.page_num, request.query.page_size),
-      ),
+    { summary: "The user's tasks, newest first", querystring: PageQuery, data: z.array(Task) },
+    ({ userId, query }) => tasks.list(userId, query.page_num, query.page_size),
   );
 
-  app.get(
+  route.user(
+    'get',
     '/api/highlight_moment/task',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'One task',
-        querystring: IdQuery,
-        response: { 200: envelopeOf(Task) },
-      },
-    },
-    async (request) => ok(await tasks.get(currentUser(request).id, request.query.id)),
+    { summary: 'One task', querystring: IdQuery, data: Task },
+    ({ userId, query }) => tasks.get(userId, query.id),
   );
 
-  app.delete(
+  route.user(
+    'delete',
     '/api/highlight_moment/task',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Delete a task, stopping it if it runs',
-        querystring: IdQuery,
-        response: { 200: envelopeOf(z.null()) },
-      },
-    },
-    async (request) => {
-      await tasks.delete(currentUser(request).id, request.query.id);
-      return ok(null);
+    { summary: 'Delete a task, stopping it if it runs', querystring: IdQuery, data: z.null() },
+    async ({ userId, query }) => {
+      await tasks.delete(userId, query.id);
+      return null;
     },
   );
 
-  app.get(
+  route.user(
+    'get',
     '/api/highlight_moment/task/query_history',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'The root task and the query tasks chained to it',
-        querystring: z.object({ root_task_id: z.string().max(100) }),
-        response: { 200: envelopeOf(z.array(Task)) },
-      },
+      summary: 'The root task and the query tasks chained to it',
+      querystring: RootTaskQuery,
+      data: z.array(Task),
     },
-    async (request) => ok(await tasks.history(currentUser(request).id, request.query.root_task_id)),
+    ({ userId, query }) => tasks.history(userId, query.root_task_id),
   );
 
-  app.get(
+  route.user(
+    'get',
+    '/api/highlight_moment/task/question_quote',
+    {
+      summary:
+        "What a question on this task's video costs (only the question when it is transcribed)",
+      querystring: RootTaskQuery,
+      data: QuestionQuote,
+    },
+    ({ userId, query }) => tasks.questionQuote(userId, query.root_task_id),
+  );
+
+  route.user(
+    'get',
+    '/api/highlight_moment/task/partial',
+    {
+      summary:
+        'What a task still transcribing has heard so far, with its provisional moments (null before the first part)',
+      querystring: IdQuery,
+      data: TaskPartial.nullable(),
+    },
+    ({ userId, query }) => tasks.partial(userId, query.id),
+  );
+
+  route.user(
+    'get',
     '/api/highlight_moment/task/transcript',
     {
-      preHandler: requireUser,
-      schema: {
-        tags,
-        summary: 'Word-timed transcript (milliseconds) of a finished task',
-        querystring: IdQuery,
-        response: { 200: envelopeOf(Transcript) },
-      },
+      summary: 'Word-timed transcript (milliseconds) of a finished task',
+      querystring: IdQuery,
+      data: Transcript,
     },
-    async (request) => ok(await tasks.transcript(currentUser(request).id, request.query.id)),
+    ({ userId, query }) => tasks.transcript(userId, query.id),
   );
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { entitlements, tasks, transcripts } from '../../db/schema.js';
-import type { TaskRow } from './task-mapper.js';
+import { tasks, transcripts } from '../../db/schema.js';
+import { TASK_DTO_COLUMNS, type TaskRow } from './task-mapper.js';
 
 export type NewTask = typeof tasks.$inferInsert;
 export type TaskPatch = Partial<Omit<NewTask, 'id' | 'userId' | 'createdAt'>>;
@@ -22,9 +22,14 @@ export class TasksRepository {
     return rows[0];
   }
 
+  /** A page of the user's tasks, with only the columns the client's Task needs. */
   listForUser(userId: string, limit: number, offset: number) {
     return this.db
-      .select()
+      .select(
+        Object.fromEntries(TASK_DTO_COLUMNS.map((column) => [column, tasks[column]])) as {
+          [K in (typeof TASK_DTO_COLUMNS)[number]]: (typeof tasks)[K];
+        },
+      )
       .from(tasks)
       .where(eq(tasks.userId, userId))
       .orderBy(desc(tasks.createdAt), desc(tasks.id))
@@ -117,17 +122,6 @@ export class TasksRepository {
       .from(tasks)
       .where(and(eq(tasks.userId, userId), inArray(tasks.status, ['START', 'IN_PROGRESS'])));
     return Number(row?.n ?? 0);
-  }
-
-  /** Processing credits the user has left (read-only; charging goes through CreditsService). */
-  async creditsLeft(userId: string): Promise<number | 'unlimited'> {
-    const [grant] = await this.db
-      .select()
-      .from(entitlements)
-      .where(and(eq(entitlements.userId, userId), eq(entitlements.feature, 'CREDIT')))
-      .limit(1);
-    if (!grant) return 0;
-    return grant.limit === -1 ? 'unlimited' : grant.limit - grant.usage;
   }
 
   async saveTranscript(row: typeof transcripts.$inferInsert, db: Db = this.db): Promise<void> {

@@ -1,6 +1,14 @@
 import { storedTranscript, toApiTranscript } from '@moments/domain/transcript';
 import { randomUUID } from 'node:crypto';
-import type { Task, TaskKind, TaskStartParams, Transcript, VideoMeta } from '@moments/contract';
+import type {
+  QuestionQuote,
+  Task,
+  TaskKind,
+  TaskPartial,
+  TaskStartParams,
+  Transcript,
+  VideoMeta,
+} from '@moments/contract';
 import { ERROR_CODES, UPLOAD_URL_PREFIX } from '@moments/contract';
 import { normalizeVideoUrl } from '@moments/domain/links';
 import { resolveMediaUrl } from '@moments/media/net';
@@ -8,14 +16,23 @@ import type { Translator } from '@moments/ai/translate';
 import type { Db } from '../../db/client.js';
 import { tasks, uploads } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
-import type { JobQueue } from '../../jobs/queue.js';
-import { findOwned, isUuid } from '../../repositories/owned.js';
+import type { JobQueue } from '../../queue/queue.js';
+import { findOwned, isUuid } from '../../db/owned.js';
 import type { Storage } from '../../storage/index.js';
 import { MediaAnalysesRepository } from '../exports/media-analyses.repository.js';
 import { toTaskDto, type TaskRow } from './task-mapper.js';
-import { taskChargeKey, type TaskHooks, type TaskRunner } from './task-runner.js';
-import type { CreditsService } from '../credits/credits.service.js';
+import type { ChunkedTranscription } from './chunked-transcription.js';
+import type { TaskHooks, TaskRunner } from './task-runner.js';
+import type { TaskCharges } from '../billing/index.js';
+import { SummariesRepository } from '../summaries/summaries.repository.js';
 import type { TasksRepository } from './tasks.repository.js';
+
+/** What a follow-up takes over from the task it follows (nothing when the video differs). */
+interface ReusedWork {
+  mediaKey: string | null;
+  durationMs?: number | null;
+  transcript?: Awaited<ReturnType<TasksRepository['findTranscript']>>;
+}
 
 export interface RetryParams {
   id: string;
@@ -35,9 +52,11 @@ export class TasksService {
     private readonly storage: Storage,
     private readonly hooks: TaskHooks,
     private readonly allowHosts: string[],
-    private readonly credits: CreditsService,
+    /** The task's charges (modules/billing): refused at start when they cannot be paid. */
+    private readonly charges: TaskCharges,
     private readonly maxRunningPerUser = Number.POSITIVE_INFINITY,
     private readonly translator?: Translator,
+    private readonly transcription?: Pick<ChunkedTranscription, 'soFar'>,
   ) {}
 
   /**
@@ -70,7 +89,7 @@ export class TasksService {
       if ((error as { code?: string }).code === 'TRANSLATION_UNAVAILABLE') {
         throw new AppError(
           ERROR_CODES.TRANSLATION_UNAVAILABLE,
-          400,
+          422,
           `Translating captions into "${targetLang}" needs a configured LLM endpoint (LLM_BASE_URL); no offline engine is installed. Start without a target language for captions in the spoken language.`,
         );
       }
@@ -87,22 +106,28 @@ export class TasksService {
     await this.assertRunSlot(userId);
     await this.assertCanTranslate(params.source_lang, params.target_lang);
     const video = await this.checkedVideo(userId, meta, params.url_source);
+    const query = params.query?.trim() || null;
+    const taskKind = kind ?? (query ? 'search' : 'viral');
     let rootTaskId: string | null = null;
-    let reused: {
-      mediaKey: string | null;
-      transcript?: Awaited<ReturnType<TasksRepository['findTranscript']>>;
-    } = {
-      mediaKey: null,
-    };
+    let reused: ReusedWork = { mediaKey: null };
     if (params.root_task_id) {
       const root = await findOwned(this.db, tasks, userId, params.root_task_id, 'Task');
       rootTaskId = root.rootTaskId ?? root.id;
-      // A follow-up query on the same video reuses its media and transcript instead of redoing them.
-      if ((root.video as VideoMeta).url === video.url && root.mediaKey) {
-        reused = { mediaKey: root.mediaKey, transcript: await this.repo.findTranscript(root.id) };
-      }
+      reused = await this.reusedFrom(root, video.url);
     }
-    const query = params.query?.trim() || null;
+    const reusesTranscript = !!reused.transcript;
+    // The length the server knows (an upload, the root of a follow-up) is charged at start; a
+    // link's is known once downloaded, so the length its page reported is checked now and the
+    // charge follows the probe (packages/domain taskQuote either way).
+    const knownMs = reused.durationMs ?? (video.duration != null ? video.duration * 1000 : null);
+    const claimedMs =
+      knownMs ?? (meta.duration != null && meta.duration > 0 ? meta.duration * 1000 : null);
+    // Unknown length: at least the shortest video's price (one started minute) must be there.
+    await this.charges.assertStartable(
+      userId,
+      { kind: taskKind, reusesTranscript },
+      claimedMs ?? 0,
+    );
     const runToken = randomUUID();
     // Row and queue job in one transaction (issue 14 defect 2): a failed send leaves no task
     // that nothing will ever run.
@@ -112,7 +137,7 @@ export class TasksService {
         {
           userId,
           rootTaskId,
-          kind: kind ?? (query ? 'search' : 'viral'),
+          kind: taskKind,
           urlSource: video.video_platform === 'upload' ? 'upload' : params.url_source,
           video,
           sourceLang: params.source_lang,
@@ -124,6 +149,8 @@ export class TasksService {
           status: 'START',
           stage: 'queued',
           mediaKey: reused.mediaKey,
+          reusesTranscript,
+          ...(knownMs !== null ? { durationMs: Math.round(knownMs) } : {}),
           runToken,
         },
         tx,
@@ -131,6 +158,12 @@ export class TasksService {
       if (reused.transcript) {
         const { taskId: _old, createdAt: _at, ...copy } = reused.transcript;
         await this.repo.saveTranscript({ ...copy, taskId: inserted.id }, tx);
+        await new SummariesRepository(this.db).copy(reused.transcript.taskId, inserted.id, tx);
+      }
+      if (knownMs !== null) {
+        const quote = await this.charges.charge(inserted, knownMs, tx);
+        inserted.costCredits = quote.total;
+        await this.repo.update(inserted.id, { costCredits: quote.total }, tx);
       }
       await this.queue.send(
         'task-run',
@@ -144,6 +177,34 @@ export class TasksService {
     return toTaskDto(row);
   }
 
+  /** A follow-up query on the same video reuses its media and transcript instead of redoing them. */
+  private async reusedFrom(root: TaskRow, videoUrl: string): Promise<ReusedWork> {
+    if ((root.video as VideoMeta).url !== videoUrl || !root.mediaKey) return { mediaKey: null };
+    return {
+      mediaKey: root.mediaKey,
+      durationMs: root.durationMs,
+      transcript: await this.repo.findTranscript(root.id),
+    };
+  }
+
+  /** What a question on `rootTaskId`'s video costs, decided the way start decides it. */
+  async questionQuote(userId: string, rootTaskId: string): Promise<QuestionQuote> {
+    const root = await findOwned(this.db, tasks, userId, rootTaskId, 'Task');
+    const reused = await this.reusedFrom(root, (root.video as VideoMeta).url);
+    const reusesTranscript = !!reused.transcript;
+    const durationMs = root.durationMs;
+    const quote = durationMs
+      ? this.charges.quote({ kind: 'search', reusesTranscript }, durationMs)
+      : null;
+    return {
+      root_task_id: root.id,
+      reuses_transcript: reusesTranscript,
+      run: quote?.run ?? null,
+      summary: quote?.summary ?? null,
+      total: quote?.total ?? null,
+    };
+  }
+
   async retry(userId: string, params: RetryParams): Promise<Task> {
     const task = await findOwned(this.db, tasks, userId, params.id, 'Task');
     if (task.status === 'START' || task.status === 'IN_PROGRESS') {
@@ -153,6 +214,15 @@ export class TasksService {
     const sourceLang = params.source_lang ?? task.sourceLang;
     await this.assertCanTranslate(sourceLang, params.target_lang);
     const resetTranscript = params.reset_language || sourceLang !== task.sourceLang;
+    const reusesTranscript = task.reusesTranscript && !resetTranscript;
+    // Retry is refused the same way as Start when the balance or the plan cannot take it.
+    if (task.durationMs) {
+      await this.charges.assertStartable(
+        userId,
+        { kind: task.kind, reusesTranscript },
+        task.durationMs,
+      );
+    }
     const runToken = randomUUID();
     const row = await this.db.transaction(async (tx) => {
       await this.assertRunSlot(userId, tx);
@@ -169,7 +239,7 @@ export class TasksService {
           targetLang: params.target_lang ?? task.targetLang,
           captionDisplay: params.caption_display ?? task.captionDisplay,
           attempts: task.attempts + 1,
-          costCredits: 0,
+          reusesTranscript,
           runToken,
           startedAt: null,
           heartbeatAt: new Date(),
@@ -177,6 +247,11 @@ export class TasksService {
         tx,
       );
       if (!updated) throw notFound('Task');
+      if (updated.durationMs) {
+        await this.charges.charge(updated, updated.durationMs, tx);
+        updated.costCredits = await this.charges.shownCost(updated.id, tx);
+        await this.repo.update(updated.id, { costCredits: updated.costCredits }, tx);
+      }
       await this.queue.send(
         'task-run',
         { taskId: updated.id, runToken },
@@ -203,10 +278,9 @@ export class TasksService {
     const task = await findOwned(this.db, tasks, userId, id, 'Task');
     this.runner.cancel(task.id);
     await this.repo.delete(task.id);
-    // An unfinished task costs nothing (a worker in another process refunds too, idempotently).
-    if (task.status !== 'DONE') {
-      await this.credits.refund(taskChargeKey(task.id, task.attempts));
-    }
+    // An unfinished task costs nothing, its summary included (a worker in another process
+    // refunds too, idempotently; a refund that fails now is retried by the outbox).
+    if (task.status !== 'DONE') await this.charges.refundAttempt(task);
     // Uploaded media belongs to the upload, not the task; downloaded media goes with the task.
     await this.storage.deletePrefix(`users/${userId}/tasks/${task.id}/`);
     // What was measured about media deleted with the task goes too (framing plans, loudness).
@@ -229,6 +303,18 @@ export class TasksService {
       throw new AppError(ERROR_CODES.NOT_FOUND, 404, 'This task has no transcript yet.');
     }
     return toApiTranscript(task.id, storedTranscript(row));
+  }
+
+  /**
+   * Issue 22: the transcript heard so far and its provisional moments, for a task page opened
+   * while a long task transcribes (pushes only carry what was added after it opened); null when
+   * no chunk is done yet, or the task is no longer transcribing.
+   */
+  async partial(userId: string, id: unknown): Promise<TaskPartial | null> {
+    const task = await findOwned(this.db, tasks, userId, id, 'Task');
+    if (task.status !== 'IN_PROGRESS' || !this.hooks.partial || !this.transcription) return null;
+    const growth = await this.transcription.soFar(task.id);
+    return growth ? this.hooks.partial(task, growth) : null;
   }
 
   /** The video meta a task may start from: an owned upload, or a public http(s) link. */
@@ -254,7 +340,7 @@ export class TasksService {
     try {
       url = normalizeVideoUrl(meta.url);
     } catch (error) {
-      throw new AppError(ERROR_CODES.INVALID_URL, 400, (error as Error).message);
+      throw new AppError(ERROR_CODES.INVALID_URL, 422, (error as Error).message);
     }
     // Fail fast on what we can see now (private address, 404, a page with no video); the worker
     // checks again before downloading.

@@ -1,19 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { ERROR_CODES } from '@moments/contract';
+import { ERROR_CODES, ERROR_STATUS } from '@moments/contract';
 import { ACCEPTED_UPLOAD_EXTENSIONS } from '@moments/media/probe';
 import { FileStore } from '@tus/file-store';
 import { Server, type ServerOptions } from '@tus/server';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
-import { isUuid } from '../../repositories/owned.js';
+import { isUuid } from '../../db/owned.js';
 import { safeDisplayName } from './display-name.js';
 import type { UploadsService } from './uploads.service.js';
 
 export const TUS_PATH = '/api/upload/tus';
 /** Unfinished resumable uploads are kept this long, then swept. */
 const UNFINISHED_UPLOAD_TTL_MS = 24 * 3600 * 1000;
+
+/** Where resumable uploads' chunks and metadata live, and for how long unfinished ones are kept. */
+const tusFileStore = (directory: string) =>
+  new FileStore({ directory, expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_TTL_MS });
+
+/**
+ * Removes unfinished uploads older than a day from `directory`; returns how many. Run hourly as
+ * the `upload-sweep` job kind.
+ */
+export function sweepAbandonedUploads(directory: string): Promise<number> {
+  return tusFileStore(directory).deleteExpired();
+}
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
 
@@ -37,11 +49,7 @@ export class TusUploads {
     private readonly uploads: UploadsService,
     options: { directory: string; maxBytes: number; log: (error: unknown) => void },
   ) {
-    const directory = options.directory;
-    this.datastore = new FileStore({
-      directory,
-      expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_TTL_MS,
-    });
+    this.datastore = tusFileStore(options.directory);
     this.server = new Server({
       path: TUS_PATH,
       datastore: this.datastore,
@@ -55,7 +63,7 @@ export class TusUploads {
         const extension = path.extname(name).slice(1).toLowerCase();
         if (!(ACCEPTED_UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
           throw tusFailure(
-            400,
+            ERROR_STATUS.UNSUPPORTED_EXTENSION,
             ERROR_CODES.UNSUPPORTED_EXTENSION,
             `Only ${ACCEPTED_UPLOAD_EXTENSIONS.join(', ')} videos can be uploaded.`,
           );
@@ -68,7 +76,7 @@ export class TusUploads {
           const meta = await this.uploads.ingest({
             userId: this.ownerOf(req),
             uploadId: upload.id,
-            file: path.join(directory, upload.id),
+            file: path.join(options.directory, upload.id),
             originalName: upload.metadata?.filename ?? '',
           });
           return {
@@ -106,6 +114,7 @@ export class TusUploads {
   /** True when `uploadId` is an unfinished resumable upload that `userId` started. */
   async isOwnedBy(uploadId: string, userId: string): Promise<boolean> {
     if (!isUuid(uploadId)) return false;
+    // No such upload (finished, swept or never started): not the caller's.
     const upload = await this.datastore.getUpload(uploadId).catch(() => null);
     return upload?.metadata?.owner === userId;
   }
@@ -114,11 +123,6 @@ export class TusUploads {
   async handle(userId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.owners.set(req, userId);
     await this.server.handle(req, res);
-  }
-
-  /** Removes unfinished uploads older than a day; returns how many. */
-  sweepAbandoned(): Promise<number> {
-    return this.server.cleanUpExpiredUploads();
   }
 
   private ownerOf(req: TusRequest): string {

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import { ERROR_CODES, VideoMeta, envelopeOf } from '@moments/contract';
+import { envelopeOf, ERROR_CODES, UPLOADED_FILE_ERRORS, VideoMeta } from '@moments/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/index.js';
@@ -12,14 +12,19 @@ import type { Db } from '../../db/client.js';
 import { currentUser, requireUser } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
+import type { MediaRepository } from '../media/media.repository.js';
 import { TUS_PATH, TusUploads } from './tus-uploads.js';
 import { UploadsService } from './uploads.service.js';
 
 export interface UploadRoutesDeps {
   config: Pick<AppConfig, 'DATA_DIR' | 'UPLOAD_MAX_BYTES'>;
+  /** This process's work folder: partial uploads a crash leaves are swept from it at start. */
+  workRoot: string;
   db: Db;
+  media: MediaRepository;
   storage: Storage;
   fileUrls: FileUrls;
 }
@@ -38,19 +43,15 @@ const tooLarge = (maxBytes: number) =>
  */
 export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Promise<void> {
   const maxBytes = deps.config.UPLOAD_MAX_BYTES;
-  const tmpDir = path.join(deps.config.DATA_DIR, 'tmp');
+  const tmpDir = deps.workRoot;
   await fs.mkdir(tmpDir, { recursive: true });
-  const uploads = new UploadsService(deps.db, deps.storage, deps.fileUrls, tmpDir);
+  const uploads = new UploadsService(deps.db, deps.media, deps.storage, deps.fileUrls, tmpDir);
   const tus = new TusUploads(uploads, {
     directory: path.join(deps.config.DATA_DIR, 'tus'),
     maxBytes,
     log: (error) => app.log.error({ err: error }, 'resumable upload failed'),
   });
-  const sweep = setInterval(() => {
-    tus.sweepAbandoned().catch((error) => app.log.warn({ err: error }, 'tus sweep failed'));
-  }, 3600_000);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  // Abandoned resumable uploads are swept by the `upload-sweep` job kind (queue/handlers).
 
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -61,10 +62,11 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
       '/api/upload',
       {
         preHandler: requireUser,
+        config: { errors: [...UPLOADED_FILE_ERRORS] },
         schema: {
           tags: ['upload'],
           summary: 'Upload a video (multipart field `file`: mp4, mov or webm)',
-          consumes: ['multipart/form-data'],
+          multipart: { fields: { file: 'file' }, required: ['file'] },
           response: { 200: envelopeOf(VideoMeta) },
         },
       },
@@ -77,7 +79,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
         if (Number(request.headers['content-length']) > maxBytes + 1024 * 1024) {
           throw tooLarge(maxBytes);
         }
-        const part = await request.file();
+        const part = await request.file().catch(malformedMultipart);
         if (!part || part.fieldname !== 'file') {
           part?.file.resume();
           throw badRequest('Send the video in a multipart field named "file".');
@@ -90,7 +92,9 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
         } catch (error) {
           await fs.rm(received, { force: true });
           if (part.file.truncated || isFileTooLarge(error)) throw tooLarge(maxBytes);
-          throw error;
+          // The disk (a syscall failed) is ours; anything else broke in the client's body.
+          if ((error as { syscall?: string }).syscall) throw error;
+          malformedMultipart(error);
         }
         return ok(
           await uploads.ingest({ userId: user.id, file: received, originalName: part.filename }),
@@ -99,18 +103,15 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
     );
   });
 
-  app.get(
+  jsonRoutes(app, ['upload']).user(
+    'get',
     '/api/upload/:id',
     {
-      preHandler: requireUser,
-      schema: {
-        tags: ['upload'],
-        summary: "An upload's video meta (the body to start a task with)",
-        params: z.object({ id: z.string() }),
-        response: { 200: envelopeOf(VideoMeta) },
-      },
+      summary: "An upload's video meta (the body to start a task with)",
+      params: z.object({ id: z.string().min(1).max(100) }),
+      data: VideoMeta,
     },
-    async (request) => ok(await uploads.getVideoMeta(currentUser(request).id, request.params.id)),
+    ({ userId, params }) => uploads.getVideoMeta(userId, params.id),
   );
 
   await app.register(async (scope) => {
@@ -132,6 +133,12 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
     scope.all(TUS_PATH, routeOptions, forwardToTus);
     scope.all(`${TUS_PATH}/*`, routeOptions, forwardToTus);
   });
+}
+
+/** busboy's complaints (no boundary, a body cut short) are the client's malformed body: 400. */
+function malformedMultipart(error: unknown): never {
+  if (isFileTooLarge(error)) throw error;
+  throw badRequest(`The multipart/form-data body is malformed: ${(error as Error).message}`);
 }
 
 function isFileTooLarge(error: unknown): boolean {

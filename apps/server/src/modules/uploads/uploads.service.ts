@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ERROR_CODES, UPLOAD_URL_PREFIX, type ErrorCode, type VideoMeta } from '@moments/contract';
+import {
+  ERROR_CODES,
+  ERROR_STATUS,
+  UPLOAD_URL_PREFIX,
+  type ErrorCode,
+  type VideoMeta,
+} from '@moments/contract';
 import { MediaError } from '@moments/media/errors';
-import { extractThumbnail, validateUploadedVideo } from '@moments/media/probe';
 import type { Db } from '../../db/client.js';
 import { uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { findOwned } from '../../repositories/owned.js';
+import { findOwned } from '../../db/owned.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
+import type { MediaRepository } from '../media/media.repository.js';
 import { safeDisplayName, titleFromFileName } from './display-name.js';
 
 /** Presigned S3 links live at most 7 days; the task page asks again when it needs a fresh one. */
@@ -38,6 +44,7 @@ type UploadRow = typeof uploads.$inferSelect;
 export class UploadsService {
   constructor(
     private readonly db: Db,
+    private readonly media: MediaRepository,
     private readonly storage: Storage,
     private readonly fileUrls: FileUrls,
     /** Scratch folder for thumbnails, on the same disk as received files (DATA_DIR/tmp). */
@@ -51,11 +58,11 @@ export class UploadsService {
     const folder = `users/${input.userId}/uploads/${uploadId}/`;
     let stored = false;
     try {
-      const info = await validateUploadedVideo(input.file, displayName).catch(asUserFileError);
-      // A frame a little in, past fade-ins and black first frames.
-      await extractThumbnail(input.file, thumbnailFile, Math.min(1000, info.durationMs / 2)).catch(
-        asUserFileError,
-      );
+      const info = await this.media.validateUpload(input.file, displayName).catch(asUserFileError);
+      // A frame worth looking at (issue 24): not the black first frame or a fade-in.
+      await this.media
+        .thumbnail(input.file, thumbnailFile, { durationMs: info.durationMs })
+        .catch(asUserFileError);
       const extension = path.extname(displayName).slice(1).toLowerCase();
       const storageKey = `${folder}source.${extension}`;
       const thumbnailKey = `${folder}thumbnail.jpg`;
@@ -78,6 +85,7 @@ export class UploadsService {
         .returning();
       return this.videoMeta(row!);
     } catch (error) {
+      // Best effort: the user sees the original error; a folder left behind costs disk only.
       if (stored) await this.storage.deletePrefix(folder).catch(() => undefined);
       throw error;
     } finally {
@@ -110,7 +118,11 @@ export class UploadsService {
 
 function asUserFileError(error: unknown): never {
   if (error instanceof MediaError && USER_FILE_CODES.has(error.code)) {
-    throw new AppError(error.code as ErrorCode, 400, error.message);
+    throw new AppError(
+      error.code as ErrorCode,
+      ERROR_STATUS[error.code as ErrorCode],
+      error.message,
+    );
   }
   throw error;
 }

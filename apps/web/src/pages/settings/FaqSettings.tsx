@@ -13,44 +13,22 @@ import {
 import { HelpFeedbackBody } from '@moments/contract';
 import { IconCheck, IconMessage } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import { PriceList } from '../../account/PriceList';
 import { useSession } from '../../account/session';
 import { api } from '../../api/client';
+import { t, type MessageKey } from '../../messages/catalogue';
 
-const FAQ = [
-  {
-    q: 'What does Moments do?',
-    a: 'You give it a long video by link or upload. Moments transcribes it, finds the moments most likely to work as short clips, adds word-by-word animated captions, reframes them for vertical platforms and exports MP4 files.',
-  },
-  {
-    q: 'Which video sources are supported?',
-    a: 'Links from YouTube, Google Drive, Dailymotion, Vimeo, TikTok, Facebook, Twitch and Bilibili, direct links to media files, and uploads of mp4, mov and webm files.',
-  },
-  {
-    q: 'How are credits counted?',
-    a: 'Tasks and exports use credits from your plan; the cost is shown before you start. Failed tasks and exports cost nothing. Your remaining credits are shown under Settings → Profile.',
-  },
-  {
-    q: 'Why did my video task fail?',
-    a: 'The task card in Library → Video tasks shows the link or file it came from and the reason, for example a link that answered 404, a private video, or a file without an audio track. Fix the cause and press Retry; a failed task used no credits.',
-  },
-  {
-    q: 'How do I get a vertical clip with captions?',
-    a: 'Open a moment, press Clip, pick the aspect ratio and a caption template, adjust the start and end, and export. You get a notification (and a mail when you are away) when the file is ready.',
-  },
-  {
-    q: 'How do invites work?',
-    a: 'Share your link from Invite friends. When a friend signs up through it and starts a first paid plan, you both get credits, once per friend.',
-  },
-  {
-    q: 'How do I stop emails?',
-    a: 'Every email has an unsubscribe link that stops that kind of email in one click. Turn kinds of email on or off any time under Settings → Profile.',
-  },
-  {
-    q: 'Where is my data stored?',
-    a: 'Moments is self-hosted: your videos, transcripts and account live on the server run by whoever operates this installation.',
-  },
+const FAQ: Array<{ q: MessageKey; a: MessageKey; more?: ReactNode }> = [
+  { q: 'pages.faq.what.q', a: 'pages.faq.what.a' },
+  { q: 'pages.faq.sources.q', a: 'pages.faq.sources.a' },
+  { q: 'pages.faq.credits.q', a: 'pages.faq.credits.a', more: <PriceList /> },
+  { q: 'pages.faq.failed.q', a: 'pages.faq.failed.a' },
+  { q: 'pages.faq.clip.q', a: 'pages.faq.clip.a' },
+  { q: 'pages.faq.invites.q', a: 'pages.faq.invites.a' },
+  { q: 'pages.faq.emails.q', a: 'pages.faq.emails.a' },
+  { q: 'pages.faq.data.q', a: 'pages.faq.data.a' },
 ];
 
 function FeedbackForm() {
@@ -69,9 +47,7 @@ function FeedbackForm() {
     const parsed = HelpFeedbackBody.safeParse({ content, email: signedIn ? undefined : email });
     if (!parsed.success || (!signedIn && !email)) {
       setError(
-        content.trim().length < 5
-          ? 'Write at least a few words.'
-          : 'Enter a valid email so we can answer.',
+        content.trim().length < 5 ? t('pages.feedback.tooShort') : t('pages.feedback.invalidEmail'),
       );
       return;
     }
@@ -81,17 +57,17 @@ function FeedbackForm() {
 
   if (send.isSuccess) {
     return (
-      <Alert color="teal" icon={<IconCheck size={18} />} title="Thank you" role="status">
-        Your feedback was sent. We read every message.
+      <Alert color="teal" icon={<IconCheck size={18} />} title={t('title.thankYou')} role="status">
+        {t('pages.feedback.sent')}
       </Alert>
     );
   }
   return (
-    <form onSubmit={onSubmit} aria-label="Feedback">
+    <form onSubmit={onSubmit} aria-label={t('a11y.feedback')}>
       <Stack gap="sm">
         <Textarea
-          label="Your feedback"
-          placeholder="What works, what doesn't, what you miss"
+          label={t('pages.feedback.label')}
+          placeholder={t('pages.feedback.placeholder')}
           autosize
           minRows={4}
           value={content}
@@ -101,7 +77,7 @@ function FeedbackForm() {
         />
         {!signedIn && (
           <TextInput
-            label="Your email"
+            label={t('pages.feedback.email')}
             type="email"
             value={email}
             onChange={(event) => setEmail(event.currentTarget.value)}
@@ -114,7 +90,7 @@ function FeedbackForm() {
         )}
         <Group>
           <Button type="submit" loading={send.isPending}>
-            Send feedback
+            {t('pages.feedback.send')}
           </Button>
         </Group>
       </Stack>
@@ -130,9 +106,9 @@ export function FaqSettings() {
     <Stack gap="lg">
       <Card p="xl">
         <Group justify="space-between" mb={open ? 'md' : 0}>
-          <Title order={4}>
-            <IconMessage size={18} style={{ verticalAlign: 'middle' }} aria-hidden /> Send us
-            feedback
+          <Title order={2} size="h4">
+            <IconMessage size={18} style={{ verticalAlign: 'middle' }} aria-hidden />{' '}
+            {t('pages.feedback.title')}
           </Title>
           {!open && (
             <Button
@@ -147,21 +123,30 @@ export function FaqSettings() {
                 )
               }
             >
-              Write feedback
+              {t('pages.feedback.write')}
             </Button>
           )}
         </Group>
         {open && <FeedbackForm />}
       </Card>
       <Card p="xl">
-        <Title order={4} mb="md">
-          Frequently asked questions
+        <Title order={2} size="h4" mb="md">
+          {t('pages.faq.title')}
         </Title>
         <Accordion variant="separated">
-          {FAQ.map(({ q, a }) => (
+          {FAQ.map(({ q, a, more }) => (
             <Accordion.Item key={q} value={q}>
-              <Accordion.Control>{q}</Accordion.Control>
-              <Accordion.Panel>{a}</Accordion.Panel>
+              <Accordion.Control>{t(q)}</Accordion.Control>
+              <Accordion.Panel>
+                {more ? (
+                  <Stack gap="xs">
+                    <Text size="sm">{t(a)}</Text>
+                    {more}
+                  </Stack>
+                ) : (
+                  t(a)
+                )}
+              </Accordion.Panel>
             </Accordion.Item>
           ))}
         </Accordion>

@@ -15,28 +15,30 @@ import { IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatCredits } from '@moments/domain/format';
-import { CREDIT_FEATURES, describePlan, remainingOf } from '../../account/plan';
+import { remainingUnits } from '@moments/domain/plans';
+import { CREDIT_FEATURES, describePlan } from '../../account/plan';
 import { useSession } from '../../account/session';
 import { logout } from '../../api/account';
 import { userInitial } from '../../layout/HeaderActions';
 import { MailPreferencesCard } from '../../mail/MailPreferencesCard';
+import { t, type MessageKey } from '../../messages/catalogue';
 
-const FEATURE_LABELS: Record<string, string> = {
-  CREDIT: 'Credits',
-  FREE_TOOL_CREDIT: 'Free tool credits',
-  CANVAS_EXPORT: 'Canvas exports',
-  MAX_VIDEO_MINUTES: 'Longest video (minutes)',
+const FEATURE_LABELS: Record<string, MessageKey> = {
+  CREDIT: 'pages.profile.feature.credits',
+  FREE_TOOL_CREDIT: 'pages.profile.feature.freeToolCredits',
+  CANVAS_EXPORT: 'pages.profile.feature.canvasExports',
+  MAX_VIDEO_MINUTES: 'pages.profile.feature.maxVideoMinutes',
 };
 
 function featureLabel(feature: string): string {
-  return (
-    FEATURE_LABELS[feature] ??
-    feature
-      .toLowerCase()
-      .split('_')
-      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-      .join(' ')
-  );
+  const key = FEATURE_LABELS[feature];
+  if (key) return t(key);
+  // A feature without a label yet reads as its name, in words.
+  return feature
+    .toLowerCase()
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
 }
 
 /** spec §9: credit features are shown divided by 10; other features as plain counts. */
@@ -46,7 +48,7 @@ function amount(feature: string, value: number): string {
 
 function EntitlementRow({ entitlement }: { entitlement: Entitlement }) {
   const { feature, limit, usage } = entitlement;
-  const remaining = remainingOf(entitlement);
+  const remaining = remainingUnits(entitlement);
   const unlimited = limit === -1;
   const usedPercent = unlimited || limit <= 0 ? 0 : Math.min(100, (usage / limit) * 100);
   return (
@@ -55,10 +57,12 @@ function EntitlementRow({ entitlement }: { entitlement: Entitlement }) {
         <Text fw={500}>{featureLabel(feature)}</Text>
       </Table.Td>
       <Table.Td>{amount(feature, usage)}</Table.Td>
-      <Table.Td>{unlimited ? 'Unlimited' : amount(feature, limit)}</Table.Td>
+      <Table.Td>{unlimited ? t('pages.unlimited') : amount(feature, limit)}</Table.Td>
       <Table.Td>
         <Stack gap={4}>
-          <Text fw={600}>{remaining === null ? 'Unlimited' : amount(feature, remaining)}</Text>
+          <Text fw={600}>
+            {remaining === null ? t('pages.unlimited') : amount(feature, remaining)}
+          </Text>
           {!unlimited && <Progress value={100 - usedPercent} size="sm" aria-hidden />}
         </Stack>
       </Table.Td>
@@ -92,7 +96,7 @@ export function ProfileSettings() {
               {userInitial(user)}
             </Avatar>
             <Stack gap={2} miw={0}>
-              <Title order={3} data-testid="profile-username">
+              <Title order={2} size="h3" data-testid="profile-username">
                 {user.username}
               </Title>
               <Text c="dimmed" data-testid="profile-email">
@@ -102,12 +106,12 @@ export function ProfileSettings() {
                 <Badge variant="light">{describePlan(plan)}</Badge>
                 {user.edu_verified && (
                   <Badge variant="light" color="teal">
-                    Education verified
+                    {t('pages.profile.eduVerified')}
                   </Badge>
                 )}
                 {user.subscription.cancel_at_period_end && (
                   <Badge variant="light" color="orange">
-                    Ends at the end of this period
+                    {t('pages.profile.endsThisPeriod')}
                   </Badge>
                 )}
               </Group>
@@ -115,7 +119,7 @@ export function ProfileSettings() {
           </Group>
           <Group gap="sm">
             <Button component={Link} to="/settings/plan" variant="light">
-              Manage plan
+              {t('pages.profile.managePlan')}
             </Button>
             <Button
               variant="default"
@@ -123,27 +127,27 @@ export function ProfileSettings() {
               loading={loggingOut}
               onClick={() => void onLogout()}
             >
-              Log out
+              {t('pages.profile.logOut')}
             </Button>
           </Group>
         </Group>
       </Card>
 
       <Card p={{ base: 'md', sm: 'xl' }}>
-        <Title order={4} mb="md">
-          Usage
+        <Title order={2} size="h4" mb="md">
+          {t('pages.profile.usage')}
         </Title>
         {user.entitlements.length === 0 ? (
-          <Text c="dimmed">Your plan has no usage allowances yet.</Text>
+          <Text c="dimmed">{t('pages.profile.noAllowances')}</Text>
         ) : (
           <Table.ScrollContainer minWidth={320}>
             <Table verticalSpacing="sm" data-testid="entitlements">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Feature</Table.Th>
-                  <Table.Th>Used</Table.Th>
-                  <Table.Th>Limit</Table.Th>
-                  <Table.Th>Remaining</Table.Th>
+                  <Table.Th>{t('pages.profile.feature')}</Table.Th>
+                  <Table.Th>{t('pages.profile.used')}</Table.Th>
+                  <Table.Th>{t('pages.profile.limit')}</Table.Th>
+                  <Table.Th>{t('pages.profile.remaining')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

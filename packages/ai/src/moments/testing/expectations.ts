@@ -23,6 +23,26 @@ export function rankOfPlanted(
 }
 
 /**
+ * An answer "is" in a planted passage when most of it (70%) lies inside the passage: it answers
+ * from there and is not padded with the talk around it (issue 20: the tightest span).
+ */
+export function answersFrom(
+  moment: Pick<Moment, 'startMs' | 'endMs'>,
+  planted: { startMs: number; endMs: number },
+): boolean {
+  const overlap = Math.min(moment.endMs, planted.endMs) - Math.max(moment.startMs, planted.startMs);
+  return overlap >= 0.7 * (moment.endMs - moment.startMs);
+}
+
+/** 0-based rank of the first answer from the planted passage, or -1. */
+export function rankOfAnswer(
+  moments: readonly Pick<Moment, 'startMs' | 'endMs'>[],
+  planted: { startMs: number; endMs: number },
+): number {
+  return moments.findIndex((moment) => answersFrom(moment, planted));
+}
+
+/**
  * Moment boundaries must sit in the breath before a sentence's first word (at most BREATH_BEFORE_MS
  * earlier, never inside the previous sentence) and after a sentence's last word.
  */

@@ -1,33 +1,34 @@
-/** Strong segments planted into ordinary talk; tests check that moment finding ranks them on top. */
+/**
+ * Strong segments planted into ordinary talk; tests check that moment finding ranks them on top.
+ * Issue 20: written as a person tells such things, not from the judge's cue lists (the earlier
+ * passages used the lists' own phrases: "turns out", "nobody tells you", "I have to confess").
+ */
 export const PLANTED_STORY = [
-  'I remember the first time I tried to change the oil in my old car, years ago.',
-  'I watched three videos, bought all the tools, and spent a whole Saturday under that car.',
-  'I drained what I thought was the oil into a big pan, and it was bright pink.',
-  'I poured in five liters of fresh oil and felt like a genius.',
-  'Then I turned the key and the whole dashboard lit up like a Christmas tree.',
-  'Turns out I had drained the transmission fluid and poured the new oil right on top of the old oil!',
-  "That's when I learned to read the manual before I pick up a wrench.",
+  'On my twenty-first birthday my uncle handed me the keys to his old pickup.',
+  'The first job I took on was the oil, with a borrowed jack and a video on my phone.',
+  'I drained a red liquid into a washing-up bowl and poured five litres of fresh oil in at the top.',
+  'Then I started the engine and every light on the dashboard came on at once.',
+  'The red liquid was the transmission fluid, and the engine now held twice the oil it should.',
+  'My uncle laughed so hard he had to sit down on the kerb.',
+  'He paid for the tow truck, and I paid him back with a year of Saturdays at his garage.',
 ];
 
 export const PLANTED_CLAIM = [
-  "Here's the thing nobody tells you about saving money.",
-  "If you put away just five dollars a day, that's more than eighteen hundred dollars a year.",
-  "Over thirty years, invested at seven percent, that's nearly two hundred thousand dollars.",
-  'Two hundred thousand dollars!',
-  'From skipping one fancy coffee a day.',
-  'The biggest mistake is thinking you need a lot of money to start.',
-  "You don't need money, you need to start.",
+  'Put aside five dollars a day and by December you will have more than eighteen hundred.',
+  'Leave that in an index fund for thirty years at seven percent and it grows to almost two hundred thousand dollars.',
+  'Two hundred thousand, from the price of a sandwich.',
+  'Most people wait until they earn more before they begin, and the waiting costs them more than anything they buy.',
+  'Begin with whatever you have this week, even if it is one dollar.',
 ];
 
 export const PLANTED_CONFESSION = [
-  'I have to confess something I never told anyone.',
-  'When my father got sick, I was terrified.',
-  'I was so scared that I stopped visiting him, because I could not bear to see him like that.',
-  'I cried every night in my car outside the hospital.',
-  'And honestly, I still feel ashamed.',
-  'He passed away that winter, and I never said goodbye.',
-  'I think about it every single day.',
-  'If your parents are still here, please call them tonight.',
+  'When my father was in hospital, I stopped going to see him after the second week.',
+  'I told my family I was busy at work.',
+  'I could not stand seeing him so thin, with the tubes in his arms.',
+  'Most nights I sat in the car park with the engine off and cried until the lights in his ward went out.',
+  'He died in February, and the last time we spoke was on the phone, about the football.',
+  'Some of you have parents you keep meaning to call.',
+  'Call them this week.',
 ];
 
 /** A founder-flavoured passage that an `actAs: 'a startup founder'` run should lift. */

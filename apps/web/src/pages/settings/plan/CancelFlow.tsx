@@ -2,6 +2,8 @@ import { Alert, Button, Checkbox, Group, Modal, Stack, Text, Textarea } from '@m
 import { CANCEL_REASONS, validateCancelSurvey, type SurveyResult } from '@moments/domain/plans';
 import { useState } from 'react';
 import { cancelSubscription, sendCancelFeedback } from '../../../api/billing';
+import { t } from '../../../messages/catalogue';
+import { cancelReasonLabel, surveyErrorText } from '../../../messages/domain';
 
 type Step = 'survey' | 'confirm' | 'done' | null;
 
@@ -46,7 +48,7 @@ export function CancelFlow({
       await sendCancelFeedback(email, checked.details);
       setStep('confirm');
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : 'Something went wrong');
+      setFailure(error instanceof Error ? error.message : t('pages.cancel.failed'));
     } finally {
       setBusy(false);
     }
@@ -62,7 +64,7 @@ export function CancelFlow({
       setResult(null);
       onChanged();
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : 'Something went wrong');
+      setFailure(error instanceof Error ? error.message : t('pages.cancel.failed'));
     } finally {
       setBusy(false);
     }
@@ -73,7 +75,7 @@ export function CancelFlow({
       <Modal
         opened={step === 'survey'}
         onClose={() => setStep(null)}
-        title="Before you go: why are you cancelling?"
+        title={t('title.beforeYouGoWhyAreYou')}
         size={446}
       >
         <Stack gap="sm">
@@ -82,20 +84,22 @@ export function CancelFlow({
             return (
               <Stack key={reason.id} gap={6}>
                 <Checkbox
-                  label={reason.label}
+                  label={cancelReasonLabel(reason.id)}
                   checked={on}
                   onChange={(event) => toggle(reason.id, event.currentTarget.checked)}
                 />
                 {on && reason.detail !== 'none' && (
                   <Textarea
-                    aria-label={`${reason.label}: details`}
+                    aria-label={t('pages.cancel.details', { reason: cancelReasonLabel(reason.id) })}
                     placeholder={
-                      reason.detail === 'required' ? 'Tell us more' : 'Tell us more (optional)'
+                      reason.detail === 'required'
+                        ? t('pages.cancel.tellMore')
+                        : t('pages.cancel.tellMoreOptional')
                     }
                     autosize
                     minRows={2}
                     value={picked[reason.id] ?? ''}
-                    error={result?.reasonErrors[reason.id]}
+                    error={surveyErrorText(result?.reasonErrors[reason.id])}
                     onChange={(event) => {
                       const text = event.currentTarget.value;
                       setPicked((prev) => ({ ...prev, [reason.id]: text }));
@@ -107,16 +111,16 @@ export function CancelFlow({
           })}
           {result?.error && (
             <Text c="red" size="sm" role="alert">
-              {result.error}
+              {surveyErrorText(result.error)}
             </Text>
           )}
           {failure && <Alert color="red">{failure}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setStep(null)}>
-              Keep my plan
+              {t('pages.cancel.keepPlan')}
             </Button>
             <Button color="red" loading={busy} onClick={() => void submitSurvey()}>
-              Continue
+              {t('pages.cancel.continue')}
             </Button>
           </Group>
         </Stack>
@@ -125,21 +129,20 @@ export function CancelFlow({
       <Modal
         opened={step === 'confirm'}
         onClose={() => setStep(null)}
-        title="Cancel your subscription?"
+        title={t('title.cancelYourSubscription')}
         size="sm"
       >
         <Stack>
           <Text size="sm">
-            Your plan stays active until {periodEnd ?? 'the end of the paid period'}, then moves to
-            the free plan. You can resume any time before that.
+            {t('pages.cancel.staysActive', { end: periodEnd ?? t('pages.cancel.periodEnd') })}
           </Text>
           {failure && <Alert color="red">{failure}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setStep(null)}>
-              Keep my plan
+              {t('pages.cancel.keepPlan')}
             </Button>
             <Button color="red" loading={busy} onClick={() => void confirmCancel()}>
-              Confirm cancellation
+              {t('pages.cancel.confirm')}
             </Button>
           </Group>
         </Stack>
@@ -148,16 +151,15 @@ export function CancelFlow({
       <Modal
         opened={step === 'done'}
         onClose={() => setStep(null)}
-        title="Your subscription is cancelled"
+        title={t('title.yourSubscriptionIsCancelled')}
         size="sm"
       >
         <Stack>
           <Text size="sm">
-            Thanks for your feedback. You keep your plan until{' '}
-            {periodEnd ?? 'the end of the paid period'}.
+            {t('pages.cancel.thanks', { end: periodEnd ?? t('pages.cancel.periodEnd') })}
           </Text>
           <Group justify="flex-end">
-            <Button onClick={() => setStep(null)}>Done</Button>
+            <Button onClick={() => setStep(null)}>{t('pages.cancel.done')}</Button>
           </Group>
         </Stack>
       </Modal>

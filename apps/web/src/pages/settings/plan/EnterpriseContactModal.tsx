@@ -10,9 +10,11 @@ import {
   Textarea,
 } from '@mantine/core';
 import { COMPANY_SIZES } from '@moments/contract';
-import { ENTERPRISE_FIELDS, validateEnterpriseForm } from '@moments/domain/plans';
+import { ENTERPRISE_FIELDS, enterpriseFormErrors } from '@moments/domain/plans';
 import { useState } from 'react';
 import { sendContactUs, type EnterpriseFormValues } from '../../../api/billing';
+import { t } from '../../../messages/catalogue';
+import { enterpriseErrorText } from '../../../messages/domain';
 
 const EMPTY: EnterpriseFormValues = {
   first_name: '',
@@ -55,8 +57,22 @@ export function EnterpriseContactModal({
     },
   });
 
+  const inputs = {
+    firstName: field('first_name'),
+    lastName: field('last_name'),
+    businessEmail: field('business_email'),
+    companyName: field('company_name'),
+    socialChannel: field('company_social_channel'),
+    message: field('message'),
+  };
+
   const submit = async () => {
-    const found = validateEnterpriseForm(values);
+    const found = Object.fromEntries(
+      Object.entries(enterpriseFormErrors(values)).map(([name, code]) => [
+        name,
+        enterpriseErrorText(code),
+      ]),
+    ) as Partial<Record<(typeof ENTERPRISE_FIELDS)[number], string>>;
     setErrors(found);
     setFailure(null);
     if (ENTERPRISE_FIELDS.some((name) => found[name])) return;
@@ -67,7 +83,9 @@ export function EnterpriseContactModal({
       onSent();
     } catch (error) {
       setFailure(
-        `We couldn't send your request: ${error instanceof Error ? error.message : 'unknown error'}. Please try again.`,
+        t('pages.enterprise.failed', {
+          reason: error instanceof Error ? error.message : t('pages.enterprise.unknownError'),
+        }),
       );
     } finally {
       setSending(false);
@@ -75,7 +93,7 @@ export function EnterpriseContactModal({
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Talk to us about Enterprise" size="lg">
+    <Modal opened={opened} onClose={onClose} title={t('title.talkToUsAboutEnterprise')} size="lg">
       <form
         noValidate
         onSubmit={(event) => {
@@ -85,14 +103,19 @@ export function EnterpriseContactModal({
       >
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="First name" required {...field('first_name')} />
-            <TextInput label="Last name" required {...field('last_name')} />
+            <TextInput label={t('pages.enterprise.firstName')} required {...inputs.firstName} />
+            <TextInput label={t('pages.enterprise.lastName')} required {...inputs.lastName} />
           </SimpleGrid>
-          <TextInput label="Business email" type="email" required {...field('business_email')} />
+          <TextInput
+            label={t('pages.enterprise.businessEmail')}
+            type="email"
+            required
+            {...inputs.businessEmail}
+          />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="Company name" required {...field('company_name')} />
+            <TextInput label={t('pages.enterprise.companyName')} required {...inputs.companyName} />
             <Select
-              label="Company size"
+              label={t('pages.enterprise.companySize')}
               required
               data={[...COMPANY_SIZES]}
               value={values.company_size || null}
@@ -102,12 +125,18 @@ export function EnterpriseContactModal({
             />
           </SimpleGrid>
           <TextInput
-            label="Company social channel"
-            placeholder="youtube.com/@yourcompany"
+            label={t('pages.enterprise.socialChannel')}
+            placeholder={t('pages.enterprise.socialChannelExample')}
             required
-            {...field('company_social_channel')}
+            {...inputs.socialChannel}
           />
-          <Textarea label="Message" minRows={3} autosize required {...field('message')} />
+          <Textarea
+            label={t('pages.enterprise.message')}
+            minRows={3}
+            autosize
+            required
+            {...inputs.message}
+          />
           {failure && (
             <Alert color="red" role="alert">
               {failure}
@@ -115,10 +144,10 @@ export function EnterpriseContactModal({
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              {t('pages.enterprise.cancel')}
             </Button>
             <Button type="submit" loading={sending}>
-              Send
+              {t('pages.enterprise.send')}
             </Button>
           </Group>
         </Stack>

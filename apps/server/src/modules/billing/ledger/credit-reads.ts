@@ -1,0 +1,152 @@
+import type { CreditHistory, Entitlement } from '@moments/contract';
+import { ERROR_CODES } from '@moments/contract';
+import {
+  MAX_VIDEO_MINUTES,
+  entitlementOf,
+  entitlementsForPlan,
+  spendable,
+  type CreditBucket,
+} from '@moments/domain';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { creditBuckets, creditLedger, jobs, tasks } from '../../../db/schema.js';
+import { AppError } from '../../../http/errors.js';
+import type { Tx } from './ledger.js';
+
+const BUCKET_ORDER: Record<string, number> = { plan: 0, reward: 1, purchased: 2 };
+
+/** Reads of the ledger: balances, the spec §3 entitlements, credit history, what work cost. */
+export class CreditReads {
+  constructor(
+    private readonly db: Db,
+    /** false with BILLING=off: every balance reads unlimited and nothing is refused. */
+    private readonly limits = true,
+  ) {}
+
+  private buckets(userId: string, tx: Db | Tx = this.db) {
+    return tx.select().from(creditBuckets).where(eq(creditBuckets.userId, userId));
+  }
+
+  /**
+   * spec §3 user info entitlements, derived from the buckets: for balances, usage is what was
+   * spent this period and limit - usage what is left in every bucket; ceilings (the longest
+   * video) come from the plan.
+   */
+  async entitlements(userId: string, plan: string): Promise<Entitlement[]> {
+    const rows = await this.buckets(userId);
+    if (!this.limits) {
+      return entitlementsForPlan(plan).map((grant) => ({
+        feature: grant.feature,
+        limit: -1,
+        usage: 0,
+      }));
+    }
+    return entitlementsForPlan(plan).map((grant) => {
+      const own = rows.filter((row) => row.feature === grant.feature);
+      if (!own.length) return { feature: grant.feature, limit: grant.limit, usage: 0 };
+      const used = own.find((row) => row.bucket === 'plan')?.periodUsed ?? 0;
+      const balances = own.map((row) => ({
+        bucket: row.bucket as CreditBucket,
+        balance: row.balance,
+        unlimited: row.unlimited,
+      }));
+      return { feature: grant.feature, ...entitlementOf(balances, used) };
+    });
+  }
+
+  /** Units of `feature` the user can spend now; null when unlimited. */
+  async spendable(userId: string, feature: string, tx?: Db | Tx): Promise<number | null> {
+    const rows = (await this.buckets(userId, tx)).filter((row) => row.feature === feature);
+    return spendable(
+      rows.map((row) => ({
+        bucket: row.bucket as CreditBucket,
+        balance: row.balance,
+        unlimited: row.unlimited,
+      })),
+    );
+  }
+
+  /** Refuses work the balance cannot cover, before anything is stored (spec §8 credit code). */
+  async assertCanSpend(userId: string, feature: string, amount: number, tx?: Db | Tx) {
+    const left = this.limits ? await this.spendable(userId, feature, tx) : null;
+    if (left !== null && left < amount) {
+      throw new AppError(
+        ERROR_CODES.BALANCE_NOT_ENOUGH,
+        402,
+        `This needs ${amount / 10} credits and you have ${left / 10} left. Upgrade your plan or add credits.`,
+      );
+    }
+  }
+
+  /** The plan's longest video (a ceiling, spec §8 "video too long"). */
+  assertVideoLength(plan: string, durationMs: number) {
+    const limit = entitlementsForPlan(plan).find((g) => g.feature === MAX_VIDEO_MINUTES)?.limit;
+    const minutes = Math.ceil(durationMs / 60_000);
+    if (this.limits && limit !== undefined && limit !== -1 && minutes > limit) {
+      throw new AppError(
+        ERROR_CODES.VIDEO_TOO_LONG,
+        402,
+        `This video (${minutes} min) is longer than your plan's limit of ${limit} minutes. Upgrade your plan to process it.`,
+      );
+    }
+  }
+
+  /** Net credit units the work still holds (charges minus refunds): the cost it shows. */
+  async netCharged(work: { taskId: string } | { jobId: string }, tx: Db | Tx = this.db) {
+    const where =
+      'taskId' in work ? eq(creditLedger.taskId, work.taskId) : eq(creditLedger.jobId, work.jobId);
+    const [row] = await tx
+      .select({ net: sql<number>`coalesce(-sum(${creditLedger.amount}), 0)::int` })
+      .from(creditLedger)
+      .where(and(where, sql`${creditLedger.kind} in ('charge', 'refund')`));
+    return Math.max(0, Number(row?.net ?? 0));
+  }
+
+  /** Credit history: every movement, newest first, with the work it belongs to; paginated. */
+  async history(userId: string, page: number, size: number): Promise<CreditHistory> {
+    const rows = await this.db
+      .select({
+        movement: creditLedger,
+        taskVideo: tasks.video,
+        jobTitle: jobs.title,
+      })
+      .from(creditLedger)
+      .leftJoin(tasks, eq(tasks.id, creditLedger.taskId))
+      .leftJoin(jobs, eq(jobs.id, creditLedger.jobId))
+      .where(eq(creditLedger.userId, userId))
+      .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
+      .limit(size + 1)
+      .offset((page - 1) * size);
+    const balances = (await this.buckets(userId))
+      .map((row) => ({
+        feature: row.feature,
+        bucket: row.bucket as CreditBucket,
+        balance: row.balance,
+        unlimited: row.unlimited,
+      }))
+      .sort(
+        (a, b) =>
+          a.feature.localeCompare(b.feature) || BUCKET_ORDER[a.bucket]! - BUCKET_ORDER[b.bucket]!,
+      );
+    return {
+      balances,
+      movements: rows.slice(0, size).map(({ movement, taskVideo, jobTitle }) => ({
+        id: movement.id,
+        created_at: movement.createdAt.getTime(),
+        kind: movement.kind as 'charge' | 'refund' | 'grant' | 'expire',
+        feature: movement.feature,
+        bucket: movement.bucket as CreditBucket,
+        amount: movement.amount,
+        balance_after: movement.balanceAfter,
+        reason: movement.reason,
+        action: movement.action,
+        task_id: movement.taskId,
+        job_id: movement.jobId,
+        work_title: jobTitle ?? (taskVideo as { title?: string } | null)?.title ?? null,
+      })),
+      page_num: page,
+      page_size: size,
+      last: rows.length <= size,
+    };
+  }
+}

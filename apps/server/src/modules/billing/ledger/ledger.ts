@@ -1,0 +1,360 @@
+import { ERROR_CODES, type PlanChangeAction } from '@moments/contract';
+import {
+  CHARGE_KIND_LABELS,
+  entitlementsForPlan,
+  splitCharge,
+  type BucketBalance,
+  type CreditBucket,
+} from '@moments/domain';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { creditBuckets, creditLedger, creditOperations } from '../../../db/schema.js';
+import { AppError } from '../../../http/errors.js';
+import { operationKey, workOf, type ChargeKey } from './charge-keys.js';
+
+/** A transaction handle, so callers can move credits inside their own transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Features that are balances (counted down); other plan entitlements are ceilings. */
+export const BALANCE_FEATURES = ['CREDIT', 'FREE_TOOL_CREDIT', 'CANVAS_EXPORT'] as const;
+export type BalanceFeature = (typeof BALANCE_FEATURES)[number];
+const isBalanceFeature = (feature: string): feature is BalanceFeature =>
+  (BALANCE_FEATURES as readonly string[]).includes(feature);
+
+export type GrantRequest =
+  /** A new period of `plan`: what is left of the plan bucket expires, then the plan's grant. */
+  | { source: 'plan'; plan: string; action: PlanChangeAction | null; key: string }
+  /** Credits bought (a top-up) or given (a referral or gift reward): added, never reset. */
+  | { source: 'purchased' | 'reward'; amount: number; key: string; reason: string };
+
+type Movement = {
+  operationKey: string;
+  kind: 'charge' | 'refund' | 'grant' | 'expire';
+  feature: string;
+  bucket: CreditBucket;
+  amount: number;
+  reason: string;
+  action?: string | null;
+  taskId?: string | null;
+  jobId?: string | null;
+};
+
+/** The error a balance that cannot cover a charge answers with (spec §8 dialog causes). */
+function notEnough(feature: string): AppError {
+  if (feature === 'CANVAS_EXPORT') {
+    return new AppError(
+      ERROR_CODES.EXPORT_LIMIT_REACHED,
+      402,
+      'You have used all the exports of your plan. Upgrade to export more clips.',
+    );
+  }
+  return new AppError(
+    ERROR_CODES.BALANCE_NOT_ENOUGH,
+    402,
+    'Not enough credits for this video. Upgrade your plan or add credits to process it.',
+  );
+}
+
+/**
+ * The ledger (issue 19): the only way credits move. Four entry points: `charge`, `refund`,
+ * `grant` and `expire`; each is keyed (a second call with the same key is a no-op, also when
+ * concurrent), runs under the user's lock, moves buckets in the documented spending order
+ * (packages/domain buckets.ts) and writes one ledger row per bucket moved, with the balance after
+ * and the work it belongs to. Nothing else writes credit_buckets or credit_ledger.
+ */
+export class Ledger {
+  constructor(
+    private readonly db: Db,
+    /** false with BILLING=off: charges are recorded but never refused (no plans, no limits). */
+    private readonly limits = true,
+  ) {}
+
+  private inTx<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+    // Inside a caller's transaction this is a savepoint: a refused charge rolls back only itself.
+    return (tx ?? this.db).transaction(work);
+  }
+
+  /**
+   * Takes `amount` units of `feature` for the work `key` names; throws BALANCE_NOT_ENOUGH
+   * (EXPORT_LIMIT_REACHED for exports) and changes nothing when the buckets cannot cover it.
+   * Returns false when this work was charged before.
+   */
+  async charge(
+    userId: string,
+    key: ChargeKey,
+    feature: BalanceFeature,
+    amount: number,
+    options: { tx?: Tx; reason?: string } = {},
+  ): Promise<boolean> {
+    const opKey = operationKey(key);
+    const reason = options.reason ?? CHARGE_KIND_LABELS[key.kind];
+    const work = workOf(key);
+    return this.inTx(options.tx, async (tx) => {
+      await lockUser(tx, userId);
+      const claimed = await claim(tx, {
+        key: opKey,
+        userId,
+        kind: 'charge',
+        chargeKind: key.kind,
+        feature,
+        amount,
+        reason,
+        ...work,
+      });
+      if (!claimed) return false;
+      const buckets = this.limits
+        ? await this.bucketsOf(tx, userId, feature)
+        : [{ bucket: 'plan' as const, balance: 0, unlimited: true }];
+      const parts = splitCharge(buckets, amount);
+      if (!parts) throw notEnough(feature);
+      for (const part of parts) {
+        await this.move(tx, userId, buckets, {
+          operationKey: opKey,
+          kind: 'charge',
+          feature,
+          bucket: part.bucket,
+          amount: -part.amount,
+          reason,
+          ...work,
+        });
+      }
+      await addPeriodUse(tx, userId, feature, amount);
+      return true;
+    });
+  }
+
+  /**
+   * Gives back what the charge `key` took, to the buckets it came from, once. Returns false when
+   * there was nothing to refund (never charged, or refunded before).
+   */
+  async refund(key: ChargeKey | string, options: { tx?: Tx } = {}): Promise<boolean> {
+    const opKey = typeof key === 'string' ? key : operationKey(key);
+    return this.inTx(options.tx, async (tx) => {
+      const [charge] = await tx
+        .select()
+        .from(creditOperations)
+        .where(eq(creditOperations.key, opKey))
+        .limit(1);
+      if (!charge || charge.kind !== 'charge') return false;
+      await lockUser(tx, charge.userId);
+      const reason = `Refund: ${charge.reason}`;
+      const claimed = await claim(tx, {
+        key: `refund:${opKey}`,
+        userId: charge.userId,
+        kind: 'refund',
+        chargeKind: charge.chargeKind,
+        feature: charge.feature,
+        amount: charge.amount,
+        reason,
+        taskId: charge.taskId,
+        jobId: charge.jobId,
+      });
+      if (!claimed) return false;
+      const taken = await tx
+        .select({ bucket: creditLedger.bucket, amount: creditLedger.amount })
+        .from(creditLedger)
+        .where(and(eq(creditLedger.operationKey, opKey), eq(creditLedger.kind, 'charge')));
+      const buckets = await this.bucketsOf(tx, charge.userId, charge.feature);
+      for (const part of taken) {
+        await this.move(tx, charge.userId, buckets, {
+          operationKey: `refund:${opKey}`,
+          kind: 'refund',
+          feature: charge.feature,
+          bucket: part.bucket as CreditBucket,
+          amount: -part.amount,
+          reason,
+          taskId: charge.taskId,
+          jobId: charge.jobId,
+        });
+      }
+      await addPeriodUse(tx, charge.userId, charge.feature, -charge.amount);
+      return true;
+    });
+  }
+
+  /** Adds credits (a plan period, a top-up, a reward), once per key. False when seen before. */
+  async grant(userId: string, request: GrantRequest, options: { tx?: Tx } = {}): Promise<boolean> {
+    return this.inTx(options.tx, async (tx) => {
+      await lockUser(tx, userId);
+      if (request.source !== 'plan') {
+        const claimed = await claim(tx, {
+          key: request.key,
+          userId,
+          kind: 'grant',
+          feature: 'CREDIT',
+          amount: request.amount,
+          reason: request.reason,
+        });
+        if (!claimed) return false;
+        const buckets = await this.bucketsOf(tx, userId, 'CREDIT');
+        await this.move(tx, userId, buckets, {
+          operationKey: request.key,
+          kind: 'grant',
+          feature: 'CREDIT',
+          bucket: request.source,
+          amount: request.amount,
+          reason: request.reason,
+          action: request.source === 'purchased' ? 'CREDIT' : null,
+        });
+        return true;
+      }
+      const grants = entitlementsForPlan(request.plan).filter((g) => isBalanceFeature(g.feature));
+      const credit = grants.find((g) => g.feature === 'CREDIT')?.limit ?? 0;
+      const reason = `${request.action ?? 'Start'} ${request.plan}`;
+      const claimed = await claim(tx, {
+        key: request.key,
+        userId,
+        kind: 'grant',
+        feature: 'CREDIT',
+        amount: Math.max(0, credit),
+        reason,
+      });
+      if (!claimed) return false;
+      await this.expireIn(tx, userId, `${request.key}:expire`, 'End of the plan period');
+      for (const grant of grants) {
+        await this.setPlanBucket(tx, userId, grant.feature, grant.limit, {
+          operationKey: request.key,
+          reason,
+          action: request.action,
+        });
+      }
+      return true;
+    });
+  }
+
+  /** What is left of the plan's grant expires (the end of a period). Once per key. */
+  async expire(userId: string, key: string, reason: string, options: { tx?: Tx } = {}) {
+    return this.inTx(options.tx, async (tx) => {
+      await lockUser(tx, userId);
+      return this.expireIn(tx, userId, key, reason);
+    });
+  }
+
+  private async expireIn(tx: Tx, userId: string, key: string, reason: string) {
+    const claimed = await claim(tx, {
+      key,
+      userId,
+      kind: 'expire',
+      feature: 'CREDIT',
+      amount: 0,
+      reason,
+    });
+    if (!claimed) return false;
+    for (const feature of BALANCE_FEATURES) {
+      const buckets = await this.bucketsOf(tx, userId, feature);
+      const plan = buckets.find((b) => b.bucket === 'plan');
+      if (!plan || plan.unlimited || plan.balance === 0) continue;
+      await this.move(tx, userId, buckets, {
+        operationKey: key,
+        kind: 'expire',
+        feature,
+        bucket: 'plan',
+        amount: -plan.balance,
+        reason,
+      });
+    }
+    return true;
+  }
+
+  /** The plan bucket starts a period: `limit` (-1 unlimited) to spend, nothing used yet. */
+  private async setPlanBucket(
+    tx: Tx,
+    userId: string,
+    feature: string,
+    limit: number,
+    row: { operationKey: string; reason: string; action: string | null },
+  ) {
+    const unlimited = limit === -1;
+    const balance = unlimited ? 0 : limit;
+    await tx
+      .insert(creditBuckets)
+      .values({ userId, feature, bucket: 'plan', balance, unlimited, periodUsed: 0 })
+      .onConflictDoUpdate({
+        target: [creditBuckets.userId, creditBuckets.feature, creditBuckets.bucket],
+        set: { balance, unlimited, periodUsed: 0, updatedAt: new Date() },
+      });
+    await tx.insert(creditLedger).values({
+      userId,
+      operationKey: row.operationKey,
+      kind: 'grant',
+      feature,
+      bucket: 'plan',
+      amount: balance,
+      balanceAfter: unlimited ? null : balance,
+      reason: row.reason,
+      action: row.action,
+    });
+  }
+
+  /** Moves one bucket by `movement.amount` and writes its ledger row. */
+  private async move(tx: Tx, userId: string, buckets: BucketBalance[], movement: Movement) {
+    const known = buckets.find((b) => b.bucket === movement.bucket);
+    let balanceAfter: number | null = null;
+    if (known?.unlimited) {
+      balanceAfter = null;
+    } else {
+      const [row] = await tx
+        .insert(creditBuckets)
+        .values({
+          userId,
+          feature: movement.feature,
+          bucket: movement.bucket,
+          balance: Math.max(0, movement.amount),
+        })
+        .onConflictDoUpdate({
+          target: [creditBuckets.userId, creditBuckets.feature, creditBuckets.bucket],
+          set: {
+            balance: sql`${creditBuckets.balance} + ${movement.amount}`,
+            updatedAt: new Date(),
+          },
+        })
+        .returning({ balance: creditBuckets.balance });
+      balanceAfter = row?.balance ?? null;
+      if (known) known.balance = balanceAfter ?? known.balance;
+      else buckets.push({ bucket: movement.bucket, balance: balanceAfter ?? 0, unlimited: false });
+    }
+    await tx.insert(creditLedger).values({ userId, ...movement, balanceAfter });
+  }
+
+  private async bucketsOf(tx: Tx | Db, userId: string, feature: string): Promise<BucketBalance[]> {
+    const rows = await tx
+      .select()
+      .from(creditBuckets)
+      .where(and(eq(creditBuckets.userId, userId), eq(creditBuckets.feature, feature)));
+    return rows.map((row) => ({
+      bucket: row.bucket as CreditBucket,
+      balance: row.balance,
+      unlimited: row.unlimited,
+    }));
+  }
+}
+
+/** Claims an operation key; false when it exists (the operation happened before). */
+async function claim(tx: Tx, row: typeof creditOperations.$inferInsert): Promise<boolean> {
+  const claimed = await tx
+    .insert(creditOperations)
+    .values(row)
+    .onConflictDoNothing({ target: creditOperations.key })
+    .returning({ key: creditOperations.key });
+  return claimed.length > 0;
+}
+
+/** The plan bucket's `period_used`: what the user spent this period, from every bucket. */
+async function addPeriodUse(tx: Tx, userId: string, feature: string, amount: number) {
+  await tx
+    .insert(creditBuckets)
+    .values({ userId, feature, bucket: 'plan', balance: 0, periodUsed: Math.max(0, amount) })
+    .onConflictDoUpdate({
+      target: [creditBuckets.userId, creditBuckets.feature, creditBuckets.bucket],
+      set: { periodUsed: sql`greatest(${creditBuckets.periodUsed} + ${amount}, 0)` },
+    });
+}
+
+/**
+ * Serialises every credit movement of one user (PostgreSQL: a transaction-scoped advisory lock;
+ * PGlite runs one transaction at a time anyway), so concurrent charges never both spend the same
+ * balance.
+ */
+async function lockUser(tx: Tx, userId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`credits:${userId}`}, 0))`);
+}

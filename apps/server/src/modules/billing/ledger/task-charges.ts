@@ -1,0 +1,106 @@
+import type { TaskKind } from '@moments/contract';
+import { chargeKindOfTask, taskQuote, type TaskQuote } from '@moments/domain';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { users } from '../../../db/schema.js';
+import type { ChargeKey } from './charge-keys.js';
+import type { CreditReads } from './credit-reads.js';
+import type { Ledger, Tx } from './ledger.js';
+import type { RefundOutbox } from './refund-outbox.js';
+
+/** The task facts its charges depend on. */
+export interface ChargedTask {
+  id: string;
+  userId: string;
+  kind: string;
+  attempts: number;
+  reusesTranscript: boolean;
+}
+
+/**
+ * What a task costs and how it is charged (issue 19): its run and its summary, each under its own
+ * typed key per attempt, priced by the one cost function (packages/domain taskQuote) that the
+ * start form shows. Charged when the task starts (or is retried) if the video's length is known,
+ * otherwise right after the video is probed; refunded through the outbox when the work fails.
+ */
+export class TaskCharges {
+  constructor(
+    private readonly db: Db,
+    private readonly ledger: Ledger,
+    private readonly reads: CreditReads,
+    private readonly refunds: RefundOutbox,
+  ) {}
+
+  quote(task: Pick<ChargedTask, 'kind' | 'reusesTranscript'>, durationMs: number): TaskQuote {
+    return taskQuote(task.kind as TaskKind, durationMs, {
+      reusesTranscript: task.reusesTranscript,
+    });
+  }
+
+  keys(task: Pick<ChargedTask, 'id' | 'kind' | 'attempts'>): {
+    run: ChargeKey;
+    summary: ChargeKey;
+  } {
+    const kind = chargeKindOfTask(task.kind as TaskKind) as
+      'task-run' | 'question' | 'caption-task';
+    return {
+      run: { kind, taskId: task.id, attempt: task.attempts },
+      summary: { kind: 'summary', taskId: task.id, attempt: task.attempts },
+    };
+  }
+
+  async planOf(userId: string, tx: Db | Tx = this.db): Promise<string> {
+    const [row] = await tx
+      .select({ plan: users.currentPlan })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    return row?.plan ?? 'free';
+  }
+
+  /**
+   * Refuses work that the plan or the balance cannot take, before anything is stored: the video
+   * too long (VIDEO_TOO_LONG) or the credits short (BALANCE_NOT_ENOUGH), the spec §8 dialog codes.
+   */
+  async assertStartable(
+    userId: string,
+    task: Pick<ChargedTask, 'kind' | 'reusesTranscript'>,
+    durationMs: number,
+  ) {
+    this.reads.assertVideoLength(await this.planOf(userId), durationMs);
+    await this.reads.assertCanSpend(userId, 'CREDIT', this.quote(task, durationMs).total);
+  }
+
+  /** Charges this attempt's run and summary (a no-op when charged before); returns the quote. */
+  async charge(task: ChargedTask, durationMs: number, tx?: Tx): Promise<TaskQuote> {
+    const quote = this.quote(task, durationMs);
+    const keys = this.keys(task);
+    const run = async (inner: Tx) => {
+      this.reads.assertVideoLength(await this.planOf(task.userId, inner), durationMs);
+      await this.ledger.charge(task.userId, keys.run, 'CREDIT', quote.run, { tx: inner });
+      if (quote.summary > 0) {
+        await this.ledger.charge(task.userId, keys.summary, 'CREDIT', quote.summary, { tx: inner });
+      }
+    };
+    if (tx) await run(tx);
+    else await this.db.transaction(run);
+    return quote;
+  }
+
+  /** The attempt failed or was deleted unfinished: run and summary go back (outbox). */
+  async refundAttempt(task: ChargedTask) {
+    const keys = this.keys(task);
+    await this.refunds.refund(task.userId, keys.run);
+    await this.refunds.refund(task.userId, keys.summary);
+  }
+
+  /** The summary could not be made: its part goes back, the task keeps its moments. */
+  refundSummary(task: ChargedTask) {
+    return this.refunds.refund(task.userId, this.keys(task).summary);
+  }
+
+  /** What the task still holds in the ledger: the cost it shows. */
+  shownCost(taskId: string, tx?: Db | Tx) {
+    return this.reads.netCharged({ taskId }, tx);
+  }
+}

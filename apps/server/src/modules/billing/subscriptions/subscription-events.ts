@@ -1,0 +1,191 @@
+import type { Db } from '../../../db/client.js';
+import { silentLogger, type Logger } from '../../../logging.js';
+import type { BillingRepository } from '../billing.repository.js';
+import type { BillingMail } from '../billing-mail.js';
+import type { Ledger, Tx } from '../ledger/ledger.js';
+import type { PaymentProvider, ProviderEvents } from '../providers/payment-provider.js';
+import type { UserLocks } from '../user-locks.js';
+import { transition, type Intent } from './machine.js';
+import { parseProviderEvent, type ProviderEvent, type UserHints } from './provider-events.js';
+
+export interface BillingHooks {
+  /** Called once, after commit, when a user's first paid plan starts (referral rewards). */
+  onFirstPaidPlan?(userId: string, referral: string | undefined): Promise<void>;
+}
+
+export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'rejected';
+
+/** Work that runs after the transaction commits (mail, provider calls, hooks). */
+type AfterCommit = () => Promise<void>;
+
+/**
+ * Applies provider events (issue 19): parse, find the user, take the user's lock, run the state
+ * machine, and in one transaction store its state, carry out its ledger intents and record the
+ * invoice. Each event id is handled once; an event that cannot be used is logged and answered
+ * 2xx, so the provider stops sending it.
+ */
+export class SubscriptionEvents {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: BillingRepository,
+    private readonly ledger: Ledger,
+    private readonly locks: UserLocks,
+    private readonly provider: PaymentProvider,
+    private readonly mail: BillingMail,
+    private readonly hooks: BillingHooks = {},
+    private readonly log: Logger = silentLogger,
+  ) {}
+
+  /** A verified webhook body (or an event the TEST MODE provider made): takes the user's lock. */
+  async handle(raw: unknown): Promise<{ outcome: EventOutcome; reason?: string }> {
+    const parsed = parseProviderEvent(raw);
+    if (!parsed.ok) {
+      this.log.warn(
+        { eventId: parsed.id, type: parsed.type, reason: parsed.reason },
+        'billing event rejected',
+      );
+      return { outcome: parsed.ignored ? 'ignored' : 'rejected', reason: parsed.reason };
+    }
+    const userId = await this.userOf(parsed.event.hints);
+    if (!userId) {
+      const reason = 'no user matches the event';
+      this.log.warn(
+        { eventId: parsed.event.id, type: parsed.event.type, ...parsed.event.hints, reason },
+        'billing event rejected',
+      );
+      return { outcome: 'ignored', reason };
+    }
+    return this.locks.with(userId, () => this.applyLocked(userId, parsed.event));
+  }
+
+  /** Events a provider produced while the caller holds the user's lock (test mode, in-app changes). */
+  async applyAllLocked(userId: string, events: ProviderEvents) {
+    for (const raw of events) {
+      const parsed = parseProviderEvent(raw);
+      if (!parsed.ok) throw new Error(`the provider made an unusable event: ${parsed.reason}`);
+      await this.applyLocked(userId, parsed.event);
+    }
+  }
+
+  private async applyLocked(
+    userId: string,
+    event: ProviderEvent,
+  ): Promise<{ outcome: EventOutcome; reason?: string }> {
+    const after: AfterCommit[] = [];
+    const result = await this.db.transaction(async (tx) => {
+      if (!(await this.repo.claimEvent(event.id, event.type, tx))) {
+        return { outcome: 'duplicate' as const };
+      }
+      const user = await this.repo.user(userId, tx);
+      if (!user) return { outcome: 'ignored' as const, reason: 'the user is gone' };
+      const sessions = 'checkout' in event.machine ? [event.machine.checkout.sessionId] : [];
+      const before = await this.repo.loadState(userId, sessions, tx);
+      const step = transition(before, event.machine, { eduVerified: user.eduVerified });
+      if (step.state !== before) {
+        await this.repo.saveState(userId, before, step.state, this.provider.name, tx);
+      }
+      for (const intent of step.intents) await this.carryOut(tx, userId, intent, event, after);
+      // Money taken is recorded whatever the plan does: a top-up only once it is paid.
+      const paidTopUp = step.intents.some((intent) => intent.type === 'grant-purchase');
+      if (event.invoice && (event.machine.type === 'invoice.paid' || paidTopUp)) {
+        const invoice = event.invoice;
+        const row = await this.repo.insertInvoice({ userId, ...invoice }, tx);
+        if (row && invoice.amount > 0)
+          after.push(() => this.mail.receipt(userId, invoice.amount, invoice.paymentMethod));
+      }
+      return step.rejected
+        ? { outcome: 'rejected' as const, reason: step.rejected }
+        : { outcome: 'handled' as const };
+    });
+    if (result.outcome === 'rejected') {
+      this.log.warn(
+        { eventId: event.id, type: event.type, userId, reason: result.reason },
+        'billing event rejected',
+      );
+    }
+    for (const run of after) await run();
+    return result;
+  }
+
+  private async carryOut(
+    tx: Tx,
+    userId: string,
+    intent: Intent,
+    event: ProviderEvent,
+    after: AfterCommit[],
+  ) {
+    switch (intent.type) {
+      case 'grant-plan':
+        await this.ledger.grant(
+          userId,
+          { source: 'plan', plan: intent.plan, action: intent.action, key: intent.key },
+          { tx },
+        );
+        return;
+      case 'grant-purchase':
+        await this.ledger.grant(
+          userId,
+          { source: 'purchased', amount: intent.credits, key: intent.key, reason: 'Credit top-up' },
+          { tx },
+        );
+        return;
+      case 'record-change':
+        await this.repo.recordChange(
+          {
+            userId,
+            action: intent.action,
+            fromPlan: intent.from,
+            toPlan: intent.to,
+            eventKey: intent.key,
+          },
+          tx,
+        );
+        return;
+      case 'cancel-subscription':
+        after.push(async () => {
+          try {
+            await this.provider.cancelAndRefund(intent.subscriptionId, new Date());
+            this.log.warn(
+              { userId, subscriptionId: intent.subscriptionId, reason: intent.reason },
+              'subscription cancelled and refunded',
+            );
+          } catch (error) {
+            this.log.error(
+              { err: error, userId, subscriptionId: intent.subscriptionId, eventId: event.id },
+              'could not cancel a subscription that must not bill',
+            );
+          }
+        });
+        return;
+      case 'first-paid-plan': {
+        const referral =
+          event.referral ?? (await this.repo.latestReferral(userId, tx)) ?? undefined;
+        after.push(async () => {
+          try {
+            await this.hooks.onFirstPaidPlan?.(userId, referral || undefined);
+          } catch (error) {
+            // A referral reward must never undo a payment.
+            this.log.error({ err: error, userId }, 'onFirstPaidPlan hook failed');
+          }
+        });
+        return;
+      }
+    }
+  }
+
+  /** The user an event belongs to: its metadata, then the subscription, then the customer. */
+  private async userOf(hints: UserHints): Promise<string | undefined> {
+    if (
+      hints.userId &&
+      /^[0-9a-f-]{36}$/i.test(hints.userId) &&
+      (await this.repo.user(hints.userId))
+    ) {
+      return hints.userId;
+    }
+    if (hints.subscriptionId) {
+      const known = await this.repo.subscriptionByProviderId(hints.subscriptionId);
+      if (known) return known.userId;
+    }
+    return hints.customerId ? this.repo.userByCustomer(hints.customerId) : undefined;
+  }
+}

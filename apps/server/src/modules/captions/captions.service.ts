@@ -1,0 +1,178 @@
+import type {
+  CaptionPreview,
+  CaptionPreviewBody,
+  SubtitleQuery,
+  TranslationSupport,
+} from '@moments/contract';
+import { ExportOptions } from '@moments/contract';
+import type { Translator } from '@moments/ai/translate';
+import { CAPTION_TEMPLATES } from '@moments/media/captions';
+import type { Db } from '../../db/client.js';
+import { findOwned } from '../../db/owned.js';
+import { tasks } from '../../db/schema.js';
+import type { FileUrls } from '../../storage/index.js';
+import type { ExportRenderer } from '../exports/export-renderer.js';
+import { fileBaseName, type ExportsService } from '../exports/exports.service.js';
+import { buildClipCaptions, captionBacking, captionFontUrl, captionText } from './clip-captions.js';
+import {
+  bilingualCues,
+  displayForLanguage,
+  formatSubtitles,
+  sourceCues,
+  translationCues,
+} from './subtitles.js';
+
+/** Signed addresses of a task's video live this long; the result page asks again after. */
+const FILE_URL_TTL_SEC = 6 * 3600;
+
+/**
+ * The clip editor's and the caption result page's captions (spec §7 /api/captions): the preview,
+ * subtitle files, templates and translation targets. A preview resolves the clip exactly as an
+ * export does (ExportsService.resolveClip) and builds captions with the same function, so the
+ * preview is the export.
+ */
+export class CaptionsService {
+  constructor(
+    private readonly db: Db,
+    private readonly fileUrls: FileUrls,
+    private readonly translator: Translator,
+    /** The exporter resolves the clip a request points at and knows its source's size. */
+    private readonly clips: Pick<ExportsService, 'resolveClip' | 'sourceSize'>,
+    /** Captions take their box or outline from the export's framing plan. */
+    private readonly framing: Pick<ExportRenderer['framing'], 'stored'>,
+  ) {}
+
+  async preview(userId: string, body: CaptionPreviewBody): Promise<CaptionPreview> {
+    const source = await this.clips.resolveClip(userId, undefined, body);
+    const size =
+      source.options.aspect === 'original'
+        ? await this.clips.sourceSize(source.task)
+        : { width: 0, height: 0 };
+    // The export's captions get a box or outline from its framing plan (when it is known yet):
+    // the preview draws the same document.
+    const framing = await this.framing.stored(source.task.mediaKey!, source.options);
+    const captions = await buildClipCaptions(
+      source.transcript,
+      source.options,
+      size,
+      this.translator,
+      undefined,
+      captionBacking(
+        framing?.layout === 'scale' ? undefined : framing?.plan.captionBackground,
+        source.options.captionPosition,
+      ),
+    );
+    return {
+      ass: captions.ass,
+      width: captions.width,
+      height: captions.height,
+      start_ms: source.options.startMs,
+      end_ms: source.options.endMs,
+      words: captions.words.map((word) => ({
+        text: word.text,
+        start: word.startMs,
+        end: word.endMs,
+      })),
+      fonts: captions.fonts.map((font) => ({
+        family: font.family,
+        url: captionFontUrl(font.file),
+      })),
+    };
+  }
+
+  /**
+   * A task's captions as a subtitle file (issue 13): SRT or WebVTT cues timed to the words, or the
+   * ASS document the export burns in; in the spoken language, the translation, or both.
+   */
+  async subtitles(
+    userId: string,
+    query: SubtitleQuery,
+  ): Promise<{ body: string; contentType: string; fileName: string }> {
+    const display = displayForLanguage(query.lang);
+    const source = await this.clips.resolveClip(userId, 'ANIMATED_CAPTION_EXPORT', {
+      task_id: query.task_id,
+      options: ExportOptions.parse({
+        aspect: 'original',
+        caption_display: display,
+        target_lang: query.target_lang,
+        transcript_text: query.transcript_text,
+        remove_fillers: query.remove_fillers,
+      }),
+    });
+    const { options, transcript } = source;
+    const base = `${fileBaseName(source.title)}.${query.lang === 'source' ? options.sourceLang : query.lang === 'target' ? options.targetLang : `${options.sourceLang}-${options.targetLang}`}`;
+    if (query.format === 'ass') {
+      const size = await this.clips.sourceSize(source.task);
+      const captions = await buildClipCaptions(transcript, options, size, this.translator);
+      return {
+        body: captions.ass,
+        contentType: 'text/x-ssa; charset=utf-8',
+        fileName: `${base}.ass`,
+      };
+    }
+    const { words, translationLines } = await captionText(transcript, options, this.translator);
+    const lines = transcript.segments.map(({ startMs, endMs }) => ({ startMs, endMs }));
+    const cues =
+      query.lang === 'source'
+        ? sourceCues(words, lines, transcript.language)
+        : query.lang === 'target'
+          ? translationCues(translationLines ?? [], options.targetLang ?? '')
+          : bilingualCues(words, translationLines ?? [], transcript.language);
+    return {
+      body: formatSubtitles(cues, query.format),
+      contentType:
+        query.format === 'srt' ? 'application/x-subrip; charset=utf-8' : 'text/vtt; charset=utf-8',
+      fileName: `${base}.${query.format}`,
+    };
+  }
+
+  /** A signed address of a DONE task's stored video, for the caption result page's player. */
+  async taskMediaUrl(userId: string, taskId: unknown): Promise<{ url: string | null }> {
+    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    if (!task.mediaKey) return { url: null };
+    return {
+      url: await this.fileUrls.signFileUrl(task.mediaKey, { expiresInSec: FILE_URL_TTL_SEC }),
+    };
+  }
+
+  /** The target languages offered, and whether this install can translate into each. */
+  translationSupport(): TranslationSupport {
+    const engine = this.translator.engine ?? null;
+    return {
+      engine,
+      languages: TRANSLATION_TARGETS.map(([code, name]) => ({
+        code,
+        name,
+        available: engine !== null,
+        note:
+          engine === null
+            ? `English to ${name} needs a configured LLM endpoint (LLM_BASE_URL): no offline engine installed here translated it well enough.`
+            : null,
+      })),
+    };
+  }
+
+  templates() {
+    return CAPTION_TEMPLATES.map(({ id, name, description }) => ({ id, name, description }));
+  }
+}
+
+/** Target languages the result page offers (the spec's "100+ languages" need an LLM endpoint). */
+const TRANSLATION_TARGETS: ReadonlyArray<readonly [string, string]> = [
+  ['es', 'Spanish'],
+  ['de', 'German'],
+  ['fr', 'French'],
+  ['zh', 'Chinese'],
+  ['ar', 'Arabic'],
+  ['pt', 'Portuguese'],
+  ['it', 'Italian'],
+  ['ja', 'Japanese'],
+  ['ko', 'Korean'],
+  ['ru', 'Russian'],
+  ['hi', 'Hindi'],
+  ['tr', 'Turkish'],
+  ['nl', 'Dutch'],
+  ['pl', 'Polish'],
+  ['id', 'Indonesian'],
+  ['vi', 'Vietnamese'],
+];

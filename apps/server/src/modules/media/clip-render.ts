@@ -1,0 +1,283 @@
+import path from 'node:path';
+import type { ExportAspect, ExportQuality } from '@moments/contract';
+import { captionsFilter } from '@moments/media/captions';
+import { runFfmpeg, spawnFfmpegStream } from '@moments/media/ffmpeg';
+import {
+  analyzeSubjects,
+  planReframe,
+  reframeFilter,
+  type DetectionStore,
+  type LayoutChoice,
+  type PlanLayout,
+  type ReframePlan,
+  type Size,
+  type SubjectAnalysis,
+} from '@moments/media/reframe';
+
+/** How the source becomes the output frame. */
+export type ClipFraming =
+  { layout: PlanLayout; plan: ReframePlan } | { layout: 'scale'; output: Size };
+
+export interface FramingRequest {
+  aspect: ExportAspect;
+  quality: ExportQuality;
+  layout: LayoutChoice;
+  startMs: number;
+  endMs: number;
+  source: Size;
+  output: Size;
+  /** Sentence ends and pauses (source ms): layout switches land on them. */
+  breaksMs?: readonly number[];
+}
+
+/**
+ * Chooses the framing: `original` is a plain scale; otherwise the span's shots decide (its
+ * faces, who speaks, slides, wide shots), within the layout asked for; the analysis also tells
+ * how light or busy the picture is under the captions.
+ */
+export async function planClipFraming(
+  sourceFile: string,
+  request: FramingRequest,
+  options: {
+    signal?: AbortSignal;
+    onProgress?: (fraction: number) => void;
+    workDir?: string;
+    /** Face detections shared by the spans of this source: only what they lack is analysed. */
+    detections?: DetectionStore;
+  } = {},
+): Promise<ClipFraming & { analysis?: SubjectAnalysis }> {
+  if (request.aspect === 'original') return { layout: 'scale', output: request.output };
+  const analysis = await analyzeSubjects(sourceFile, {
+    startMs: request.startMs,
+    endMs: request.endMs,
+    signal: options.signal,
+    onProgress: options.onProgress,
+    workDir: options.workDir,
+    detections: options.detections,
+  });
+  const plan = planReframe(analysis, {
+    aspect: request.aspect,
+    quality: request.quality,
+    layout: request.layout,
+    breaksMs: request.breaksMs,
+  });
+  return { layout: plan.layout, plan, analysis };
+}
+
+export interface RenderClipInput {
+  sourceFile: string;
+  outputFile: string;
+  /** ASS file to burn in, or null for no captions. */
+  assFile: string | null;
+  startMs: number;
+  endMs: number;
+  framing: ClipFraming;
+  hasAudio: boolean;
+  /** From measureLoudness; undefined leaves the level as it is. */
+  loudness?: LoudnessMeasure;
+  /** x264 preset; `veryfast` by default. */
+  preset?: string;
+  /**
+   * Parts of the clip to keep, in ms from the clip start (filler words cut out); the captions are
+   * burnt in before the cut, so every kept word keeps its caption. Default: all of it.
+   */
+  keepSpans?: readonly { startMs: number; endMs: number }[];
+  /** The encoder and its threads (the worker's share of the cores); x264 veryfast by default. */
+  encoder?: VideoEncoderSettings;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+  timeoutMs?: number;
+}
+
+/** Short-form platforms' loudness: -14 LUFS integrated, true peak under -1.5 dBTP. */
+const LOUDNESS_TARGET = 'I=-14:TP=-1.5:LRA=11';
+/** Pinned output format: left open, ffmpeg 5.1 sometimes fails to negotiate loudnorm's layout. */
+const AUDIO_OUTPUT_FORMAT =
+  'aresample=48000,aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo';
+
+/** What loudnorm's analysis pass measured over the clip (its `print_format=json` fields). */
+export interface LoudnessMeasure {
+  input_i: string;
+  input_tp: string;
+  input_lra: string;
+  input_thresh: string;
+  target_offset: string;
+}
+
+/**
+ * The first of loudnorm's two passes, audio only (a second or two for a minute of clip): a
+ * single dynamic pass misses the target on short clips with pauses, the measured linear pass
+ * lands on it.
+ */
+export async function measureLoudness(
+  sourceFile: string,
+  startMs: number,
+  endMs: number,
+  signal?: AbortSignal,
+): Promise<LoudnessMeasure | undefined> {
+  const stream = spawnFfmpegStream(
+    [
+      '-ss',
+      seconds(startMs),
+      '-to',
+      seconds(endMs),
+      '-i',
+      'file:' + path.resolve(sourceFile),
+      '-map',
+      '0:a:0',
+      '-af',
+      `loudnorm=${LOUDNESS_TARGET}:print_format=json`,
+      '-f',
+      'null',
+      '-',
+    ],
+    { signal, durationMs: endMs - startMs },
+  );
+  stream.stdout.resume();
+  await stream.done;
+  const tail = stream.stderrTail();
+  try {
+    const measured = JSON.parse(
+      tail.slice(tail.lastIndexOf('{'), tail.lastIndexOf('}') + 1),
+    ) as LoudnessMeasure;
+    // Silence measures -inf: there is nothing to normalise.
+    return Number.isFinite(Number(measured.input_i)) ? measured : undefined;
+  } catch {
+    // No measure in ffmpeg's output: the clip is rendered without loudness normalisation.
+    return undefined;
+  }
+}
+
+/** The audio filter: measured (linear) loudness normalisation when measured, then 48 kHz stereo. */
+export function loudnessFilter(measured: LoudnessMeasure | undefined): string {
+  if (!measured) return AUDIO_OUTPUT_FORMAT;
+  return (
+    `loudnorm=${LOUDNESS_TARGET}:measured_I=${measured.input_i}:measured_TP=${measured.input_tp}` +
+    `:measured_LRA=${measured.input_lra}:measured_thresh=${measured.input_thresh}` +
+    `:offset=${measured.target_offset}:linear=true,${AUDIO_OUTPUT_FORMAT}`
+  );
+}
+
+/** The video filtergraph: framing first, then the captions on the final frame. */
+export function clipVideoFilter(framing: ClipFraming, assFile: string | null): string {
+  let graph: string;
+  if (framing.layout === 'scale') {
+    graph = `scale=${framing.output.width}:${framing.output.height}:flags=lanczos,setsar=1`;
+  } else {
+    graph = reframeFilter(framing.plan);
+  }
+  graph += ',format=yuv420p';
+  return assFile ? `${graph},${captionsFilter(assFile)}` : graph;
+}
+
+/**
+ * One ffmpeg pass from the source (after the audio-only loudness measure): accurate input seek
+ * (the filters' `t` is 0 at the clip start, as the layout's windows and the captions expect),
+ * framing and captions, loudness-normalised audio, H.264 + AAC with the index up front so the
+ * file plays while it downloads; decoder, filter and encoder threads matched to the worker's
+ * share of the cores.
+ */
+export async function renderClip(input: RenderClipInput): Promise<void> {
+  const cut = input.keepSpans ? cutFilters(input.keepSpans) : undefined;
+  const durationMs = input.keepSpans
+    ? input.keepSpans.reduce((sum, span) => sum + span.endMs - span.startMs, 0)
+    : input.endMs - input.startMs;
+  // Decoding, filters and encoding all keep to the worker's share of the cores.
+  const threads = input.encoder?.threads;
+  const args = [
+    ...(threads ? ['-filter_complex_threads', String(threads), '-threads', String(threads)] : []),
+    '-ss',
+    seconds(input.startMs),
+    '-to',
+    seconds(input.endMs),
+    '-i',
+    'file:' + path.resolve(input.sourceFile),
+    '-filter_complex',
+    [
+      `[0:v:0]${clipVideoFilter(input.framing, input.assFile)}${cut ? `,${cut.video}` : ''}[clip_v]`,
+      ...(input.hasAudio
+        ? [`[0:a:0]${cut ? `${cut.audio},` : ''}${loudnessFilter(input.loudness)}[clip_a]`]
+        : []),
+    ].join(';'),
+    '-map',
+    '[clip_v]',
+    ...(input.hasAudio ? ['-map', '[clip_a]'] : []),
+  ];
+  args.push(
+    ...videoEncoderArgs(input.encoder),
+    ...AUDIO_ENCODER_ARGS,
+    '-map_metadata',
+    '-1',
+    '-sn',
+    '-dn',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    'file:' + path.resolve(input.outputFile),
+  );
+  await runFfmpeg(args, {
+    durationMs,
+    signal: input.signal,
+    onProgress: input.onProgress,
+    timeoutMs: input.timeoutMs,
+    threads,
+  });
+}
+
+export interface VideoEncoderSettings {
+  /** `x264` on the CPU (default) or `nvenc` on an NVIDIA GPU (VIDEO_ENCODER). */
+  encoder?: 'x264' | 'nvenc';
+  /** x264 preset; `veryfast` by default. */
+  preset?: string;
+  /** Encoder threads; 0 (default) lets x264 use every core. */
+  threads?: number;
+}
+
+/**
+ * The exporter's H.264 settings for short-form delivery: CRF 20 (a vertical clip is watched full
+ * screen on a phone), veryfast, a keyframe every 2 s at 30 fps so feeds can seek and cut quickly,
+ * threads limited to the worker's share so concurrent renders do not fight over the cores. The
+ * speed bench encodes with the same settings as its limit.
+ */
+export function videoEncoderArgs(settings: VideoEncoderSettings = {}): string[] {
+  if (settings.encoder === 'nvenc') {
+    return [
+      '-c:v',
+      'h264_nvenc',
+      '-preset',
+      'p4',
+      '-rc',
+      'vbr',
+      '-cq',
+      '23',
+      '-b:v',
+      '0',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '60',
+    ];
+  }
+  return [
+    ...['-c:v', 'libx264', '-preset', settings.preset ?? 'veryfast', '-crf', '20'],
+    ...['-pix_fmt', 'yuv420p', '-g', '60'],
+    ...(settings.threads ? ['-threads', String(settings.threads)] : []),
+  ];
+}
+
+export const AUDIO_ENCODER_ARGS = ['-c:a', 'aac', '-b:a', '160k'];
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/** Filters that keep only `spans` of the picture and the sound, played back to back. */
+export function cutFilters(spans: readonly { startMs: number; endMs: number }[]) {
+  // Commas inside a filter's expression are escaped for the filtergraph parser.
+  const keep = spans
+    .map((span) => `between(t\\,${seconds(span.startMs)}\\,${seconds(span.endMs)})`)
+    .join('+');
+  return {
+    video: `select=${keep},setpts=N/FRAME_RATE/TB`,
+    audio: `aselect=${keep},asetpts=N/SR/TB`,
+  };
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { thumbnailPath } from '@moments/contract';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { jobs } from '../../db/schema.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { findOwned } from '../../db/owned.js';
+
+const SHARE_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** A shared export as its public page and its preview tags read it. */
+export interface SharedClip {
+  shareId: string;
+  title: string;
+  durationMs: number | null;
+  /** Key of the MP4 in storage (served only while the share lasts). */
+  fileKey: string;
+  posterUrl: string | null;
+}
+
+export const sharedClipPath = (shareId: string) => `/s/${shareId}?clip=1`;
+export const sharedClipVideoPath = (shareId: string) => `/api/share/${shareId}/clip.mp4`;
+
+/**
+ * Issue 24: an exported MP4 shared as an unlisted page /s/{id}?clip=1 with a player, like shared
+ * summaries and notes. Sharing makes a random link; unsharing revokes the page, the MP4 and the
+ * poster at once (404).
+ */
+export class ClipSharesService {
+  constructor(private readonly db: Db) {}
+
+  async share(userId: string, jobId: unknown): Promise<{ share_id: string; path: string }> {
+    const job = await findOwned(this.db, jobs, userId, jobId, 'Export');
+    if (job.status !== 'DONE' || !job.fileKey) {
+      throw new AppError('CONFLICT', 409, 'Only a finished export can be shared.');
+    }
+    const shareId = job.shareId ?? randomBytes(12).toString('base64url');
+    if (!job.shareId) await this.db.update(jobs).set({ shareId }).where(eq(jobs.id, job.id));
+    return { share_id: shareId, path: sharedClipPath(shareId) };
+  }
+
+  async unshare(userId: string, jobId: unknown): Promise<void> {
+    const job = await findOwned(this.db, jobs, userId, jobId, 'Export');
+    await this.db.update(jobs).set({ shareId: null }).where(eq(jobs.id, job.id));
+  }
+
+  /** The shared clip, or 404 when the link is unknown or was revoked. */
+  async shared(shareId: string): Promise<SharedClip> {
+    if (!SHARE_ID.test(shareId)) throw notFound('Shared clip');
+    const [job] = await this.db.select().from(jobs).where(eq(jobs.shareId, shareId)).limit(1);
+    if (!job || job.status !== 'DONE' || !job.fileKey) throw notFound('Shared clip');
+    return {
+      shareId,
+      title: job.title || 'Clip',
+      durationMs: job.durationMs,
+      fileKey: job.fileKey,
+      posterUrl: job.posterKey ? thumbnailPath('job', job.id) : null,
+    };
+  }
+}

@@ -1,0 +1,161 @@
+import type PgBoss from 'pg-boss';
+import type { QueuedMail } from '../modules/mail/queued-mailer.js';
+
+/**
+ * Every piece of background work this server does, as one job kind each, with its payload and
+ * policy (PeerTube's habit): attempts (`retryLimit`), timeout (`expireInSeconds`), how many run
+ * at once in one worker (`concurrency`, else WORKER_CONCURRENCY), and for periodic work the cron
+ * it is sent on (`every`, pg-boss `schedule()`: sent once per minute slot for the whole cluster,
+ * whichever process keeps the clock). A kind a worker takes without a handler fails its start.
+ * The handlers live in ./handlers, one file per kind; `npm run jobs` shows each queue.
+ */
+export const JOB_KINDS = {
+  /** Runs a task's stages: download, probe, transcribe, analyse (modules/tasks/task-pipeline.ts). */
+  // Failures end the task as ERROR (the user retries); the one retry covers a job whose worker
+  // died before it marked the task IN_PROGRESS. Later deaths are resumed by task-reap.
+  'task-run': { retryLimit: 1, retryDelay: 5, retryBackoff: false, expireInSeconds: 6 * 3600 },
+  /** Renders one export to MP4. Same policy as task-run: failures end the job as ERROR; export-reap resumes dead runs. */
+  'export-render': {
+    retryLimit: 1,
+    retryDelay: 5,
+    retryBackoff: false,
+    expireInSeconds: 6 * 3600,
+  },
+  /**
+   * Background: analyses the framing (shots, faces, loudness) of a DONE task's top moments, so
+   * their exports only render (issue 22 item 5). Low priority, one at a time per worker, and only
+   * while no work a user waits for runs in the process (WorkGate); a failure costs an export its
+   * head start, nothing more, so one retry.
+   */
+  'framing-prepare': {
+    retryLimit: 1,
+    retryDelay: 60,
+    retryBackoff: false,
+    expireInSeconds: 2 * 3600,
+    priority: -10,
+    background: true,
+  },
+  /**
+   * Transcribes one chunk of a task's audio (issue 22). No queue retry: the task's run watches its
+   * chunks and queues a dead worker's chunk again, once (ChunkedTranscription). Its concurrency is
+   * the number of Whisper processes, set at worker start.
+   */
+  'asr-chunk': { retryLimit: 0, expireInSeconds: 3 * 3600 },
+  /**
+   * The refund outbox (issue 19): a refund retried with backoff until it lands; every worker
+   * takes it, whatever WORKER_QUEUES says.
+   */
+  'credit-refund': { retryLimit: 60, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+  /**
+   * Hands one mail to the SMTP server (SMTP_URL set; the outbox folder is written in the request).
+   * Retried with backoff for about a day, so an SMTP server that is down loses no mail; every
+   * worker takes it, whatever WORKER_QUEUES says.
+   */
+  'mail-send': {
+    retryLimit: 14,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  },
+  /** Backfills the home search's index (passages, embeddings, corpus statistics); sent at worker start. */
+  'search-index': { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 6 * 3600 },
+  /**
+   * Background: pictures for videos, moments and exports stored before thumbnails existed
+   * (issue 24); sent at worker start, gives way to user work.
+   */
+  'thumbnail-backfill': {
+    retryLimit: 1,
+    retryDelay: 300,
+    retryBackoff: false,
+    expireInSeconds: 6 * 3600,
+    priority: -10,
+    background: true,
+  },
+  /**
+   * Cuts a shared moment's span to its own file when it is shared, so its first visitor does not
+   * wait (a failure costs nothing: the span is cut on view). One at a time per worker, so shares
+   * cannot pile up ffmpeg processes.
+   */
+  'span-cut': { retryLimit: 1, retryDelay: 30, expireInSeconds: 15 * 60, concurrency: 1 },
+  /**
+   * Periodic: resumes task runs whose worker died (their heart-beat is older than TASK_LEASE_MS).
+   * Also sent at worker start, and once more a lease later, for the runs a crash just left.
+   */
+  'task-reap': { retryLimit: 0, expireInSeconds: 5 * 60, concurrency: 1, every: '* * * * *' },
+  /** Periodic: the same for export renders. */
+  'export-reap': { retryLimit: 0, expireInSeconds: 5 * 60, concurrency: 1, every: '* * * * *' },
+  /**
+   * Periodic: expired sessions and realtime tickets leave the database, and work folders a killed
+   * process left leave DATA_DIR/tmp (also sent at worker start).
+   */
+  housekeeping: {
+    retryLimit: 1,
+    retryDelay: 300,
+    expireInSeconds: 30 * 60,
+    concurrency: 1,
+    every: '17 * * * *',
+  },
+  /** Periodic: unfinished resumable (tus) uploads older than a day leave DATA_DIR/tus. */
+  'upload-sweep': {
+    retryLimit: 1,
+    retryDelay: 300,
+    expireInSeconds: 30 * 60,
+    concurrency: 1,
+    every: '43 * * * *',
+  },
+  /**
+   * Periodic, BILLING=test only: subscriptions whose period ended renew or end (Stripe renews by
+   * webhook instead; elsewhere the job finds nothing to do).
+   */
+  'subscription-renewals': {
+    retryLimit: 0,
+    expireInSeconds: 10 * 60,
+    concurrency: 1,
+    every: '* * * * *',
+  },
+} as const satisfies Record<string, JobKindPolicy>;
+
+/** A kind's queue policy, its priority among jobs of its queue, and how it is run. */
+export type JobKindPolicy = PgBoss.RetryOptions &
+  PgBoss.ExpirationOptions & {
+    priority?: number;
+    /** Gives way to work a user waits for (WorkGate), one at a time per worker. */
+    background?: boolean;
+    /** How many run at once in one worker (else WORKER_CONCURRENCY). */
+    concurrency?: number;
+    /** Periodic work: the cron (UTC) it is sent on, for the whole cluster. */
+    every?: string;
+  };
+
+type Periodic = Record<string, never>;
+export interface JobPayloads {
+  'task-run': { taskId: string; runToken: string };
+  'export-render': { jobId: string; runToken: string };
+  'framing-prepare': { taskId: string };
+  'asr-chunk': { taskId: string; index: number };
+  'credit-refund': { key: string; userId: string; taskId: string | null; jobId: string | null };
+  'mail-send': { category: string; userId?: string; mail: QueuedMail };
+  'search-index': Periodic;
+  'span-cut': { momentId: string };
+  'thumbnail-backfill': Periodic;
+  'task-reap': Periodic;
+  'export-reap': Periodic;
+  housekeeping: Periodic;
+  'upload-sweep': Periodic;
+  'subscription-renewals': Periodic;
+}
+export type JobKind = keyof typeof JOB_KINDS;
+export type JobHandler<K extends JobKind> = (payload: JobPayloads[K]) => Promise<void>;
+export type JobHandlers = { [K in JobKind]: JobHandler<K> };
+
+export const jobPolicy = (kind: JobKind): JobKindPolicy => JOB_KINDS[kind];
+
+/** The kinds sent on a clock, with their cron. */
+export const PERIODIC_KINDS = (Object.keys(JOB_KINDS) as JobKind[]).filter(
+  (kind) => jobPolicy(kind).every,
+);
+
+/** Whether a kind is background work (it gives way to work a user waits for). */
+export function isBackground(kind: JobKind): boolean {
+  return jobPolicy(kind).background === true;
+}

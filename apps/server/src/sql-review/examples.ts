@@ -1,0 +1,326 @@
+import type { Db } from '../db/client.js';
+import { UsersRepository } from '../modules/auth/users.repository.js';
+import { BillingRepository } from '../modules/billing/billing.repository.js';
+import { CreditReads } from '../modules/billing/ledger/credit-reads.js';
+import { ExportsRepository } from '../modules/exports/exports.repository.js';
+import { MediaAnalysesRepository } from '../modules/exports/media-analyses.repository.js';
+import { ReferralsRepository } from '../modules/invites/referrals.repository.js';
+import { MomentsRepository, type MomentRow } from '../modules/moments/moments.repository.js';
+import { NotesRepository } from '../modules/notes/notes.repository.js';
+import { NotificationsService } from '../modules/notifications/notifications.service.js';
+import { SearchIndexRepository } from '../modules/search/search-index.repository.js';
+import { SearchRepository } from '../modules/search/search.repository.js';
+import { SummariesRepository } from '../modules/summaries/summaries.repository.js';
+import { AsrChunksRepository } from '../modules/tasks/asr-chunks.repository.js';
+import type { TaskRow } from '../modules/tasks/task-mapper.js';
+import { TasksRepository } from '../modules/tasks/tasks.repository.js';
+import type { RealtimeBus } from '../realtime/index.js';
+
+/** The public methods of T: each needs an example call, or the registry does not typecheck. */
+type Methods<T> = {
+  [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never;
+}[keyof T] &
+  string;
+
+/** One class whose queries are reviewed, with one example call per public method. */
+export interface QuerySource {
+  /** The file under apps/server/sql, without `.sql`. */
+  file: string;
+  name: string;
+  /** [method, call] pairs against a repository built on `db`. */
+  calls(db: Db): [string, () => unknown][];
+}
+
+function source<T>(
+  file: string,
+  name: string,
+  make: (db: Db) => T,
+  calls: { [K in Methods<T>]: (it: T) => unknown },
+): QuerySource {
+  return {
+    file,
+    name,
+    calls: (db) => {
+      const it = make(db);
+      return Object.entries<(it: T) => unknown>(calls).map(([method, call]) => [
+        method,
+        () => call(it),
+      ]);
+    },
+  };
+}
+
+// Fixed example values: only the SQL text is written, so they matter only where they pick a
+// branch of the query (an optional filter, a list's length).
+const USER = '00000000-0000-4000-8000-000000000001';
+const OTHER_USER = '00000000-0000-4000-8000-000000000002';
+const TASK = '00000000-0000-4000-8000-000000000010';
+const MOMENT = '00000000-0000-4000-8000-000000000020';
+const JOB = '00000000-0000-4000-8000-000000000030';
+const NOTE = '00000000-0000-4000-8000-000000000040';
+const TOKEN = 'run-token';
+const AT = new Date('2026-01-01T00:00:00Z');
+const TASK_ROW = { id: TASK, userId: USER } as TaskRow;
+const MOMENT_ROW = { id: MOMENT, taskId: TASK, userId: USER } as MomentRow;
+const NEW_MOMENT = {
+  taskId: TASK,
+  userId: USER,
+  type: 'video_snippet',
+  rank: 0,
+  startMs: 0,
+  endMs: 30_000,
+  score: 80,
+  title: 'A moment',
+  description: '',
+  transcript: '',
+};
+const silentBus: RealtimeBus = {
+  publish: async () => undefined,
+  subscribe: async () => async () => undefined,
+  close: async () => undefined,
+};
+
+/** Every class that sends SQL, in the order the files are written. */
+export const QUERY_SOURCES: QuerySource[] = [
+  source('users.repository', 'UsersRepository', (db) => new UsersRepository(db), {
+    findByEmail: (r) => r.findByEmail('someone@example.com'),
+    findById: (r) => r.findById(USER),
+    create: (r) =>
+      r.create({ email: 'a@example.com', username: 'a', passwordHash: 'x', currentPlan: 'free' }),
+    createSession: (r) => r.createSession('hash', USER, AT),
+    findSessionUser: (r) => r.findSessionUser('hash', AT),
+    purgeExpired: (r) => r.purgeExpired(AT),
+    deleteSession: (r) => r.deleteSession('hash'),
+    createRealtimeTicket: (r) => r.createRealtimeTicket('ticket', 'hash', USER, AT),
+    consumeRealtimeTicket: (r) => r.consumeRealtimeTicket('ticket', AT),
+  }),
+  source('tasks.repository', 'TasksRepository', (db) => new TasksRepository(db), {
+    insert: (r) =>
+      r.insert({ userId: USER, kind: 'viral', urlSource: 'direct', video: { url: 'x' } }),
+    findById: (r) => r.findById(TASK),
+    listForUser: (r) => r.listForUser(USER, 20, 20),
+    history: (r) => r.history(USER, TASK),
+    updateRun: (r) => r.updateRun(TASK, TOKEN, { progress: 50 }),
+    claimRun: (r) => r.claimRun(TASK, TOKEN, AT),
+    update: (r) => r.update(TASK, { progress: 50 }),
+    delete: (r) => r.delete(TASK),
+    findOrphaned: (r) => r.findOrphaned(AT),
+    countRunning: (r) => r.countRunning(USER, undefined, true),
+    saveTranscript: (r) =>
+      r.saveTranscript({ taskId: TASK, language: 'en', durationMs: 1, engine: 'x', segments: [] }),
+    findTranscript: (r) => r.findTranscript(TASK),
+    deleteTranscript: (r) => r.deleteTranscript(TASK),
+  }),
+  source('asr-chunks.repository', 'AsrChunksRepository', (db) => new AsrChunksRepository(db), {
+    forTask: (r) => r.forTask(TASK),
+    replace: (r) =>
+      r.replace(TASK, [{ idx: 0, startMs: 0, endMs: 60_000, audioKey: 'chunks/0.wav' }]),
+    claim: (r) => r.claim(TASK, 0, TOKEN, 'worker-1'),
+    update: (r) => r.update(TASK, 0, TOKEN, { status: 'DONE' }),
+    requeue: (r) => r.requeue(TASK, [0, 1], AT),
+    clearResults: (r) => r.clearResults(TASK),
+  }),
+  source('moments.repository', 'MomentsRepository', (db) => new MomentsRepository(db), {
+    syncForTask: (r) => r.syncForTask(TASK, 'video_snippet', [NEW_MOMENT]),
+    forTask: (r) => r.forTask(TASK),
+    findById: (r) => r.findById(MOMENT),
+    update: (r) => r.update(MOMENT, { favorite: true }),
+    favorites: (r) => r.favorites(USER),
+    clipped: (r) => r.clipped(USER),
+    allForUser: (r) => r.allForUser(USER, 200),
+    sharedByTypeWithTasks: (r) => r.sharedByTypeWithTasks('video_snippet', 24),
+    byShareId: (r) => r.byShareId('share'),
+    taskOf: (r) => r.taskOf(MOMENT_ROW),
+  }),
+  source('exports.repository', 'ExportsRepository', (db) => new ExportsRepository(db), {
+    insert: (r) =>
+      r.insert({ userId: USER, type: 'VIRAL_MOMENT_EXPORT', title: 'x', status: 'IN_PROGRESS' }),
+    findById: (r) => r.findById(JOB),
+    listForUser: (r) => r.listForUser(USER, 20, 20, 'VIRAL_MOMENT_EXPORT'),
+    updateRun: (r) => r.updateRun(JOB, TOKEN, { progress: 50 }),
+    delete: (r) => r.delete(JOB),
+    claimRun: (r) => r.claimRun(JOB, TOKEN, AT),
+    findOrphaned: (r) => r.findOrphaned(AT),
+  }),
+  source(
+    'media-analyses.repository',
+    'MediaAnalysesRepository',
+    (db) => new MediaAnalysesRepository(db),
+    {
+      find: (r) => r.find('media/key', 'framing', '0-30000'),
+      list: (r) => r.list('media/key', 'faces'),
+      save: (r) => r.save('media/key', 'framing', '0-30000', {}),
+      deleteForMedia: (r) => r.deleteForMedia('media/key'),
+    },
+  ),
+  source('notes.repository', 'NotesRepository', (db) => new NotesRepository(db), {
+    insert: (r) => r.insert({ userId: USER, title: 'x', contentHtml: '', plainText: '' }),
+    list: (r) => r.list(USER, 'budget'),
+    update: (r) => r.update(NOTE, { title: 'y' }),
+    delete: (r) => r.delete(NOTE),
+    byShareId: (r) => r.byShareId('share'),
+  }),
+  source('summaries.repository', 'SummariesRepository', (db) => new SummariesRepository(db), {
+    forTask: (r) => r.forTask(TASK),
+    byShareId: (r) => r.byShareId('share'),
+    upsert: (r) => r.upsert({ taskId: TASK, userId: USER, method: 'llm', overview: '' }),
+    copy: (r) => r.copy(TASK, OTHER_USER),
+    setShareId: (r) => r.setShareId(TASK, 'share'),
+  }),
+  source(
+    'referrals.repository',
+    'ReferralsRepository',
+    (db) => new ReferralsRepository(db, { grant: async () => true }),
+    {
+      codeOf: (r) => r.codeOf(USER),
+      insertCode: (r) => r.insertCode(USER, 'CODE'),
+      ownerOfCode: (r) => r.ownerOfCode('CODE'),
+      record: (r) => r.record(USER, OTHER_USER),
+      counts: (r) => r.counts(OTHER_USER),
+      rewardOnce: (r) => r.rewardOnce(USER, { referrer: 10, friend: 10 }),
+    },
+  ),
+  source('search.repository', 'SearchRepository', (db) => new SearchRepository(db), {
+    candidates: (r) =>
+      r.candidates({
+        userId: USER,
+        query: 'glaciers melting',
+        perWordCap: 100,
+        rescoreCap: 100,
+        meaning: { signBits: '0101', model: 'all-MiniLM-L6-v2-int8', cap: 50 },
+      }),
+    substringMatches: (r) => r.substringMatches(USER, ['glac'], 100),
+    momentsWithTasks: (r) => r.momentsWithTasks([MOMENT]),
+    tasksByIds: (r) => r.tasksByIds([TASK]),
+    passages: (r) => r.passages(['1'], [TASK], 'glaciers melting'),
+  }),
+  source(
+    'search-index.repository',
+    'SearchIndexRepository',
+    (db) => new SearchIndexRepository(db),
+    {
+      replacePassages: (r) =>
+        r.replacePassages(TASK, USER, [
+          { startMs: 0, endMs: 9000, lines: ['hello'], segmentStarts: [0] },
+        ]),
+      transcriptsWithoutPassages: (r) => r.transcriptsWithoutPassages(20),
+      pendingEmbeddings: (r) => r.pendingEmbeddings('all-MiniLM-L6-v2-int8', 64, TASK),
+      saveEmbeddings: (r) =>
+        r.saveEmbeddings([
+          { kind: 'moment', id: MOMENT, int8: Buffer.alloc(4), signBits: '0101', model: 'm' },
+          { kind: 'passage', id: '1', int8: Buffer.alloc(4), signBits: '0101', model: 'm' },
+        ]),
+      countNewDocuments: (r) => r.countNewDocuments(TASK),
+      recountCorpus: (r) => r.recountCorpus(),
+    },
+  ),
+  source('billing.repository', 'BillingRepository', (db) => new BillingRepository(db), {
+    user: (r) => r.user(USER),
+    subscription: (r) => r.subscription(USER),
+    subscriptionByProviderId: (r) => r.subscriptionByProviderId('sub_1'),
+    userByCustomer: (r) => r.userByCustomer('cus_1'),
+    upsertSubscription: (r) =>
+      r.upsertSubscription({
+        userId: USER,
+        provider: 'test',
+        plan: 'pro',
+        status: 'active',
+        unitAmount: 100,
+        currentPeriodStart: AT,
+        currentPeriodEnd: AT,
+      }),
+    setCardLast4: (r) => r.setCardLast4(USER, '4242'),
+    setUserPlan: (r) => r.setUserPlan(USER, { currentPlan: 'pro' }),
+    recordChange: (r) =>
+      r.recordChange({
+        userId: USER,
+        action: 'upgrade',
+        fromPlan: 'free',
+        toPlan: 'pro',
+        eventKey: 'k',
+      }),
+    changes: (r) => r.changes(USER),
+    insertCheckout: (r) =>
+      r.insertCheckout({ id: 'cs_1', userId: USER, kind: 'subscription', amount: 100 }),
+    openCheckout: (r) => r.openCheckout(USER, { kind: 'subscription', plan: 'pro' }, 60_000),
+    loadState: (r) => r.loadState(USER, ['cs_1'], r.db),
+    saveState: (r) => {
+      const state = {
+        plan: 'pro',
+        status: 'active' as const,
+        subscriptionId: 'sub_1',
+        customerId: 'cus_1',
+        cancelAtPeriodEnd: false,
+        periodStart: 0,
+        periodEnd: 0,
+        scheduledPlan: null,
+        lastEventAt: 0,
+        everPaid: true,
+        checkouts: {},
+      };
+      return r.saveState(
+        USER,
+        { ...state, checkouts: { cs_1: 'open' } },
+        { ...state, checkouts: { cs_1: 'paid' } },
+        'test',
+        r.db,
+      );
+    },
+    checkout: (r) => r.checkout('cs_1'),
+    latestReferral: (r) => r.latestReferral(USER),
+    claimCheckout: (r) => r.claimCheckout('cs_1'),
+    insertInvoice: (r) =>
+      r.insertInvoice({
+        userId: USER,
+        providerInvoiceId: 'in_1',
+        amount: 100,
+        description: 'Pro',
+        paymentMethod: 'card',
+      }),
+    invoices: (r) => r.invoices(USER),
+    invoice: (r) => r.invoice(USER, 'in_1'),
+    claimEvent: (r) => r.claimEvent('evt_1', 'invoice.paid', r.db),
+    dueSubscriptions: (r) => r.dueSubscriptions(AT),
+    insertFeedback: (r) =>
+      r.insertFeedback({ userId: USER, type: 'cancel', email: 'a@example.com', details: {} }),
+    insertContact: (r) => r.insertContact(USER, { message: 'hi' }),
+  }),
+  source('credit-reads', 'CreditReads', (db) => new CreditReads(db), {
+    entitlements: (r) => r.entitlements(USER, 'free'),
+    spendable: (r) => r.spendable(USER, 'credits'),
+    assertCanSpend: (r) => r.assertCanSpend(USER, 'credits', 10),
+    assertVideoLength: (r) => r.assertVideoLength('free', 60_000),
+    netCharged: (r) => r.netCharged({ taskId: TASK }),
+    history: (r) => r.history(USER, 1, 20),
+  }),
+  source(
+    'notifications.service',
+    'NotificationsService',
+    (db) => new NotificationsService(db, silentBus),
+    {
+      taskChanged: (r) => r.taskChanged({ ...TASK_ROW, status: 'DONE', video: {} }, true),
+      taskGrew: (r) =>
+        r.taskGrew(
+          { ...TASK_ROW, video: {} },
+          { transcribed_ms: 0, chunks_done: 0, chunk_count: 1, added: [], moments: [] },
+        ),
+      jobChanged: (r) =>
+        r.jobChanged(
+          USER,
+          {
+            id: JOB,
+            type: 'VIRAL_MOMENT_EXPORT',
+            status: 'DONE',
+            title: 'x',
+            progress: 100,
+            momentId: MOMENT,
+          },
+          true,
+        ),
+      history: (r) => r.history(USER, 1, 20, AT.getTime()),
+      markViewed: (r) => r.markViewed(USER, [NOTE]),
+      markAllViewed: (r) => r.markAllViewed(USER),
+      delete: (r) => r.delete(USER, [NOTE]),
+    },
+  ),
+];

@@ -1,0 +1,136 @@
+import { SearchVideosReply } from '@moments/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MomentsRepository } from '../src/modules/moments/moments.repository.js';
+import { DATABASE_TARGETS } from './support/databases.js';
+import { signUp, startTestApp, type TestApp } from './support/app.js';
+import { seedTranscribedTask } from './support/fixtures.js';
+
+type User = Awaited<ReturnType<typeof signUp>>;
+
+const SENTENCES = [
+  'We moved the beehives to the orchard in early March.',
+  'The colony that wintered under the hedge came out strongest.',
+  'By June the clover honey was darker than the year before.',
+];
+
+/** The search index's bookkeeping: passages, embeddings and BM25 statistics stay in step. */
+describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
+  let skip: string | null = null;
+  let t: TestApp;
+  let user: User;
+  let taskId = '';
+  let momentId = '';
+  const count = async (sql: string, values: unknown[] = []) =>
+    Number(((await t.services.database.rawSql(sql, values)).rows[0] as { n: number | string }).n);
+
+  beforeAll(async () => {
+    skip = await target.unavailable();
+    if (skip) return;
+    t = await startTestApp(await target.open());
+    user = await signUp(t.app, 'beekeeper');
+    const task = await seedTranscribedTask(
+      t.services.database.db,
+      user.userId,
+      'A year with the bees',
+      SENTENCES.map((text, i) => ({ text, startMs: i * 9000, endMs: i * 9000 + 8000, words: [] })),
+    );
+    taskId = task.id;
+    await new MomentsRepository(t.services.database.db).syncForTask(taskId, 'video_snippet', [
+      {
+        taskId,
+        userId: user.userId,
+        type: 'video_snippet',
+        rank: 0,
+        startMs: 9000,
+        endMs: 17_000,
+        score: 70,
+        reasons: [],
+        title: 'The strongest colony',
+        description: SENTENCES[1]!,
+        hashtags: [],
+        transcript: SENTENCES[1]!,
+      },
+    ]);
+    momentId = (await new MomentsRepository(t.services.database.db).forTask(taskId))[0]!.id;
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const search = async (query: string) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/p/v1/searchVideos',
+      headers: user.headers,
+      payload: { query },
+    });
+    return SearchVideosReply.parse(response.json().data).items;
+  };
+
+  it('backfills rows stored before the index, and counts them once', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    // Stored before the index: no passages yet, so only the substring fallback finds the video,
+    // with no passage to point at.
+    const before = await search('clover honey');
+    expect(before).toMatchObject([{ kind: 'task', task_id: taskId, start_ms: null }]);
+
+    const first = await t.services.searchIndexer.backfill();
+    expect(first.passages).toBe(1);
+    expect(first.embedded).toBe(2); // the moment and the passage
+    const [hit] = await search('clover honey');
+    expect(hit).toMatchObject({ kind: 'task', task_id: taskId });
+    expect(hit!.snippet).toBe(SENTENCES[2]);
+    expect(hit!.start_ms).toBe(18_000);
+
+    // Again: nothing new to do, and the statistics count each document once.
+    expect(await t.services.searchIndexer.backfill()).toEqual({ passages: 0, embedded: 0 });
+    expect(await count('SELECT docs AS n FROM search_corpus')).toBe(2);
+    // "colony" is in the moment and in the passage.
+    const docsWith = (word: string) =>
+      count(
+        `SELECT docs AS n FROM search_term_docs
+         WHERE lexeme = (SELECT lexeme FROM unnest(to_tsvector('english', $1)))`,
+        [word],
+      );
+    expect(await docsWith('colony')).toBe(2);
+    expect(await docsWith('orchard')).toBe(1);
+  });
+
+  it('indexes a finished task again without duplicating its passages', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const segments = SENTENCES.map((text, i) => ({
+      text,
+      startMs: i * 9000,
+      endMs: i * 9000 + 8000,
+    }));
+    await t.services.searchIndexer.indexTask({ id: taskId, userId: user.userId }, segments);
+    await t.services.searchIndexer.indexTask({ id: taskId, userId: user.userId }, segments);
+    expect(
+      await count('SELECT count(*) AS n FROM search_passages WHERE task_id = $1', [taskId]),
+    ).toBe(1);
+    expect(
+      await count(
+        'SELECT count(*) AS n FROM search_passages WHERE task_id = $1 AND search_embedding IS NOT NULL',
+        [taskId],
+      ),
+    ).toBe(1);
+  });
+
+  it('embeds a moment again when its words change', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const embedded = () =>
+      count('SELECT count(*) AS n FROM moments WHERE id = $1 AND search_embedding IS NOT NULL', [
+        momentId,
+      ]);
+    await new MomentsRepository(t.services.database.db).update(momentId, { favorite: true });
+    expect(await embedded()).toBe(1); // a flag is not a new text
+    await new MomentsRepository(t.services.database.db).update(momentId, {
+      title: 'Wintering under the hedge',
+    });
+    expect(await embedded()).toBe(0);
+    expect((await t.services.searchIndexer.backfill()).embedded).toBe(1);
+    expect(await embedded()).toBe(1);
+    const [hit] = await search('wintering hedge');
+    expect(hit).toMatchObject({ kind: 'moment', moment_id: momentId });
+  });
+});

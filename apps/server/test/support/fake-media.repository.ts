@@ -1,0 +1,142 @@
+/**
+ * A media repository with no tools behind it, for service tests (issue 25): it answers what a
+ * test sets (the probe's facts, a failure of one tool) and writes small stand-in files where the
+ * real tools would write media, so a service runs end to end in milliseconds without ffmpeg.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { DownloadOptions, VideoMetadata } from '@moments/media/ingest';
+import type { MediaInfo } from '@moments/media/probe';
+import type {
+  ClipFraming,
+  FramingRequest,
+  MediaRepository,
+  RenderClipInput,
+  Span,
+} from '../../src/modules/media/media.repository.js';
+
+type Tool = keyof MediaRepository;
+
+export class FakeMediaRepository implements MediaRepository {
+  /** What probe and validateUpload answer: a 6 s 1280x720 MP4 with sound, unless a test says otherwise. */
+  info: MediaInfo = {
+    durationMs: 6000,
+    width: 1280,
+    height: 720,
+    fps: 25,
+    hasVideo: true,
+    hasAudio: true,
+    formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
+    videoCodec: 'h264',
+    audioCodec: 'aac',
+    sizeBytes: 1000,
+  };
+  /** What a link's metadata reads. */
+  metadata: VideoMetadata = {
+    title: 'A linked video',
+    thumbnail: null,
+    durationMs: 6000,
+    videoPlatform: 'direct',
+    channelTitle: null,
+    viewCount: null,
+    publishedAt: null,
+    webpageUrl: 'https://example.com/video.mp4',
+  };
+  /** The bytes `render` writes as the finished clip. */
+  renderedBytes = Buffer.from('fake rendered clip');
+  /** Tools that fail, with the error the real one would throw. */
+  readonly failing = new Map<Tool, Error>();
+  /** Every call, in order, with its first argument (the file or link it was given). */
+  readonly calls: { tool: Tool; subject: string }[] = [];
+
+  private use(tool: Tool, subject: string, signal?: AbortSignal): void {
+    this.calls.push({ tool, subject });
+    signal?.throwIfAborted();
+    const failure = this.failing.get(tool);
+    if (failure) throw failure;
+  }
+
+  async probe(file: string, options?: { signal?: AbortSignal }): Promise<MediaInfo> {
+    this.use('probe', file, options?.signal);
+    return { ...this.info };
+  }
+
+  async validateUpload(file: string): Promise<MediaInfo> {
+    this.use('validateUpload', file);
+    return { ...this.info, sizeBytes: (await fs.stat(file)).size };
+  }
+
+  async fetchMetadata(link: string, options?: { signal?: AbortSignal }): Promise<VideoMetadata> {
+    this.use('fetchMetadata', link, options?.signal);
+    return { ...this.metadata };
+  }
+
+  async download(link: string, outDir: string, options?: DownloadOptions) {
+    this.use('download', link, options?.signal);
+    const file = path.join(outDir, 'download.mp4');
+    await fs.writeFile(file, 'fake downloaded video');
+    options?.onProgress?.(1);
+    return { file, metadata: { ...this.metadata } };
+  }
+
+  async extractAudio(source: string, outWav: string, options?: { signal?: AbortSignal }) {
+    this.use('extractAudio', source, options?.signal);
+    await fs.writeFile(outWav, 'fake wav');
+    return outWav;
+  }
+
+  async extractAudioSpan(
+    wav: string,
+    outWav: string,
+    _span: Span,
+    options?: { signal?: AbortSignal },
+  ) {
+    this.use('extractAudioSpan', wav, options?.signal);
+    await fs.writeFile(outWav, 'fake wav span');
+    return outWav;
+  }
+
+  async cutSpan(source: string, outFile: string, _span: Span, options?: { signal?: AbortSignal }) {
+    this.use('cutSpan', source, options?.signal);
+    await fs.writeFile(outFile, 'fake span');
+  }
+
+  async thumbnail(source: string, outJpg: string, options: { signal?: AbortSignal }) {
+    this.use('thumbnail', source, options.signal);
+    await fs.writeFile(outJpg, 'fake jpeg');
+    return { atMs: 0 };
+  }
+
+  async imageThumbnail(image: string, outJpg: string, options?: { signal?: AbortSignal }) {
+    this.use('imageThumbnail', image, options?.signal);
+    await fs.writeFile(outJpg, 'fake jpeg');
+  }
+
+  async analyseFraming(source: string): Promise<never> {
+    this.use('analyseFraming', source);
+    throw new Error('FakeMediaRepository analyses no faces: plan framings with planFraming');
+  }
+
+  /** Always a plain scale to the output size: the fake looks at no picture. */
+  async planFraming(
+    source: string,
+    request: FramingRequest,
+    options?: { signal?: AbortSignal; onProgress?: (fraction: number) => void },
+  ): Promise<ClipFraming> {
+    this.use('planFraming', source, options?.signal);
+    options?.onProgress?.(1);
+    return { layout: 'scale', output: request.output };
+  }
+
+  async measureLoudness(source: string, _span: Span, signal?: AbortSignal) {
+    this.use('measureLoudness', source, signal);
+    return undefined;
+  }
+
+  async render(input: RenderClipInput): Promise<void> {
+    this.use('render', input.sourceFile, input.signal);
+    input.onProgress?.(0.5);
+    await fs.writeFile(input.outputFile, this.renderedBytes);
+    input.onProgress?.(1);
+  }
+}

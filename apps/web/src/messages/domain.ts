@@ -1,0 +1,72 @@
+import { relativeTime, viewCountParts } from '@moments/domain/format';
+import {
+  billingLine,
+  planParts,
+  type CancelReasonId,
+  type EnterpriseError,
+  type PricingItem,
+  type SurveyError,
+} from '@moments/domain/plans';
+import type { Tier } from '@moments/contract';
+import type { PasswordProblem } from '@moments/domain/password';
+import { MESSAGES, t, type MessageKey } from './catalogue';
+
+/*
+ * The domain's codes and numbers in the reader's words: the domain keeps English only for what the
+ * server writes; screens word its answers here, through the catalogue (areas/domain.ts).
+ */
+
+export const tierLabel = (tier: Tier) => t(`domain.tier.${tier}`);
+
+/** A plan name as "Pro (yearly)" or "Standard, education (monthly)". */
+export function describePlan(plan: string | null | undefined): string {
+  const { tier, edu, period } = planParts(plan);
+  const name = edu ? t('domain.plan.edu', { tier: tierLabel(tier) }) : tierLabel(tier);
+  return period ? t(`domain.plan.${period}`, { plan: name }) : name;
+}
+
+/** The billing line under a plan card's price. */
+export function billingText(
+  item: Pick<PricingItem, 'interval' | 'unit_amount' | 'renewal_amount'>,
+): string {
+  const { kind, ...values } = billingLine(item);
+  return t(`domain.billing.${kind}`, values);
+}
+
+export const cancelReasonLabel = (id: CancelReasonId) => t(`domain.cancelReason.${id}`);
+/** A survey error's text; none where there is no error. */
+export const surveyErrorText = (error: SurveyError | null | undefined) =>
+  error ? t(`domain.survey.${error}`) : undefined;
+export const enterpriseErrorText = (error: EnterpriseError) => t(`domain.enterprise.${error}`);
+
+/** Why a password is refused (the estimator's advice for guessable ones is its own English). */
+export function passwordProblemText(problem: PasswordProblem): string {
+  if (problem.code === 'tooShort') return t('domain.password.tooShort', { min: problem.min });
+  if (problem.code === 'isEmail') return t('domain.password.isEmail');
+  return problem.advice;
+}
+
+/** A mail category's name by its id; the server's label for an id this web does not know. */
+export function mailCategoryLabel(category: string, serverLabel: string): string {
+  return textOf(`domain.mailCategory.${category}`) ?? serverLabel;
+}
+
+/** An API error's text by its code; the server's message for codes without a fixed text. */
+export function apiErrorText(code: string, serverMessage: string): string {
+  return textOf(`domain.apiError.${code}`) ?? serverMessage;
+}
+
+const textOf = (key: string) => (key in MESSAGES ? t(key as MessageKey) : undefined);
+
+/** "just now", "3 days ago". */
+export function formatRelativeTime(thenMs: number, nowMs: number = Date.now()): string {
+  const { unit, count } = relativeTime(thenMs, nowMs);
+  if (unit === 'now') return t('domain.ago.now');
+  return t(`domain.ago.${unit}.${count === 1 ? 'one' : 'other'}`, { count });
+}
+
+/** A view count shortened as 1.2K, 3M, 1B. */
+export function formatViewCount(count: number): string {
+  const { value, scale } = viewCountParts(count);
+  return scale ? t(`domain.count.${scale}`, { value }) : value;
+}
