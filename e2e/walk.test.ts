@@ -246,6 +246,17 @@ describe.skipIf(missing.length > 0)('the product as a user walks it (issue 24)',
       sockets.push(socket);
     });
     await owner.goto(`/job/${job.job_id}`);
+    // The player grows to the clip's size once its metadata is in, moving the buttons below it: a
+    // click sent while it grows can land on the video (seen on a loaded CI machine).
+    await owner
+      .getByLabel(t('a11y.exportedVideo'))
+      .evaluate(
+        (video: HTMLVideoElement) =>
+          video.readyState >= 1 ||
+          new Promise((resolve) =>
+            video.addEventListener('loadedmetadata', resolve, { once: true }),
+          ),
+      );
     await owner.getByRole('button', { name: 'Share', exact: true }).click();
     await owner.getByRole('button', { name: t('clip.share.start') }).click();
     const linkBox = owner.getByRole('textbox', { name: t('clip.share.link') });
