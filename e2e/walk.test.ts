@@ -245,9 +245,22 @@ describe.skipIf(missing.length > 0)('the product as a user walks it (issue 24)',
       socket.connectToServer();
       sockets.push(socket);
     });
+    // The player learns the clip's size only when the file answers; held back here, the buttons
+    // under it must not move when it does (a click sent then would land on the video).
+    const filePath = new URL(job.file_url!, baseUrl).pathname;
+    let releaseFile!: () => void;
+    const fileHeld = new Promise<void>((resolve) => (releaseFile = resolve));
+    await owner.route(
+      (url) => url.pathname === filePath,
+      async (route) => {
+        await fileHeld;
+        await route.continue();
+      },
+    );
     await owner.goto(`/job/${job.job_id}`);
-    // The player grows to the clip's size once its metadata is in, moving the buttons below it: a
-    // click sent while it grows can land on the video (seen on a loaded CI machine).
+    const shareButton = owner.getByRole('button', { name: 'Share', exact: true });
+    const before = await shareButton.boundingBox();
+    releaseFile();
     await owner
       .getByLabel(t('a11y.exportedVideo'))
       .evaluate(
@@ -257,7 +270,8 @@ describe.skipIf(missing.length > 0)('the product as a user walks it (issue 24)',
             video.addEventListener('loadedmetadata', resolve, { once: true }),
           ),
       );
-    await owner.getByRole('button', { name: 'Share', exact: true }).click();
+    expect(await shareButton.boundingBox()).toEqual(before);
+    await shareButton.click();
     await owner.getByRole('button', { name: t('clip.share.start') }).click();
     const linkBox = owner.getByRole('textbox', { name: t('clip.share.link') });
     await linkBox.waitFor();

@@ -448,8 +448,7 @@ function createExportWork(
       heartbeatMs: heartbeatOf(config),
       leaseMs: config.TASK_LEASE_MS,
       analyses: new MediaAnalysesRepository(db),
-      poster: (job, file, durationMs, signal) =>
-        thumbnails.forExport(job, file, durationMs, signal),
+      poster: (job, made, signal) => thumbnails.forExport(job, made, signal),
       encoder: {
         encoder: config.VIDEO_ENCODER,
         // The worker's share of the cores, so concurrent renders do not fight over them.

@@ -159,7 +159,7 @@ describe.skipIf(!asr.available).each(DATABASE_TARGETS)('thumbnails on $name', (t
     expect((await get(moment.thumbnail!)).statusCode).toBe(404);
   });
 
-  it('gives an export a poster made from the exported MP4', async (ctx) => {
+  it('gives an export a poster: an exposed frame of the exported clip, at its aspect', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const [moment] = (
       await get(`/api/highlight_moment/list?task_id=${task.id}`, owner.headers)
@@ -182,7 +182,15 @@ describe.skipIf(!asr.available).each(DATABASE_TARGETS)('thumbnails on $name', (t
     expect(poster.statusCode).toBe(200);
     const file = path.join(dir, 'poster.jpg');
     await fs.writeFile(file, poster.rawPayload);
-    expect((await probeMedia(file)).videoCodec).toBe('mjpeg');
+    const picture = await probeMedia(file);
+    expect(picture.videoCodec).toBe('mjpeg');
+    expect(picture.width).toBe(640);
+    // A frame of the clip as exported (its shape), not a black frame of the source's intro.
+    const mp4 = path.join(dir, 'export.mp4');
+    await fs.writeFile(mp4, (await get(job.file_url!, owner.headers)).rawPayload);
+    const clip = await probeMedia(mp4);
+    expect(picture.width! / picture.height!).toBeCloseTo(clip.width! / clip.height!, 1);
+    expect((await pictureLooks(file)).brightness).toBeGreaterThan(40);
     expect((await get(job.poster_url!, stranger.headers)).statusCode).toBe(404);
   });
 

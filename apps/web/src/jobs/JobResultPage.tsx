@@ -193,6 +193,7 @@ function DoneExport({
   };
   return (
     <Stack gap="md">
+      {/* A box of fixed height: the buttons below stay put while the player learns its size. */}
       <Paper
         withBorder
         radius="md"
@@ -202,6 +203,7 @@ function DoneExport({
           background: '#000',
           display: 'flex',
           justifyContent: 'center',
+          height: 'min(70vh, 720px)',
         }}
       >
         <video
@@ -213,7 +215,7 @@ function DoneExport({
           aria-label={t('a11y.exportedVideo')}
           // The signed address expires after some hours; fetching the job again renews it.
           onError={onVideoError}
-          style={{ display: 'block', maxWidth: '100%', maxHeight: '70vh' }}
+          style={{ display: 'block', width: '100%', height: '100%', objectFit: 'contain' }}
         />
       </Paper>
       <Group gap="sm">

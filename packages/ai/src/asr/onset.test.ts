@@ -47,18 +47,28 @@ describe.skipIf(!availability.available || !hasEspeak)('speech onsets after a pa
     const { wav, startsMs } = await speakWithPausesBetween();
     const transcript = await new FasterWhisperEngine().transcribe(wav, { language: 'en' });
     const words = transcript.segments.flatMap((segment) => segment.words);
+    const misheard: string[] = [];
     for (const [i, sentence] of SENTENCES.entries()) {
       const expected = normalise(sentence.split(' ')[0]!);
       // The first word heard after the pause that precedes this sentence.
       const pauseStart = i === 0 ? 0 : startsMs[i]! - PAUSES_MS[(i - 1) % PAUSES_MS.length]!;
       const first = words.find((word) => word.endMs > pauseStart + 100);
       expect(first, `no word after the pause before sentence ${i + 1}`).toBeDefined();
-      expect(normalise(first!.text), `sentence ${i + 1}: "${sentence}"`).toBe(expected);
+      const heard = normalise(first!.text);
+      // The bug this guards: the word's onset cut off ("Oday" for "Today", "ack" for "Back").
+      expect(
+        heard.length < expected.length && expected.endsWith(heard),
+        `sentence ${i + 1}: "${heard}" is "${expected}" with its start cut off`,
+      ).toBe(false);
+      if (heard !== expected) misheard.push(`"${heard}" for "${expected}"`);
       // espeak starts speaking within a few tens of ms of its file's start.
       expect(
         Math.abs(first!.startMs - startsMs[i]!),
         `"${first!.text}" timed at ${first!.startMs} ms`,
       ).toBeLessThan(600);
     }
+    // Whisper base may mishear one synthetic consonant (on one CPU it hears "Mac" for espeak's
+    // "Back", on another "Back"): at most one of the six first words is another word.
+    expect(misheard.length, misheard.join(', ')).toBeLessThanOrEqual(1);
   }, 240_000);
 });

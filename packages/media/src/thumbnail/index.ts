@@ -36,12 +36,15 @@ export function scoreGreyFrame(pixels: Uint8Array): FrameScore {
   return { brightness, contrast: Math.sqrt(variance / Math.max(1, pixels.length)) };
 }
 
+/** Mean luma of a frame worth showing: darker is a fade or black, lighter a flash or a blank. */
+export const EXPOSED_LUMA = { min: 40, max: 215 } as const;
+
 /**
  * How good a frame looks as a thumbnail: its contrast, halved when it is near black or near white
  * (a fade, a flash, an empty slide). Later candidates win ties, so an intro card loses to content.
  */
 export function thumbnailScore({ brightness, contrast }: FrameScore): number {
-  const exposed = brightness >= 40 && brightness <= 215;
+  const exposed = brightness >= EXPOSED_LUMA.min && brightness <= EXPOSED_LUMA.max;
   return exposed ? contrast : contrast / 2;
 }
 

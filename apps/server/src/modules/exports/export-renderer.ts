@@ -53,11 +53,13 @@ export interface ExportRendererOptions {
   background: BackgroundWork;
   /** Each render logs through a child carrying its jobId and userId. */
   log?: Logger;
-  /** Makes the export's poster from the finished MP4 (issue 24); absent: no poster. */
+  /**
+   * Stores the export's poster (issue 24): the frame the render wrote beside the MP4, or one
+   * picked from the finished MP4 when it wrote none; absent: no poster.
+   */
   poster?: (
     job: { id: string; userId: string },
-    mp4File: string,
-    durationMs: number,
+    made: { mp4File: string; durationMs: number; renderedFrame: string },
     signal: AbortSignal,
   ) => Promise<string | null>;
 }
@@ -233,14 +235,20 @@ export class ExportRenderer {
         this.writeCaptions(transcript, ctx.options, prepared.source, framing, assFile, signal),
       );
       const outputFile = path.join(workDir, 'clip.mp4');
+      const posterFile = path.join(workDir, 'poster.jpg');
       const keepSpans = ctx.options.removeFillers
         ? fillerFreeSpans(transcript, ctx.options)
         : undefined;
-      await this.render(ctx, { prepared, framing, assFile, outputFile, keepSpans });
+      await this.render(ctx, { prepared, framing, assFile, outputFile, posterFile, keepSpans });
       const keptMs = keepSpans
         ? keepSpans.reduce((sum, s) => sum + s.endMs - s.startMs, 0)
         : ctx.clipMs;
-      const { fileKey, posterKey } = await this.store(ctx, { assFile, outputFile, keptMs });
+      const { fileKey, posterKey } = await this.store(ctx, {
+        assFile,
+        outputFile,
+        posterFile,
+        keptMs,
+      });
       await run.save(
         {
           status: 'DONE',
@@ -356,6 +364,7 @@ export class ExportRenderer {
       framing: ClipFraming;
       assFile: string;
       outputFile: string;
+      posterFile: string;
       keepSpans?: { startMs: number; endMs: number }[];
     },
   ): Promise<void> {
@@ -371,6 +380,7 @@ export class ExportRenderer {
         hasAudio: clip.prepared.info.hasAudio,
         loudness: clip.prepared.loudness,
         keepSpans: clip.keepSpans,
+        posterFile: this.options.poster ? clip.posterFile : undefined,
         encoder: this.options.encoder,
         signal,
         onProgress: progress,
@@ -381,7 +391,7 @@ export class ExportRenderer {
   /** The poster, the captions and the MP4 into storage, if the job is still ours. */
   private async store(
     ctx: RenderContext,
-    made: { assFile: string; outputFile: string; keptMs: number },
+    made: { assFile: string; outputFile: string; posterFile: string; keptMs: number },
   ): Promise<{ fileKey: string; posterKey: string | null }> {
     const { initial } = ctx;
     const fileKey = jobFileKey(initial.userId, initial.id);
@@ -389,7 +399,11 @@ export class ExportRenderer {
     await ctx.run.save({});
     const posterKey = await ctx.stage('storing', async (signal) => {
       const poster =
-        (await this.options.poster?.(initial, made.outputFile, made.keptMs, signal)) ?? null;
+        (await this.options.poster?.(
+          initial,
+          { mp4File: made.outputFile, durationMs: made.keptMs, renderedFrame: made.posterFile },
+          signal,
+        )) ?? null;
       await this.storage.putFile(jobCaptionsKey(initial.userId, initial.id), made.assFile);
       await this.storage.putFile(fileKey, made.outputFile, { move: true });
       return poster;

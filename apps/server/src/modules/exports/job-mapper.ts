@@ -5,7 +5,7 @@ import type { JobRow } from './exports.repository.js';
 export const jobFileKey = (userId: string, jobId: string) => `users/${userId}/jobs/${jobId}.mp4`;
 export const jobCaptionsKey = (userId: string, jobId: string) =>
   `users/${userId}/jobs/${jobId}.ass`;
-/** The export's poster: a frame of the finished MP4 (issue 24). */
+/** The export's poster: a frame of the exported clip (issue 24). */
 export const jobPosterKey = (userId: string, jobId: string) => `users/${userId}/jobs/${jobId}.jpg`;
 
 /** spec §3 Job as the client reads it; `file_url` only once DONE. */

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ExportAspect, ExportQuality } from '@moments/contract';
 import { captionsFilter } from '@moments/media/captions';
 import { runFfmpeg, spawnFfmpegStream } from '@moments/media/ffmpeg';
+import { EXPOSED_LUMA, THUMBNAIL_WIDTH } from '@moments/media/thumbnail';
 import {
   analyzeSubjects,
   planReframe,
@@ -84,6 +85,11 @@ export interface RenderClipInput {
   keepSpans?: readonly { startMs: number; endMs: number }[];
   /** The encoder and its threads (the worker's share of the cores); x264 veryfast by default. */
   encoder?: VideoEncoderSettings;
+  /**
+   * Where the same pass writes the clip's poster (a JPEG of its most representative frame,
+   * as wide as every thumbnail), so no second ffmpeg has to decode the finished MP4; absent: none.
+   */
+  posterFile?: string;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
   timeoutMs?: number;
@@ -194,7 +200,9 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
     'file:' + path.resolve(input.sourceFile),
     '-filter_complex',
     [
-      `[0:v:0]${clipVideoFilter(input.framing, input.assFile)}${cut ? `,${cut.video}` : ''}[clip_v]`,
+      `[0:v:0]${clipVideoFilter(input.framing, input.assFile)}${cut ? `,${cut.video}` : ''}` +
+        (input.posterFile ? `,split=2[clip_v][poster_in]` : '[clip_v]'),
+      ...(input.posterFile ? [`[poster_in]${posterFilter(durationMs)}[poster_v]`] : []),
       ...(input.hasAudio
         ? [`[0:a:0]${cut ? `${cut.audio},` : ''}${loudnessFilter(input.loudness)}[clip_a]`]
         : []),
@@ -216,6 +224,12 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
     'mp4',
     'file:' + path.resolve(input.outputFile),
   );
+  if (input.posterFile) {
+    args.push(
+      ...['-map', '[poster_v]', '-frames:v', '1', '-q:v', '3', '-update', '1'],
+      ...['-f', 'image2', 'file:' + path.resolve(input.posterFile)],
+    );
+  }
   await runFfmpeg(args, {
     durationMs,
     signal: input.signal,
@@ -223,6 +237,29 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
     timeoutMs: input.timeoutMs,
     threads,
   });
+}
+
+/** Frames the poster is chosen from: enough to pass over a cut or a blink, few enough to hold. */
+const POSTER_CANDIDATES = 24;
+
+/**
+ * The poster branch of the render's graph: the clip sampled evenly (at most two frames a
+ * second, POSTER_CANDIDATES in all) and scaled down; frames near black or near white (a fade, a
+ * flash, an empty slide) are dropped, and ffmpeg's `thumbnail` filter keeps the one closest to the
+ * rest's average look, written at the end. A clip with no exposed frame writes no poster.
+ */
+function posterFilter(durationMs: number): string {
+  const perSecond = Math.min(2, POSTER_CANDIDATES / Math.max(1, durationMs / 1000));
+  const luma = (fn: 'greater' | 'less', value: number) =>
+    `metadata=select:key=lavfi.signalstats.YAVG:value=${value}:function=${fn}`;
+  return [
+    `fps=${perSecond.toFixed(4)}`,
+    `scale=${THUMBNAIL_WIDTH}:-2`,
+    'signalstats',
+    luma('greater', EXPOSED_LUMA.min),
+    luma('less', EXPOSED_LUMA.max),
+    `thumbnail=n=${POSTER_CANDIDATES + 1}`,
+  ].join(',');
 }
 
 export interface VideoEncoderSettings {

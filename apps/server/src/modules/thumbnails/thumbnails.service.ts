@@ -170,15 +170,26 @@ export class ThumbnailsService {
     return made;
   }
 
-  /** The poster of a finished export: the best frame of the MP4 itself. */
+  /**
+   * The poster of a finished export: the frame its render wrote beside the MP4 (one pass, no
+   * second decode), else the best frame of the MP4 itself (an export made before, a render that
+   * wrote none).
+   */
   async forExport(
     job: { id: string; userId: string },
-    mp4File: string,
-    durationMs: number,
+    made: { mp4File: string; durationMs: number; renderedFrame?: string },
     signal?: AbortSignal,
   ): Promise<string | null> {
     const key = jobPosterKey(job.userId, job.id);
-    return this.storeFrame(mp4File, key, { durationMs }, signal).catch((error: unknown) => {
+    // No file: the render wrote no poster (no exposed frame, or a render of another kind).
+    const rendered =
+      made.renderedFrame && (await fs.stat(made.renderedFrame).catch(() => undefined))?.size
+        ? made.renderedFrame
+        : undefined;
+    const stored = rendered
+      ? this.storage.putFile(key, rendered, { move: true }).then(() => key)
+      : this.storeFrame(made.mp4File, key, { durationMs: made.durationMs }, signal);
+    return stored.catch((error: unknown) => {
       this.log.warn({ err: error, jobId: job.id, userId: job.userId }, 'export poster not made');
       return null;
     });
@@ -307,7 +318,7 @@ export class ThumbnailsService {
           async (file) => {
             const durationMs =
               job.durationMs ?? (await this.media.probe(file, { signal })).durationMs;
-            const key = await this.forExport(job, file, durationMs, signal);
+            const key = await this.forExport(job, { mp4File: file, durationMs }, signal);
             if (!key) return;
             await this.db.update(jobs).set({ posterKey: key }).where(eq(jobs.id, job.id));
             done.posters++;
