@@ -245,13 +245,14 @@ describe.skipIf(missing.length > 0)('the product as a user walks it (issue 24)',
       socket.connectToServer();
       sockets.push(socket);
     });
-    // The player learns the clip's size only when the file answers; held back here, the buttons
-    // under it must not move when it does (a click sent then would land on the video).
-    const filePath = new URL(job.file_url!, baseUrl).pathname;
+    // The player learns the clip's size only when its poster or its file answers; both held back
+    // here, the buttons under it must not move when they do (a click sent then would land on the
+    // video).
+    const heldPaths = [new URL(job.file_url!, baseUrl).pathname, job.poster_url!];
     let releaseFile!: () => void;
     const fileHeld = new Promise<void>((resolve) => (releaseFile = resolve));
     await owner.route(
-      (url) => url.pathname === filePath,
+      (url) => heldPaths.includes(url.pathname),
       async (route) => {
         await fileHeld;
         await route.continue();
