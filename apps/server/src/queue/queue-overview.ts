@@ -37,22 +37,31 @@ const FAILURES_SHOWN = 5;
  * pg-boss archives finished ones after a while, so the counts are recent work).
  */
 export async function readQueueOverview(db: PgBoss.Db): Promise<QueueOverview> {
-  const counts = await db.executeSql(
-    `SELECT name, state::text AS state, count(*)::int AS count FROM pgboss.job GROUP BY name, state`,
-    [],
-  );
-  const failures = await db.executeSql(
-    `SELECT name, id::text AS id, completed_on AS "failedAt", retry_count AS "retries", output
-       FROM (SELECT *, row_number() OVER (PARTITION BY name ORDER BY completed_on DESC NULLS LAST) AS n
-               FROM pgboss.job WHERE state = 'failed') newest
-      WHERE n <= $1
-      ORDER BY name, completed_on DESC NULLS LAST`,
+  // One statement, so one snapshot: a job that fails while this reads is either counted and
+  // listed, or neither (two queries once showed a failure beside a failed count of 0).
+  const snapshot = await db.executeSql(
+    `WITH counts AS (
+       SELECT name, state::text AS state, count(*)::int AS count FROM pgboss.job GROUP BY name, state
+     ), failures AS (
+       SELECT name, id::text AS id, completed_on AS "failedAt", retry_count AS "retries", output
+         FROM (SELECT *, row_number() OVER (PARTITION BY name ORDER BY completed_on DESC NULLS LAST) AS n
+                 FROM pgboss.job WHERE state = 'failed') newest
+        WHERE n <= $1
+     )
+     SELECT (SELECT coalesce(json_agg(counts), '[]'::json) FROM counts) AS counts,
+            (SELECT coalesce(json_agg(failures ORDER BY name, "failedAt" DESC NULLS LAST), '[]'::json)
+               FROM failures) AS failures`,
     [FAILURES_SHOWN],
   );
   const schedules = await db.executeSql(`SELECT name, cron FROM pgboss.schedule`, []);
   const scheduleRows = schedules.rows as Array<{ name: string; cron: string }>;
-  const countRows = counts.rows as Array<{ name: string; state: JobState; count: number }>;
-  const failureRows = failures.rows as Array<{
+  const read = snapshot.rows[0] as { counts: unknown; failures: unknown };
+  const countRows = jsonRows(read.counts) as Array<{
+    name: string;
+    state: JobState;
+    count: number;
+  }>;
+  const failureRows = jsonRows(read.failures) as Array<{
     name: string;
     id: string;
     failedAt: Date | string | null;
@@ -99,6 +108,12 @@ function errorText(output: unknown): string {
   }
   if (typeof value === 'string') return value;
   return value === null || value === undefined ? '(no error recorded)' : JSON.stringify(value);
+}
+
+/** A json_agg column: parsed by the driver already, or its text (as some drivers give it). */
+function jsonRows(value: unknown): unknown[] {
+  const parsed = typeof value === 'string' ? safeParse(value) : value;
+  return Array.isArray(parsed) ? parsed : [];
 }
 
 function safeParse(text: string): unknown {
