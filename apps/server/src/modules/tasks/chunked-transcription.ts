@@ -163,7 +163,10 @@ export class ChunkedTranscription {
     if (!row) return; // taken by another worker, done, or the task is gone
     const log = this.log.child({ taskId, chunk: idx, attempt: row.attempts });
     const controller = new AbortController();
-    signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    // The process's closing signal lives as long as the worker: its listener goes with the chunk
+    // (left there, every chunk ever transcribed kept one, with its controller, for good).
+    const onClosing = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onClosing, { once: true });
     const heartbeat = setInterval(() => {
       this.chunks
         .update(taskId, idx, runToken, { heartbeatAt: new Date() })
@@ -172,8 +175,9 @@ export class ChunkedTranscription {
         })
         .catch((err: unknown) => log.warn({ err }, 'chunk heart-beat failed'));
     }, this.options.heartbeatMs);
-    const workDir = await fs.mkdtemp(path.join(this.options.workRoot, `chunk-${taskId}-${idx}-`));
+    let workDir: string | undefined;
     try {
+      workDir = await fs.mkdtemp(path.join(this.options.workRoot, `chunk-${taskId}-${idx}-`));
       const steps = stepTimes();
       const file = await this.storage.localCopy(row.audioKey, workDir, {
         signal: controller.signal,
@@ -203,8 +207,9 @@ export class ChunkedTranscription {
         );
     } finally {
       clearInterval(heartbeat);
+      signal?.removeEventListener('abort', onClosing);
       chunkEvents.emit(taskId);
-      await fs.rm(workDir, { recursive: true, force: true });
+      if (workDir) await fs.rm(workDir, { recursive: true, force: true });
     }
   }
 
