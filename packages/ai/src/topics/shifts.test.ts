@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Sentence } from '../moments/sentences';
-import { lexicalVectors, topicStarts } from './shifts';
+import type { Transcript } from '../moments/types';
+import { loadDefaultEmbedder, type SentenceEmbedder } from '../search/embeddings';
+import { lexicalVectors, sentenceVectors, topicStarts } from './shifts';
 
 /** The sentences of a 50-second talk on three subjects as the speech engine split them. */
 const TEXTS = [
@@ -36,5 +38,38 @@ describe('topicStarts on a short talk', () => {
       lexicalVectors(sentences.map((sentence) => sentence.text)),
     );
     expect(starts).toEqual([0, 3, 6]);
+  });
+});
+
+describe('sentence vectors of a transcript that grows chunk by chunk', () => {
+  it('sends only the new sentences through the model, with the same vectors', async () => {
+    const { embedder: model } = await loadDefaultEmbedder();
+    expect(model, 'the MiniLM model is installed by scripts/setup.sh').toBeDefined();
+    // The real model, counting what goes through it (a fresh wrapper: nothing remembered yet).
+    const through: string[] = [];
+    const counting: SentenceEmbedder = {
+      modelId: model!.modelId,
+      embed: (texts, options) => {
+        through.push(...texts);
+        return model!.embed(texts, options);
+      },
+    };
+    const sentences = timed([300, 300, 300, 300, 300, 300, 300, 300]);
+    // The transcript as the task page sees it after each chunk: a new object every time.
+    const grown = () => ({ segments: [] }) as unknown as Transcript;
+
+    const first = await sentenceVectors(grown(), sentences.slice(0, 6), counting);
+    expect(through).toHaveLength(6);
+    const all = await sentenceVectors(grown(), sentences, counting);
+    expect(through, 'only the three sentences of the new chunk').toHaveLength(9);
+    expect(through.slice(6)).toEqual(TEXTS.slice(6));
+
+    const direct = await model!.embed(TEXTS);
+    all.forEach((vector, index) => {
+      expect(Array.from(vector)).toEqual(
+        Array.from(direct[index]!).map((x) => expect.closeTo(x, 4)),
+      );
+    });
+    expect(first[0]).toBe(all[0]);
   });
 });

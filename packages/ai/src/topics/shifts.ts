@@ -79,6 +79,14 @@ export function lexicalVectors(texts: readonly string[]): Vector[] {
 const vectorCache = new WeakMap<Transcript, { key: string; vectors: Promise<Vector[]> }>();
 
 /**
+ * Each embedder's vectors of sentences it embedded lately, by text: a transcript that grows chunk
+ * by chunk (an hour is 20 growths, each ranked for the task page) embeds only its new sentences,
+ * not the whole talk again each time. Bounded: 20,000 sentences of 384 floats are about 30 MB.
+ */
+const SENTENCE_CACHE_SIZE = 20_000;
+const sentenceCache = new WeakMap<SentenceEmbedder, Map<string, Vector>>();
+
+/**
  * One vector per sentence: MiniLM embeddings when an embedder is given, bag-of-stems otherwise.
  * Kept per transcript, so the moments and the summary of one task embed its sentences once.
  */
@@ -93,10 +101,40 @@ export function sentenceVectors(
   const cached = vectorCache.get(transcript);
   if (cached?.key === key) return cached.vectors;
   const vectors = embedder
-    ? embedder.embed(texts, { signal })
+    ? embedRemembered(embedder, texts, signal)
     : Promise.resolve(lexicalVectors(texts));
   vectors.catch(() => vectorCache.delete(transcript));
   vectorCache.set(transcript, { key, vectors });
+  return vectors;
+}
+
+/** `texts` embedded, only those the embedder has not embedded lately going through the model. */
+async function embedRemembered(
+  embedder: SentenceEmbedder,
+  texts: readonly string[],
+  signal?: AbortSignal,
+): Promise<Vector[]> {
+  let known = sentenceCache.get(embedder);
+  if (!known) sentenceCache.set(embedder, (known = new Map()));
+  // Taken before the wait: another call may push some of them out meanwhile.
+  const found = new Map<string, Vector>();
+  for (const text of texts) {
+    const vector = known.get(text);
+    if (vector) found.set(text, vector);
+  }
+  const missing = [...new Set(texts.filter((text) => !found.has(text)))];
+  const embedded = missing.length ? await embedder.embed(missing, { signal }) : [];
+  missing.forEach((text, index) => found.set(text, embedded[index]!));
+  const vectors = texts.map((text) => found.get(text)!);
+  // Least recently used out first: a text used again moves to the end.
+  for (const [index, text] of texts.entries()) {
+    known.delete(text);
+    known.set(text, vectors[index]!);
+  }
+  for (const oldest of known.keys()) {
+    if (known.size <= SENTENCE_CACHE_SIZE) break;
+    known.delete(oldest);
+  }
   return vectors;
 }
 
