@@ -57,6 +57,11 @@ export interface FasterWhisperOptions {
   processes: number;
   /** A process left larger than this after a file is restarted (env ASR_PROCESS_MAX_MB). */
   maxProcessMb: number;
+  /**
+   * A process grown by more than this over its size after its first transcription is restarted
+   * after its file (env ASR_PROCESS_MAX_GROWTH_MB).
+   */
+  maxProcessGrowthMb: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -100,6 +105,8 @@ export function fasterWhisperOptionsFromEnv(env: Env = process.env): FasterWhisp
     beamSize: intFrom(env.ASR_BEAM_SIZE, (n) => n >= 1 && n <= 10) ?? (device === 'cuda' ? 5 : 1),
     processes,
     maxProcessMb: intFrom(env.ASR_PROCESS_MAX_MB, (n) => n >= 200) ?? 1500,
+    // An hour in 3-minute chunks grew each base process by 150 MB (2.3 GB in all at the end).
+    maxProcessGrowthMb: intFrom(env.ASR_PROCESS_MAX_GROWTH_MB, (n) => n >= 0) ?? 120,
   };
 }
 
@@ -189,12 +196,14 @@ export class FasterWhisperEngine implements SpeechEngine {
     if (options.modelName && !options.modelDir) delete this.options.modelDir;
     this.name = `faster-whisper:${this.mainModel().label}`;
     const { pythonPath, device, computeType, threads, processes, maxProcessMb } = this.options;
+    const { maxProcessGrowthMb } = this.options;
     this.pool = new WhisperServerPool(processes, {
       pythonPath,
       device,
       computeType,
       threads,
       maxRssMb: maxProcessMb,
+      maxGrowthMb: maxProcessGrowthMb,
     });
   }
 
@@ -210,6 +219,11 @@ export class FasterWhisperEngine implements SpeechEngine {
   /** Stops the Python processes (the server's shutdown; they also stop with this process). */
   close(): void {
     this.pool.close();
+  }
+
+  /** Stops the Python processes no request is using now. */
+  releaseIdle(): void {
+    this.pool.releaseIdle();
   }
 
   /**

@@ -58,6 +58,11 @@ export interface SpeechEngine {
    * heard), so the first request does not pay the start-up; a no-op once they run.
    */
   warm?(): void;
+  /**
+   * Stops the model processes no request is using (a long transcription ended and the analysis
+   * after it needs the memory); the next request starts them again.
+   */
+  releaseIdle?(): void;
   /** Stops what the engine keeps running (its model processes). */
   close?(): void;
 }

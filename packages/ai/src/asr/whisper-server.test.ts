@@ -1,12 +1,13 @@
 // Issue 22 item 2: one long-lived faster-whisper process per slot, restarted when it dies, its
 // memory bounded; and the fast English path (tiny.en) chosen by the detected language.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wordErrorRate } from '../wer';
 import { FasterWhisperEngine, fasterWhisperAvailability } from './faster-whisper';
+import { WhisperServer } from './whisper-server';
 import {
   SHARED_MEDIA_DIR,
   englishRecordings,
@@ -210,6 +211,85 @@ describe.skipIf(!availability.available || !hasSharedMedia || !hasEnglishModel)(
     );
   },
 );
+
+describe.skipIf(!availability.available || !hasSharedMedia)(
+  'the idle Whisper processes after a long transcription',
+  () => {
+    it(
+      'are stopped on release while a busy one keeps its file, and start again when needed',
+      async () => {
+        const engine = new FasterWhisperEngine({ accuracy: 'accurate', processes: 2 });
+        try {
+          const [first] = await Promise.all([
+            engine.transcribe(JFK, { language: 'en' }),
+            engine.transcribe(JFK, { language: 'en' }),
+          ]);
+          expect(engine.servers.every((server) => server.pid !== undefined)).toBe(true);
+          // One file under way while the other process idles: only the idle one goes.
+          const busy = engine.transcribe(JFK, { language: 'en' });
+          await waitFor(() => engine.servers.some((server) => server.busy));
+          engine.releaseIdle();
+          expect(engine.servers.filter((server) => server.pid === undefined)).toHaveLength(1);
+          const during = await busy;
+          expect(transcriptText(during)).toBe(transcriptText(first!));
+          engine.releaseIdle();
+          expect(engine.servers.every((server) => server.pid === undefined)).toBe(true);
+          const after = await engine.transcribe(JFK, { language: 'en' });
+          expect(wordErrorRate(JFK_REFERENCE, transcriptText(after))).toBeLessThanOrEqual(0.1);
+        } finally {
+          engine.close();
+        }
+      },
+      SLOW,
+    );
+  },
+);
+
+/**
+ * A stand-in for the Python process that speaks the same JSON lines and really grows: each
+ * "transcribe" keeps 60 MB more (touched, so resident). The bound is measured on the real process.
+ */
+const GROWING_SERVER = `
+import json, sys
+kept = []
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("op") == "transcribe":
+        kept.append(bytearray(60 * 1024 * 1024))
+    print(json.dumps({"id": request["id"], "ok": True, "segments": []}), flush=True)
+`;
+
+describe('a Whisper process that keeps growing', () => {
+  it('is started afresh once it has grown past its bound over its first transcription', async () => {
+    const script = join(workDir, 'growing-server.py');
+    await writeFile(script, GROWING_SERVER);
+    // The server runs "<python> -u whisper-server.py ..."; this wrapper runs the stand-in instead.
+    const wrapper = join(workDir, 'python');
+    await writeFile(wrapper, `#!/bin/sh\nexec python3 -u ${JSON.stringify(script)}\n`);
+    await chmod(wrapper, 0o755);
+    const server = new WhisperServer({
+      pythonPath: wrapper,
+      device: 'cpu',
+      computeType: 'int8',
+      threads: 1,
+      maxGrowthMb: 100,
+    });
+    try {
+      const transcribe = () => server.request({ op: 'transcribe', audio: '/dev/null' });
+      await transcribe(); // the base: its size after the first transcription
+      const pid = server.pid;
+      await transcribe(); // 60 MB over it: kept
+      expect(server.pid).toBe(pid);
+      await transcribe(); // 120 MB over it: past the bound, stopped after its file
+      expect(server.pid).toBeUndefined();
+      await transcribe();
+      expect(server.starts).toBe(2);
+      expect(server.pid).not.toBe(pid);
+    } finally {
+      server.stop();
+    }
+  });
+});
 
 async function waitFor<T>(probe: () => T | false | undefined, timeoutMs = 30_000): Promise<T> {
   const until = Date.now() + timeoutMs;

@@ -5,8 +5,8 @@
  *
  * It runs under the shared process runner (its own process group, recorded for the orphan sweep,
  * stopped with this process). A process that dies is started again by the next request; one that
- * grows past `maxRssMb` or sits idle for `idleMs` is stopped, so its memory is bounded and given
- * back. A request that is aborted or times out stops the process (Python cannot be interrupted
+ * grows past `maxRssMb`, or by more than `maxGrowthMb` over its size after its first
+ * transcription, or sits idle for `idleMs` is stopped, so its memory is bounded and given back. A request that is aborted or times out stops the process (Python cannot be interrupted
  * mid-decode); the next request starts a fresh one.
  */
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,12 @@ export interface WhisperServerOptions {
   maxModels?: number;
   /** Stop the process after a request that left it larger than this (MB resident). */
   maxRssMb?: number;
+  /**
+   * Stop the process after a request that left it this much larger (MB) than it was after its
+   * first transcription: whatever the model's size, a process that keeps growing over a long
+   * input is started afresh (an hour's chunks took base from about 390 to 540 MB each).
+   */
+  maxGrowthMb?: number;
   /** Stop the process after this long without a request. */
   idleMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -49,6 +55,7 @@ interface Pending {
 }
 
 const DEFAULT_MAX_RSS_MB = 1500;
+const DEFAULT_MAX_GROWTH_MB = 120;
 const DEFAULT_IDLE_MS = 10 * 60_000;
 
 /** One Python process, one request at a time (the pool below hands out idle ones). */
@@ -60,6 +67,8 @@ export class WhisperServer {
   private idleTimer: NodeJS.Timeout | undefined;
   /** How many processes this slot has started (a restart after a death shows here). */
   starts = 0;
+  /** Resident MB of the running process after its first transcription (the growth's base). */
+  private settledMb: number | undefined;
 
   constructor(private readonly options: WhisperServerOptions) {}
 
@@ -116,7 +125,7 @@ export class WhisperServer {
       this.pending = undefined;
       if (this.process === running) {
         this.setReferenced(running, false);
-        this.afterRequest(running);
+        this.afterRequest(running, body.op === 'transcribe');
       }
     }
   }
@@ -126,6 +135,7 @@ export class WhisperServer {
     clearTimeout(this.idleTimer);
     const running = this.process;
     this.process = undefined;
+    this.settledMb = undefined;
     running?.stop();
   }
 
@@ -161,7 +171,10 @@ export class WhisperServer {
     // A write to a process that just died must fail its request, not crash this one.
     running.child.stdin?.on('error', () => undefined);
     void running.exited.then((exit) => {
-      if (this.process === running) this.process = undefined;
+      if (this.process === running) {
+        this.process = undefined;
+        this.settledMb = undefined;
+      }
       const pending = this.pending;
       if (pending?.process !== running) return;
       this.pending = undefined;
@@ -201,9 +214,14 @@ export class WhisperServer {
   }
 
   /** Bounded memory: a process that grew too large is stopped; an idle one after a while. */
-  private afterRequest(running: RunningProcess): void {
+  private afterRequest(running: RunningProcess, transcribed: boolean): void {
     const rssMb = residentMb(running.child.pid);
-    if (rssMb !== undefined && rssMb > (this.options.maxRssMb ?? DEFAULT_MAX_RSS_MB)) {
+    if (rssMb !== undefined && transcribed) this.settledMb ??= rssMb;
+    const grown =
+      rssMb !== undefined &&
+      this.settledMb !== undefined &&
+      rssMb - this.settledMb > (this.options.maxGrowthMb ?? DEFAULT_MAX_GROWTH_MB);
+    if (grown || (rssMb !== undefined && rssMb > (this.options.maxRssMb ?? DEFAULT_MAX_RSS_MB))) {
       this.stop();
       return;
     }
@@ -251,6 +269,11 @@ export class WhisperServerPool {
 
   close(): void {
     for (const server of this.servers) server.stop();
+  }
+
+  /** Stops the processes no request is using; a later request starts its slot's again. */
+  releaseIdle(): void {
+    for (const server of this.idle) server.stop();
   }
 
   private acquire(signal?: AbortSignal): Promise<WhisperServer> {

@@ -57,6 +57,9 @@ export interface ChunkedTranscribeOptions {
   workDir: string;
 }
 
+/** Transcriptions at least this long give back the idle Whisper processes when they end. */
+const RELEASE_WHISPER_AFTER_MS = 20 * 60_000;
+
 /** A chunk may be taken twice: its first worker may die, the second must finish it. */
 const MAX_CHUNK_ATTEMPTS = 2;
 
@@ -136,6 +139,10 @@ export class ChunkedTranscription {
     );
     steps.mark('mergeMs');
     this.log.info({ taskId: task.id, chunks: spans.length, ...steps.times }, 'chunks merged');
+    // After a long input the analysis of the whole talk is this process's largest moment: the
+    // idle Whisper processes (0.4-0.5 GB each) make way. Restarting one costs 1-2 s, which a
+    // short talk would feel and a long one does not.
+    if (durationMs >= RELEASE_WHISPER_AFTER_MS) this.speech.releaseIdle?.();
     return merged;
   }
 
