@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wordErrorRate } from '../wer';
 import { FasterWhisperEngine, fasterWhisperAvailability } from './faster-whisper';
 import { WhisperServer } from './whisper-server';
+import { withWrittenWordsEngine } from './written-words';
 import {
   SHARED_MEDIA_DIR,
   englishRecordings,
@@ -244,6 +245,27 @@ describe.skipIf(!availability.available || !hasSharedMedia)(
     );
   },
 );
+
+describe.skipIf(!availability.available)('the engine the server builds', () => {
+  it(
+    'starts its processes when a task is about to be heard, and gives them back on release',
+    async () => {
+      const inner = new FasterWhisperEngine({ accuracy: 'accurate', processes: 2 });
+      // What createSpeechEngine hands the server: the engine behind the written-words step.
+      const engine = withWrittenWordsEngine(inner);
+      try {
+        engine.warm?.();
+        await waitFor(() => inner.servers.every((server) => server.pid !== undefined), 60_000);
+        await waitFor(() => inner.servers.every((server) => !server.busy), 60_000);
+        engine.releaseIdle?.();
+        expect(inner.servers.map((server) => server.pid)).toEqual([undefined, undefined]);
+      } finally {
+        engine.close?.();
+      }
+    },
+    SLOW,
+  );
+});
 
 /**
  * A stand-in for the Python process that speaks the same JSON lines and really grows: each

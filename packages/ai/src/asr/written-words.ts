@@ -27,6 +27,8 @@ export function withWrittenWordsEngine(engine: SpeechEngine): SpeechEngine {
     ...(engine.detectLanguage && {
       detectLanguage: (file, opts) => engine.detectLanguage!(file, opts),
     }),
+    ...(engine.warm && { warm: () => engine.warm!() }),
+    ...(engine.releaseIdle && { releaseIdle: () => engine.releaseIdle!() }),
     ...(engine.close && { close: () => engine.close!() }),
     async transcribe(audioFile: string, opts?: TranscribeOptions): Promise<Transcript> {
       return withWrittenWords(await engine.transcribe(audioFile, opts));
