@@ -18,7 +18,13 @@ import { openDatabase } from '../src/db/client.js';
 import { jobs, mediaAnalyses, tasks } from '../src/db/schema.js';
 import type { JobOptions } from '../src/modules/exports/export-renderer.js';
 import { waitForJob } from './support/fixtures.js';
-import { multipartFile, signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
+import {
+  signUp,
+  startTestApp,
+  uploadAndStartTask,
+  waitForTask,
+  type TestApp,
+} from './support/app.js';
 
 const TALK = `Good evening and welcome back to the workshop. Tonight I want to share one lesson.
 Last spring our team shipped a feature nobody had asked for, and it failed within a week.
@@ -61,22 +67,11 @@ describe.skipIf(missing.length > 0)('framing prepared in the background', () => 
       { workers: true },
     );
     user = await signUp(t.app, 'speaker');
-    const body = multipartFile('Workshop.mp4', await fs.readFile(video));
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload: body.payload,
-      headers: { ...user.headers, ...body.headers },
+    const taskId = await uploadAndStartTask(t.app, user.headers, {
+      name: 'Workshop.mp4',
+      content: await fs.readFile(video),
     });
-    expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const started = await t.app.inject({
-      method: 'POST',
-      url: '/api/highlight_moment/task/start?url_source=upload&source_lang=auto',
-      headers: user.headers,
-      payload: uploaded.json().data,
-    });
-    expect(started.statusCode, started.body).toBe(200);
-    task = Task.parse(await waitForTask(t.app, user.headers, started.json().data.id));
+    task = Task.parse(await waitForTask(t.app, user.headers, taskId));
     expect(task.status, task.error_reason ?? '').toBe('DONE');
     const list = await t.app.inject({
       method: 'GET',

@@ -11,7 +11,13 @@ import { probeMedia } from '@moments/media/probe';
 import { makeTestVideo, synthesizeSpeech } from '@moments/media/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.js';
-import { multipartFile, signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
+import {
+  signUp,
+  startTestApp,
+  uploadAndStartTask,
+  waitForTask,
+  type TestApp,
+} from './support/app.js';
 
 const engine = fasterWhisperAvailability();
 if (!engine.available) console.warn(`Skipping the long-lived worker test: ${engine.reason}`);
@@ -50,22 +56,13 @@ describe.skipIf(!engine.available)('a worker that transcribes many chunks', () =
     expect(seconds, 'the talk is long enough for ten or more chunks').toBeGreaterThan(100);
 
     const user = await signUp(t.app, 'gardener');
-    const body = multipartFile('Tomatoes.mp4', await fs.readFile(video));
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload: body.payload,
-      headers: { ...user.headers, ...body.headers },
-    });
-    expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const started = await t.app.inject({
-      method: 'POST',
-      url: '/api/highlight_moment/task/start?url_source=upload&source_lang=en',
-      headers: user.headers,
-      payload: uploaded.json().data,
-    });
-    expect(started.statusCode, started.body).toBe(200);
-    const task = Task.parse(await waitForTask(t.app, user.headers, started.json().data.id));
+    const taskId = await uploadAndStartTask(
+      t.app,
+      user.headers,
+      { name: 'Tomatoes.mp4', content: await fs.readFile(video) },
+      'url_source=upload&source_lang=en',
+    );
+    const task = Task.parse(await waitForTask(t.app, user.headers, taskId));
     expect(task.status, task.error_reason ?? '').toBe('DONE');
 
     // It really ran in chunks, all of them in this process.

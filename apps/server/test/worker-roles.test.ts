@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config/index.js';
 import { openDatabase } from '../src/db/client.js';
 import { tasks } from '../src/db/schema.js';
 import { assertAccelerationAvailable } from '../src/queue/acceleration.js';
-import { multipartFile, signUp, startTestApp, type TestApp } from './support/app.js';
+import { signUp, startTestApp, uploadAndStartTask, type TestApp } from './support/app.js';
 import { seedFinishedTask, waitForJob } from './support/fixtures.js';
 
 const hasNvenc = (await nvencAvailability()).available;
@@ -72,22 +72,12 @@ describe('a render-only worker', () => {
 
   it('renders exports but leaves tasks for a transcription worker', async () => {
     const user = await signUp(t.app, 'roles');
-    const upload = multipartFile('talk.mp4', await fs.readFile(video));
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: '/api/upload',
-      headers: { ...user.headers, ...upload.headers },
-      payload: upload.payload,
-    });
-    expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const started = await t.app.inject({
-      method: 'POST',
-      url: '/api/highlight_moment/task/start?url_source=upload&source_lang=en',
-      headers: user.headers,
-      payload: uploaded.json().data,
-    });
-    expect(started.statusCode, started.body).toBe(200);
-    const taskId = started.json().data.id as string;
+    const taskId = await uploadAndStartTask(
+      t.app,
+      user.headers,
+      { name: 'talk.mp4', content: await fs.readFile(video) },
+      'url_source=upload&source_lang=en',
+    );
 
     // An export queued after the task is taken and finished by this worker...
     const { momentId } = await seedFinishedTask(t, user.userId, {

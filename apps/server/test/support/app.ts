@@ -98,6 +98,34 @@ export async function waitForTask(
   }
 }
 
+/**
+ * Uploads a video file as the start form does (POST /api/upload) and starts a task of it with the
+ * given query; returns the started task's id. Throws with the server's answer when either is refused.
+ */
+export async function uploadAndStartTask(
+  app: App,
+  headers: Record<string, string>,
+  file: { name: string; content: Buffer },
+  query = 'url_source=upload&source_lang=auto',
+): Promise<string> {
+  const body = multipartFile(file.name, file.content);
+  const uploaded = await app.inject({
+    method: 'POST',
+    url: '/api/upload',
+    payload: body.payload,
+    headers: { ...headers, ...body.headers },
+  });
+  if (uploaded.statusCode !== 200) throw new Error(`upload refused: ${uploaded.body}`);
+  const started = await app.inject({
+    method: 'POST',
+    url: `/api/highlight_moment/task/start?${query}`,
+    headers,
+    payload: uploaded.json().data,
+  });
+  if (started.statusCode !== 200) throw new Error(`task refused: ${started.body}`);
+  return started.json().data.id as string;
+}
+
 /** A multipart/form-data body with one file part, as a browser's FormData would send it. */
 export function multipartFile(fileName: string, content: Buffer, field = 'file') {
   const boundary = `----moments${Math.random().toString(16).slice(2)}`;
