@@ -6,7 +6,8 @@
  * It runs under the shared process runner (its own process group, recorded for the orphan sweep,
  * stopped with this process). A process that dies is started again by the next request; one that
  * grows past `maxRssMb`, or by more than `maxGrowthMb` over its size after its first
- * transcription, or sits idle for `idleMs` is stopped, so its memory is bounded and given back. A request that is aborted or times out stops the process (Python cannot be interrupted
+ * transcription, or sits idle for `idleMs` is stopped, so its memory is bounded and given back.
+ * A request that is aborted or times out stops the process (Python cannot be interrupted
  * mid-decode); the next request starts a fresh one.
  */
 import { readFileSync } from 'node:fs';
