@@ -214,8 +214,15 @@ describe.each(DATABASE_TARGETS)('a server that never dies, on $name', (target) =
     // The work folder's parent turns into a file: every render now throws ENOTDIR, an error no
     // code path expects.
     const workRoot = path.join(dataDir, 'tmp');
-    await fs.rm(workRoot, { recursive: true, force: true });
-    await fs.writeFile(workRoot, 'not a folder');
+    // The server may be writing there meanwhile (the background analysis of the task's moments,
+    // its tools' pid records): the removal retries until the folder is gone and the file is in.
+    await waitFor('the work folder replaced by a file', 30_000, async () => {
+      await fs.rm(workRoot, { recursive: true, force: true, maxRetries: 5 }).catch(() => {});
+      return fs.writeFile(workRoot, 'not a folder', { flag: 'wx' }).then(
+        () => true,
+        () => undefined,
+      );
+    });
     try {
       const started = await call('POST', '/api/job', {
         type: 'VIRAL_MOMENT_EXPORT',
@@ -242,7 +249,7 @@ describe.each(DATABASE_TARGETS)('a server that never dies, on $name', (target) =
       await expectServing();
     } finally {
       await fs.rm(workRoot, { force: true });
-      await fs.mkdir(workRoot);
+      await fs.mkdir(workRoot, { recursive: true }); // the server may have made it again already
     }
   }, 300_000);
 });

@@ -49,8 +49,14 @@ export type NetworkFailureDecision = 'retry' | 'give-up';
 export interface ApiErrorHandler {
   /** Called for server-side and client errors that are not suppressed. */
   onError(error: ApiError): void;
-  /** Called when the network failed; the request is retried when this resolves to 'retry'. */
-  onNetworkFailure(error: ApiError): Promise<NetworkFailureDecision>;
+  /**
+   * Called when the network failed; the request is retried when this resolves to 'retry'.
+   * `readOnly`: a GET, safe to send again without asking (it changes nothing on the server).
+   */
+  onNetworkFailure(
+    error: ApiError,
+    request: { readOnly: boolean },
+  ): Promise<NetworkFailureDecision>;
 }
 
 let errorHandler: ApiErrorHandler | null = null;
@@ -141,7 +147,10 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
       if (!isApiError(error) || suppressed || !errorHandler) throw error;
       if (error.code === ERROR_CODES.NETWORK_DISCONNECTED) {
         // spec §8: 'Network Disconnected' with Retry; the request stays pending until decided.
-        const decision = await errorHandler.onNetworkFailure(error);
+        const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
+        const decision = await errorHandler.onNetworkFailure(error, {
+          readOnly: method === 'GET',
+        });
         if (decision === 'retry') continue;
         throw error;
       }

@@ -19,6 +19,12 @@ import {
 
 type CatalogueDialog = Exclude<ErrorDialog, { kind: 'network-disconnected' }>;
 
+/** A request the network lost, waiting in the Network Disconnected dialog. */
+interface WaitingRequest {
+  resolve(decision: NetworkFailureDecision): void;
+  readOnly: boolean;
+}
+
 /**
  * spec §8 global handler: installs itself into the API client and shows the catalogue's dialogs.
  * Network failures wait here: Retry re-sends every request that failed, closing gives up on them.
@@ -34,9 +40,7 @@ export function ErrorDialogs() {
   }, [currentPlan]);
 
   const [dialog, setDialog] = useState<CatalogueDialog | null>(null);
-  const [waitingRequests, setWaitingRequests] = useState<
-    Array<(d: NetworkFailureDecision) => void>
-  >([]);
+  const [waitingRequests, setWaitingRequests] = useState<WaitingRequest[]>([]);
 
   useEffect(
     () =>
@@ -49,9 +53,9 @@ export function ErrorDialogs() {
           const next = errorDialogFor(error, planRef.current);
           if (next && next.kind !== 'network-disconnected') setDialog(next);
         },
-        onNetworkFailure() {
+        onNetworkFailure(_error, { readOnly }) {
           return new Promise<NetworkFailureDecision>((resolve) =>
-            setWaitingRequests((waiting) => [...waiting, resolve]),
+            setWaitingRequests((waiting) => [...waiting, { resolve, readOnly }]),
           );
         },
       }),
@@ -62,11 +66,21 @@ export function ErrorDialogs() {
   const [offline, setOffline] = useState(() => !navigator.onLine);
   useEffect(() => {
     const update = () => setOffline(!navigator.onLine);
+    // Back online: what was only being read (the page's own refreshes, which a browser going
+    // offline catches mid-flight) is sent again at once; a change the user asked for still waits
+    // for their Retry, since it may have reached the server before the line dropped.
+    const online = () => {
+      update();
+      setWaitingRequests((waiting) => {
+        for (const request of waiting) if (request.readOnly) request.resolve('retry');
+        return waiting.filter((request) => !request.readOnly);
+      });
+    };
     window.addEventListener('offline', update);
-    window.addEventListener('online', update);
+    window.addEventListener('online', online);
     return () => {
       window.removeEventListener('offline', update);
-      window.removeEventListener('online', update);
+      window.removeEventListener('online', online);
     };
   }, []);
 
@@ -75,7 +89,7 @@ export function ErrorDialogs() {
     if (decision === 'retry' && !navigator.onLine) return;
     if (decision === 'give-up') setOffline(false);
     setWaitingRequests((waiting) => {
-      for (const resolve of waiting) resolve(decision);
+      for (const request of waiting) request.resolve(decision);
       return [];
     });
   };
