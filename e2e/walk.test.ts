@@ -325,7 +325,11 @@ describe.skipIf(missing.length > 0)('the product as a user walks it (issue 24)',
     for (const socket of sockets) await socket.close();
     await expect.poll(() => refreshFailed, { timeout: 20_000 }).toBe(true);
     await owner.waitForTimeout(500);
-    expect(await owner.getByRole('textbox', { name: t('clip.share.link') }).isVisible()).toBe(true);
+    // What the page shows if the panel is gone (this failed once in a full run, never alone).
+    const shown = async () =>
+      (await owner.getByRole('textbox', { name: t('clip.share.link') }).isVisible()) ||
+      (await owner.locator('body').ariaSnapshot());
+    expect(await shown()).toBe(true);
     await owner.getByRole('button', { name: t('clip.share.stop') }).click();
     await owner.getByRole('button', { name: t('clip.share.start') }).waitFor();
     expect((await fetch(link)).status).toBe(404);
