@@ -142,3 +142,13 @@ async function makeFolder(dir: string): Promise<void> {
   }
   for (const folder of missing) await fs.mkdir(folder);
 }
+
+/**
+ * Removes one run's folder before its task or export reads DONE or ERROR: a user who sees the run
+ * end (on a full disk too) has the space back. Best effort: a folder left behind is swept with the
+ * process's work root.
+ */
+export function removeRunFolder(folder: string): Promise<void> {
+  // Deliberately quiet: the run has ended either way, and the sweep removes what is left.
+  return fs.rm(folder, { recursive: true, force: true }).catch(() => undefined);
+}

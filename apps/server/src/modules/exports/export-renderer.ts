@@ -37,6 +37,7 @@ import type { MediaAnalysesRepository } from './media-analyses.repository.js';
 import type { ExportsRepository, JobPatch, JobRow } from './exports.repository.js';
 import { LeasedRun, RunSuperseded } from '../../queue/leased-run.js';
 import { addRunIds } from '../../queue/run-context.js';
+import { removeRunFolder } from '../../config/data-dir.js';
 import type { BackgroundWork } from '../../queue/background-work.js';
 import { jobCaptionsKey, jobFileKey, jobForNotification, jobPosterKey } from './job-mapper.js';
 
@@ -249,6 +250,7 @@ export class ExportRenderer {
         posterFile,
         keptMs,
       });
+      await removeRunFolder(workDir);
       await run.save(
         {
           status: 'DONE',
@@ -262,12 +264,12 @@ export class ExportRenderer {
       );
       log.info({ durationMs: keptMs }, 'export done');
     } catch (error) {
+      await removeRunFolder(workDir);
       await this.settleFailure(error, { initial, run, log, stage: ctx.currentStage });
     } finally {
       await run.stop();
       if (this.running.get(jobId) === run) this.running.delete(jobId);
-      // Best effort: a folder left behind is swept with the process's work root.
-      await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+      await removeRunFolder(workDir);
     }
   }
 

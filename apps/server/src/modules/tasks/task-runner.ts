@@ -16,6 +16,7 @@ import { silentLogger, type Logger } from '../../logging.js';
 import type { TaskRow } from './task-mapper.js';
 import { LeasedRun, RunSuperseded } from '../../queue/leased-run.js';
 import { addRunIds } from '../../queue/run-context.js';
+import { removeRunFolder } from '../../config/data-dir.js';
 import type { BackgroundWork } from '../../queue/background-work.js';
 import type { TaskPatch, TasksRepository } from './tasks.repository.js';
 import type { ChunkedTranscription, TranscriptGrowth } from './chunked-transcription.js';
@@ -173,15 +174,16 @@ export class TaskRunner {
         ...(await this.analyse(ctx, transcript, info)),
         ...(await this.summarise(ctx, transcript)),
       ];
+      await removeRunFolder(workDir);
       await run.save({ status: 'DONE', stage: 'finishing', progress: 100, warnings }, true);
       log.info({ warnings: warnings.length }, 'task done');
     } catch (error) {
+      await removeRunFolder(workDir);
       await this.settleFailure(error, { initial, run, log });
     } finally {
       await run.stop();
       if (this.running.get(taskId) === run) this.running.delete(taskId);
-      // Best effort: a folder left behind is swept with the process's work root.
-      await fs.rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+      await removeRunFolder(workDir);
     }
   }
 
