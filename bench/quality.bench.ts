@@ -26,7 +26,7 @@ import {
   titlesOnLowConfidence,
 } from './marked-talks/metrics';
 import { MARKED_SETS, spokenSet, type MarkedSetName } from './marked-talks/sets';
-import { paragraphSpan, type SpokenMarkedTalk } from './marked-talks/talks';
+import { paragraphSpan, spanOf, type SpokenMarkedTalk } from './marked-talks/talks';
 
 interface TalkOutput {
   talk: SpokenMarkedTalk;
@@ -149,8 +149,13 @@ function report(set: string, judge: string, outputs: TalkOutput[]): void {
       );
     o.talk.questions.forEach((question, q) => {
       const top = o.answers[q]?.[0];
+      const marked = spanOf(o.talk, question.sentences);
+      const good = answerFigures({ ...o.talk, questions: [question] }, [o.answers[q] ?? []]).good;
       console.log(
-        `    Q "${question.question}" -> ${top ? `${(top.startMs / 1000).toFixed(0)}-${(top.endMs / 1000).toFixed(0)} s "${top.title}"` : 'none'}`,
+        `    Q ${good ? 'ok' : 'MISS'} "${question.question}" (marked ${(marked.startMs / 1000).toFixed(0)}-${(marked.endMs / 1000).toFixed(0)} s) -> ` +
+          (top
+            ? `${(top.startMs / 1000).toFixed(0)}-${(top.endMs / 1000).toFixed(0)} s "${top.title}"`
+            : 'none'),
       );
     });
   }

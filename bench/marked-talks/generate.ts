@@ -1,6 +1,6 @@
 /**
  * `node --import tsx bench/marked-talks/generate.ts dev|frozen`: speaks and transcribes every talk of
- * the set once (cached in bench/<set>/.cache, git-ignored).
+ * the set once (kept, gzipped, in bench/<set>/transcripts; talks already there are skipped).
  */
 import { MARKED_SETS, spokenSet, type MarkedSetName } from './sets';
 

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadMarkedTalks, spokenMarkedTalk, type SpokenMarkedTalk } from './talks';
+import { loadMarkedTalks, spokenMarkedTalk, transcriptFile, type SpokenMarkedTalk } from './talks';
 
 const BENCH = join(import.meta.dirname, '..');
 
@@ -16,7 +16,7 @@ export const MARKED_SETS = {
 
 export type MarkedSetName = keyof typeof MARKED_SETS;
 
-/** Every talk of a set, spoken and transcribed (cached in the set's git-ignored `.cache/`). */
+/** Every talk of a set, spoken and transcribed (kept, gzipped, in the set's `transcripts/`). */
 export async function spokenSet(
   set: MarkedSetName,
   onTalk?: (talk: SpokenMarkedTalk, seconds: number) => void,
@@ -26,9 +26,9 @@ export async function spokenSet(
   const spoken: SpokenMarkedTalk[] = [];
   for (const talk of await loadMarkedTalks(set, join(dir, 'talks'))) {
     // While a set is still being spoken, the tuning scripts work on the talks done so far.
-    if (options.cachedOnly && !existsSync(join(dir, '.cache', `${talk.name}.json`))) continue;
+    if (options.cachedOnly && !existsSync(transcriptFile(join(dir, 'transcripts'), talk))) continue;
     const started = performance.now();
-    spoken.push(await spokenMarkedTalk(talk, join(dir, '.cache')));
+    spoken.push(await spokenMarkedTalk(talk, join(dir, 'transcripts')));
     onTalk?.(spoken.at(-1)!, (performance.now() - started) / 1000);
   }
   return spoken;
