@@ -191,3 +191,29 @@ describe.skipIf(!hasModel)('answers to paraphrased questions', () => {
     expect(top.text).not.toMatch(/see you next month/);
   });
 });
+
+// Issue 20: the line announcing the talk names every question's topic and answers none of them.
+// Paragraphs written for this test.
+describe.skipIf(!hasModel)('answers past the talk announcement', () => {
+  const talk = [
+    '-- Hello and welcome, it is good to see so many of you here this evening.',
+    'Today we are looking at how beekeepers get their colonies through a hard winter.',
+    'In autumn the hive shrinks to a tight ball of a few thousand workers around the queen. They shiver their flight muscles to hold the centre of the cluster at about thirty degrees.',
+    'Most colonies that die in winter do not freeze; they starve. I heft each hive in January, and a light one gets a block of fondant on the top bars that same day.',
+    'Damp kills more bees than cold. A tilted floor and a little gap under the roof let the moisture out.',
+    '-- Thank you all for listening, and see you at the spring meeting.',
+  ];
+  const { transcript, paragraphs } = transcriptFromParagraphs(talk);
+
+  it('answers how bees are fed through the winter with the feeding advice, not the announcement', async () => {
+    const report = await searchMomentsWithReport(
+      transcript,
+      'what do beekeepers do so their hives do not starve in winter',
+      { limit: 3 },
+    );
+    const top = report.moments[0]!;
+    expect(top.text).toMatch(/fondant/);
+    expect(top.startMs).toBeGreaterThanOrEqual(paragraphs[3]!.startMs - 300);
+    expect(top.endMs).toBeLessThanOrEqual(paragraphs[3]!.endMs + 300);
+  });
+});

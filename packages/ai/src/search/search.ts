@@ -5,6 +5,7 @@ import { splitSentences, type Sentence } from '../moments/sentences';
 import { cleanSpokenText, cutTitle, hashtagsFor } from '../moments/titles';
 import type { Moment, Transcript } from '../moments/types';
 import { LexicalIndex } from './bm25';
+import { embedRemembered } from '../topics/index';
 import { cosine, loadDefaultEmbedder, type SentenceEmbedder } from './embeddings';
 import { contentTerms, contentTermsWithSurface } from './text';
 
@@ -33,8 +34,6 @@ const SEMANTIC_FULL = 0.65;
 /** A span is an answer only if its best sentence reaches this relevance. */
 const MIN_PEAK_RELEVANCE = 0.3;
 const LEXICAL_SATURATION = 4;
-/** Weight of the whole-span similarity when re-ranking the best spans. */
-const PASSAGE_SHARE = 0.4;
 
 const vectorCache = new WeakMap<
   Transcript,
@@ -79,6 +78,8 @@ interface QueryRelevance {
   relevance: number[];
   /** Per sentence, the sentence on its own: what keeps an answer from running on into other talk. */
   ownRelevance: number[];
+  /** Per sentence, the share of its relevance it keeps: less for asides and the talk's announcement. */
+  aside: number[];
   /** Per sentence, the meaning match alone, when the embedder worked. */
   semantic?: number[];
   queryVector?: Float32Array;
@@ -131,12 +132,20 @@ async function queryRelevance(
   const isAside = sentences.map(
     (sentence) => !asksAside && sentenceCues(sentence.text).housekeeping > 0,
   );
-  const aside = sentences.map((_, i) =>
-    isAside[i] ? ASIDE_SHARE : isAside[i - 1] && isAside[i + 1] ? ASIDE_SHARE : 1,
+  // The line that announces the talk ("Today we are looking at how volcanoes warn us", "My guest
+  // today runs a workshop") names what every question is about and answers none of them.
+  const asksAgenda = AGENDA.test(query) || ASKS_WHAT_THE_TALK_IS.test(query);
+  const aside = sentences.map((sentence, i) =>
+    isAside[i] || (isAside[i - 1] && isAside[i + 1])
+      ? ASIDE_SHARE
+      : !asksAgenda && AGENDA.test(sentence.text)
+        ? AGENDA_SHARE
+        : 1,
   );
   return {
     index,
     queryWeights,
+    aside,
     relevance: sentences.map(
       (sentence, i) =>
         aside[i]! * combine(semantic, i) + (expects?.test(sentence.text) ? ANSWER_TYPE_BONUS : 0),
@@ -218,26 +227,97 @@ function answerCandidates(
   return candidates;
 }
 
-/** Re-ranks the answers by embedding each whole span: a passage can answer what no sentence does. */
-async function rerankByPassage(
-  candidates: SpanCandidate[],
+/** The longest passage compared whole with the query, in sentences. */
+const PASSAGE_SENTENCES = 3;
+/** Weight of the query's words found in a passage, against its meaning match (chosen on bench/dev, dev2). */
+const PASSAGE_WORDS_SHARE = 0.5;
+/** What each sentence past the first costs a passage: of two that answer alike, the shorter. */
+const PASSAGE_SENTENCE_COST = 0.02;
+/** What a passage that runs from one break in the talk to the next gains. */
+const PASSAGE_WHOLE_SHARE = 0.2;
+
+/**
+ * Every passage of one to three sentences within a stretch of talk, compared whole with the
+ * query (issue 20): the passage that answers is found by its gist and is already the tightest span,
+ * where growing a span around its best sentence caught the line that repeats the question's words
+ * and padded the answer with the talk around it. Ranked by meaning fused with the query's words
+ * the passage holds (stems and synonyms, stopwords ignored); asides and the talk's announcement
+ * keep less; widened to the shortest watchable length.
+ */
+async function passageCandidates(
   sentences: Sentence[],
-  queryVector: Float32Array,
+  scores: QueryRelevance,
   embedder: SentenceEmbedder,
-  signal?: AbortSignal,
+  options: { minMs: number; maxMs: number; signal?: AbortSignal },
 ): Promise<SpanCandidate[]> {
-  const passageVectors = await embedder.embed(
-    candidates.map((candidate) => spanText(sentences.slice(candidate.first, candidate.last + 1))),
-    { signal },
+  const { index, queryWeights, queryVector, relevance, aside } = scores;
+  const breakAfter = thoughtBreaks(
+    sentences,
+    sentences.map((sentence) => ({ terms: contentTerms(sentence.text) })),
   );
-  candidates.forEach((candidate, i) => {
-    const vector = passageVectors[i];
-    const passage = vector ? scaledSimilarity(cosine(queryVector, vector)) : 0;
-    const rank = (1 - PASSAGE_SHARE) * candidate.rank + PASSAGE_SHARE * passage;
-    candidate.rank = rank;
-    candidate.scored = { ...candidate.scored, raw: rank, score: Math.round(rank * 100) };
+  const passages: { first: number; last: number }[] = [];
+  for (let first = 0; first < sentences.length; first++)
+    for (let last = first; last < Math.min(sentences.length, first + PASSAGE_SENTENCES); last++) {
+      // A span is an answer only if its best sentence reaches the relevance floor.
+      const peak = Math.max(...relevance.slice(first, last + 1));
+      if (peak >= MIN_PEAK_RELEVANCE) passages.push({ first, last });
+      if ((breakAfter[last] ?? 1) >= 0.6) break;
+    }
+  if (passages.length === 0) return [];
+  // Sentences and passages repeat across queries on one talk: each is embedded once.
+  const vectors = await embedRemembered(
+    embedder,
+    passages.map(({ first, last }) => spanText(sentences.slice(first, last + 1))),
+    options.signal,
+  );
+  const typedTerms = [...queryWeights.values()].filter((weight) => weight === 1).length;
+  const leadIns = { sentences, breakAfter, taken: () => false };
+  const duration = (first: number, last: number) =>
+    (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
+  return passages.map(({ first, last }, k) => {
+    const matched = new Set<string>();
+    for (let j = first; j <= last; j++)
+      for (const term of index.matchedTerms(j, queryWeights)) matched.add(term);
+    // Share of the query's words (synonyms at their weight) the passage mentions.
+    const coverage = Math.min(
+      1,
+      [...matched].reduce((sum, term) => sum + (queryWeights.get(term) ?? 0), 0) /
+        Math.max(1, typedTerms),
+    );
+    const meaning = scaledSimilarity(cosine(queryVector!, vectors[k]!));
+    const kept = Math.min(...aside.slice(first, last + 1));
+    // Like a clip, an answer reads best as a whole stretch of talk: from a break to a break.
+    const whole = ((first > 0 ? (breakAfter[first - 1] ?? 0) : 1) + (breakAfter[last] ?? 0)) / 2;
+    const rank =
+      kept * ((1 - PASSAGE_WORDS_SHARE) * meaning + PASSAGE_WORDS_SHARE * coverage) +
+      PASSAGE_WHOLE_SHARE * whole -
+      PASSAGE_SENTENCE_COST * (last - first);
+    // A lead-in ("So, the question I get most often is about the winter.") carries its answer.
+    let [from, to] = [
+      first,
+      first === last ? answerAfterLeadIn(first, { ...leadIns, maxMs: options.maxMs }) : last,
+    ];
+    // Too short to watch: the neighbour that answers more joins (the one after, at equal merit).
+    while (duration(from, to) < options.minMs) {
+      const next =
+        to + 1 < sentences.length && duration(from, to + 1) <= options.maxMs
+          ? (relevance[to + 1] ?? 0) + 0.2
+          : -1;
+      const previous =
+        from > 0 && duration(from - 1, to) <= options.maxMs ? (relevance[from - 1] ?? 0) : -1;
+      if (next < 0 && previous < 0) break;
+      if (next >= previous) to++;
+      else from--;
+    }
+    return {
+      first: from,
+      last: to,
+      startMs: sentences[from]?.startMs ?? 0,
+      endMs: sentences[to]?.endMs ?? 0,
+      rank,
+      scored: { raw: rank, score: Math.round(rank * 100), reasons: [], salientTerms: [] },
+    };
   });
-  return [...candidates].sort((a, b) => b.rank - a.rank);
 }
 
 /** The answer as a moment: titled by its best-matching sentence, with why it answers. */
@@ -314,29 +394,30 @@ export async function searchMomentsWithReport(
     signal: options.signal,
     warnings,
   });
-  const candidates = answerCandidates(sentences, scores, {
-    limit,
+  const lengths = {
     minMs: options.minMs ?? DEFAULT_MIN_MS,
     maxMs: options.maxMs ?? DEFAULT_MAX_MS,
-  });
-  let chosen = selectNonOverlapping(candidates, limit);
+  };
+  let chosen: SpanCandidate[] | undefined;
   if (scores.semantic && embedder && scores.queryVector) {
     try {
-      const ranked = await rerankByPassage(
-        candidates,
-        sentences,
-        scores.queryVector,
-        embedder,
-        options.signal,
-      );
-      chosen = ranked.slice(0, limit);
+      const passages = await passageCandidates(sentences, scores, embedder, {
+        ...lengths,
+        signal: options.signal,
+      });
+      chosen = selectNonOverlapping(passages, limit);
     } catch (error) {
       options.signal?.throwIfAborted();
       warnings.push(
-        `Passage re-ranking failed (${(error as Error).message}); sentence scores used.`,
+        `Passage matching failed (${(error as Error).message}); answers built around the best sentences.`,
       );
     }
   }
+  // Words only (no model, or it failed): spans grown around the sentences that match best.
+  chosen ??= selectNonOverlapping(
+    answerCandidates(sentences, scores, { limit, ...lengths }),
+    limit,
+  );
   const moments = chosen.map((candidate) => answerMoment(candidate, sentences, scores, query));
   moments.sort((a, b) => b.score - a.score);
   return { moments, method: scores.semantic ? 'semantic' : 'lexical', warnings };
@@ -344,6 +425,12 @@ export async function searchMomentsWithReport(
 
 /** What is left of the relevance of a greeting, sponsor read or sign-off. */
 const ASIDE_SHARE = 0.5;
+/** What is left of the relevance of the line that announces what the talk is about. */
+const AGENDA_SHARE = 0.7;
+const AGENDA =
+  /\b(?:today,? (?:we|i)(?:'re| are|'m| am|'ll| will)? (?:going to |gonna )?(?:look(?:ing)? at|talk(?:ing)? about|discuss(?:ing)?|cover(?:ing)?|explor(?:e|ing)|learn(?:ing)? (?:about|how))|(?:my|our) guests? (?:today|this week|on the show)|(?:in|on) (?:this|today's) (?:talk|episode|video|lecture|show|session)|today's (?:letter|question|topic|guest|episode|lecture|talk))\b/i;
+const ASKS_WHAT_THE_TALK_IS =
+  /\bwhat (?:is|was) (?:this|the) (?:talk|episode|video|show|lecture)\b/i;
 /** What a sentence holding the expected kind of answer gains in relevance. */
 const ANSWER_TYPE_BONUS = 0.08;
 const NUMBER_ANSWER =
@@ -375,6 +462,45 @@ const LEAD_IN_ANSWER_SENTENCES = 3;
 /** A lead-in this short ("Here is a simple test.") comes with the answer it introduces. */
 const LEAD_IN_MAX_WORDS = 8;
 
+const isQuestion = (sentences: readonly Sentence[], k: number) =>
+  /\?["')]*$/.test(sentences[k]?.text.trim() ?? '');
+
+/**
+ * Where the answer to a lead-in at sentence p ends (p itself when p is none). A question's answer
+ * follows it, often after a pause and in another voice; so does the answer to a short sentence
+ * that ends its paragraph ("Heavy clay." "So, the question I get is about the winter."): the whole
+ * next paragraph, up to LEAD_IN_ANSWER_SENTENCES, is the answer.
+ */
+function answerAfterLeadIn(
+  p: number,
+  talk: {
+    sentences: readonly Sentence[];
+    breakAfter: readonly number[];
+    maxMs: number;
+    taken: (k: number) => boolean;
+  },
+): number {
+  const { sentences, breakAfter } = talk;
+  const leadIn =
+    isQuestion(sentences, p) ||
+    ((breakAfter[p] ?? 1) >= 0.6 && (sentences[p]?.words.length ?? 99) <= 12);
+  let last = p;
+  if (!leadIn) return last;
+  let crossed = false;
+  while (
+    last + 1 < sentences.length &&
+    !talk.taken(last + 1) &&
+    !isQuestion(sentences, last + 1) &&
+    (sentences[last + 1]?.endMs ?? 0) - (sentences[p]?.startMs ?? 0) <= talk.maxMs &&
+    last - p < LEAD_IN_ANSWER_SENTENCES &&
+    (!crossed || (breakAfter[last] ?? 1) < 0.6)
+  ) {
+    crossed = true;
+    last++;
+  }
+  return last;
+}
+
 /**
  * The tightest span of whole sentences that answers, around its best sentence p (issue 20): the
  * neighbours that answer too (relevant to the query, or close in meaning to p) within the same
@@ -393,7 +519,6 @@ function answerSpan(
   },
 ): { first: number; last: number } {
   const { sentences, breakAfter } = talk;
-  const isQuestion = (k: number) => /\?["')]*$/.test(sentences[k]?.text.trim() ?? '');
   const duration = (a: number, b: number) =>
     (sentences[b]?.endMs ?? 0) - (sentences[a]?.startMs ?? 0);
   const joinable = (k: number, boundary: number) =>
@@ -401,28 +526,9 @@ function answerSpan(
     k < sentences.length &&
     !talk.taken(k) &&
     (breakAfter[boundary] ?? 1) < 0.6 &&
-    !isQuestion(k);
+    !isQuestion(sentences, k);
   let first = p;
-  let last = p;
-  // A question's answer follows it, often after a pause and in another voice; so does the answer
-  // to a short sentence that ends its paragraph ("Heavy clay." "So, the question I get is about
-  // the winter."): the whole next paragraph is the answer.
-  const leadIn =
-    isQuestion(p) || ((breakAfter[p] ?? 1) >= 0.6 && (sentences[p]?.words.length ?? 99) <= 12);
-  if (leadIn) {
-    let crossed = false;
-    while (
-      last + 1 < sentences.length &&
-      !talk.taken(last + 1) &&
-      !isQuestion(last + 1) &&
-      duration(first, last + 1) <= talk.maxMs &&
-      last - p < LEAD_IN_ANSWER_SENTENCES &&
-      (!crossed || (breakAfter[last] ?? 1) < 0.6)
-    ) {
-      crossed = true;
-      last++;
-    }
-  }
+  let last = answerAfterLeadIn(p, talk);
   let grown = true;
   while (grown) {
     grown = false;
@@ -449,7 +555,8 @@ function answerSpan(
     before >= 0 &&
     !talk.taken(before) &&
     (breakAfter[before] ?? 1) < 0.6 &&
-    (isQuestion(before) || (sentences[before]?.words.length ?? 99) <= LEAD_IN_MAX_WORDS) &&
+    (isQuestion(sentences, before) ||
+      (sentences[before]?.words.length ?? 99) <= LEAD_IN_MAX_WORDS) &&
     duration(before, last) <= talk.maxMs
   )
     first = before;

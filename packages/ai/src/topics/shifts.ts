@@ -109,7 +109,7 @@ export function sentenceVectors(
 }
 
 /** `texts` embedded, only those the embedder has not embedded lately going through the model. */
-async function embedRemembered(
+export async function embedRemembered(
   embedder: SentenceEmbedder,
   texts: readonly string[],
   signal?: AbortSignal,
