@@ -51,7 +51,8 @@ function sentenceVectors(
   // Each sentence is embedded with its neighbours too, so a passage answer is found by its gist.
   const texts = sentences.map((sentence) => sentence.text);
   const withContext = sentences.map((_, i) => texts.slice(Math.max(0, i - 1), i + 2).join(' '));
-  const vectors = embedder.embed([...texts, ...withContext], { signal });
+  // Remembered by text: the passages answers are chosen from hold the same sentences and triples.
+  const vectors = embedRemembered(embedder, [...texts, ...withContext], signal);
   vectors.catch(() => vectorCache.delete(transcript));
   vectorCache.set(transcript, { modelId: embedder.modelId, vectors });
   return vectors;
