@@ -138,10 +138,38 @@ describe.skipIf(!hasChromium)('realtime notifications in the browser', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/notify/history')) historyCalls.push(new URL(request.url()));
     });
+    // The realtime connection comes up while "Load more" is loading its page: the list is read
+    // again after a connect, and that re-read must not cancel the page (the list stayed on 20).
+    const ticket = held();
+    const secondPage = held();
+    const secondPageAsked = held();
+    const connected = held();
+    await page.route('**/api/auth/token', async (route) => {
+      await ticket.promise;
+      await route.continue();
+    });
+    await page.route(
+      (url) => url.pathname === '/api/notify/history' && url.searchParams.get('page_num') === '2',
+      async (route) => {
+        secondPageAsked.release();
+        await secondPage.promise;
+        // The browser may have dropped the request meanwhile (the old client cancelled it).
+        await route.continue().catch(() => undefined);
+      },
+    );
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload).startsWith('CONNECTED')) connected.release();
+      }),
+    );
     await page.goto('/notification');
     const items = page.getByTestId('notification-list').getByTestId('notification-item');
     await expect.poll(() => items.count(), POLL).toBe(NOTIFICATION_PAGE_SIZE);
     await page.getByRole('button', { name: 'Load more' }).click();
+    await secondPageAsked.promise;
+    ticket.release();
+    await connected.promise;
+    secondPage.release();
     await expect.poll(() => items.count(), POLL).toBe(total);
     await page.getByText('That is everything.').waitFor();
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
@@ -167,3 +195,10 @@ describe.skipIf(!hasChromium)('realtime notifications in the browser', () => {
     expect(content.every((n) => n.viewed)).toBe(true);
   }, 150_000);
 });
+
+/** A promise the test resolves when it chooses. */
+function held(): { promise: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return { promise, release };
+}

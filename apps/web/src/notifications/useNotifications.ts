@@ -137,10 +137,20 @@ export function useLiveNotifications(onArrival: (notification: Notification) => 
     }
     onArrival(notification);
   });
-  useRealtimeReconnect(() => {
-    // Whatever arrived while the connection was down is read again.
-    void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_KEY });
-  });
+  useRealtimeReconnect(() => void rereadNotifications(queryClient));
+}
+
+/**
+ * Whatever arrived while the connection was down (or before its first connect) is read again.
+ * A page still loading ("Load more" clicked as the connection came up) finishes first: a refetch
+ * would cancel it, and the list would fall back to the pages it had, one click lost.
+ */
+export async function rereadNotifications(queryClient: QueryClient): Promise<void> {
+  const filters = { queryKey: NOTIFICATIONS_QUERY_KEY };
+  const loading = queryClient.isFetching(filters) > 0;
+  // Joins the running load when there is one, else reads the loaded pages again.
+  await queryClient.refetchQueries(filters, { cancelRefetch: false });
+  if (loading) await queryClient.refetchQueries(filters, { cancelRefetch: false });
 }
 
 /** Viewing, marking all and deleting: the list changes at once, failures are ignored (spec §8). */
