@@ -13,6 +13,18 @@ describe('nounPhrases', () => {
       'price of fresh bread',
     );
   });
+
+  it('never takes a full stop after a short word for an abbreviation', () => {
+    // The tokenizer reads "in." as inches and "no." as number, nouns that would end a topic.
+    const phrases = (text: string) => nounPhrases(text).map((phrase) => phrase.text);
+    expect(phrases('Nobody on the crew had any formal training in.')).toEqual([
+      'crew',
+      'formal training',
+    ]);
+    expect(phrases('The harbour master simply said no.')).toEqual(['harbour master']);
+    expect(endsOnFunctionWord('Formal training in.')).toBe(true);
+    expect(phrases('We packed tents, stoves, ropes etc. for the trip.')).toContain('trip');
+  });
 });
 
 describe('endsOnFunctionWord', () => {

@@ -35,11 +35,24 @@ minutes second seconds hour hours week weeks month months moment first second th
   ),
 );
 
+/** Lower-case abbreviations whose period belongs to them. */
+const LOWERCASE_ABBREVIATIONS = new Set(['etc', 'vs', 'approx', 'incl', 'cf']);
+
+/**
+ * The tokenizer keeps a sentence's full stop on some short words as if they were abbreviations
+ * ("in." for inches, "no." for number), and tags them nouns: "…direct experience in." would name
+ * a topic "direct experience in.". A full stop after a lower-case word is its own token here.
+ */
+const detachFullStops = (text: string) =>
+  text.replace(/(?<![\p{L}.])(\p{Ll}+)\.(?=\s|$)/gu, (whole, word: string) =>
+    LOWERCASE_ABBREVIATIONS.has(word) ? whole : `${word} .`,
+  );
+
 /** The text's words with their tags; compounds written with a hyphen stay one word. */
 export function tagWords(text: string): TaggedWord[] {
   const nlpTool = tagger();
   const its = nlpTool.its;
-  const tokens = nlpTool.readDoc(text).tokens();
+  const tokens = nlpTool.readDoc(detachFullStops(text)).tokens();
   const values = tokens.out(its.value) as string[];
   const tags = tokens.out(its.pos) as string[];
   // The light model's lemma addon is typed for the full model; it works on this one.

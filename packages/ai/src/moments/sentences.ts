@@ -22,40 +22,82 @@ const SHORT_PAUSE_MS = 400;
 
 /** Words of the transcript in time order; segments that carry no words get evenly spread ones. */
 export function transcriptWords(transcript: Transcript): TranscriptWord[] {
+  return wordsAndSegmentEnds(transcript).words;
+}
+
+/** The words in time order, and which of them close a segment of the speech engine. */
+function wordsAndSegmentEnds(transcript: Transcript): {
+  words: TranscriptWord[];
+  segmentEnds: Set<TranscriptWord>;
+} {
   const words: TranscriptWord[] = [];
+  const segmentEnds = new Set<TranscriptWord>();
   for (const segment of transcript.segments) {
+    const before = words.length;
     if (segment.words.length > 0) {
       for (const word of segment.words) if (word.text.trim()) words.push(word);
-      continue;
+    } else {
+      const texts = segment.text.split(/\s+/).filter(Boolean);
+      const totalChars = texts.reduce((sum, text) => sum + text.length + 1, 0);
+      let cursor = segment.startMs;
+      for (const text of texts) {
+        const length = Math.round(
+          ((segment.endMs - segment.startMs) * (text.length + 1)) / totalChars,
+        );
+        words.push({
+          text,
+          startMs: cursor,
+          endMs: cursor + Math.max(1, length - 1),
+          confidence: 0,
+        });
+        cursor += length;
+      }
     }
-    const texts = segment.text.split(/\s+/).filter(Boolean);
-    const totalChars = texts.reduce((sum, text) => sum + text.length + 1, 0);
-    let cursor = segment.startMs;
-    for (const text of texts) {
-      const length = Math.round(
-        ((segment.endMs - segment.startMs) * (text.length + 1)) / totalChars,
-      );
-      words.push({ text, startMs: cursor, endMs: cursor + Math.max(1, length - 1), confidence: 0 });
-      cursor += length;
-    }
+    if (words.length > before) segmentEnds.add(words[words.length - 1]!);
   }
-  return words.sort((a, b) => a.startMs - b.startMs);
+  return { words: words.sort((a, b) => a.startMs - b.startMs), segmentEnds };
+}
+
+const endsSentence = (text: string) => TERMINAL_PUNCTUATION.test(text) && !ABBREVIATION.test(text);
+
+/**
+ * Whisper sometimes writes a whole talk without sentence punctuation, yet still one segment per
+ * sentence, each opening with a capital ("…it's in the subject line" / "Start with…"). Below this
+ * many sentence-ending words per segment, the segments are taken as the sentences.
+ */
+const UNPUNCTUATED_ENDS_PER_SEGMENT = 0.3;
+
+/**
+ * Whether the speech engine's segment ending at `word` ends a sentence of an unpunctuated
+ * transcript: not on a comma, and the next segment opens like a sentence (a capital, other than
+ * "I", or a script without capitals).
+ */
+function segmentEndsSentence(word: TranscriptWord, next: TranscriptWord): boolean {
+  if (/[,;:\-–—]$/u.test(word.text.trim())) return false;
+  const opening = next.text.trim().replace(/^["'“‘([¿¡]+/u, '');
+  if (/^I(?:$|['’])/u.test(opening)) return false;
+  return /^\p{Lu}/u.test(opening) || !/^[\p{Ll}\p{N}]/u.test(opening);
 }
 
 /** Sentences from word punctuation and pauses. */
 export function splitSentences(transcript: Transcript): Sentence[] {
-  const words = transcriptWords(transcript);
+  const { words, segmentEnds } = wordsAndSegmentEnds(transcript);
+  const punctuatedEnds = words.filter((word) => endsSentence(word.text.trim())).length;
+  const unpunctuated =
+    segmentEnds.size >= 3 && punctuatedEnds < UNPUNCTUATED_ENDS_PER_SEGMENT * segmentEnds.size;
   const sentences: Sentence[] = [];
   let current: TranscriptWord[] = [];
-  const close = (terminal: boolean) => {
+  const close = (terminal: boolean, addPeriod = false) => {
     const first = current[0];
     const last = current[current.length - 1];
     if (!first || !last) return;
+    const text = current.map((word) => word.text.trim()).join(' ');
     sentences.push({
       index: sentences.length,
       startMs: first.startMs,
       endMs: last.endMs,
-      text: current.map((word) => word.text.trim()).join(' '),
+      // Read as prose (overview, key points), an inferred sentence end gets its full stop.
+      text: addPeriod ? `${text}.` : text,
       words: current,
       terminal,
     });
@@ -67,8 +109,12 @@ export function splitSentences(transcript: Transcript): Sentence[] {
     const gap = next ? next.startMs - word.endMs : Infinity;
     const firstStart = current[0]?.startMs ?? word.startMs;
     const text = word.text.trim();
-    if (TERMINAL_PUNCTUATION.test(text) && !ABBREVIATION.test(text)) close(true);
-    else if (!next) close(false);
+    // An inferred end gets a full stop only in a script that writes one after a word.
+    const fullStop = /[\p{Lu}\p{Ll}\p{N}]$/u.test(text);
+    if (endsSentence(text)) close(true);
+    else if (!next) close(unpunctuated, unpunctuated && fullStop);
+    else if (unpunctuated && segmentEnds.has(word) && segmentEndsSentence(word, next))
+      close(true, fullStop);
     else if (gap >= LONG_PAUSE_MS) close(false);
     else if (word.endMs - firstStart >= LONG_SENTENCE_MS && gap >= SHORT_PAUSE_MS) close(false);
   });
