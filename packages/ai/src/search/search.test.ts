@@ -217,3 +217,28 @@ describe.skipIf(!hasModel)('answers past the talk announcement', () => {
     expect(top.endMs).toBeLessThanOrEqual(paragraphs[3]!.endMs + 300);
   });
 });
+
+// Issue 20: in an interview the answer is the reply after the question asked in the talk, all of
+// it, and not the topic before. Paragraphs written for this test.
+describe.skipIf(!hasModel)('answers in an interview', () => {
+  const talk = [
+    '-- Welcome back to the workshop hour. This week my guest builds staircases for old houses.',
+    'The timber yard we used for years closed last spring, and the prices at the new one were a shock.',
+    'Let us go back to the start. Who was your first apprentice? For two years it was only me and my brother. Then a retired carpenter answered a card I pinned up at the library, and he stayed eleven years.',
+    'Oak, nearly always, for the treads. It wears slowly and takes a stain well.',
+    '-- That is all for this week. Thanks for listening.',
+  ];
+  const { transcript, paragraphs } = transcriptFromParagraphs(talk);
+
+  it('answers with the question asked in the talk and the whole reply after it', async () => {
+    const report = await searchMomentsWithReport(transcript, 'who did they take on first', {
+      limit: 3,
+    });
+    const top = report.moments[0]!;
+    expect(top.text).toMatch(/Who was your first apprentice\?/);
+    // The reply goes on past its first sentence: the carpenter is the answer.
+    expect(top.text).toMatch(/retired carpenter/);
+    expect(top.startMs).toBeGreaterThanOrEqual(paragraphs[2]!.startMs - 300);
+    expect(top.endMs).toBeLessThanOrEqual(paragraphs[2]!.endMs + 300);
+  });
+});

@@ -273,8 +273,6 @@ async function passageCandidates(
   );
   const typedTerms = [...queryWeights.values()].filter((weight) => weight === 1).length;
   const leadIns = { sentences, breakAfter, taken: () => false };
-  const duration = (first: number, last: number) =>
-    (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
   return passages.map(({ first, last }, k) => {
     const matched = new Set<string>();
     for (let j = first; j <= last; j++)
@@ -298,18 +296,18 @@ async function passageCandidates(
       first,
       first === last ? answerAfterLeadIn(first, { ...leadIns, maxMs: options.maxMs }) : last,
     ];
-    // Too short to watch: the neighbour that answers more joins (the one after, at equal merit).
-    while (duration(from, to) < options.minMs) {
-      const next =
-        to + 1 < sentences.length && duration(from, to + 1) <= options.maxMs
-          ? (relevance[to + 1] ?? 0) + 0.2
-          : -1;
-      const previous =
-        from > 0 && duration(from - 1, to) <= options.maxMs ? (relevance[from - 1] ?? 0) : -1;
-      if (next < 0 && previous < 0) break;
-      if (next >= previous) to++;
-      else from--;
-    }
+    // A question asked in the talk ("Who was your first hire?") is answered by what follows it.
+    const asked = Array.from({ length: last - first + 1 }, (_, j) => last - j).find((j) =>
+      isQuestion(sentences, j),
+    );
+    if (asked !== undefined)
+      to = Math.max(to, answerAfterLeadIn(asked, { ...leadIns, maxMs: options.maxMs }));
+    ({ first: from, last: to } = widenToWatchable(from, to, {
+      ...leadIns,
+      answers: (k) => relevance[k] ?? 0,
+      minMs: options.minMs,
+      maxMs: options.maxMs,
+    }));
     return {
       first: from,
       last: to,
@@ -502,26 +500,28 @@ function answerAfterLeadIn(
   return last;
 }
 
+/** The talk around an answer: its sentences, the breaks between thoughts, what answers, what is taken. */
+interface TalkAround {
+  sentences: readonly Sentence[];
+  breakAfter: readonly number[];
+  answers: (k: number) => number;
+  minMs: number;
+  maxMs: number;
+  taken: (k: number) => boolean;
+}
+
+const spanMs = (sentences: readonly Sentence[], first: number, last: number) =>
+  (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
+
 /**
  * The tightest span of whole sentences that answers, around its best sentence p (issue 20): the
  * neighbours that answer too (relevant to the query, or close in meaning to p) within the same
  * stretch of talk, plus a short lead-in, never padding. A question in the talk ("Who was your
  * first hire?") is a lead-in: its answer is what follows it.
  */
-function answerSpan(
-  p: number,
-  talk: {
-    sentences: readonly Sentence[];
-    breakAfter: readonly number[];
-    answers: (k: number) => number;
-    minMs: number;
-    maxMs: number;
-    taken: (k: number) => boolean;
-  },
-): { first: number; last: number } {
+function answerSpan(p: number, talk: TalkAround): { first: number; last: number } {
   const { sentences, breakAfter } = talk;
-  const duration = (a: number, b: number) =>
-    (sentences[b]?.endMs ?? 0) - (sentences[a]?.startMs ?? 0);
+  const duration = (a: number, b: number) => spanMs(sentences, a, b);
   const joinable = (k: number, boundary: number) =>
     k >= 0 &&
     k < sentences.length &&
@@ -561,12 +561,32 @@ function answerSpan(
     duration(before, last) <= talk.maxMs
   )
     first = before;
-  // Too short to watch: the neighbour that answers more, within the same stretch of talk if it can.
+  return widenToWatchable(first, last, talk);
+}
+
+/**
+ * Too short to watch: the neighbour that answers more joins, within the same stretch of talk if it
+ * can (the sentence across a break ends another thought: "…doing the math you already did for
+ * them." before "Fourth, if they say no to the rent…"), never past maxMs.
+ */
+function widenToWatchable(
+  first: number,
+  last: number,
+  talk: TalkAround,
+): { first: number; last: number } {
+  const { sentences, breakAfter } = talk;
+  const duration = (a: number, b: number) => spanMs(sentences, a, b);
   const free = (k: number) => k >= 0 && k < sentences.length && !talk.taken(k);
+  const sameStretch = (k: number, boundary: number) =>
+    free(k) && (breakAfter[boundary] ?? 1) < 0.6 && !isQuestion(sentences, k);
   while (duration(first, last) < talk.minMs) {
-    const within = joinable(last + 1, last) || (first > 0 && joinable(first - 1, first - 1));
-    const canNext = within ? joinable(last + 1, last) : free(last + 1);
-    const canPrevious = within ? first > 0 && joinable(first - 1, first - 1) : free(first - 1);
+    const fitsNext = free(last + 1) && duration(first, last + 1) <= talk.maxMs;
+    const fitsPrevious = free(first - 1) && duration(first - 1, last) <= talk.maxMs;
+    const nextWithin = fitsNext && sameStretch(last + 1, last);
+    const previousWithin = fitsPrevious && sameStretch(first - 1, first - 1);
+    const within = nextWithin || previousWithin;
+    const canNext = within ? nextWithin : fitsNext;
+    const canPrevious = within ? previousWithin : fitsPrevious;
     if (!canNext && !canPrevious) break;
     // The answer more often follows than precedes: the sentence before must answer clearly more.
     const next = canNext ? talk.answers(last + 1) + 0.2 : -1;
