@@ -25,6 +25,13 @@ describe('nounPhrases', () => {
     expect(endsOnFunctionWord('Formal training in.')).toBe(true);
     expect(phrases('We packed tents, stoves, ropes etc. for the trip.')).toContain('trip');
   });
+
+  it('never takes "I\'m" for a name', () => {
+    // The tokenizer keeps "I'm" whole and tags it a proper noun: a chapter was titled "I'm".
+    const phrases = (text: string) => nounPhrases(text).map((phrase) => phrase.text);
+    expect(phrases("And then I said, I'm the new junior.")).toEqual(['new junior']);
+    expect(phrases('Sorry, I’m soaked through.')).toEqual([]);
+  });
 });
 
 describe('endsOnFunctionWord', () => {

@@ -39,7 +39,7 @@ minutes second seconds hour hours week weeks month months moment first second th
 const LOWERCASE_ABBREVIATIONS = new Set(['etc', 'vs', 'approx', 'incl', 'cf']);
 
 /**
- * The tokenizer keeps a sentence's full stop on some short words as if they were abbreviations
+ * The tokenizer (wink's light English model) keeps a sentence's full stop on some short words as if they were abbreviations
  * ("in." for inches, "no." for number), and tags them nouns: "…direct experience in." would name
  * a topic "direct experience in.". A full stop after a lower-case word is its own token here.
  */
@@ -48,11 +48,14 @@ const detachFullStops = (text: string) =>
     LOWERCASE_ABBREVIATIONS.has(word) ? whole : `${word} .`,
   );
 
+/** It also keeps "I'm" whole and calls it a name: a chapter was titled "I'm". */
+const splitIAm = (text: string) => text.replace(/\bI(['’])m\b/g, 'I $1m');
+
 /** The text's words with their tags; compounds written with a hyphen stay one word. */
 export function tagWords(text: string): TaggedWord[] {
   const nlpTool = tagger();
   const its = nlpTool.its;
-  const tokens = nlpTool.readDoc(detachFullStops(text)).tokens();
+  const tokens = nlpTool.readDoc(splitIAm(detachFullStops(text))).tokens();
   const values = tokens.out(its.value) as string[];
   const tags = tokens.out(its.pos) as string[];
   // The light model's lemma addon is typed for the full model; it works on this one.
