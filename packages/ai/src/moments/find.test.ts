@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { SpanCandidate } from './candidates';
+import { selectAcrossTopics } from './find';
 import { findViralMoments, rescoreSpan, type Moment, type Transcript } from './index';
 import { boundaryProblems, rankOfPlanted } from './testing/expectations';
 import {
@@ -220,5 +222,45 @@ describe('findViralMoments steering and edge cases', () => {
       expect(moment.endMs - lastWord.endMs).toBeLessThanOrEqual(350);
       expect(moment.endMs - moment.startMs).toBeLessThanOrEqual(90_000 + 600);
     }
+  });
+});
+
+describe('the first moments cover different topics', () => {
+  // Five spans of a talk with two topics: sentences 0-9 are topic 0, 10-19 topic 1.
+  const topicOf = Array.from({ length: 20 }, (_, k) => (k < 10 ? 0 : 1));
+  const span = (first: number, last: number, score: number): SpanCandidate => ({
+    first,
+    last,
+    startMs: first * 5000,
+    endMs: (last + 1) * 5000,
+    rank: score,
+    scored: { raw: score, score, reasons: [], salientTerms: [] },
+  });
+  const candidates = [
+    span(0, 2, 80),
+    span(3, 5, 75),
+    span(6, 8, 70),
+    span(11, 13, 60),
+    span(15, 17, 40),
+    // Overlaps the best one: never chosen beside it.
+    span(1, 3, 79),
+  ];
+
+  it('ranks the best moment of the second topic above a third one from the first', () => {
+    const chosen = selectAcrossTopics(candidates, 5, topicOf);
+    expect(chosen.map((c) => c.first)).toEqual([0, 11, 3, 6, 15]);
+    // The order is the order of the scores a user sees, and a lowered score says why.
+    const scores = chosen.map((c) => c.scored.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(chosen[2]!.scored.score).toBe(60);
+    expect(chosen[2]!.scored.reasons.map((r) => r.detail).join(' ')).toMatch(/another topic/);
+    expect(chosen[0]!.scored.reasons).toEqual([]);
+    expect(chosen[4]!.scored).toEqual(candidates[4]!.scored);
+  });
+
+  it('keeps the plain order and scores in a talk of one topic', () => {
+    const chosen = selectAcrossTopics(candidates, 5, new Array<number>(20).fill(0));
+    expect(chosen.map((c) => c.first)).toEqual([0, 3, 6, 11, 15]);
+    expect(chosen.map((c) => c.scored.score)).toEqual([80, 75, 70, 60, 40]);
   });
 });
