@@ -50,6 +50,17 @@ describe('grammarCues', () => {
     expect(grammarCues('So just water the roots, not the leaves.').imperative).toBe(true);
     expect(grammarCues('Let us begin with the history.').imperative).toBe(false);
     expect(grammarCues('Do you ever wonder why?').imperative).toBe(false);
+    // A command after an opening phrase or clause, even one that ends by quoting a question.
+    expect(grammarCues('In every interview, keep your answers under two minutes.').imperative).toBe(
+      true,
+    );
+    expect(grammarCues('Before you sign, just ask: is the deposit refundable?').imperative).toBe(
+      true,
+    );
+    expect(grammarCues('After the storm, we rebuilt the shed.').imperative).toBe(false);
+    expect(grammarCues('When I started, nobody trained me.').imperative).toBe(false);
+    expect(grammarCues('When the light goes off, stay seated.').imperative).toBe(true);
+    expect(grammarCues('You know, people stay longer.').imperative).toBe(false);
     expect(grammarCues('Tenants should photograph the meter on day one.').obligation).toBe(true);
     const claim = grammarCues('The cheapest upgrade any kitchen can get is a sharper knife.');
     expect(claim.superlative).toBe(true);

@@ -203,6 +203,38 @@ const TAKEAWAY_NOUNS = new Set([
   'decision',
 ]);
 
+/** Words that open a clause before a command, whatever the tagger calls them ("when" is often ADV). */
+const SUBORDINATORS = new Set(['when', 'whenever', 'while', 'once', 'if', 'unless', 'until']);
+
+/** A base-form verb at `at` ("keep", "never shop"), but not "be", "have", "do" or "let" (openers). */
+function isCommand(words: readonly TaggedWord[], lower: readonly string[], at: number): boolean {
+  const head = words[at];
+  return (
+    head !== undefined &&
+    head.pos === 'VERB' &&
+    head.lemma === lower[at] &&
+    !['be', 'have', 'do', 'let'].includes(head.lemma)
+  );
+}
+
+/**
+ * A command after an opening phrase or clause: "In every meeting, speak less.", "When the light
+ * goes off, stay seated." The opening, up to the first comma, starts with a preposition or a
+ * subordinating word (never "I know, …"); the command follows it.
+ */
+function commandAfterOpening(text: string): boolean {
+  const tagged = tagWords(text.charAt(0).toLowerCase() + text.slice(1));
+  const comma = tagged.findIndex((word) => word.text === ',');
+  const opening = tagged[0]!;
+  const opens = ['ADP', 'SCONJ'].includes(opening.pos) || SUBORDINATORS.has(opening.lemma);
+  if (comma < 1 || comma > 12 || !opens) return false;
+  const rest = tagged.slice(comma + 1).filter(isWord);
+  const lower = rest.map((word) => word.text.toLowerCase().replace(/’/g, "'"));
+  let first = 0;
+  while (first < rest.length - 1 && BEFORE_IMPERATIVE.has(lower[first]!)) first++;
+  return isCommand(rest, lower, first);
+}
+
 /**
  * Grammatical cues of advice and strong claims, from the tagger rather than phrase lists, so they
  * hold for wording no list foresaw. The first letter is lowered before tagging: a capitalised
@@ -214,15 +246,10 @@ export function grammarCues(sentence: string): GrammarCues {
   const lower = words.map((word) => word.text.toLowerCase().replace(/’/g, "'"));
   let first = 0;
   while (first < words.length - 1 && BEFORE_IMPERATIVE.has(lower[first]!)) first++;
-  const head = words[first];
-  // A base-form verb first ("keep", "never shop"), but not a question ("do you..."), "be" or an
-  // opener ("let us start").
+  // A base-form verb first ("keep", "never shop"), or after an opening phrase.
+  // A command may end by quoting a question: "Before you advise, ask: do you want help?"
   const imperative =
-    head !== undefined &&
-    head.pos === 'VERB' &&
-    head.lemma === lower[first] &&
-    !['be', 'have', 'do', 'let'].includes(head.lemma) &&
-    !text.endsWith('?');
+    (!text.endsWith('?') && isCommand(words, lower, first)) || commandAfterOpening(text);
   const obligation = lower.some((word) =>
     ['should', 'must', 'ought', "shouldn't", "mustn't"].includes(word),
   );

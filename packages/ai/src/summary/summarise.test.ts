@@ -10,6 +10,7 @@ import { probeAudioDurationMs } from '../asr/audio-duration';
 import type { Transcript } from '../asr/types';
 import { startOpenAIStubServer, type StubServer } from '../llm/testing/openai-stub-server';
 import { OpenAICompatibleLlm } from '../llm/index';
+import { transcriptFromParagraphs } from '../moments/testing/held-out';
 import { loadDefaultEmbedder } from '../search/embeddings';
 import { summariseTranscript } from './summarise';
 
@@ -182,5 +183,28 @@ describe.runIf(ready)('summary of a spoken talk with four topics', () => {
       expect(fellBack.chapters).toEqual(extractive.chapters);
       expect(fellBack.warnings.join(' ')).toMatch(/language model could not write the summary/);
     });
+  });
+});
+
+// Issue 20: the talk's advice is a key point even when it ends by quoting a question. Paragraphs
+// written for this test.
+describe('key points of a talk whose advice ends on a question', () => {
+  const talk = [
+    'Good evening. I was asked to say a few words about coaching junior nurses, so here goes.',
+    'For my first two years as a charge nurse I thought my job was to fix things. Someone came to me with a problem and I had the answer before they finished talking.',
+    'One night a new nurse asked me to just listen. She talked for ten minutes about a patient she had lost, and I said nothing at all. Afterwards she said it was the most helpful talk she had had all year.',
+    'Most nurses who quit in their first year say nobody on the ward had time for them. It is rarely the pay and rarely the hours.',
+    'So here is what I do now. With every new nurse, listen for most of the time, and before you offer any advice, ask one question: do you want help with this, or do you want me to hear it?',
+    'The night shift has its own rhythm, and the coffee machine is always broken. We have asked for a new one twice.',
+    'Thank you all for having me, and good night.',
+  ];
+
+  it('states the advice, not only the line that announces it', async () => {
+    const { transcript } = transcriptFromParagraphs(talk);
+    const summary = await summariseTranscript(transcript);
+    const points = summary.keyPoints.map((point) => point.text);
+    expect(points.some((text) => /before you offer any advice, ask one question/.test(text))).toBe(
+      true,
+    );
   });
 });

@@ -58,6 +58,17 @@ const CLEAN_ALTERNATIVE_SHARE = 0.6;
 /** MMR trade-off for the overview: mostly salience, enough diversity not to say one thing twice. */
 const OVERVIEW_RELEVANCE_SHARE = 0.7;
 
+/** Words that open a question ("Why does the sky...", "Do you want..."). */
+const QUESTION_OPENING =
+  /^(?:so,? |and,? |but,? |okay,? |now,? )?(?:what|why|how|who|whom|whose|where|when|which|do|does|did|is|are|was|were|can|could|should|would|will|have|has|had|isn't|aren't|don't|doesn't|didn't|can't|won't|shall|may|might)\b/i;
+
+/**
+ * A question the talk asks states no point; a long statement or piece of advice that ends by
+ * quoting one does ("…before you offer any advice, ask one question, do you want help with this?").
+ */
+const asksQuestion = (text: string, words: number) =>
+  /\?["')]*$/.test(text) && (words <= 12 || QUESTION_OPENING.test(text));
+
 /**
  * How much each sentence states a main point, 0..1: closeness to what the whole talk is about
  * (centrality) and what a listener remembers (a striking number, advice, a conclusion or contrast);
@@ -82,7 +93,7 @@ function mainPointWeights(
     const words = sentence.words.length;
     let weight = 0.5 * centrality + 0.5 * interest(cues[i]!);
     if (words < 6) weight *= words / 6;
-    if (/\?["')]*$/.test(sentence.text.trim())) weight *= 0.4;
+    if (asksQuestion(sentence.text.trim(), words)) weight *= 0.4;
     if (featuresLowConfidence(sentence.text, lowForms)) weight *= 0.85;
     return weight;
   });
