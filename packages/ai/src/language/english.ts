@@ -39,9 +39,10 @@ minutes second seconds hour hours week weeks month months moment first second th
 const LOWERCASE_ABBREVIATIONS = new Set(['etc', 'vs', 'approx', 'incl', 'cf']);
 
 /**
- * The tokenizer (wink's light English model) keeps a sentence's full stop on some short words as if they were abbreviations
- * ("in." for inches, "no." for number), and tags them nouns: "…direct experience in." would name
- * a topic "direct experience in.". A full stop after a lower-case word is its own token here.
+ * The tokenizer (wink's light English model) keeps a sentence's full stop on some short words as
+ * if they were abbreviations ("in." for inches, "no." for number), and tags them nouns: "…direct
+ * experience in." would name a topic "direct experience in.". A full stop after a lower-case word
+ * is its own token here.
  */
 const detachFullStops = (text: string) =>
   text.replace(/(?<![\p{L}.])(\p{Ll}+)\.(?=\s|$)/gu, (whole, word: string) =>
@@ -222,10 +223,10 @@ function isCommand(words: readonly TaggedWord[], lower: readonly string[], at: n
  * goes off, stay seated." The opening, up to the first comma, starts with a preposition or a
  * subordinating word (never "I know, …"); the command follows it.
  */
-function commandAfterOpening(text: string): boolean {
-  const tagged = tagWords(text.charAt(0).toLowerCase() + text.slice(1));
+function commandAfterOpening(tagged: readonly TaggedWord[]): boolean {
   const comma = tagged.findIndex((word) => word.text === ',');
-  const opening = tagged[0]!;
+  const opening = tagged[0];
+  if (!opening) return false;
   const opens = ['ADP', 'SCONJ'].includes(opening.pos) || SUBORDINATORS.has(opening.lemma);
   if (comma < 1 || comma > 12 || !opens) return false;
   const rest = tagged.slice(comma + 1).filter(isWord);
@@ -242,14 +243,15 @@ function commandAfterOpening(text: string): boolean {
  */
 export function grammarCues(sentence: string): GrammarCues {
   const text = sentence.trim();
-  const words = tagWords(text.charAt(0).toLowerCase() + text.slice(1)).filter(isWord);
+  const tagged = tagWords(text.charAt(0).toLowerCase() + text.slice(1));
+  const words = tagged.filter(isWord);
   const lower = words.map((word) => word.text.toLowerCase().replace(/’/g, "'"));
   let first = 0;
   while (first < words.length - 1 && BEFORE_IMPERATIVE.has(lower[first]!)) first++;
   // A base-form verb first ("keep", "never shop"), or after an opening phrase.
   // A command may end by quoting a question: "Before you advise, ask: do you want help?"
   const imperative =
-    (!text.endsWith('?') && isCommand(words, lower, first)) || commandAfterOpening(text);
+    (!text.endsWith('?') && isCommand(words, lower, first)) || commandAfterOpening(tagged);
   const obligation = lower.some((word) =>
     ['should', 'must', 'ought', "shouldn't", "mustn't"].includes(word),
   );
