@@ -88,7 +88,12 @@ describe.each(DATABASE_TARGETS)('mail, unsubscribe and preferences on $name', (t
     const [userId] = Buffer.from(payload!, 'base64url').toString().split(':');
     expect(userId).toBe(user.userId);
     const forged = `${Buffer.from(`${userId}:export`).toString('base64url')}.${signature}`;
-    for (const bad of [forged, `${payload}.${tamperedSignature(signature!)}`, 'garbage', `${payload}.`]) {
+    for (const bad of [
+      forged,
+      `${payload}.${tamperedSignature(signature!)}`,
+      'garbage',
+      `${payload}.`,
+    ]) {
       const refused = await t.app.inject({ method: 'POST', url: `/api/unsubscribe/${bad}` });
       expect(refused.statusCode, bad).toBe(404);
       expect(refused.json().code).toBe('INVALID_UNSUBSCRIBE_LINK');

@@ -242,3 +242,30 @@ describe.skipIf(!hasModel)('answers in an interview', () => {
     expect(top.endMs).toBeLessThanOrEqual(paragraphs[2]!.endMs + 300);
   });
 });
+
+// Issue 20: after a question asked in the talk, the reply is its first sentences, up to the one
+// with the kind of answer asked for (a number), not the talk that follows. Paragraphs written for
+// this test.
+describe.skipIf(!hasModel)('answers with the reply to a question asked in the talk', () => {
+  const talk = [
+    '-- Hi everyone, and welcome back to the garden hour.',
+    'Our bees spent the whole of June on the lime trees at the end of the road.',
+    'So how long does a worker bee actually live in summer? About six weeks, because they wear their wings out foraging. Winter bees are different. A colony lets the drones starve once the nights turn cold, and the queen lays far fewer eggs until February.',
+    'Next month we will look at wasps, and why they are not all bad.',
+    '-- Thanks for listening, and see you next week.',
+  ];
+  const { transcript, paragraphs } = transcriptFromParagraphs(talk);
+
+  it('answers a number question with the question, its reply and no more', async () => {
+    const report = await searchMomentsWithReport(
+      transcript,
+      'how many weeks does a summer worker bee live',
+      { limit: 3 },
+    );
+    const top = report.moments[0]!;
+    expect(top.text).toMatch(/six weeks/);
+    expect(top.startMs).toBeGreaterThanOrEqual(paragraphs[2]!.startMs - 300);
+    // The drones and the queen are other talk.
+    expect(top.text).not.toMatch(/drones|queen/);
+  });
+});

@@ -81,6 +81,8 @@ interface QueryRelevance {
   ownRelevance: number[];
   /** Per sentence, the share of its relevance it keeps: less for asides and the talk's announcement. */
   aside: number[];
+  /** Per sentence, whether it holds the kind of answer the query asks for (a number for "how many"). */
+  holdsAnswer: boolean[];
   /** Per sentence, the meaning match alone, when the embedder worked. */
   semantic?: number[];
   queryVector?: Float32Array;
@@ -143,13 +145,14 @@ async function queryRelevance(
         ? AGENDA_SHARE
         : 1,
   );
+  const holdsAnswer = sentences.map((sentence) => expects?.test(sentence.text) ?? false);
   return {
     index,
     queryWeights,
     aside,
+    holdsAnswer,
     relevance: sentences.map(
-      (sentence, i) =>
-        aside[i]! * combine(semantic, i) + (expects?.test(sentence.text) ? ANSWER_TYPE_BONUS : 0),
+      (sentence, i) => aside[i]! * combine(semantic, i) + (holdsAnswer[i] ? ANSWER_TYPE_BONUS : 0),
     ),
     ownRelevance: sentences.map((_, i) => aside[i]! * combine(semanticOwn, i)),
     semantic,
@@ -198,6 +201,7 @@ function answerCandidates(
     const span = answerSpan(p, {
       sentences,
       breakAfter,
+      holdsAnswer: (k) => scores.holdsAnswer[k] ?? false,
       answers: (k) =>
         Math.max((ownRelevance[k] ?? 0) / Math.max(1e-6, ownRelevance[p] ?? 0), similarityTo(k, p)),
       minMs: options.minMs,
@@ -272,7 +276,12 @@ async function passageCandidates(
     options.signal,
   );
   const typedTerms = [...queryWeights.values()].filter((weight) => weight === 1).length;
-  const leadIns = { sentences, breakAfter, taken: () => false };
+  const leadIns = {
+    sentences,
+    breakAfter,
+    taken: () => false,
+    holdsAnswer: (k: number) => scores.holdsAnswer[k] ?? false,
+  };
   return passages.map(({ first, last }, k) => {
     const matched = new Set<string>();
     for (let j = first; j <= last; j++)
@@ -456,8 +465,14 @@ function expectedAnswer(query: string): RegExp | undefined {
  */
 const JOINS_ANSWER = 0.6;
 const JOINS_ANSWER_AFTER = 0.45;
-/** What follows a lead-in (a question, a short line ending its paragraph) answers it, up to this many sentences. */
+/** What follows a lead-in across a break (its own paragraph) answers it, up to this many sentences. */
 const LEAD_IN_ANSWER_SENTENCES = 3;
+/**
+ * What follows a lead-in in the same breath answers it, sentence by sentence until this many words
+ * are said: "Good question." or "Maybe." is not yet the answer, and a whole reply is not padded
+ * with the talk after it (chosen on bench/dev, dev2: 8, 12, 16, 20 words against 3 sentences).
+ */
+const LEAD_IN_ANSWER_WORDS = 16;
 /** A lead-in this short ("Here is a simple test.") comes with the answer it introduces. */
 const LEAD_IN_MAX_WORDS = 8;
 
@@ -468,7 +483,8 @@ const isQuestion = (sentences: readonly Sentence[], k: number) =>
  * Where the answer to a lead-in at sentence p ends (p itself when p is none). A question's answer
  * follows it, often after a pause and in another voice; so does the answer to a short sentence
  * that ends its paragraph ("Heavy clay." "So, the question I get is about the winter."): the whole
- * next paragraph, up to LEAD_IN_ANSWER_SENTENCES, is the answer.
+ * next paragraph is the answer, up to LEAD_IN_ANSWER_SENTENCES; a reply in the same breath runs to
+ * LEAD_IN_ANSWER_WORDS.
  */
 function answerAfterLeadIn(
   p: number,
@@ -477,6 +493,7 @@ function answerAfterLeadIn(
     breakAfter: readonly number[];
     maxMs: number;
     taken: (k: number) => boolean;
+    holdsAnswer: (k: number) => boolean;
   },
 ): number {
   const { sentences, breakAfter } = talk;
@@ -486,16 +503,22 @@ function answerAfterLeadIn(
   let last = p;
   if (!leadIn) return last;
   let crossed = false;
+  let said = 0;
+  // Across a break the answer is the next paragraph; said on in one breath, its first words.
+  const answeredApart = (breakAfter[p] ?? 1) >= 0.6;
   while (
     last + 1 < sentences.length &&
     !talk.taken(last + 1) &&
     !isQuestion(sentences, last + 1) &&
     (sentences[last + 1]?.endMs ?? 0) - (sentences[p]?.startMs ?? 0) <= talk.maxMs &&
-    last - p < LEAD_IN_ANSWER_SENTENCES &&
+    (answeredApart ? last - p < LEAD_IN_ANSWER_SENTENCES : said < LEAD_IN_ANSWER_WORDS) &&
     (!crossed || (breakAfter[last] ?? 1) < 0.6)
   ) {
     crossed = true;
     last++;
+    said += sentences[last]?.words.length ?? 0;
+    // "How much range do you lose?" is answered by the sentence with the number.
+    if (talk.holdsAnswer(last)) break;
   }
   return last;
 }
@@ -508,6 +531,7 @@ interface TalkAround {
   minMs: number;
   maxMs: number;
   taken: (k: number) => boolean;
+  holdsAnswer: (k: number) => boolean;
 }
 
 const spanMs = (sentences: readonly Sentence[], first: number, last: number) =>
