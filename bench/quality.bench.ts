@@ -93,7 +93,8 @@ function report(set: string, judge: string, outputs: TalkOutput[]): void {
     `${tag}: summaries: every main point stated in ${pct(allMain, s.length)} of talks (${sum(s.map((f) => f.mainStated))}/${sum(s.map((f) => f.mainPoints))} points); ` +
       `chapter starts within 5 s of a shift ${pct(sum(s.map((f) => f.startsOnShift)), sum(s.map((f) => f.chapterStarts)))} ` +
       `(${sum(s.map((f) => f.startsOnShift))}/${sum(s.map((f) => f.chapterStarts))}; shifts found ${sum(s.map((f) => f.shiftsFound))}/${sum(s.map((f) => f.shifts))}); ` +
-      `chapter titles with a noun phrase, ending on no function word ${sum(s.map((f) => f.goodTitles))}/${sum(s.map((f) => f.chapterTitles))}`,
+      `chapter titles with a noun phrase, ending on no function word ${sum(s.map((f) => f.goodTitles))}/${sum(s.map((f) => f.chapterTitles))}; ` +
+      `key points said in filler ${sum(s.map((f) => f.fillerKeyPoints))}/${keyPoints}`,
   );
   const padding = a.flatMap((f) => f.paddingSeconds).sort((x, y) => x - y);
   console.log(

@@ -94,6 +94,8 @@ export interface SummaryFigures {
   chapterTitles: number;
   goodTitles: number;
   badTitles: string[];
+  /** Key points said in a marked filler paragraph (a sponsor read, a sign-off): half or more of it. */
+  fillerKeyPoints: number;
 }
 
 const SHIFT_TOLERANCE_MS = 5000;
@@ -130,6 +132,11 @@ export function summaryFigures(talk: SpokenMarkedTalk, summary: VideoSummary): S
     chapterTitles: summary.chapters.length,
     goodTitles: summary.chapters.length - badTitles.length,
     badTitles,
+    fillerKeyPoints: summary.keyPoints.filter((point) =>
+      indices(talk, (p) => p.filler).some(
+        (i) => overlapMs(point, paragraphSpan(talk, i)) >= 0.5 * (point.endMs - point.startMs),
+      ),
+    ).length,
   };
 }
 

@@ -15,3 +15,25 @@ describe('sentenceCues: housekeeping', () => {
     expect(sentenceCues('The claim is supported by ten years of data.').housekeeping).toBe(0);
   });
 });
+
+describe('sentenceCues: what a speaker says to the listeners', () => {
+  it('knows offers, requests and goodbyes, and not their words in the talk itself', () => {
+    for (const said of [
+      'Type the word garden at checkout for ten percent off.',
+      'If you liked this video, tell a friend.',
+      'Send us your questions and we will read some out next time.',
+      'Let me know in the comments how yours turned out.',
+      'That is a good place to stop for today.',
+      'Thanks so much for joining me, and happy knitting.',
+      'Okay, quick note: the slides will be online tonight.',
+    ])
+      expect(sentenceCues(said).housekeeping, said).toBeGreaterThan(0);
+    for (const content of [
+      'She was happy knowing the bridge would hold.',
+      'One quick thing you can do is open the window.',
+      'His slides were the clearest part of the lecture.',
+      'The first order of business was the roof.',
+    ])
+      expect(sentenceCues(content).housekeeping, content).toBe(0);
+  });
+});

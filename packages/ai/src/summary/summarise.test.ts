@@ -208,3 +208,27 @@ describe('key points of a talk whose advice ends on a question', () => {
     );
   });
 });
+
+// Issue 20: what a podcast says to its listeners (a sponsor's offer, a request for photos, the
+// sign-off) is no point of the talk. Paragraphs written for this test.
+describe('key points of a podcast with a sponsor read and a sign-off', () => {
+  const talk = [
+    'Hi all, and welcome back to the kitchen shelf.',
+    'This month I finally learned to make fresh pasta without a machine. It turns out you need only flour, eggs and about twenty minutes of patience.',
+    'The ratio that works is one egg for every hundred grams of flour. Knead it until it springs back when you press it, then let it rest for half an hour under a bowl.',
+    'Before we go on, this episode comes with an offer from a knife shop I like. Enter the word shelf at checkout and you get fifteen percent off your first order.',
+    'Roll the dough thinner than you think. If you can read a newspaper through it, it is ready to cut. Thick pasta turns gummy however long you boil it.',
+    'Dry the ribbons on a floured towel for ten minutes so they do not stick together in the pot.',
+    'If you enjoyed this episode, tell a friend who still buys dried pasta. Send me a picture of your first tray of noodles, and happy cooking.',
+  ];
+
+  it('keeps the offer, the requests and the goodbye out of the key points', async () => {
+    const { transcript } = transcriptFromParagraphs(talk);
+    const summary = await summariseTranscript(transcript);
+    const points = summary.keyPoints.map((point) => point.text).join(' | ');
+    expect(summary.keyPoints.length).toBeGreaterThan(0);
+    expect(points).not.toMatch(/checkout|first order|enjoyed this episode|send me a picture/i);
+    // The pasta is what the talk is about.
+    expect(points).toMatch(/egg|flour|dough|ribbons/i);
+  });
+});
