@@ -232,3 +232,30 @@ describe('key points of a podcast with a sponsor read and a sign-off', () => {
     expect(points).toMatch(/egg|flour|dough|ribbons/i);
   });
 });
+
+// Issue 20: a key point states something; a line that only moves the talk along ("And that is
+// where it all went wrong for me.") is none, and a line said twice is one key point. Paragraphs
+// written for this test.
+describe('key points of a story told with signposts', () => {
+  const talk = [
+    'Let me take you back to where this all started for me.',
+    'Twelve years ago I bought a derelict watermill in Wales for less than the price of a garage in London. The roof had fallen into the grinding room and a family of owls lived in the hopper. The wheel had not turned since the nineteen fifties, and its oak paddles had rotted to stumps. It cost us thirty thousand pounds at auction.',
+    'And that is where it all went wrong for me.',
+    'The survey had missed that the mill race was silted solid, so the first winter flood came straight through the kitchen. We lost every floorboard on the ground floor and most of our savings. My daughter slept at her grandmother for three months while the walls dried out.',
+    'My neighbour told me one thing that winter. Water always wins, so give it somewhere to go. We dug out four hundred metres of channel by hand over two summers, and a retired millwright from Shropshire rebuilt the sluice gate for the price of his petrol.',
+    'So that is more or less what happened next.',
+    'Today the wheel turns again and grinds about two tonnes of flour a year, which we sell at the Saturday market in town. A kilo bag costs four pounds and sells out by ten most weeks. Schools visit every spring to watch the stones turn, and the owls are still in the hopper. Water always wins, so give it somewhere to go.',
+  ];
+
+  it('states what happened, not the lines that move the story along, and a repeated line once', async () => {
+    const { transcript } = transcriptFromParagraphs(talk);
+    const summary = await summariseTranscript(transcript);
+    const points = summary.keyPoints.map((point) => point.text);
+    expect(points.join(' | ')).not.toMatch(
+      /where this all started|where it all went wrong|more or less what happened/,
+    );
+    const said = points.map((text) => text.toLowerCase().replace(/[^a-z ]/g, ''));
+    expect(new Set(said).size).toBe(said.length);
+    expect(points.join(' | ')).toMatch(/watermill|flood|flour/);
+  });
+});

@@ -11,6 +11,7 @@ import { interest, sentenceCues } from '../moments/clip-judge';
 import { findViralMoments } from '../moments/find';
 import { splitSentences, type Sentence } from '../moments/sentences';
 import type { Transcript } from '../moments/types';
+import { contentTerms } from '../search/text';
 import { cosine, loadDefaultEmbedder, type SentenceEmbedder } from '../search/embeddings';
 import { meanVector, sentenceVectors, topicStarts, type Vector } from '../topics/shifts';
 
@@ -93,6 +94,9 @@ function mainPointWeights(
     const words = sentence.words.length;
     let weight = 0.5 * centrality + 0.5 * interest(cues[i]!);
     if (words < 6) weight *= words / 6;
+    // A sentence that names fewer than four things states little ("So I opened the folder.",
+    // "Let us start at the beginning."), however central or lively (chosen on bench/dev, dev2).
+    weight *= Math.min(1, (contentTerms(sentence.text).length + 1) / 5);
     if (asksQuestion(sentence.text.trim(), words)) weight *= 0.4;
     if (featuresLowConfidence(sentence.text, lowForms)) weight *= 0.85;
     return weight;
@@ -211,19 +215,30 @@ async function extractive(
     return clean.length && bestClean >= CLEAN_ALTERNATIVE_SHARE * best ? clean : pool;
   };
   const keyIndices = new Set(overviewIndices.filter((i) => !unsure[i]));
+  // A line said twice (a quote the speaker comes back to) is one key point.
+  const said = sentences.map((sentence) => contentTerms(sentence.text).join(' '));
+  const repeats = (i: number) => [...keyIndices].some((k) => k !== i && said[k] === said[i]);
   for (const moment of highlights) {
     const inside = all.filter(
-      (i) => sentences[i]!.startMs >= moment.startMs && sentences[i]!.endMs <= moment.endMs,
+      (i) =>
+        sentences[i]!.startMs >= moment.startMs &&
+        sentences[i]!.endMs <= moment.endMs &&
+        !repeats(i),
     );
     const [best] = salientSentences(cleanOf(inside), weights, vectors, 1);
     if (best !== undefined && keyIndices.size < keyCount) keyIndices.add(best);
   }
   for (const members of groups) {
     if (keyIndices.size >= keyCount) break;
-    const [best] = salientSentences(cleanOf(members), weights, vectors, 1);
+    const [best] = salientSentences(
+      cleanOf(members.filter((i) => !repeats(i))),
+      weights,
+      vectors,
+      1,
+    );
     if (best !== undefined) keyIndices.add(best);
   }
-  const rest = cleanOf(all.filter((i) => !keyIndices.has(i)));
+  const rest = cleanOf(all.filter((i) => !keyIndices.has(i) && !repeats(i)));
   for (const i of salientSentences(rest, weights, vectors, keyCount - keyIndices.size))
     keyIndices.add(i);
   const keyPoints: SummaryKeyPoint[] = [...keyIndices]
