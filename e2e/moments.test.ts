@@ -125,6 +125,23 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
     );
     expect(await page.getByTestId('top-bar-title').textContent()).toContain(task.video.title);
 
+    // The moment shown first stops at its end too (its video appears only once the media
+    // address has loaded, after the page).
+    const shown = moments[0]!;
+    await expect
+      .poll(async () => {
+        const state = await playerState(page);
+        return state.ready >= 1 && Math.abs(state.currentMs - shown.start) < 50;
+      })
+      .toBe(true);
+    await page.getByTestId('moment-player').evaluate(async (video, endMs) => {
+      const player = video as HTMLVideoElement;
+      player.currentTime = endMs / 1000 - 0.6;
+      await player.play();
+    }, shown.end);
+    await expect.poll(async () => (await playerState(page)).paused, { timeout: 5000 }).toBe(true);
+    expect(Math.abs((await playerState(page)).currentMs - shown.end)).toBeLessThan(150);
+
     // Play the last-ranked moment: the player seeks into its span and plays.
     const moment = moments[moments.length - 1]!;
     const card = page.locator(`[data-testid=moment-card][data-moment-id="${moment.id}"]`);

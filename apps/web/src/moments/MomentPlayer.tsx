@@ -97,7 +97,8 @@ export function MomentPlayer({
       video.removeEventListener('seeked', onSeeked);
       video.removeEventListener('timeupdate', onTimeUpdate);
     };
-  }, [startSec, endSec, span.end]);
+    // The video element mounts only once its address has loaded: watch it from then on.
+  }, [startSec, endSec, span.end, mediaUrl]);
 
   const lengthMs = Math.max(1, span.end - span.start);
   const intoSpanMs = Math.min(Math.max(positionMs - span.start, 0), lengthMs);

@@ -1,6 +1,11 @@
 import { InfiniteQueryObserver, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { NOTIFICATIONS_QUERY_KEY, rereadNotifications } from './useNotifications';
+import {
+  markViewedLocally,
+  notificationListOptions,
+  NOTIFICATIONS_QUERY_KEY,
+  rereadNotifications,
+} from './useNotifications';
 
 describe('reading the notification list again after a connect', () => {
   it('keeps a page that "Load more" is still loading, then reads every page again', async () => {
@@ -33,6 +38,40 @@ describe('reading the notification list again after a connect', () => {
     expect(pages.map((page) => page.page)).toEqual([1, 2]);
     // Both pages were read again after the second one arrived.
     expect(pages.every((page) => page.read > 2)).toBe(true);
+    stop();
+  });
+});
+
+describe('a change made while the list is being read again', () => {
+  it('keeps "Mark all as read" when a load sent before it brings them back unread', async () => {
+    const queryClient = new QueryClient();
+    const unread = (id: string) => ({ id, type: 'TASK_DONE', viewed: false, data: {}, created: 1 });
+    const server = { answered: Promise.resolve() };
+    const fetchPage = async () => {
+      // The server's answer is read when the request is sent: before the click below.
+      const content = [unread('a'), unread('b')];
+      await server.answered;
+      return { content, last: true };
+    };
+    const observer = new InfiniteQueryObserver(
+      queryClient,
+      notificationListOptions(queryClient, fetchPage as never),
+    );
+    const stop = observer.subscribe(() => undefined);
+    await observer.refetch();
+
+    let answer!: () => void;
+    server.answered = new Promise<void>((resolve) => (answer = resolve));
+    const reread = rereadNotifications(queryClient);
+    markViewedLocally(queryClient, 'all');
+    answer();
+    await reread;
+
+    const shown = observer.getCurrentResult().data?.pages.flatMap((page) => page.content) ?? [];
+    expect(shown.map((n) => [n.id, n.viewed])).toEqual([
+      ['a', true],
+      ['b', true],
+    ]);
     stop();
   });
 });

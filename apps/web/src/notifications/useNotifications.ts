@@ -1,5 +1,6 @@
 import type { Notification } from '@moments/contract';
 import {
+  infiniteQueryOptions,
   useInfiniteQuery,
   useQueryClient,
   type InfiniteData,
@@ -28,6 +29,44 @@ interface PageParam {
 }
 type NotificationData = InfiniteData<LoadedPage, PageParam>;
 
+/** A change the user made here (viewed, deleted), and when. */
+interface LocalChange {
+  at: number;
+  change: (list: Notification[]) => Notification[];
+}
+/** How long a change is kept for the loads that were already running when it was made. */
+const LOCAL_CHANGE_KEPT_MS = 5 * 60_000;
+const localChanges = new WeakMap<QueryClient, LocalChange[]>();
+
+/**
+ * The list's query. A page asked for before a change the user made here (a click on "Mark all as
+ * read" while the list was being read again after a reconnect) comes back without it: the change
+ * is applied to what that load brings, or the list would show them unread again.
+ */
+export function notificationListOptions(
+  queryClient: QueryClient,
+  fetchPage: typeof fetchNotificationPage = fetchNotificationPage,
+) {
+  return infiniteQueryOptions({
+    queryKey: NOTIFICATIONS_QUERY_KEY,
+    initialPageParam: { page: 1 } as PageParam,
+    queryFn: async ({ pageParam }): Promise<LoadedPage> => {
+      const requestedAt = Date.now();
+      const page = await fetchPage(pageParam.page, pageParam.created);
+      const madeSince = (localChanges.get(queryClient) ?? []).filter(
+        (local) => local.at >= requestedAt,
+      );
+      const content = madeSince.reduce((list, local) => local.change(list), page.content);
+      return { ...page, content, requestedAt };
+    },
+    getNextPageParam: (lastPage, pages, lastParam) =>
+      lastPage.last
+        ? undefined
+        : { page: lastParam.page + 1, created: lastParam.created ?? pages[0]!.requestedAt },
+    staleTime: Infinity,
+  });
+}
+
 /**
  * spec §3 "Notification list state" / §9: pages of 20; loading more asks for the next page with
  * the first request's time as `created`, so notifications that arrive meanwhile (they are pushed
@@ -35,19 +74,10 @@ type NotificationData = InfiniteData<LoadedPage, PageParam>;
  */
 export function useNotificationList() {
   const { status } = useSession();
+  const queryClient = useQueryClient();
   const query = useInfiniteQuery({
-    queryKey: NOTIFICATIONS_QUERY_KEY,
+    ...notificationListOptions(queryClient),
     enabled: status === 'authenticated',
-    initialPageParam: { page: 1 } as PageParam,
-    queryFn: async ({ pageParam }): Promise<LoadedPage> => {
-      const requestedAt = Date.now();
-      return { ...(await fetchNotificationPage(pageParam.page, pageParam.created)), requestedAt };
-    },
-    getNextPageParam: (lastPage, pages, lastParam) =>
-      lastPage.last
-        ? undefined
-        : { page: lastParam.page + 1, created: lastParam.created ?? pages[0]!.requestedAt },
-    staleTime: Infinity,
   });
   // Pushed notifications may also come back in a later page: each id is shown once.
   const seen = new Set<string>();
@@ -76,6 +106,11 @@ function patchNotifications(
   queryClient: QueryClient,
   change: (list: Notification[]) => Notification[],
 ) {
+  const now = Date.now();
+  const kept = (localChanges.get(queryClient) ?? []).filter(
+    (local) => now - local.at < LOCAL_CHANGE_KEPT_MS,
+  );
+  localChanges.set(queryClient, [...kept, { at: now, change }]);
   queryClient.setQueryData<NotificationData>(NOTIFICATIONS_QUERY_KEY, (data) =>
     data
       ? { ...data, pages: data.pages.map((page) => ({ ...page, content: change(page.content) })) }
@@ -83,7 +118,7 @@ function patchNotifications(
   );
 }
 
-const markViewedLocally = (queryClient: QueryClient, ids: ReadonlySet<string> | 'all') =>
+export const markViewedLocally = (queryClient: QueryClient, ids: ReadonlySet<string> | 'all') =>
   patchNotifications(queryClient, (list) =>
     list.map((n) => (ids === 'all' || ids.has(n.id) ? { ...n, viewed: true } : n)),
   );
