@@ -246,6 +246,28 @@ describe.skipIf(!hasModel)('answers in an interview', () => {
 // Issue 20: after a question asked in the talk, the reply is its first sentences, up to the one
 // with the kind of answer asked for (a number), not the talk that follows. Paragraphs written for
 // this test.
+describe.skipIf(!hasModel)('answers with the list a speaker announces', () => {
+  const talk = [
+    '-- Good evening, and thank you for coming out in this rain.',
+    'The mill at the bottom of our street ground flour for almost two hundred years.',
+    "So why did the old mill close in the end? Three reasons, really. The river silted up and the wheel stopped turning in dry summers. The railway reached the town and flour came in cheaper from the cities. And the owner's son had no interest in the trade. My grandmother worked there as a girl, and she kept the wage book until she died.",
+    'Next week the history society visits the canal locks.',
+  ];
+  const { transcript, paragraphs } = transcriptFromParagraphs(talk);
+
+  it('answers with every item of the list, not the first of them', async () => {
+    const report = await searchMomentsWithReport(transcript, 'why did the mill shut down', {
+      limit: 3,
+    });
+    const top = report.moments[0]!;
+    expect(top.startMs).toBeGreaterThanOrEqual(paragraphs[2]!.startMs - 300);
+    expect(top.text).toMatch(/silted/);
+    expect(top.text).toMatch(/railway/);
+    expect(top.text).toMatch(/owner's son/);
+    expect(top.text).not.toMatch(/grandmother/);
+  });
+});
+
 describe.skipIf(!hasModel)('answers with the reply to a question asked in the talk', () => {
   const talk = [
     '-- Hi everyone, and welcome back to the garden hour.',

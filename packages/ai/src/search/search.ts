@@ -501,7 +501,7 @@ function answerAfterLeadIn(
     isQuestion(sentences, p) ||
     ((breakAfter[p] ?? 1) >= 0.6 && (sentences[p]?.words.length ?? 99) <= 12);
   let last = p;
-  if (!leadIn) return last;
+  if (!leadIn) return throughAnnouncedList(p, last, talk);
   let crossed = false;
   let said = 0;
   // Across a break the answer is the next paragraph; said on in one breath, its first words.
@@ -519,6 +519,47 @@ function answerAfterLeadIn(
     said += sentences[last]?.words.length ?? 0;
     // "How much range do you lose?" is answered by the sentence with the number.
     if (talk.holdsAnswer(last)) break;
+  }
+  return throughAnnouncedList(p, last, talk);
+}
+
+/** A short sentence that announces a list ("Three reasons, and they pile up."): how many items. */
+const ANNOUNCED_LIST =
+  /\b(two|three|four|five|a couple of|a few|several) (?:\w+ )?(?:reasons|things|ways|steps|tips|rules|points|parts|mistakes|options|problems|factors|causes|lessons|tricks|signs|questions)\b/i;
+const LIST_LENGTHS: Record<string, number> = {
+  two: 2,
+  'a couple of': 2,
+  three: 3,
+  'a few': 3,
+  several: 3,
+  four: 4,
+  five: 5,
+};
+const ANNOUNCEMENT_MAX_WORDS = 10;
+
+/**
+ * Where an answer ends that announces a list in sentences p..last: it runs on through that many
+ * sentences ("Three reasons, and they pile up." is not yet the answer; its three sentences are).
+ */
+function throughAnnouncedList(
+  p: number,
+  last: number,
+  talk: { sentences: readonly Sentence[]; maxMs: number; taken: (k: number) => boolean },
+): number {
+  const { sentences } = talk;
+  for (let j = p; j <= last; j++) {
+    const sentence = sentences[j];
+    if (!sentence || sentence.words.length > ANNOUNCEMENT_MAX_WORDS) continue;
+    const items = LIST_LENGTHS[ANNOUNCED_LIST.exec(sentence.text)?.[1]?.toLowerCase() ?? ''];
+    while (
+      items !== undefined &&
+      last < j + items &&
+      last + 1 < sentences.length &&
+      !talk.taken(last + 1) &&
+      !isQuestion(sentences, last + 1) &&
+      (sentences[last + 1]?.endMs ?? 0) - (sentences[p]?.startMs ?? 0) <= talk.maxMs
+    )
+      last++;
   }
   return last;
 }
