@@ -259,3 +259,26 @@ describe('key points of a story told with signposts', () => {
     expect(points.join(' | ')).toMatch(/watermill|flood|flour/);
   });
 });
+
+// Issue 20: a lecture's lines that open its topics ("Okay, let's talk about what goes wrong with
+// old pipes.") say what comes next; the key points are what comes. Paragraphs written for this test.
+describe('key points of a lecture that announces its topics', () => {
+  const talk = [
+    'Okay, so tonight is all about the plumbing in an old house.',
+    'Most Victorian terraces still have lead pipe somewhere between the street and the kitchen tap. Lead leaches into water that stands overnight, so the first glass of the morning carries the most. A plumber can swap the run to copper or plastic in about a day for around a thousand pounds.',
+    "Okay, let's talk about what actually goes wrong with old pipes.",
+    'Cast iron drains rust from the inside until roots find the cracks and block them. A camera survey costs less than a hundred pounds and shows every joint before you dig up a garden. Half the blocked drains I see were cracked by a tree planted too close to the house.',
+    'Right, now the part everyone asks me about, the boiler.',
+    'A boiler older than fifteen years wastes about a quarter of the gas it burns. Bleed the radiators every autumn, because trapped air leaves the top third of them cold. A condensing boiler pays for itself in roughly six winters on a three bedroom house.',
+  ];
+
+  it('states the facts and advice of each topic, not the lines that announce them', async () => {
+    const { transcript } = transcriptFromParagraphs(talk);
+    const summary = await summariseTranscript(transcript);
+    const points = summary.keyPoints.map((point) => point.text).join(' | ');
+    expect(points).not.toMatch(/all about the plumbing|what actually goes wrong|everyone asks me/);
+    expect(points).toMatch(/lead/i);
+    expect(points).toMatch(/drain|camera/i);
+    expect(points).toMatch(/boiler|radiators/i);
+  });
+});

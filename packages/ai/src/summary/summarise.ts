@@ -13,7 +13,7 @@ import { splitSentences, type Sentence } from '../moments/sentences';
 import type { Transcript } from '../moments/types';
 import { contentTerms } from '../search/text';
 import { cosine, loadDefaultEmbedder, type SentenceEmbedder } from '../search/embeddings';
-import { meanVector, sentenceVectors, topicStarts, type Vector } from '../topics/shifts';
+import { meanVector, sentenceVectors, shiftCue, topicStarts, type Vector } from '../topics/shifts';
 
 export interface SummaryChapter {
   startMs: number;
@@ -50,14 +50,19 @@ export interface SummariseOptions {
 const OVERVIEW_SENTENCES_PER_MINUTE = 1;
 /** The talk's best moments (by the offline clip judge) whose strongest sentences are key points. */
 const TOP_MOMENTS_IN_KEY_POINTS = 3;
-/** Key points: 8, or two a minute on longer talks, at most 12. */
+/** Key points: 8, or two a minute on longer talks, at most 12 (and a third of a short talk). */
 const MIN_KEY_POINTS = 8;
 const MAX_KEY_POINTS = 12;
+/** At most this share of the talk's sentences are key points. */
+const KEY_POINTS_SHARE = 1 / 3;
 /** A clean sentence replaces an unsure one as a key point when it weighs at least this share of it
  * (chosen on bench/dev: 0.6 keeps the main points stated, 0.4 loses one in four talks). */
 const CLEAN_ALTERNATIVE_SHARE = 0.6;
 /** MMR trade-off for the overview: mostly salience, enough diversity not to say one thing twice. */
 const OVERVIEW_RELEVANCE_SHARE = 0.7;
+
+/** The longest line that opens a topic without stating anything ("Last thing, the vibe stuff."). */
+const SIGNPOST_MAX_WORDS = 12;
 
 /** Words that open a question ("Why does the sky...", "Do you want..."). */
 const QUESTION_OPENING =
@@ -98,6 +103,9 @@ function mainPointWeights(
     // "Let us start at the beginning."), however central or lively (chosen on bench/dev, dev2).
     weight *= Math.min(1, (contentTerms(sentence.text).length + 1) / 5);
     if (asksQuestion(sentence.text.trim(), words)) weight *= 0.4;
+    // A short line opening a topic ("Okay, give people some practical stuff.") announces what the
+    // sentences after it state (bench dev+dev2: main points and filler unchanged, signposts out).
+    if (words <= SIGNPOST_MAX_WORDS && shiftCue(sentence.text)) weight *= 0.4;
     if (featuresLowConfidence(sentence.text, lowForms)) weight *= 0.85;
     return weight;
   });
@@ -201,9 +209,10 @@ async function extractive(
   // Key points: the overview's main points, the strongest sentence of each of the talk's best
   // moments (what a viewer would clip is what they remember), each chapter's most salient
   // sentence, then the most salient of the rest.
-  const keyCount = Math.max(
-    MIN_KEY_POINTS,
-    Math.min(MAX_KEY_POINTS, Math.round(spokenMinutes * 2)),
+  const keyCount = Math.min(
+    Math.max(MIN_KEY_POINTS, Math.min(MAX_KEY_POINTS, Math.round(spokenMinutes * 2))),
+    // A short talk's key points are not most of what it says.
+    Math.max(3, Math.round(sentences.length * KEY_POINTS_SHARE)),
   );
   // A key point never shows a word the engine was unsure of when a clean sentence can make it
   // about as well (CLEAN_ALTERNATIVE_SHARE of the best sentence's weight).
