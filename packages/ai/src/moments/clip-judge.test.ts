@@ -37,3 +37,20 @@ describe('sentenceCues: what a speaker says to the listeners', () => {
       expect(sentenceCues(content).housekeeping, content).toBe(0);
   });
 });
+
+describe('sentenceCues: a lecture or show notice', () => {
+  it('knows notices given before the talk starts, and not the same words in the talk', () => {
+    for (const said of [
+      'Before we start, the reading list for next week is on the course page.',
+      'One thing before we begin: the fire exits are at the back.',
+      'My office hours move to Thursday this week.',
+    ])
+      expect(sentenceCues(said).housekeeping, said).toBeGreaterThan(0);
+    for (const content of [
+      'Check the tyres before you start the engine.',
+      'We begin with the oldest bridge in the city.',
+      'The hours before a storm are the calmest of the day.',
+    ])
+      expect(sentenceCues(content).housekeeping, content).toBe(0);
+  });
+});
