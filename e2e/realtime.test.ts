@@ -181,13 +181,20 @@ describe.skipIf(!hasChromium)('realtime notifications in the browser', () => {
     expect(firstCall?.has('created')).toBe(false);
     expect(Number(secondCall?.get('created'))).toBeGreaterThan(0);
 
-    // Mark all as read, then delete one.
+    // Mark all as read, then delete one. The list changes at once and the server is told after
+    // (spec §8), so what the server kept is read once its replies are in.
+    const answered = (path: string) =>
+      page.waitForResponse((response) => new URL(response.url()).pathname === path);
+    const allViewed = answered('/api/notify/all-viewed');
     await page.getByRole('button', { name: 'Mark all as read' }).click();
     await expect
       .poll(() => page.locator('[data-testid=notification-item][data-viewed=false]').count(), POLL)
       .toBe(0);
+    expect((await allViewed).ok()).toBe(true);
+    const deleted = answered('/api/notify/delete');
     await items.first().getByRole('button', { name: 'Delete notification' }).click();
     await expect.poll(() => items.count(), POLL).toBe(total - 1);
+    expect((await deleted).ok()).toBe(true);
     const after = await context.request.get('/api/notify/history?page_num=1&page_size=50');
     const content = ((await after.json()) as { data: { content: Array<{ viewed: boolean }> } }).data
       .content;
