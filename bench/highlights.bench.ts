@@ -19,7 +19,7 @@ import {
 import { loadDefaultEmbedder } from '../packages/ai/src/search/index';
 import { wordTokens } from '../packages/ai/src/search/text';
 import { loadTalks, spokenTalk, type SpokenTalk } from './highlights/talks';
-import { loadLocalGguf, localGgufLlm } from './local-gguf';
+import { JUDGEMENT_JSON_SCHEMA, loadLocalGguf, localGgufLlm } from './local-gguf';
 
 interface Judge {
   name: string;
@@ -27,36 +27,6 @@ interface Judge {
   close?: () => Promise<void>;
 }
 
-/**
- * The LLM judge's reply schema (packages/ai/src/moments/judge.ts `judgementSchema`) as a grammar
- * for node-llama-cpp, which makes every listed property required and knows no number bounds (the
- * score is therefore one of the integers 0..100). The string and list bounds are the prompt's
- * ("title max 70 chars", "1-2 sentences", at most the 10 moments asked for, the 6 hashtags kept),
- * tighter than the schema's so that a whole reply fits the token cap: this model fills every string
- * to its bound, and at the schema's 500-character descriptions a 600-token cap cut every reply short.
- * Every reply the grammar allows passes the judge's schema.
- */
-const JUDGEMENT_JSON_SCHEMA = {
-  type: 'object',
-  properties: {
-    moments: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 10,
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'integer' },
-          score: { enum: Array.from({ length: 101 }, (_, score) => score) },
-          title: { type: 'string', minLength: 1, maxLength: 70 },
-          description: { type: 'string', maxLength: 300 },
-          hashtags: { type: 'array', maxItems: 6, items: { type: 'string', maxLength: 30 } },
-          reason: { type: 'string', maxLength: 200 },
-        },
-      },
-    },
-  },
-};
 /** Tokens the model may write per reply; a reply cut short is not JSON, and the finder falls back. */
 const GGUF_MAX_TOKENS = 1024;
 /** Generous: a CPU that is also running other work. */

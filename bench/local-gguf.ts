@@ -31,6 +31,73 @@ interface LlamaCppModule {
   };
 }
 
+/**
+ * The LLM judge's reply schema (packages/ai/src/moments/judge.ts `judgementSchema`) as a grammar
+ * for node-llama-cpp, which makes every listed property required and knows no number bounds (the
+ * score is therefore one of the integers 0..100). The string and list bounds are the prompt's
+ * ("title max 70 chars", "1-2 sentences", at most the 10 moments asked for, the 6 hashtags kept),
+ * tighter than the schema's so that a whole reply fits the token cap: this model fills every string
+ * to its bound, and at the schema's 500-character descriptions a 600-token cap cut every reply short.
+ * Every reply the grammar allows passes the judge's schema.
+ */
+export const JUDGEMENT_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    moments: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10,
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          score: { enum: Array.from({ length: 101 }, (_, score) => score) },
+          title: { type: 'string', minLength: 1, maxLength: 70 },
+          description: { type: 'string', maxLength: 300 },
+          hashtags: { type: 'array', maxItems: 6, items: { type: 'string', maxLength: 30 } },
+          reason: { type: 'string', maxLength: 200 },
+        },
+      },
+    },
+  },
+};
+
+/**
+ * The summary writer's reply schema (packages/ai/src/summary/summarise.ts `LlmSummary`) as a
+ * grammar, with bounds tighter than the schema's for the same reason: the reply must fit the token
+ * cap (an overview, one short title and summary per chapter, 3 to 8 key points citing a sentence).
+ */
+export const SUMMARY_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    overview: { type: 'string', minLength: 1, maxLength: 500 },
+    chapters: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 20,
+      items: {
+        type: 'object',
+        properties: {
+          title: { type: 'string', minLength: 1, maxLength: 60 },
+          summary: { type: 'string', minLength: 1, maxLength: 200 },
+        },
+      },
+    },
+    key_points: {
+      type: 'array',
+      minItems: 3,
+      maxItems: 8,
+      items: {
+        type: 'object',
+        properties: {
+          text: { type: 'string', minLength: 1, maxLength: 160 },
+          sentence: { type: 'integer' },
+        },
+      },
+    },
+  },
+};
+
 export interface LocalGgufOptions {
   modelPath: string;
   /** `node-llama-cpp`, or the path of its dist/index.js when it is installed outside this checkout. */

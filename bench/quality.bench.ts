@@ -16,7 +16,12 @@ import { OpenAICompatibleLlm } from '../packages/ai/src/llm/index';
 import { findViralMoments, type Moment } from '../packages/ai/src/moments/index';
 import { loadDefaultEmbedder, searchMomentsWithReport } from '../packages/ai/src/search/index';
 import { summariseTranscript, type VideoSummary } from '../packages/ai/src/summary/index';
-import { loadLocalGguf, localGgufLlm } from './local-gguf';
+import {
+  JUDGEMENT_JSON_SCHEMA,
+  loadLocalGguf,
+  localGgufLlm,
+  SUMMARY_JSON_SCHEMA,
+} from './local-gguf';
 import {
   answerFigures,
   keyPointsOnLowConfidence,
@@ -35,12 +40,27 @@ interface TalkOutput {
   answers: Moment[][];
   seconds: number;
   usedLlm: boolean;
+  summaryByLlm: boolean;
 }
 
-async function runTalk(talk: SpokenMarkedTalk, llm?: LlmClient): Promise<TalkOutput> {
+/** What judges and writes: the offline rules, or an LLM (one client for each kind of reply). */
+interface Judge {
+  name: string;
+  llm?: LlmClient;
+  /** The summary writer, when it needs a client of its own (a local model held to a grammar). */
+  summaryLlm?: LlmClient;
+  llmTimeoutMs?: number;
+  close?: () => Promise<void>;
+}
+
+async function runTalk(talk: SpokenMarkedTalk, judge: Judge): Promise<TalkOutput> {
   const started = performance.now();
-  const found = await findViralMoments(talk.transcript, { maxMoments: 10, llm });
-  const summary = await summariseTranscript(talk.transcript, { llm });
+  const { llm, llmTimeoutMs } = judge;
+  const found = await findViralMoments(talk.transcript, { maxMoments: 10, llm, llmTimeoutMs });
+  const summary = await summariseTranscript(talk.transcript, {
+    llm: judge.summaryLlm ?? llm,
+    llmTimeoutMs,
+  });
   const answers: Moment[][] = [];
   for (const question of talk.questions) {
     const report = await searchMomentsWithReport(talk.transcript, question.question, { limit: 3 });
@@ -53,6 +73,7 @@ async function runTalk(talk: SpokenMarkedTalk, llm?: LlmClient): Promise<TalkOut
     answers,
     seconds: (performance.now() - started) / 1000,
     usedLlm: found.method === 'llm',
+    summaryByLlm: summary.method === 'llm',
   };
 }
 
@@ -105,7 +126,8 @@ function report(set: string, judge: string, outputs: TalkOutput[]): void {
       `${(sum(outputs.map((o) => o.seconds)) / (minutes / 60)).toFixed(0)} s per hour of video` +
       (judge === 'offline'
         ? ''
-        : `; the LLM was used on ${outputs.filter((o) => o.usedLlm).length}/${outputs.length} talks`),
+        : `; the LLM judged the moments of ${outputs.filter((o) => o.usedLlm).length}/${outputs.length} talks ` +
+          `and wrote the summary of ${outputs.filter((o) => o.summaryByLlm).length}`),
   );
   // The frozen set's outputs are never printed, only its figures: nothing may be tuned on it.
   if (set === 'frozen' || set === 'dev+dev2' || !process.env.BENCH_VERBOSE) return;
@@ -162,10 +184,14 @@ function report(set: string, judge: string, outputs: TalkOutput[]): void {
   }
 }
 
-async function judges(): Promise<{ name: string; llm?: LlmClient; close?: () => Promise<void> }[]> {
-  const list: { name: string; llm?: LlmClient; close?: () => Promise<void> }[] = [
-    { name: 'offline' },
-  ];
+/** Tokens a local model may write per reply; a reply cut short is not JSON, and the caller falls back. */
+const GGUF_MAX_TOKENS = 1024;
+const GGUF_SUMMARY_MAX_TOKENS = 1536;
+/** Generous: a 1.5B model on two CPU threads takes one to three minutes per reply. */
+const GGUF_TIMEOUT_MS = 300_000;
+
+async function judges(): Promise<Judge[]> {
+  const list: Judge[] = [{ name: 'offline' }];
   if (process.env.LLM_BASE_URL)
     list.push({
       name: `LLM endpoint ${process.env.LLM_MODEL ?? ''}`.trim(),
@@ -186,7 +212,12 @@ async function judges(): Promise<{ name: string; llm?: LlmClient; close?: () => 
     });
     list.push({
       name: `local GGUF ${gguf.label}`,
-      llm: localGgufLlm(gguf, { maxTokens: 1024 }),
+      llm: localGgufLlm(gguf, { maxTokens: GGUF_MAX_TOKENS, jsonSchema: JUDGEMENT_JSON_SCHEMA }),
+      summaryLlm: localGgufLlm(gguf, {
+        maxTokens: GGUF_SUMMARY_MAX_TOKENS,
+        jsonSchema: SUMMARY_JSON_SCHEMA,
+      }),
+      llmTimeoutMs: GGUF_TIMEOUT_MS,
       close: () => gguf.close(),
     });
   }
@@ -205,7 +236,7 @@ export default async function bench(): Promise<void> {
         cachedOnly: process.env.QUALITY_BENCH_CACHED_ONLY === '1',
       });
       const outputs: TalkOutput[] = [];
-      for (const talk of talks) outputs.push(await runTalk(talk, judge.llm));
+      for (const talk of talks) outputs.push(await runTalk(talk, judge));
       report(set, judge.name, outputs);
       if (set !== 'frozen') devOutputs.push(...outputs);
     }
