@@ -44,9 +44,20 @@ async function settled(page: Page) {
   await page
     .locator('.mantine-Loader-root, [data-loading=true]')
     .first()
-    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .waitFor({ state: 'hidden', timeout: 20_000 })
     .catch(() => {});
-  // Mantine transitions (tabs, modals) finish within this.
+  // Mantine transitions (tabs, modals) run as CSS transitions: wait until none runs, however
+  // slow a busy machine makes them (endless ones, a skeleton's shimmer, never end).
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((animation) => animation.effect?.getTiming().iterations === Infinity),
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch(() => {});
   await page.waitForTimeout(250);
 }
 

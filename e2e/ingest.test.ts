@@ -79,6 +79,8 @@ describe.skipIf(!hasChromium)('video ingest from the home page', () => {
     'turns a pasted link into a task whose live progress ends DONE without a reload',
     async () => {
       const page = await openHome();
+      // Published "just now": the served file's time, set here (the setup before can take a minute).
+      await fs.utimes(path.join(dir, 'jfk.mp4'), new Date(), new Date());
       await linkBox(page).fill(`${served.url}/jfk.mp4`);
       const card = page.getByTestId('video-card');
       await card.waitFor();

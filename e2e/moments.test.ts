@@ -139,7 +139,7 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
       player.currentTime = endMs / 1000 - 0.6;
       await player.play();
     }, shown.end);
-    await expect.poll(async () => (await playerState(page)).paused, { timeout: 5000 }).toBe(true);
+    await expect.poll(async () => (await playerState(page)).paused, { timeout: 20_000 }).toBe(true);
     expect(Math.abs((await playerState(page)).currentMs - shown.end)).toBeLessThan(150);
 
     // Play the last-ranked moment: the player seeks into its span and plays.
@@ -160,7 +160,7 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
     await page.getByTestId('moment-player').evaluate((video, endMs) => {
       (video as HTMLVideoElement).currentTime = endMs / 1000 - 0.6;
     }, moment.end);
-    await expect.poll(async () => (await playerState(page)).paused, { timeout: 5000 }).toBe(true);
+    await expect.poll(async () => (await playerState(page)).paused, { timeout: 20_000 }).toBe(true);
     expect(Math.abs((await playerState(page)).currentMs - moment.end)).toBeLessThan(150);
     await screenshot(page, 'task-moments-desktop');
 
@@ -271,5 +271,5 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
       await ownerPhone.getByTestId('my-moment-card').first().waitFor();
       await screenshot(ownerPhone, 'library-moments-phone');
     }
-  });
+  }, 180_000);
 });

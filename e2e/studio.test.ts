@@ -324,8 +324,13 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
 
       // Issue 21: the framing chosen is kept with the clip. "Fit" shows the whole frame over
       // the blurred fill, and the editor opens framed that way again.
+      // The editor shows the choice at once and keeps it after: reload once the server has it.
+      const kept = page.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/api/highlight_moment/layout',
+      );
       await page.getByText('Fit', { exact: true }).click();
       await expect.poll(() => preview.getAttribute('data-layout'), { timeout: 60_000 }).toBe('fit');
+      expect((await kept).ok()).toBe(true);
       await page.reload();
       await expect
         .poll(() => preview.getAttribute('data-caption-state'), { timeout: 30_000 })

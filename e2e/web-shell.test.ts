@@ -65,6 +65,8 @@ describe.skipIf(!hasChromium)('web app shell', () => {
       .getByRole('dialog', { name: t('popup.welcome.label') })
       .getByRole('button', { name: 'Maybe later' })
       .click();
+    // Once its closing animation is over, no second pop-up takes its place.
+    await page.getByRole('dialog').first().waitFor({ state: 'detached' });
     await page.waitForTimeout(500);
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.getByRole('link', { name: `Account settings for ${account.username}` }).click();
