@@ -74,4 +74,42 @@ describe('a change made while the list is being read again', () => {
     ]);
     stop();
   });
+
+  it('keeps "Mark all as read" made between the pages of one reading again', async () => {
+    const queryClient = new QueryClient();
+    const unread = (id: string) => ({ id, type: 'TASK_DONE', viewed: false, data: {}, created: 1 });
+    const secondPage = { asked: () => undefined as void, answered: Promise.resolve() };
+    const fetchPage = async (page: number) => {
+      if (page === 1) return { content: [unread('a'), unread('b')], last: false };
+      secondPage.asked();
+      const content = [unread('c')];
+      await secondPage.answered;
+      return { content, last: true };
+    };
+    const observer = new InfiniteQueryObserver(
+      queryClient,
+      notificationListOptions(queryClient, fetchPage as never),
+    );
+    const stop = observer.subscribe(() => undefined);
+    await observer.refetch();
+    await observer.fetchNextPage();
+
+    // Reading the list again reads page 1, then page 2; the click comes while page 2 loads.
+    let answer!: () => void;
+    secondPage.answered = new Promise<void>((resolve) => (answer = resolve));
+    const secondPageAsked = new Promise<void>((resolve) => (secondPage.asked = resolve));
+    const reread = rereadNotifications(queryClient);
+    await secondPageAsked;
+    markViewedLocally(queryClient, 'all');
+    answer();
+    await reread;
+
+    const shown = observer.getCurrentResult().data?.pages.flatMap((page) => page.content) ?? [];
+    expect(shown.map((n) => [n.id, n.viewed])).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', true],
+    ]);
+    stop();
+  });
 });

@@ -41,7 +41,9 @@ const localChanges = new WeakMap<QueryClient, LocalChange[]>();
 /**
  * The list's query. A page asked for before a change the user made here (a click on "Mark all as
  * read" while the list was being read again after a reconnect) comes back without it: the change
- * is applied to what that load brings, or the list would show them unread again.
+ * is applied to what that load brings, or the list would show them unread again. It is applied
+ * when the list is shown, not when the page arrives: reading the list again reads page after page
+ * and shows them together, so a page that arrived before the click is shown after it.
  */
 export function notificationListOptions(
   queryClient: QueryClient,
@@ -52,19 +54,32 @@ export function notificationListOptions(
     initialPageParam: { page: 1 } as PageParam,
     queryFn: async ({ pageParam }): Promise<LoadedPage> => {
       const requestedAt = Date.now();
-      const page = await fetchPage(pageParam.page, pageParam.created);
-      const madeSince = (localChanges.get(queryClient) ?? []).filter(
-        (local) => local.at >= requestedAt,
-      );
-      const content = madeSince.reduce((list, local) => local.change(list), page.content);
-      return { ...page, content, requestedAt };
+      return { ...(await fetchPage(pageParam.page, pageParam.created)), requestedAt };
     },
+    select: (data) => withLocalChanges(data, localChanges.get(queryClient) ?? []),
     getNextPageParam: (lastPage, pages, lastParam) =>
       lastPage.last
         ? undefined
         : { page: lastParam.page + 1, created: lastParam.created ?? pages[0]!.requestedAt },
     staleTime: Infinity,
   });
+}
+
+/** Each page with the changes made here since it was asked for (they are idempotent). */
+function withLocalChanges(
+  data: NotificationData,
+  changes: readonly LocalChange[],
+): NotificationData {
+  if (changes.length === 0) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({
+      ...page,
+      content: changes
+        .filter((local) => local.at >= page.requestedAt)
+        .reduce((list, local) => local.change(list), page.content),
+    })),
+  };
 }
 
 /**
