@@ -43,9 +43,28 @@ describe('reading the notification list again after a connect', () => {
 });
 
 describe('a change made while the list is being read again', () => {
+  const unread = (id: string) => ({ id, type: 'TASK_DONE', viewed: false, data: {}, created: 1 });
+  /** The list's query over a stand-in server, loaded once; what it shows, and how to stop it. */
+  const loadedList = async (
+    queryClient: QueryClient,
+    fetchPage: (page: number) => Promise<{ content: ReturnType<typeof unread>[]; last: boolean }>,
+  ) => {
+    const observer = new InfiniteQueryObserver(
+      queryClient,
+      notificationListOptions(queryClient, fetchPage as never),
+    );
+    const stop = observer.subscribe(() => undefined);
+    await observer.refetch();
+    const shown = () =>
+      (observer.getCurrentResult().data?.pages.flatMap((page) => page.content) ?? []).map((n) => [
+        n.id,
+        n.viewed,
+      ]);
+    return { observer, shown, stop };
+  };
+
   it('keeps "Mark all as read" when a load sent before it brings them back unread', async () => {
     const queryClient = new QueryClient();
-    const unread = (id: string) => ({ id, type: 'TASK_DONE', viewed: false, data: {}, created: 1 });
     const server = { answered: Promise.resolve() };
     const fetchPage = async () => {
       // The server's answer is read when the request is sent: before the click below.
@@ -53,12 +72,7 @@ describe('a change made while the list is being read again', () => {
       await server.answered;
       return { content, last: true };
     };
-    const observer = new InfiniteQueryObserver(
-      queryClient,
-      notificationListOptions(queryClient, fetchPage as never),
-    );
-    const stop = observer.subscribe(() => undefined);
-    await observer.refetch();
+    const { shown, stop } = await loadedList(queryClient, fetchPage);
 
     let answer!: () => void;
     server.answered = new Promise<void>((resolve) => (answer = resolve));
@@ -67,8 +81,7 @@ describe('a change made while the list is being read again', () => {
     answer();
     await reread;
 
-    const shown = observer.getCurrentResult().data?.pages.flatMap((page) => page.content) ?? [];
-    expect(shown.map((n) => [n.id, n.viewed])).toEqual([
+    expect(shown()).toEqual([
       ['a', true],
       ['b', true],
     ]);
@@ -77,7 +90,6 @@ describe('a change made while the list is being read again', () => {
 
   it('keeps "Mark all as read" made between the pages of one reading again', async () => {
     const queryClient = new QueryClient();
-    const unread = (id: string) => ({ id, type: 'TASK_DONE', viewed: false, data: {}, created: 1 });
     const secondPage = { asked: () => undefined as void, answered: Promise.resolve() };
     const fetchPage = async (page: number) => {
       if (page === 1) return { content: [unread('a'), unread('b')], last: false };
@@ -86,12 +98,7 @@ describe('a change made while the list is being read again', () => {
       await secondPage.answered;
       return { content, last: true };
     };
-    const observer = new InfiniteQueryObserver(
-      queryClient,
-      notificationListOptions(queryClient, fetchPage as never),
-    );
-    const stop = observer.subscribe(() => undefined);
-    await observer.refetch();
+    const { observer, shown, stop } = await loadedList(queryClient, fetchPage);
     await observer.fetchNextPage();
 
     // Reading the list again reads page 1, then page 2; the click comes while page 2 loads.
@@ -104,8 +111,7 @@ describe('a change made while the list is being read again', () => {
     answer();
     await reread;
 
-    const shown = observer.getCurrentResult().data?.pages.flatMap((page) => page.content) ?? [];
-    expect(shown.map((n) => [n.id, n.viewed])).toEqual([
+    expect(shown()).toEqual([
       ['a', true],
       ['b', true],
       ['c', true],
