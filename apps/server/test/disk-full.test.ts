@@ -19,6 +19,7 @@ import {
   synthesizeSpeech,
   type ServedFiles,
 } from '@moments/media/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchPostgres, postgresReachable } from './support/databases.js';
 import { spawnServer, type ServerProcess } from './support/process.js';
@@ -69,6 +70,7 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
   let served: ServedFiles;
   let server: ServerProcess;
   let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl: string;
   let dataDir: string;
   /** DATA_DIR as the server sees it (its tmpfs), reached from outside its namespace. */
   let disk: string;
@@ -94,6 +96,27 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
       .sort();
   }
 
+  /**
+   * Waits until the background framing analysis queued when a task ends DONE has run: its work
+   * folder under tmp/ would otherwise come and go while the test compares the disk's files.
+   */
+  async function backgroundAnalysisDone() {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await waitFor('the background framing analysis to finish', 180_000, async () => {
+        const { rows } = await client.query<{ queued: number; pending: number }>(
+          `SELECT count(*)::int AS queued,
+                  count(*) FILTER (WHERE state::text IN ('created', 'retry', 'active'))::int AS pending
+             FROM pgboss.job WHERE name = 'framing-prepare'`,
+        );
+        return rows[0]!.queued > 0 && rows[0]!.pending === 0 ? true : undefined;
+      });
+    } finally {
+      await client.end();
+    }
+  }
+
   beforeAll(async () => {
     if (!(await postgresReachable())) {
       // CI sets REQUIRE_POSTGRES=1: there a missing server is a failure, not a skip.
@@ -108,6 +131,7 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
     served = await serveFiles(mediaDir);
     const database = await createScratchPostgres();
     dropDatabase = database.drop;
+    databaseUrl = database.url;
     dataDir = path.join(workDir, 'data');
     await fs.mkdir(dataDir);
     server = await spawnServer(
@@ -168,6 +192,7 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
     expect(task.error_reason, server.output()).toBeNull();
     const moments = await call('GET', `/api/highlight_moment/list?task_id=${taskId}`);
     expect(moments.length, 'moments found in the talk').toBeGreaterThan(0);
+    await backgroundAnalysisDone();
     const credits = (await entitlement(call, 'CREDIT')).usage;
     const exportMoment = async () => {
       const started = await call('POST', '/api/job', {
