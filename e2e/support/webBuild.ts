@@ -44,11 +44,15 @@ const LOCK_OWNER = path.join(LOCK_DIR, 'pid');
 
 /** Whether the lock is held by a process that died (a killed test run) and may be taken over. */
 function lockAbandoned(): boolean {
-  let owner: number;
+  let owner = Number.NaN;
   try {
-    owner = Number(fs.readFileSync(LOCK_OWNER, 'utf8'));
+    owner = Number(fs.readFileSync(LOCK_OWNER, 'utf8').trim());
   } catch {
-    // Taken an instant ago and its owner not written yet, or released meanwhile: wait and see.
+    // No pid file: read below by the lock's age.
+  }
+  if (!Number.isInteger(owner) || owner <= 0) {
+    // Taken an instant ago and its pid not written yet (the file is empty while it is being
+    // written, and 0 would ask about our own process group), or released meanwhile: wait and see.
     const takenAt = fs.statSync(LOCK_DIR, { throwIfNoEntry: false })?.mtimeMs;
     return takenAt !== undefined && Date.now() - takenAt > 10_000;
   }
