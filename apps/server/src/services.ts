@@ -171,6 +171,7 @@ async function openFoundation(config: AppConfig, given: Database | undefined, lo
   const media: MediaRepository = new ToolsMediaRepository();
   const queue = await createJobQueue(database, log.child({ component: 'queue' }), {
     pollSeconds: config.JOB_POLL_SECONDS,
+    clockSeconds: config.JOB_CLOCK_SECONDS,
   });
   const bus = realtimeBusFor(config, database, log);
   return {

@@ -120,6 +120,11 @@ const EnvSchema = z.object({
    * this process wakes its own workers at once.
    */
   JOB_POLL_SECONDS: z.coerce.number().int().min(1).max(300).default(1),
+  /**
+   * How often the job clock looks for periodic work that is due (housekeeping, reaping,
+   * renewals) and hands it to the queues.
+   */
+  JOB_CLOCK_SECONDS: z.coerce.number().int().min(1).max(45).default(10),
   /** Tasks one user may have queued or running at once; more answer 429 TOO_MANY_RUNNING. */
   MAX_RUNNING_TASKS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
   /** Framing analyses (editor previews) one user may have under way at once. */

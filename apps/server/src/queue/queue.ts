@@ -66,18 +66,21 @@ export async function createJobQueue(
   database: Database,
   log: Logger = silentLogger,
   /** `keepsClock: false` for a process that only reads the queue (`npm run jobs`). */
-  options: { pollSeconds?: number; keepsClock?: boolean } = {},
+  options: { pollSeconds?: number; clockSeconds?: number; keepsClock?: boolean } = {},
 ): Promise<JobQueue> {
   // `schedule`: this process may keep the clock that sends periodic kinds (one process at a
   // time does, through a row lock in pg-boss's own tables).
   const keepsClock = options.keepsClock ?? true;
   // The clock's first look comes before this process's schedules are written (pg-boss starts it
-  // in start()), so it looks again every 10 s rather than pg-boss's 30.
+  // in start()), so it looks again every 10 s by default rather than pg-boss's 30, and hands due
+  // work to the queues as often.
+  const clockSeconds = options.clockSeconds ?? 10;
   const common = {
     schedule: keepsClock,
     supervise: keepsClock,
     maintenanceIntervalSeconds: 30,
-    cronMonitorIntervalSeconds: 10,
+    cronMonitorIntervalSeconds: clockSeconds,
+    cronWorkerIntervalSeconds: Math.min(clockSeconds, 5),
   };
   let boss: PgBoss;
   if (database.pglite) {

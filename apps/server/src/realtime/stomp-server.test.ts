@@ -160,14 +160,25 @@ describe('STOMP endpoint /stomp-ws', () => {
     await huge.closed;
   });
 
-  it('keeps a client with 4000 ms heart-beats connected across more than two intervals', async () => {
-    const alice = await connect('alice-token', { heartbeatMs: 4_000 });
-    await new Promise((resolve) => setTimeout(resolve, 9_500));
-    expect(alice.client.connected).toBe(true);
-    expect(server.handle.connectionCount()).toBe(1);
-    await bus.publish('alice', { type: 'TASK_STATUS_UPDATE', data: { task_status: 'DONE' } });
-    await waitFor(() => alice.messages.length === 1, 'a message after the idle period');
-  }, 20_000);
+  it('keeps a client that heart-beats at the negotiated rate connected across more than two intervals', async () => {
+    // The product negotiates 4000 ms; the rule is the same at a tenth of the scale, and the
+    // test then waits 1 s instead of 10.
+    const fastServer = await startStompServer(bus, tokens, {
+      heartbeat: { outgoingMs: 400, incomingMs: 400 },
+    });
+    try {
+      const alice = await connectStompClient(fastServer.url, 'alice-token', { heartbeatMs: 400 });
+      clients.push(alice);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(alice.client.connected).toBe(true);
+      expect(fastServer.handle.connectionCount()).toBe(1);
+      await bus.publish('alice', { type: 'TASK_STATUS_UPDATE', data: { task_status: 'DONE' } });
+      await waitFor(() => alice.messages.length === 1, 'a message after the idle period');
+    } finally {
+      await Promise.all(clients.splice(0).map((client) => client.disconnect()));
+      await fastServer.close();
+    }
+  });
 });
 
 describe('STOMP heart-beat enforcement', () => {

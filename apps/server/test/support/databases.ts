@@ -79,7 +79,7 @@ async function openFreshPostgres(): Promise<Database> {
   };
 }
 
-export const DATABASE_TARGETS: DatabaseTarget[] = [
+const ALL_DATABASE_TARGETS: DatabaseTarget[] = [
   { name: 'pglite', unavailable: async () => null, open: () => openDatabase({}) },
   {
     name: 'postgres',
@@ -94,3 +94,19 @@ export const DATABASE_TARGETS: DatabaseTarget[] = [
     open: openFreshPostgres,
   },
 ];
+
+/**
+ * The databases the suite's database tests run on: both, unless TEST_DATABASES names some
+ * (`npm test`, the fast tier, sets `pglite` so it needs no server and runs each test once).
+ */
+export const DATABASE_TARGETS: DatabaseTarget[] = selectTargets(process.env.TEST_DATABASES);
+
+function selectTargets(names: string | undefined): DatabaseTarget[] {
+  if (!names) return ALL_DATABASE_TARGETS;
+  const wanted = names.split(',').map((name) => name.trim());
+  const unknown = wanted.filter((name) => !ALL_DATABASE_TARGETS.some((t) => t.name === name));
+  if (unknown.length) {
+    throw new Error(`TEST_DATABASES: unknown database(s) ${unknown.join(', ')} (pglite, postgres)`);
+  }
+  return ALL_DATABASE_TARGETS.filter((target) => wanted.includes(target.name));
+}

@@ -1,4 +1,4 @@
-// The data the load bench (bench/load.bench.ts) and the query plan test (query-plans.test.ts)
+// The data the load bench (bench/load.bench.ts) and the query plan test (query-plans.slow.test.ts)
 // run against: bulk SQL into a scratch PostgreSQL database, tens of thousands of rows, with the
 // transcript passages, stored embeddings and BM25 statistics as the search index keeps them.
 import pg from 'pg';

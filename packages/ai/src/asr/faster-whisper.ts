@@ -98,7 +98,7 @@ export function fasterWhisperOptionsFromEnv(env: Env = process.env): FasterWhisp
     // float16 is what GPUs are fast at; int8 on CPUs.
     computeType: env.ASR_COMPUTE_TYPE?.trim() || (device === 'cuda' ? 'float16' : 'int8'),
     // Sequential base on CPU: batching 8 chunks transcribed a minute 1.3x faster on 2 cores with
-    // the same WER, but misheard the first word after a pause ("back" as "mac", onset.test.ts).
+    // the same WER, but misheard the first word after a pause ("back" as "mac", onset.slow.test.ts).
     batchSize: intFrom(env.ASR_BATCH_SIZE, (n) => n >= 0) ?? (device === 'cuda' ? 16 : 0),
     // Greedy on CPU: against Whisper's default beam of 5 it transcribed 155 s of read speech 1.5x
     // faster at the same WER (2.1% vs 2.3%) and kept the onset words (README, asr-options).

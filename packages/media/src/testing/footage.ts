@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { runFfmpeg } from '../ffmpeg/index.js';
+import { withMediaCache } from './media-cache.js';
 
 export type FootageKind = 'speaker' | 'two_people' | 'slides' | 'wide' | 'mixed';
 
@@ -101,12 +102,29 @@ export async function makeFootage(
   if ((kind === 'slides' || kind === 'mixed') && !font) {
     throw new Error('slide footage needs a Noto Sans or DejaVu font');
   }
+  const screenshot = join(assets, 'screenshot-facedetect.jpg');
+  const crowd = join(assets, 'samples.jpg');
+  const recipe = {
+    maker: import.meta.url,
+    args: ['footage', kind, options],
+    inputs: [screenshot, crowd, font, options.audio],
+  };
+  const footage = await withMediaCache(recipe, out, () =>
+    writeFootage(kind, out, options, { screenshot, crowd, font }),
+  );
+  return { ...footage, file: out };
+}
+
+async function writeFootage(
+  kind: FootageKind,
+  out: string,
+  options: FootageOptions,
+  { screenshot, crowd, font }: { screenshot: string; crowd: string; font: string | undefined },
+): Promise<Footage> {
   const width = options.width ?? 1920;
   const height = options.height ?? 1080;
   const fps = options.fps ?? 25;
   const d = options.durationSec;
-  const screenshot = join(assets, 'screenshot-facedetect.jpg');
-  const crowd = join(assets, 'samples.jpg');
   const talk = talkGates(options);
 
   const scene = new SceneBuilder(width, height, fps, d);

@@ -13,6 +13,7 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRawFrames, runFfmpeg, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index.js';
 import { scoreGreyFrame } from '../thumbnail/index.js';
+import { withMediaCache } from './media-cache.js';
 
 export {
   SLIDE_LINES,
@@ -43,6 +44,12 @@ export interface TestVideoOptions {
  * .mp4/.mov get H.264 + AAC, .webm gets VP8 + Opus.
  */
 export async function makeTestVideo(out: string, options: TestVideoOptions = {}): Promise<string> {
+  const recipe = { maker: import.meta.url, args: ['video', options], inputs: [options.audio] };
+  await withMediaCache(recipe, out, () => writeTestVideo(out, options));
+  return out;
+}
+
+async function writeTestVideo(out: string, options: TestVideoOptions): Promise<null> {
   const { width = 320, height = 240, fps = 25 } = options;
   const durationSec = options.durationSec ?? (options.audio ? undefined : 2);
   const webm = extname(out).toLowerCase() === '.webm';
@@ -67,7 +74,7 @@ export async function makeTestVideo(out: string, options: TestVideoOptions = {})
   if (!options.silent) args.push(...(webm ? ['-c:a', 'libopus'] : ['-c:a', 'aac', '-b:a', '96k']));
   args.push(out);
   await runFfmpeg(args, { timeoutMs: 120_000 });
-  return out;
+  return null;
 }
 
 export interface SpeechOptions {
@@ -88,6 +95,12 @@ export async function synthesizeSpeech(
   outWav: string,
   options: SpeechOptions = {},
 ): Promise<string> {
+  const recipe = { maker: import.meta.url, args: ['speech', text, options] };
+  await withMediaCache(recipe, outWav, () => speak(text, outWav, options));
+  return outWav;
+}
+
+async function speak(text: string, outWav: string, options: SpeechOptions): Promise<null> {
   // The text goes through stdin so that nothing in it can be read as an option.
   const rate = Math.round(options.wordsPerMinute ?? 160);
   if ((options.engine ?? 'espeak') === 'festival') {
@@ -104,7 +117,7 @@ export async function synthesizeSpeech(
       text,
     );
   }
-  return outWav;
+  return null;
 }
 
 /** One part of a spoken text with its own voice and the pause after it. */
@@ -120,6 +133,15 @@ export interface SpokenPart extends SpeechOptions {
  * object may have its own voice and rate (an interview's second speaker).
  */
 export async function speakWithPauses(
+  texts: readonly (string | SpokenPart)[],
+  outWav: string,
+  options: SpeechOptions & { pausesMs: readonly number[] },
+): Promise<{ startMs: number; endMs: number }[]> {
+  const recipe = { maker: import.meta.url, args: ['spoken parts', texts, options] };
+  return withMediaCache(recipe, outWav, () => joinSpokenParts(texts, outWav, options));
+}
+
+async function joinSpokenParts(
   texts: readonly (string | SpokenPart)[],
   outWav: string,
   options: SpeechOptions & { pausesMs: readonly number[] },

@@ -52,7 +52,7 @@ function idKind(name: string, route: string): Kind | undefined {
   // Public share pages take a share id, a capability of its own: a private note's id must not
   // open it (nor may an unshared summary's task id).
   if (route.startsWith('/api/share/')) return 'note';
-  throw new Error(`${route}: an "id" of unknown kind; teach hostile-users.test.ts what it is`);
+  throw new Error(`${route}: an "id" of unknown kind; teach hostile-users.slow.test.ts what it is`);
 }
 
 /** A value the schema accepts, for the fields that are not ids. */

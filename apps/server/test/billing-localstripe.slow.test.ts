@@ -2,7 +2,7 @@
  * The Stripe adapter against localstripe, a fake but stateful Stripe server (PyPI, installed by
  * scripts/setup.sh into .tools/test-venv), on 127.0.0.1. localstripe has customers, cards, legacy
  * plans, subscriptions, invoices, refunds and webhooks, but no Prices, Checkout Sessions or billing
- * portal: those stay on the stand-in of billing-stripe.test.ts (README, "Billing").
+ * portal: those stay on the stand-in of billing-stripe.slow.test.ts (README, "Billing").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -2,7 +2,7 @@
  * Fault tests of issue 14 on real server processes and real tools, over loopback only:
  * - kill -9 of the server while a task downloads, while it finds moments (waiting on a slow LLM
  *   judge), and while an export renders: the restarted server resumes the work, finishes it and
- *   charges it once (kill -9 during transcription is restart.test.ts);
+ *   charges it once (kill -9 during transcription is restart.slow.test.ts);
  * - after each restart no tool (yt-dlp, ffmpeg) the killed server had started is left running;
  * - yt-dlp, ffprobe or ffmpeg missing: the task ends ERROR with a reason naming the tool, refunded.
  */
