@@ -20,7 +20,7 @@ export default defineConfig({
     // Browser tests poll for what a page shows after debounces and renders; on a loaded 2-core
     // box that can take longer than vitest's default second (a caption preview failed so in CI).
     expect: { poll: { timeout: 15_000, interval: 100 } },
-    // Test files run on both cores of the CI box (issue 14: 309 s instead of 507 s).
+    // Test files run on both cores of the CI box (309 s instead of 507 s).
     maxWorkers: 2,
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
   },
