@@ -74,7 +74,7 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 25: services reach the media tools only through the media repository (injected, so
+    // Services reach the media tools only through the media repository (injected, so
     // a service test runs with the fake); only its implementation may import the tool wrappers.
     files: ['apps/server/src/modules/**/*.ts'],
     ignores: [
@@ -112,7 +112,7 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 25: every catch says why (a log line with ids, or a comment for deliberate
+    // Every catch says why (a log line with ids, or a comment for deliberate
     // best-effort cleanup); the server logs through pino, never the console.
     files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
@@ -125,7 +125,7 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
-    // Issue 25: short functions, each a step a reader can name; a React component may run to 200
+    // Short functions, each a step a reader can name; a React component may run to 200
     // lines (its markup is most of it). Tests and their helpers are exempt.
     files: ['apps/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
     ignores: TEST_CODE,
@@ -146,7 +146,7 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 24: every word on a screen comes from the message catalogue (apps/web/src/messages),
+    // Every word on a screen comes from the message catalogue (apps/web/src/messages),
     // so no screen shows English typed inline, and a translation has one place to go.
     files: ['apps/web/src/**/*.tsx'],
     ignores: TEST_CODE,

@@ -1,7 +1,7 @@
 /**
  * Caption burn-in speed: a 60 s 1080x1920 clip re-encoded with word-by-word captions (the
  * exporter's default x264 preset), reported as multiples of real time. Then a whole-video
- * animated-caption export (issue 13) of a 10-minute video through the exporter's own steps
+ * animated-caption export of a 10-minute video through the exporter's own steps
  * (loudness measure, captions document, one-pass render), as wall time / video duration.
  * `CAPTIONS_BENCH_WHOLE=0` skips the 10-minute part; `CAPTIONS_BENCH_WHOLE_S` changes its length;
  * `CAPTIONS_BENCH_WHOLE_1080=1` adds a 1080p render.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- highlights` (issue 12): the judges compared on the hand-labelled evaluation set in
+ * `npm run bench -- highlights`: the judges compared on the hand-labelled evaluation set in
  * bench/highlights/ (eight spoken talks, highlights marked before any tuning). For each judge: highlight
  * recall in the top 3 and top 5, housekeeping or sign-offs in the top 3, the share of titles that start
  * with a whole word of the clip's transcript, and the judge's cost in seconds per hour of video.
@@ -104,14 +104,14 @@ export default async function bench(): Promise<void> {
   );
   const judges: Judge[] = [
     {
-      name: 'lexicon (finder before issue 12)',
+      name: 'lexicon (the original finder)',
       options: async () => ({ judge: 'lexicon', embedder: null }),
     },
     {
       name: 'cues, words only (no MiniLM)',
       options: async () => ({ judge: 'cues', embedder: null }),
     },
-    // The default since issue 20: MiniLM places topic shifts (no clip runs across one) and hashtags.
+    // The default: MiniLM places topic shifts (no clip runs across one) and hashtags.
     { name: 'cues + MiniLM topics (default)', options: async () => ({ judge: 'cues' }) },
     {
       name: 'cues + MiniLM topics + salience',

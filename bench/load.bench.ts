@@ -1,4 +1,4 @@
-// Load (issues 14, 23): autocannon against the task list, a task's moment list, the notification
+// Load: autocannon against the task list, a task's moment list, the notification
 // history and search, on PostgreSQL seeded with 50,000 moments and 5,000 tasks (bulk SQL into a
 // scratch database), with their transcript passages, stored embeddings and BM25 statistics as the
 // search index keeps them. The server runs as its own process (API role only; with

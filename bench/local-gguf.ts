@@ -1,6 +1,6 @@
 /**
  * A local GGUF model run in process with node-llama-cpp on the CPU, shared by the benches that
- * measure one (translation, issue 13; the clip judge, issue 12). node-llama-cpp is not a dependency
+ * measure one (translation and the clip judge). node-llama-cpp is not a dependency
  * of the project: the benches use it where it is installed, or load it from the path of its
  * dist/index.js named by their environment.
  */

@@ -64,7 +64,7 @@ async function benchSearch(): Promise<void> {
         embedder: mode === 'semantic' ? embedder : null,
       });
       times.push(performance.now() - started);
-      // Issue 20: an answer counts when it answers from the passage (tight, not padded).
+      // An answer counts when it answers from the passage (tight, not padded).
       const rank = rankOfAnswer(report.moments, talk.planted.get(passage.id)!);
       if (rank === 0) atRank1++;
       if (rank >= 0 && rank < 3) inTop3++;

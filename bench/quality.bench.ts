@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- quality` (issue 20): what the machine picks and writes, measured on marked talks
+ * `npm run bench -- quality`: what the machine picks and writes, measured on marked talks
  * it was never tuned on. Three sets: `dev` (bench/dev, written by the developer) and `dev2`
  * (bench/dev2, a second writer kept away from the code), which rules may be tried on, and `frozen`
  * (bench/frozen, written by someone kept away from the code; evaluation only), reported apart, the

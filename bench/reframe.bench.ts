@@ -1,5 +1,5 @@
 /**
- * Reframing speed per kind of footage (issue 21): for a minute (REFRAME_BENCH_SEC) of 1080p footage of each kind (one
+ * Reframing speed per kind of footage: for a minute (REFRAME_BENCH_SEC) of 1080p footage of each kind (one
  * speaker walking about, two people talking in turns, a slide talk with the speaker's inset, a wide
  * shot of a crowd, and all of them cut together), the shot analysis in analysed frames per second
  * beside decoding the same frames alone, the layouts the plan chose and its layout switches per

@@ -1,5 +1,5 @@
 /**
- * The transcription half of `npm run bench -- speed` (issue 22 item 6), each stage beside its
+ * The transcription half of `npm run bench -- speed`, each stage beside its
  * limit in the same run:
  *  - `models`: Whisper tiny.en batched vs base, speed and WER on every real English recording;
  *  - `threads`: one Whisper process with 2 threads vs 2 processes with 1 thread on the same chunks;

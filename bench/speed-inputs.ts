@@ -1,5 +1,5 @@
 /**
- * The speed bench's inputs (issue 22 item 6): real English speech (every recording installed
+ * The speed bench's inputs: real English speech (every recording installed
  * here, joined in different orders with different pauses, never one sample looped) over
  * real-looking video (a film clip with a face and cuts, people walking, a face moving over a
  * building), not a test pattern.

@@ -1,5 +1,5 @@
 /**
- * `workers` stage of the speed bench (issue 22 item 3): one task's chunks over 1, 2 and 3 worker
+ * `workers` stage of the speed bench: one task's chunks over 1, 2 and 3 worker
  * processes sharing PostgreSQL, each worker with one Whisper thread (a one-core machine), so the
  * wall time shows how the chunks divide over machines.
  */

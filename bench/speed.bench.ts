@@ -5,7 +5,7 @@
  *  - a 16 s and a 60 s export, with and without the background analysis, vs an x264 encode alone
  *    of the same span and size (bench/speed/export-stage.ts);
  *  - shot analysis frames/s vs decoding the same frames alone.
- *  - the transcription stages of bench/speed-asr.ts and speed-workers.ts (issue 22): tiny.en vs
+ *  - the transcription stages of bench/speed-asr.ts and speed-workers.ts: tiny.en vs
  *    base on real speech, 1x2 vs 2x1 threads, the task vs transcription alone with the time to the
  *    first moment and the peak memory, chunks over 1, 2 and 3 worker processes.
  * Task inputs of about 150 s, 10 min and 60 min of real speech over real-looking video are made

@@ -1,5 +1,5 @@
 // Realtime channel under load: 1,000 concurrent STOMP connections on loopback, each a distinct
-// user subscribed to /user/queue/msg with 4000 ms heart-beats (spec §9), then messages published
+// user subscribed to /user/queue/msg with 4000 ms heart-beats, then messages published
 // through the in-process bus. Clients and server share this process (and its CPU), so latency
 // includes the client side's parsing too. Stops by itself (hard limit below).
 import { readFileSync } from 'node:fs';

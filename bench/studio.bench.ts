@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The clip studio's first open (issue 24: "14 s until the preview settles, 1.6 s warm"): a real
+ * The clip studio's first open (it once took 14 s until the preview settled, 1.6 s warm): a real
  * server and build, a real task from a spoken 1080p talk, and Chromium opening /moment/{id}/clip
  * with an empty cache; the talk is a 1080p video. Measured from the navigation: the first video frame on screen, the captions
  * drawn by libass, the export's framing applied, and the preview settled (all three). Beside them,

@@ -1,5 +1,5 @@
 /**
- * Caption translation quality and speed, per engine and language pair (issue 13: decide by
+ * Caption translation quality and speed, per engine and language pair (decide by
  * measurement). 50 English caption sentences with hand-written references in es, de, fr, zh and
  * ar (bench/data/translation-en.json, how they were made is in its `about`). For each engine:
  * corpus chrF (sacreBLEU's chrF2, packages/ai/src/translate/chrf.ts), the share of sentences whose

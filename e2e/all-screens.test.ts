@@ -17,10 +17,10 @@ import { signedInContext } from './support/session';
 import { startTalkStage, type TalkStage } from './support/talk';
 import { rawKeysIn, t } from '../apps/web/src/messages/catalogue';
 
-// Acceptance of issue 10: every screen of the spec §2 route table, reached from the menus on a
+// Acceptance of every screen: every route of the app's route table, reached from the menus on a
 // desktop and a phone viewport, screenshotted (test-results/screens/) and checked by axe-core
-// in the page for accessibility violations of any impact (issue 24: minor and moderate too). Real server, build, Chromium and
-// a real task (so the task, moment and job screens show real content). Issue 24: no screen shows
+// in the page for accessibility violations of any impact (minor and moderate too). Real server, build, Chromium and
+// a real task (so the task, moment and job screens show real content). No screen shows
 // a raw message key, and no anonymous screen logs a console error.
 
 const TALK = `Welcome to the kitchen show. Today we bake a simple loaf of bread at home.
@@ -115,7 +115,7 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
     ).path;
     noteSharePath = (await call<{ path: string }>('POST', `/api/note/share?id=${note.id}`)).path;
     await call('POST', `/api/highlight_moment/share?id=${moment.id}`, { publish: true });
-    // The export, once rendered, shared as a public clip page (issue 24).
+    // The export, once rendered, shared as a public clip page.
     for (let done = false; !done;) {
       job = await call<Job>('GET', `/api/job/${job.job_id}`);
       done = job.status !== 'IN_PROGRESS';
@@ -171,7 +171,7 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
       for (const violation of await axeViolations(page)) {
         problems.push(`${viewport} ${step.name}: ${violation}`);
       }
-      // issue 24: every text goes through the message catalogue; a key on screen is a bug.
+      // Every text goes through the message catalogue; a key on screen is a bug.
       for (const key of rawKeysIn(await page.locator('body').innerText())) {
         problems.push(`${viewport} ${step.name}: shows the raw message key "${key}"`);
       }
@@ -216,7 +216,7 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').first().waitFor({ state: 'hidden' });
   };
-  /** Confirms a plan on the plan page without ticking the agreement (spec §5). */
+  /** Confirms a plan on the plan page without ticking the agreement. */
   const confirmWithoutAgreement: Go = async (page) => {
     await page.getByRole('button', { name: 'Choose plan' }).first().click();
     const confirm = page.getByRole('dialog', { name: /^Choose/ });
@@ -261,7 +261,7 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
       },
       {
         // Entry point: no link of the app leads here; it is where a link carrying ?url=
-        // (spec §2) arrives from outside, so it is opened the way a pasted link is.
+        // arrives from outside, so it is opened the way a pasted link is.
         name: 'home-video-result',
         path: /\/home\/video\/result\?url=/,
         go: goto(`/home/video/result?url=${encodeURIComponent(stage.videoUrl)}`),
@@ -321,7 +321,7 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
           await page.getByRole('link', { name: note.title }).first().click();
         },
       },
-      // Entry point: spec §2 marks /moments "seen"; no menu or link of the app leads to it.
+      // Entry point: /moments is a known route; no menu or link of the app leads to it.
       { name: 'moments', path: /\/moments$/, go: goto('/moments') },
       {
         // Entry point: a mistyped or stale address of a video's summary.
@@ -445,7 +445,7 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
       );
       const anonymousPage = await anonymous.newPage();
       anonymousPage.setDefaultTimeout(15_000);
-      // issue 24: a visitor's pages log no error (the session check used to answer 401).
+      // A visitor's pages log no error (the session check used to answer 401).
       anonymousPage.on('console', (entry) => {
         if (entry.type() === 'error') {
           problems.push(`${label} anonymous ${anonymousPage.url()}: console error ${entry.text()}`);
@@ -477,7 +477,7 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
       /^Retry · \d+(\.\d)? credits?$/,
     );
 
-    // spec §8: offline, the Network Disconnected dialog shows (not a spinner). Back online,
+    // Offline, the Network Disconnected dialog shows (not a spinner). Back online,
     // it goes by itself.
     await context.setOffline(true);
     const dialog = page.getByRole('dialog', { name: 'Network Disconnected' });

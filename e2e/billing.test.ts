@@ -1,6 +1,6 @@
 /**
- * Plans and billing end to end (issue 9) through the built-in TEST MODE checkout: real server,
- * real build, real Chromium. One user walks the whole money loop of spec §4.
+ * Plans and billing end to end through the built-in TEST MODE checkout: real server,
+ * real build, real Chromium. One user walks the whole money loop: buy, change, cancel, resume.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)('plans and billing in TEST MODE', () => {
     await page.getByRole('button', { name: /^Pay \$/ }).click();
   }
 
-  /** The subscription calls (spec §7) the page makes, in order. */
+  /** The subscription calls the page makes, in order. */
   function subscriptionCalls(page: Page) {
     const calls: string[] = [];
     page.on('request', (request) => {
@@ -196,7 +196,7 @@ describe.skipIf(!hasChromium)('plans and billing in TEST MODE', () => {
       .request.get((await invoiceLinks.first().getAttribute('href'))!);
     expect(invoice.status()).toBe(200);
 
-    // Enterprise from ?showApiModal=true, with the spec §5 validation.
+    // Enterprise from ?showApiModal=true, with the form's validation.
     await page.goto('/settings/plan?showApiModal=true');
     const contact = page.getByRole('dialog', { name: 'Talk to us about Enterprise' });
     await contact.getByRole('button', { name: 'Send' }).click();
@@ -296,7 +296,7 @@ describe.skipIf(!hasChromium)('plans and billing in TEST MODE', () => {
     const change = page.getByRole('dialog', { name: /Choose Pro \(monthly\)/ });
     await change.getByTestId('preview-amount').waitFor();
     await change.getByRole('checkbox', { name: /I agree to the/ }).check();
-    // spec §4: after any change (a failed one too) the page reloads user info 1.5 s later.
+    // After any change (a failed one too) the page reloads user info 1.5 s later.
     // (The web app reads the user through /api/auth/session, which visitors get without a 401.)
     const userInfoReloaded = page.waitForResponse(
       (response) => new URL(response.url()).pathname === '/api/auth/session',

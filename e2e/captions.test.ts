@@ -1,5 +1,5 @@
 /**
- * Animated captions as a product, end to end (issue 13): a caption task on a spoken test video
+ * Animated captions as a product, end to end: a caption task on a spoken test video
  * (the translation refused up front when no engine is configured, then started without one), the
  * caption result page in Chromium (display modes, templates, a corrected word shown by the
  * preview, 9:16), the whole-video export downloaded and checked (full duration, frame size, the

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 4: a long video is transcribed in chunks, and the task page shows the transcript
+ * A long video is transcribed in chunks, and the task page shows the transcript
  * growing and provisional moments (pushed over STOMP as each chunk is merged) before the task is
  * DONE; at the end the final ranking replaces them.
  */

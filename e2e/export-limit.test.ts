@@ -1,5 +1,5 @@
 /**
- * Issue 9: a free user sees the exports left in the clip editor before exporting, and at the
+ * A free user sees the exports left in the clip editor before exporting, and at the
  * limit the dialog names the export limit, not credits (credits are still left). A real task runs
  * the pipeline on speech synthesised here so the editor has a real moment to export.
  */

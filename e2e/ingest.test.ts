@@ -16,8 +16,8 @@ import { startMomentsServer, type RunningMomentsServer } from './support/server'
 import { signedInContext } from './support/session';
 import { ensureWebBuild } from './support/webBuild';
 
-// Issue 3 web acceptance: a link or an upload on /home becomes a task whose progress is pushed
-// live to /library/videoTasks; bad links and files say what is wrong next to the input.
+// Ingest acceptance in Chromium: a link or an upload on /home becomes a task whose progress is
+// pushed live to /library/videoTasks; bad links and files say what is wrong next to the input.
 const media = sharedMediaDir();
 const asr = fasterWhisperAvailability();
 const missingForTasks = [

@@ -11,7 +11,7 @@ import type { RunningMomentsServer } from './support/server';
 import { apiClient, runLinkTask, type ApiCall } from './support/api';
 import { startTalkStage, type TalkStage } from './support/talk';
 
-// Acceptance of the moments web pages (issue 4): a real task runs the whole pipeline (download
+// Acceptance of the moments web pages: a real task runs the whole pipeline (download
 // from a local link, faster-whisper, moment finding) on speech synthesised here, then Chromium
 // plays, rates, favourites and shares a moment, and a logged-out browser opens the shared link.
 
@@ -119,7 +119,7 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
     const cards = page.getByTestId('moment-card');
     await cards.first().waitFor();
     expect(await cards.count()).toBe(moments.length);
-    // Best first, each with its 0–100 score; the top bar names the video (spec §2).
+    // Best first, each with its 0–100 score; the top bar names the video.
     expect(await cards.first().getByTestId('moment-score').getAttribute('aria-label')).toBe(
       `Virality score ${moments[0]!.score} out of 100`,
     );
@@ -240,7 +240,7 @@ describe.skipIf(missing.length > 0)('moments pages', () => {
     await visitor.getByTestId('moment-title').waitFor();
     expect(await visitor.getByTestId('moment-title').textContent()).toBe(moment.title);
     await visitor.getByRole('link', { name: 'Sign up free' }).first().waitFor();
-    // A visitor's media is the moment's span alone (issue 14 #18), loaded without an account.
+    // A visitor's media is the moment's span alone, loaded without an account.
     const player = visitor.getByTestId('moment-player');
     expect(await player.getAttribute('data-span-start')).toBe('0');
     // The span is cut from the source when the moment is shared; allow for a busy machine.

@@ -1,7 +1,7 @@
 /**
- * Issue 19 in Chromium: the number shown before Start (viral moments, a question, captions) and
+ * Credits in Chromium: the number shown before Start (viral moments, a question, captions) and
  * before Export is the number the ledger charges, to the tenth; a caption task the free balance
- * cannot cover is refused at start, and at Retry, with the spec §8 credits dialog in the free
+ * cannot cover is refused at start, and at Retry, with the credits dialog in the free
  * plan's words; Settings → Credits shows where the credits went, axe-clean on a desktop and a
  * phone. Real server, build, pipeline (speech synthesised here) and browser.
  */
@@ -165,7 +165,7 @@ describe.skipIf(missing.length > 0)('the cost shown is the cost charged, in Chro
     expect(await ledgerCharge({ job_id: jobId })).toBe(shownExport);
   }, 400_000);
 
-  /** The spec §8 credits dialog, in the free plan's words, with its Upgrade action. */
+  /** The credits dialog, in the free plan's words, with its Upgrade action. */
   async function expectCreditsDialog() {
     const dialog = page.getByRole('dialog', { name: "You're out of credits" });
     await dialog.waitFor();

@@ -10,8 +10,8 @@ import { startMomentsServer, type RunningMomentsServer } from './support/server'
 import { signedInContext } from './support/session';
 import { ensureWebBuild } from './support/webBuild';
 
-// Issue 6 web acceptance: notifications pushed over STOMP reach every open client of the user;
-// viewing one on one client clears the badge on the others; /notification pages by 20.
+// Realtime acceptance in Chromium: notifications pushed over STOMP reach every open client of the
+// user; viewing one on one client clears the badge on the others; /notification pages by 20.
 /** Pushed updates land within a second; a loaded CI box gets more room. */
 const POLL = { timeout: 20_000, interval: 100 };
 
@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium)('realtime notifications in the browser', () => {
     await expect.poll(() => badgeCount(pageB), POLL).toBe('0');
     expect(await badgeCount(pageA)).toBe('0');
 
-    // spec §4: a task dialog leads to /library/videoTasks.
+    // A task dialog leads to /library/videoTasks.
     await dialog.getByRole('button', { name: 'Go to my videos' }).click();
     await pageA.waitForURL('**/library/videoTasks');
   });
@@ -185,7 +185,7 @@ describe.skipIf(!hasChromium)('realtime notifications in the browser', () => {
     expect(Number(secondCall?.get('created'))).toBeGreaterThan(0);
 
     // Mark all as read, then delete one. The list changes at once and the server is told after
-    // (spec §8), so what the server kept is read once its replies are in.
+    // (a failed call is ignored), so what the server kept is read once its replies are in.
     const answered = (path: string) =>
       page.waitForResponse((response) => new URL(response.url()).pathname === path);
     const allViewed = answered('/api/notify/all-viewed');

@@ -14,7 +14,7 @@ import { startTalkStage, type TalkStage } from './support/talk';
 // Acceptance of the home search: a real task (local link → download → transcript → moments) on
 // speech synthesised here; its owner finds the video by a word of its title from the home box,
 // and a logged-out visitor sees the moment the owner published on the home shelf, is asked to log
-// in to search (spec §2: /search/result needs a login), and the anonymous search API finds the
+// in to search (/search/result needs a login), and the anonymous search API finds the
 // published moment but never the private video.
 
 /** Half a minute of a guide's talk around a short story. */
@@ -76,7 +76,7 @@ describe.skipIf(missing.length > 0)('home search', () => {
     const moments = await apiCall<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`);
     expect(moments.length).toBeGreaterThan(0);
     shared = moments[0]!;
-    // Issue 10: sharing alone makes an unlisted link; "Publish to Moments home" lists it.
+    // Sharing alone makes an unlisted link; "Publish to Moments home" lists it.
     await apiCall('POST', `/api/highlight_moment/share?id=${shared.id}`, { publish: true });
   }, 300_000);
 
@@ -125,7 +125,7 @@ describe.skipIf(missing.length > 0)('home search', () => {
     expect(await card.getAttribute('href')).toBe(`/home/moment/${shared.id}`);
     await screenshot(page, 'home-shared-moments');
 
-    // A visitor searches from the home box (spec §6) and gets the answer on /home itself
+    // A visitor searches from the home box and gets the answer on /home itself
     // (/search/result needs a login): published moments only, never the owner's private video.
     const word = shared.title
       .split(/[^\p{L}]+/u)

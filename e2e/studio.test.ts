@@ -1,5 +1,5 @@
 /**
- * The clip studio end to end (issue "Clip studio"): a real task (synthesized speech served over
+ * The clip studio end to end: a real task (synthesized speech served over
  * HTTP, downloaded, transcribed, moments found) opened in the clip editor in Chromium; the
  * captions are drawn in the page by libass (JASSUB); template, aspect and trim are changed; the
  * export renders on the real server and the downloaded MP4 is probed.
@@ -322,7 +322,7 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
       expect(Math.abs(windows[1]! - windows[0]!)).toBeGreaterThan(10);
       await shot(page, 'editor-follow-speaker');
 
-      // Issue 21: the framing chosen is kept with the clip. "Fit" shows the whole frame over
+      // The framing chosen is kept with the clip. "Fit" shows the whole frame over
       // the blurred fill, and the editor opens framed that way again.
       // The editor shows the choice at once and keeps it after: reload once the server has it.
       const kept = page.waitForResponse(
@@ -446,7 +446,7 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
     const download = page.getByRole('link', { name: 'Download MP4' });
     await download.waitFor({ timeout: 150_000 });
     await shot(page, 'job-desktop');
-    // Share makes a public clip page (issue 24), not a link only its owner can open.
+    // Share makes a public clip page, not a link only its owner can open.
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     await page.getByRole('button', { name: t('clip.share.start') }).click();
     expect(await page.getByRole('textbox', { name: t('clip.share.link') }).inputValue()).toMatch(

@@ -11,7 +11,7 @@ import type { RunningMomentsServer } from './support/server';
 import { apiClient, runLinkTask, type ApiCall } from './support/api';
 import { startTalkStage, type TalkStage } from './support/talk';
 
-// Acceptance of summaries, notes and shares (issue 10): a real task on a spoken talk makes its
+// Acceptance of summaries, notes and shares: a real task on a spoken talk makes its
 // summary; Chromium opens it, seeks by chapter, turns it into a note, edits it (autosave), shares
 // it, reads it logged out, and unshares it (the link then answers 404).
 
@@ -167,7 +167,7 @@ describe.skipIf(missing.length > 0)('summaries, notes and shares', () => {
     await visitor.getByRole('heading', { name: 'This link does not work' }).waitFor();
   }, 120_000);
 
-  // Issue 20: what a user reads first. Chapter time badges are whole ("0:42", not a clipped "0."),
+  // What a user reads first. Chapter time badges are whole ("0:42", not a clipped "0."),
   // chapter titles are noun phrases that end on no function word, and moment titles are the
   // clip's own words, whole, at most 60 characters, with no hyphenated word split apart.
   it('shows whole chapter time badges and readable titles on the summary and moments pages', async () => {
@@ -228,7 +228,7 @@ describe.skipIf(missing.length > 0)('summaries, notes and shares', () => {
     await visitor.goto(sharedLink);
     await visitor.getByRole('heading', { name: 'Bees, volcanoes and bread', level: 1 }).waitFor();
     expect(await visitor.getByRole('heading', { name: 'Chapters' }).count()).toBe(1);
-    // The legacy /sharesummary?id= link lands on the same page (spec §2).
+    // The legacy /sharesummary?id= link lands on the same page.
     const shareId = new URL(sharedLink).pathname.split('/').pop()!;
     await visitor.goto(`/home/sharesummary?id=${shareId}`);
     await visitor.waitForURL(`**/s/${shareId}`);

@@ -13,7 +13,7 @@ import { REPO_ROOT } from './support/paths';
 import { signedInContext } from './support/session';
 import { startTalkStage, type TalkStage } from './support/talk';
 
-// Issue 24: the product as a user walks it, on a desktop (1280x800) and a phone (390x844):
+// The product as a user walks it, on a desktop (1280x800) and a phone (390x844):
 // thumbnails of an upload in the library, its moments and search; an exported clip shared with a
 // stranger, who plays it and whose link dies when revoked; a caption task's mail and route; one
 // pop-up per visit; the Tools menu; the phone layout; the small things. Screenshots of every state
@@ -67,7 +67,7 @@ async function pictureOf(page: Page, selector: string) {
     });
 }
 
-describe.skipIf(missing.length > 0)('the product as a user walks it (issue 24)', () => {
+describe.skipIf(missing.length > 0)('the product as a user walks it', () => {
   let stage: TalkStage;
   let browser: Browser;
   let baseUrl: string;

@@ -6,7 +6,7 @@ import { startMomentsServer, type RunningMomentsServer } from './support/server'
 import { ensureWebBuild } from './support/webBuild';
 import { t } from '../apps/web/src/messages/catalogue';
 
-// Acceptance tests of the web app shell (spec §2): real server, real build, real Chromium.
+// Acceptance tests of the web app shell: real server, real build, real Chromium.
 if (!hasChromium) console.warn('e2e/web-shell: /usr/bin/chromium is missing, skipping');
 
 describe.skipIf(!hasChromium)('web app shell', () => {
@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('web app shell', () => {
     await fillLogin(page, account);
 
     await page.waitForURL('**/home');
-    // spec §2: logged-in users get the welcome offer on home; issue 24: one pop-up per visit
+    // Logged-in users get the welcome offer on home, and only one pop-up per visit
     // (the community chat and the yearly guard wait for later visits: e2e/walk.test.ts).
     await page
       .getByRole('dialog', { name: t('popup.welcome.label') })
@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)('web app shell', () => {
     await page.waitForURL('**/settings/profile');
     expect(await page.getByTestId('profile-username').textContent()).toBe(account.username);
     expect(await page.getByTestId('profile-email').textContent()).toBe(account.email);
-    // spec §9: credits show as the amount divided by 10.
+    // Credits show as the amount divided by 10.
     const info = (await (await page.context().request.get('/api/user/info')).json()) as {
       data: { entitlements: Array<{ feature: string; limit: number; usage: number }> };
     };
@@ -162,7 +162,7 @@ describe.skipIf(!hasChromium)('web app shell', () => {
     await expect
       .poll(() => pathOf(page))
       .toBe('/home?url=https%3A%2F%2Fexample.com%2Fv&x=1#details');
-    // spec §2: `url` prefills the home box.
+    // `url` prefills the home box.
     expect(await page.getByRole('textbox', { name: 'Video link or search' }).inputValue()).toBe(
       'https://example.com/v',
     );

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Issue 25: every catch says why. A `catch` clause or a `.catch(fn)` handler must either do
+ * Every catch says why. A `catch` clause or a `.catch(fn)` handler must either do
  * something (call a logger, reject, clean up: any call), rethrow, use the error (read its code,
  * return it as a result), or carry a comment saying why swallowing it is deliberate (best-effort
  * cleanup). `() => undefined` and `catch {}`

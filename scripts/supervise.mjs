@@ -1,5 +1,5 @@
 // @ts-check
-// Keeps the server running under `npm start` (issue 23): a server process that dies is started
+// Keeps the server running under `npm start`: a server process that dies is started
 // again after a growing pause; one that keeps dying is given up on with a message that says so.
 // Plain Node on purpose, like start.mjs. Deployments use systemd instead (deploy/systemd/).
 import { spawn } from 'node:child_process';

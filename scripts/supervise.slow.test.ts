@@ -1,5 +1,5 @@
 /**
- * `npm start`'s supervisor (issue 23) on real processes: the real server killed with -9 comes back
+ * `npm start`'s supervisor on real processes: the real server killed with -9 comes back
  * by itself; a process that keeps dying is given up on with a message naming the crash loop; a
  * configuration error is not retried; SIGTERM is passed on and ends the supervisor too.
  */

@@ -2,7 +2,7 @@ import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
 /**
  * With REQUIRE_ALL=1 (set by .ci/run), a skipped test fails the run: a CI box missing Chromium,
- * whisper, festival, PostgreSQL or the shared media must not pass silently (issue 14 defect 13).
+ * whisper, festival, PostgreSQL or the shared media must not pass silently.
  */
 export const requireAll = () => process.env.REQUIRE_ALL === '1';
 

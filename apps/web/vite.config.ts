@@ -12,7 +12,7 @@ export default defineConfig({
       '/api': { target: apiTarget },
       '/sys': { target: apiTarget },
       '/files': { target: apiTarget },
-      // spec §7: the home page's default moment list sits outside /api.
+      // The home page's default moment list sits outside /api.
       '/highlight_moment': { target: apiTarget },
       '/stomp-ws': { target: apiTarget, ws: true },
     },
@@ -33,7 +33,7 @@ export default defineConfig({
             },
             { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui)[\\/]/, priority: 2 },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 2 },
-            // The shell's own libraries only (issue 24): page libraries (the password checker's
+            // The shell's own libraries only: page libraries (the password checker's
             // dictionaries, the note editor, the caption renderer, uploads) load with their page,
             // not with every page; they were 1.9 MB of a 2.25 MB chunk every first visit paid.
             {

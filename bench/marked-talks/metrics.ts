@@ -1,5 +1,5 @@
 /**
- * What the quality bench measures on a marked talk (issue 20), each rule as a reader would judge
+ * What the quality bench measures on a marked talk, each rule as a reader would judge
  * the output. Definitions:
  * - a moment finds a highlight when it holds 60% of the paragraph and is at least half that
  *   paragraph (a 90 s clip that wraps a highlight in filler does not count);

@@ -1,5 +1,5 @@
 /**
- * Marked talks (issue 20): spoken talks whose highlights, filler, main points, main takeaway, topic
+ * Marked talks: spoken talks whose highlights, filler, main points, main takeaway, topic
  * shifts and questions with their answer spans were marked by hand, for the quality bench
  * (bench/quality.bench.ts). Two sets use this format: bench/dev (written by the developer, what the
  * rules may be tried on) and bench/frozen (written by someone kept away from the code; nothing is

@@ -1,5 +1,5 @@
 /**
- * The export stage of `npm run bench -- speed` (issue 22 item 5): a 16 s and a 60 s 1080x1920
+ * The export stage of `npm run bench -- speed`: a 16 s and a 60 s 1080x1920
  * export of real-looking footage (a speaker walking about, two people, a slide talk with the
  * speaker's inset, a wide shot of a crowd, with cuts between them; made from real photos at bench
  * time) through the product itself (POST /api/job on the in-process server, the real renderer),

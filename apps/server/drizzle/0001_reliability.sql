@@ -1,5 +1,5 @@
--- Re-analysis keeps the user's moments and marks the ones it found for the first time (issue 14 #1).
+-- Re-analysis keeps the user's moments and marks the ones it found for the first time.
 ALTER TABLE "moments" ADD COLUMN "is_new" boolean DEFAULT false NOT NULL;
 --> statement-breakpoint
--- A run is claimed atomically when a worker starts it; queued runs have none (issue 14 #3).
+-- A run is claimed atomically when a worker starts it; queued runs have none.
 ALTER TABLE "tasks" ADD COLUMN "started_at" timestamp with time zone;

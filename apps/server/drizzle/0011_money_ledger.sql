@@ -1,4 +1,4 @@
--- Issue 19: one ledger with credit buckets (plan grant, rewards, purchased top-ups), typed credit
+-- One ledger with credit buckets (plan grant, rewards, purchased top-ups), typed credit
 -- operations, subscription order and scheduled plan changes, reusable checkout sessions.
 CREATE TABLE "credit_buckets" (
 	"user_id" uuid NOT NULL,

@@ -1,4 +1,4 @@
--- Issue 20 item 6 and issue 23 item 5: the home search ranks with BM25 over stemmed content words
+-- The home search ranks with BM25 over stemmed content words
 -- (PostgreSQL's 'english' configuration: Snowball stems, function words dropped), fused with
 -- sentence embeddings. Transcripts are searched as passages (a few sentences each), so a task hit
 -- points at the part of the video that answers. The same SQL runs on PostgreSQL and PGlite.

@@ -1,4 +1,4 @@
--- Issue 24: thumbnails stored by the server (videos, moments, export posters) and exported clips
+-- Thumbnails stored by the server (videos, moments, export posters) and exported clips
 -- shared as unlisted, revocable /s/ pages.
 ALTER TABLE "tasks" ADD COLUMN IF NOT EXISTS "thumbnail_key" text;--> statement-breakpoint
 ALTER TABLE "moments" ADD COLUMN IF NOT EXISTS "thumbnail_key" text;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Issue 25: the anonymous home list (moments published, of one type, best first) gets an index
+-- The anonymous home list (moments published, of one type, best first) gets an index
 -- whose predicate is the query's own. With `share_id IS NOT NULL` alone the planner, multiplying
 -- the selectivities of two conditions that always go together, expected a handful of rows and
 -- read another partial index, then sorted (query-plans.test.ts, on the load bench's data).

@@ -1,4 +1,4 @@
--- Issue 24 loose ends: a video whose media can give no frame (audio only, or no picture
+-- Thumbnail loose ends: a video whose media can give no frame (audio only, or no picture
 -- decodable) is marked, so the thumbnail backfill at each worker start passes it by; link
 -- previews stored before any task are listed, so housekeeping removes the ones left a day.
 ALTER TABLE "tasks" ADD COLUMN IF NOT EXISTS "frameless_reason" text;--> statement-breakpoint

@@ -58,7 +58,7 @@ function createFastify(config: AppConfig, services: Services): App {
   return Fastify({
     // One logger for requests and jobs (services.log), so both land in the same stream.
     loggerInstance: services.log as FastifyBaseLogger,
-    // Forwarded headers are believed only from the proxies the operator named (defect 15).
+    // Forwarded headers are believed only from the proxies the operator named.
     trustProxy:
       typeof config.TRUST_PROXY === 'number' ? hopsTrusted(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
@@ -66,7 +66,7 @@ function createFastify(config: AppConfig, services: Services): App {
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Errors before a route is found answer in the envelope too (issue 23).
+    // Errors before a route is found answer in the envelope too.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
@@ -115,7 +115,7 @@ function installSessionHook(app: App, services: Services) {
 
 /** Every feature's routes, in the order the OpenAPI document lists them. */
 async function registerRoutes(app: App, config: AppConfig, services: Services) {
-  // Forms anyone may post without an account: limited per client address (issue 23).
+  // Forms anyone may post without an account: limited per client address.
   const formRateLimit = {
     max: config.FORM_RATE_LIMIT_MAX,
     timeWindow: config.FORM_RATE_LIMIT_WINDOW_MS,
@@ -175,7 +175,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
     webDistDir: config.WEB_DIST_DIR,
     publicUrl: publicUrlOf(config),
   });
-  // issue 10 items 4, 5, 7
+  // Invites, mail preferences and unsubscribe links, help feedback
   registerInviteRoutes(app, services.referrals);
   registerMailRoutes(app, {
     preferences: services.mailPreferences,

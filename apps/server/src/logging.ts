@@ -1,7 +1,7 @@
 /**
  * One structured (pino) logger per process, shared by the HTTP layer (Fastify's own logger) and
  * the workers. Work that belongs to a task, an export or a user logs through a child logger that
- * carries its ids (issue 14 defect 11), so `grep taskId` follows one run through the runner, the
+ * carries its ids, so `grep taskId` follows one run through the runner, the
  * renderer, the reaper and the queue.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';

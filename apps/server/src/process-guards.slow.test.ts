@@ -1,5 +1,5 @@
 /**
- * The process-level guards in a real Node process (issue 23): a rejection nobody handles inside a
+ * The process-level guards in a real Node process: a rejection nobody handles inside a
  * job is logged with the job's ids and the process keeps running; an exception thrown outside
  * any promise is logged as fatal and the process exits with 1 for its supervisor to restart.
  */

@@ -2,7 +2,7 @@ import { currentRunIds } from './queue/run-context.js';
 import type { Logger } from './logging.js';
 
 /**
- * The last line of defence of a server process (issue 23). A promise rejected with nobody to
+ * The last line of defence of a server process. A promise rejected with nobody to
  * handle it is a bug in one piece of work, not in the process: it is logged with the ids of the
  * run it came from and the server keeps serving everyone else. An exception thrown outside any
  * promise (an event handler, a timer) may have left shared state half-changed: it is logged and

@@ -13,7 +13,7 @@ export function attachRealtime(app: App, services: Services) {
     bus: services.bus,
     logger: app.log,
   });
-  // Mail about finished work is skipped for users watching live (issue 10 item 5).
+  // Mail about finished work is skipped for users watching live.
   services.presence.attach(stomp);
   return stomp;
 }

@@ -92,7 +92,7 @@ export interface Services {
   searchIndexer: SearchIndexer;
   tasks: TasksService;
   taskRunner: TaskRunner;
-  /** Long audio in chunks any worker may take (issue 22). */
+  /** Long audio in chunks any worker may take. */
   transcription: ChunkedTranscription;
   taskReaper: LeaseReaper;
   housekeeping: Housekeeping;
@@ -110,7 +110,7 @@ export interface Services {
   shares: SharesService;
   clipShares: ClipSharesService;
   thumbnails: ThumbnailsService;
-  // issue 10 items 4, 5, 7: mail preferences, account mails, invites, feedback
+  // Mail preferences, account mails, invites, feedback
   presence: PresenceRegistry;
   users: UsersRepository;
   mailPreferences: MailPreferencesService;
@@ -212,7 +212,7 @@ function createAccounts(
     publicUrl,
   );
   const logMailError = (line: string, err?: unknown) => log.error({ err, component: 'mail' }, line);
-  // A friend's first paid plan rewards the user who invited them (issue 10 item 4).
+  // A friend's first paid plan rewards the user who invited them.
   const billing = createBilling(
     config,
     database,

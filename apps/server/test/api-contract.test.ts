@@ -12,7 +12,7 @@ import Fastify, { type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { serializeReply } from '../src/http/openapi.js';
 
-/** What a client can rely on beyond each operation's own replies (issue 23, item 3). */
+/** What a client can rely on beyond each operation's own replies. */
 describe('the API contract', () => {
   let t: TestApp;
 

@@ -1,4 +1,4 @@
-// Issue 22 item 3: a task's audio cut into chunks that any worker process may take. Three worker
+// A task's audio cut into chunks that any worker process may take. Three worker
 // processes and an API process share one PostgreSQL and one data folder; the chunks of a task
 // are shared out among the workers, merged in order with continuous word times, and the chunk of
 // a worker killed with -9 is done again, once, by another.

@@ -1,5 +1,5 @@
 /**
- * Issue 19 acceptance: Stripe event sequences from localstripe's own webhook sender, delivered to
+ * Billing acceptance: Stripe event sequences from localstripe's own webhook sender, delivered to
  * the running app (over HTTP, signed with the configured secret), give the documented states and
  * ledgers on PGlite and PostgreSQL. Subscriptions, customers, cards, cancellations and refunds are
  * localstripe's; `customer.subscription.updated` is sent by the launcher's one addition

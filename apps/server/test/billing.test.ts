@@ -196,7 +196,7 @@ describe.each(DATABASE_TARGETS)('billing in test mode on $name', (target) => {
         .code,
     ).toBe('PLAN_NOT_ALLOWED');
 
-    // The survey follows spec §5.
+    // The survey follows its rules.
     const survey = (details: string[]) =>
       call(user, 'POST', '/api/user/suggestion_feedback', {
         type: 'SUBSCRIPTION_CANCEL',

@@ -1,5 +1,5 @@
 /**
- * Issue 13 on the server: subtitle files of a caption task (parsed back with the `subtitle`
+ * Captions on the server: subtitle files of a caption task (parsed back with the `subtitle`
  * library, cue times checked against the words), honest translation (refused at start with no
  * charge when nothing can translate; timed to the source lines through a stand-in OpenAI-compatible
  * endpoint on 127.0.0.1), and the whole-video caption export charged by duration, refunded on failure.

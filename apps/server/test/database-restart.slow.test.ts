@@ -1,5 +1,5 @@
 /**
- * PostgreSQL restarted under a running API process (issue 14 faults): the process stays up,
+ * PostgreSQL restarted under a running API process: the process stays up,
  * requests made while the database is down fail with 503 DATABASE_UNAVAILABLE (not a crash, not
  * a generic 500), and once it is back the same process answers again, with nothing lost and the
  * job queue working. Runs on a private cluster, so the shared server other tests use is untouched.

@@ -1,5 +1,5 @@
 /**
- * The disk filling up under an upload and under an export render (issue 14 faults): the user
+ * The disk filling up under an upload and under an export render: the user
  * gets a clear error (507 DISK_FULL, or an export that ends ERROR saying the disk is full),
  * partial files are removed, nothing is charged, and once space is freed the same calls work.
  *

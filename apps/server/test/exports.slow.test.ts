@@ -282,7 +282,7 @@ describe.each(DATABASE_TARGETS)('exports on $name', (target) => {
       [{ start_ms: 1000, end_ms: VIDEO_MS + 1000 }, 'INVALID_RANGE'],
       [{ start_ms: 3000, end_ms: 3000 }, 'INVALID_RANGE'],
       [{ start_ms: 3000, end_ms: 2000 }, 'INVALID_RANGE'],
-      // issue 24: one end alone outside the source (the other taken from the moment).
+      // One end alone outside the source (the other taken from the moment).
       [{ start_ms: VIDEO_MS + 5000 }, 'INVALID_RANGE'],
       [{ end_ms: VIDEO_MS + 1 }, 'INVALID_RANGE'],
       [{ template: 'sparkles' }, 'UNKNOWN_TEMPLATE'],

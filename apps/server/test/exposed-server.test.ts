@@ -1,5 +1,5 @@
 /**
- * Issue 23, a server reachable by anyone:
+ * A server reachable by anyone:
  * - the forms that need no login (coming soon, help feedback, enterprise contact, sign-up) are
  *   limited per client address: the next post over the limit answers 429 RATE_LIMITED, another
  *   address still gets through;

@@ -1,5 +1,5 @@
 /**
- * Fault tests of issue 14 on real server processes and real tools, over loopback only:
+ * Fault tests on real server processes and real tools, over loopback only:
  * - kill -9 of the server while a task downloads, while it finds moments (waiting on a slow LLM
  *   judge), and while an export renders: the restarted server resumes the work, finishes it and
  *   charges it once (kill -9 during transcription is restart.slow.test.ts);

@@ -1,5 +1,5 @@
 /**
- * Exports at the encoder's pace (issue 22 item 5): once a task is DONE, a low-priority background
+ * Exports at the encoder's pace: once a task is DONE, a low-priority background
  * job analyses the framing of its best moments (shots, faces, the picture under the captions) and
  * measures their loudness, kept in media_analyses; exporting such a moment then only renders, and
  * a trimmed or extended export analyses only what lies outside. A real upload of a speaker talking

@@ -1,5 +1,5 @@
 /**
- * Issue 23, graceful close and the sweep at start:
+ * Graceful close and the sweep at start:
  * - in process (PGlite and PostgreSQL): closing the app while a span cut that sharing started, or
  *   an export, is under way resolves only once nothing writes any more: the files stay as they
  *   are afterwards and no ffmpeg of it is left (the suite once went red on a teardown that found

@@ -1,5 +1,5 @@
 /**
- * Hostile users (issue 14): every endpoint that takes an id answers 404 when another user's id is
+ * Hostile users: every endpoint that takes an id answers 404 when another user's id is
  * given, and leaves that user's data alone. The cases are generated from the app's own route table
  * (the OpenAPI document Fastify builds from every registered route), so a new endpoint with an id
  * is covered the day it is added. Signed file links cannot be forged, moved to another file, or

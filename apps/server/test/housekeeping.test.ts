@@ -1,5 +1,5 @@
 /**
- * Housekeeping (issue 14 defect 6): expired sessions and realtime tickets are purged, and run
+ * Housekeeping: expired sessions and realtime tickets are purged, and run
  * work folders a killed worker left in DATA_DIR/tmp are removed once no run can own them, while
  * live sessions and fresh folders stay. On PGlite and PostgreSQL.
  */

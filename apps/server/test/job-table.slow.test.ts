@@ -1,5 +1,5 @@
 /**
- * The job table (issue 25 item 2): every periodic piece of background work is a declared kind
+ * The job table: every periodic piece of background work is a declared kind
  * that pg-boss keeps on a clock and a worker runs, and the operator view (`npm run jobs`) lists
  * each queue with its policy, its jobs by state and a failed job's error text. On PGlite and
  * PostgreSQL.

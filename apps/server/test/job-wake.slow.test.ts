@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 
-// issue 11: a job sent by this process starts at once, not at the worker's next poll. The poll is
+// A job sent by this process starts at once, not at the worker's next poll. The poll is
 // set to a minute here, so a task that waited for it would still be queued when the test looks.
 describe.each(DATABASE_TARGETS)('a started task wakes its worker on $name', (target) => {
   let skip: string | null = null;

@@ -1,5 +1,5 @@
 /**
- * Issue 25: services reach the media tools only through the injected MediaRepository, so a
+ * Services reach the media tools only through the injected MediaRepository, so a
  * service runs alone with the fake. Here the real export renderer (its lease, stages, storage,
  * refunds) and the real uploads service run with FakeMediaRepository on PGlite; what is checked
  * is what the user sees: the export's status, its file and its charge, and the upload's answer.

@@ -177,7 +177,7 @@ describe.each(DATABASE_TARGETS)('moments on $name', (target) => {
     expect((await call('POST', `/api/highlight_moment/favorite?id=${id}`)).statusCode).toBe(401);
   });
 
-  it('keeps the framing layout chosen for a clip (issue 21), and refuses an unknown one', async (ctx) => {
+  it('keeps the framing layout chosen for a clip, and refuses an unknown one', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const moments = (
       await call('GET', `/api/highlight_moment/list?task_id=${taskId}`, owner.headers)
@@ -241,7 +241,7 @@ describe.each(DATABASE_TARGETS)('moments on $name', (target) => {
     expect((await call('GET', refreshed.json().data.url, { range: 'bytes=0-9' })).statusCode).toBe(
       206,
     );
-    // Issue 14 defect 20: an encoded traversal answered 500; it is a 404 like any unknown file.
+    // An encoded traversal answered 500; it is a 404 like any unknown file.
     for (const url of [
       own.media_url,
       '/files/../../etc/passwd',

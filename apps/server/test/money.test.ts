@@ -16,7 +16,7 @@ import { seedFinishedTask } from './support/fixtures.js';
 type User = Awaited<ReturnType<typeof signUp>>;
 
 /*
- * Issue 19 acceptance on PGlite and PostgreSQL: purchased credits survive every plan change, one
+ * Money acceptance on PGlite and PostgreSQL: purchased credits survive every plan change, one
  * change per concurrent burst, hostile form fields, and the cost charged at start is the cost the
  * one cost function (packages/domain) shows, refused at start (and at Retry) when it cannot be paid.
  */
@@ -83,7 +83,7 @@ describe.each(DATABASE_TARGETS)('money on $name', (target) => {
     const user = await signUp(t.app, 'keeper');
     await buy(user, '/api/payment', { price: 'credit_100', quantity: 1 });
     expect(await credit(user)).toMatchObject({ limit: 600 + 1000, usage: 0 });
-    // The issue's case: 100 credits bought, then vip_month: 2000 of the plan plus the 1000 bought.
+    // Worked example: 100 credits bought, then vip_month: 2000 of the plan plus the 1000 bought.
     await buy(user, '/api/subscription/create', { plan: 'vip_month' });
     expect(await credit(user)).toMatchObject({ limit: 3000, usage: 0 });
 

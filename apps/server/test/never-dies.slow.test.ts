@@ -1,5 +1,5 @@
 /**
- * Issue 23, "nothing kills the server", on a real server process (PGlite and PostgreSQL):
+ * Nothing kills the server, on a real server process (PGlite and PostgreSQL):
  * - the crash path: three exports started at once and deleted while their face analysis runs,
  *   20 rounds. A cancelled analysis used to leave ffmpeg's `done` promise to reject unhandled
  *   while the frame loop awaited the detector, and the process exited (1 try in about 15);

@@ -16,7 +16,7 @@ const WORDS = ['a', 'walk', 'by', 'the', 'river', 'in', 'the', 'rain'].map((text
   endMs: 350 + i * 300,
 }));
 
-// issue 14 #9: one user cannot fill every worker with tasks or framing analyses.
+// One user cannot fill every worker with tasks or framing analyses.
 describe('per-user concurrency limits', () => {
   let t: TestApp;
   let video: string;

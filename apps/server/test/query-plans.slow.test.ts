@@ -1,5 +1,5 @@
 /**
- * The hot queries use their indexes (issues 14, 25) on their own: PostgreSQL is seeded as the load
+ * The hot queries use their indexes on their own: PostgreSQL is seeded as the load
  * bench seeds it (tens of thousands of tasks, moments, passages, notifications, exports and credit
  * movements) and ANALYZEd, and each query's plan, as the repository sends it and with the planner
  * left to its own costs (sequential scans allowed), must name the index it is meant to use and

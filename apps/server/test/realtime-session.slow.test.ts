@@ -1,5 +1,5 @@
 /**
- * Realtime sessions (issue 14 defects 4 and 5): the web app authenticates its STOMP connection with
+ * Realtime sessions: the web app authenticates its STOMP connection with
  * a single-use ticket, never the httpOnly session token, and logging out closes the session's
  * sockets on every API process (two processes on one PostgreSQL, fanned out by the realtime bus).
  */

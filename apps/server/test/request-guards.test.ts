@@ -1,5 +1,5 @@
 /**
- * Guards every request passes (issue 14 defects 15, 16, 19): client addresses and rate limits that
+ * Guards every request passes: client addresses and rate limits that
  * a forged X-Forwarded-For cannot dodge, CSRF refusals for cookie calls from other sites, and
  * security headers on both the API and the SPA.
  */

@@ -15,7 +15,7 @@ const WORDS = ['one', 'small', 'story', 'about', 'rivers', 'and', 'rain', 'today
   (text, i) => ({ text, startMs: 100 + i * 220, endMs: 300 + i * 220 }),
 );
 
-// issue 14 #2, #3, #8, #20: who owns a run, and what a run leaves behind when it loses it.
+// Who owns a run, and what a run leaves behind when it loses it.
 describe.each(DATABASE_TARGETS)('run ownership on $name', (target) => {
   let skip: string | null = null;
   let t: TestApp;

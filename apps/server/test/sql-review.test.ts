@@ -1,5 +1,5 @@
 /**
- * Issue 25 item 6: the SQL of every repository query is committed under apps/server/sql, so a
+ * The SQL of every repository query is committed under apps/server/sql, so a
  * reviewer sees each query change in the diff. These fail when the files are stale or a
  * repository has no examples.
  */

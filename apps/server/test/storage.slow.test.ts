@@ -156,7 +156,7 @@ describe.each(drivers)('storage contract: $name', (driver) => {
 
   it('keeps one local copy per run folder, and stops a download when the run is cancelled', async (ctx) => {
     if (driver.skip) return ctx.skip(driver.skip);
-    // Issue 14 defect 7: a task used to download its S3 source once per stage, ignoring cancel.
+    // A task used to download its S3 source once per stage, ignoring cancel.
     const data = randomBytes(2 * 1024 * 1024);
     await storage.putStream('users/u3/source.mp4', Readable.from([data]));
     const runFolder = await fs.mkdtemp(path.join(tmpRoot, 'run-'));

@@ -1,5 +1,5 @@
 /**
- * The systemd units of the scale-out layout (deploy/systemd, issue 23): systemd itself accepts
+ * The systemd units of the scale-out layout (deploy/systemd): systemd itself accepts
  * them, and the command each one runs, with the environment it sets, starts the role it names:
  * the API serves and closes with 0 on SIGTERM (so Restart=on-failure leaves a clean stop alone),
  * each worker takes only its queue, and a configuration error exits with the status the units

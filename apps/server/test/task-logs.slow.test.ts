@@ -1,5 +1,5 @@
 /**
- * Logs can be followed (issue 14 defect 11): a failed task leaves a structured log line that
+ * Logs can be followed: a failed task leaves a structured log line that
  * names the task, its user and why it failed, instead of `console.error('task failed
  * unexpectedly')` with no id. A real task over a served link, on PGlite, with the logger of the
  * process written to memory.

@@ -1,5 +1,5 @@
 /**
- * Attacker-chosen video facts (issue 14 defect 17): a task keeps the link and the user's title
+ * Attacker-chosen video facts: a task keeps the link and the user's title
  * only; thumbnail, counts and dates come from what the server fetched itself, and odd values are
  * refused with a clear 400.
  */

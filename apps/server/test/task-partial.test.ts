@@ -1,4 +1,4 @@
-// Issue 22: a task page opened while a long task transcribes loads everything heard so far (the
+// A task page opened while a long task transcribes loads everything heard so far (the
 // pushes only carry what is added after it opened): the chunks done from the start, in order,
 // on the whole video's clock, with the provisional moments; nothing of a chunk not yet done.
 import type { Transcript } from '@moments/ai/asr';

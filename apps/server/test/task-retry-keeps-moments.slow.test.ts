@@ -9,7 +9,7 @@ import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
 
-// issue 14 #1: retrying a DONE task re-runs the analysis; it must not wipe what the user did
+// Retrying a DONE task re-runs the analysis; it must not wipe what the user did
 // with the moments (favourites, ratings, clipped flags, share links).
 describe.each(DATABASE_TARGETS)('retrying a DONE task on $name', (target) => {
   let skip: string | null = null;

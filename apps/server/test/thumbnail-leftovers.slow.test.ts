@@ -1,5 +1,5 @@
 /**
- * Issue 24 loose ends, on PGlite and PostgreSQL: the thumbnail backfill (run at every worker
+ * Thumbnail loose ends, on PGlite and PostgreSQL: the thumbnail backfill (run at every worker
  * start) marks a video whose media gives no frame, so the next start neither probes nor
  * downloads it again, while a video still gets its picture; and a link preview no task adopted
  * leaves storage with the hourly housekeeping once a day has passed, while an adopted one stays

@@ -21,7 +21,7 @@ import { multipartFile, signUp, startTestApp, waitForTask, type TestApp } from '
 import { DATABASE_TARGETS } from './support/databases.js';
 import { waitForJob } from './support/fixtures.js';
 
-// Issue 24: every video gets a stored thumbnail at ingest (a frame worth seeing, not the black
+// Every video gets a stored thumbnail at ingest (a frame worth seeing, not the black
 // first frame), every moment its own, every export a poster; a link page's image is fetched by the
 // server through the link guard and stored; each is served to its owner and to visitors of a share.
 
@@ -328,8 +328,8 @@ describe.skipIf(!asr.available).each(DATABASE_TARGETS)('thumbnails on $name', (t
     if (!job) throw new Error('the export test did not make an export');
     const { db } = t.services.database;
     const storage = t.services.storage;
-    // The rows as a version before issue 24 left them: no keys, no files, the link page's image
-    // URL in the video meta.
+    // The rows as a version before stored thumbnails left them: no keys, no files, the link
+    // page's image URL in the video meta.
     const [row] = await db.select().from(tasks).where(eq(tasks.id, task.id));
     const old = await db.select().from(momentRows).where(eq(momentRows.taskId, task.id));
     for (const moment of old) await storage.delete(moment.thumbnailKey!);

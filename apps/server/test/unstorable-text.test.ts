@@ -1,5 +1,5 @@
 /**
- * Issue 23: text no database column can hold (a NUL character, which PostgreSQL text refuses, or a
+ * Text no database column can hold (a NUL character, which PostgreSQL text refuses, or a
  * lone surrogate, which is not Unicode) is refused with 400 VALIDATION_FAILED on every route that
  * stores text, and nothing is stored. `POST /api/note` with a NUL in the title answered 500
  * INTERNAL on PostgreSQL before. Real text with emoji (surrogate pairs) still goes through.

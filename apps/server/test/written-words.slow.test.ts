@@ -1,5 +1,5 @@
 /**
- * Issue 20: subtitles never split a hyphenated word ("ill -disposed"). The transcript stored here is
+ * Subtitles never split a hyphenated word ("ill -disposed"). The transcript stored here is
  * what Whisper itself returned for LibriVox read speech before words were joined (a row stored by an
  * older version): the editor's transcript, SRT, WebVTT and ASS (the document the burnt-in export
  * renders) all read it back with whole words.
@@ -33,7 +33,7 @@ describe.skipIf(missing.length > 0)('hyphenated words in every caption format', 
   beforeAll(async () => {
     workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-written-words-'));
     const speech = passages!.find((p) => p.file.endsWith('-0890.wav'))!.file;
-    // Whisper's own words, as rows stored before issue 20 hold them: "cold" "-hearted".
+    // Whisper's own words, as rows stored before words were joined hold them: "cold" "-hearted".
     const raw = await new FasterWhisperEngine().transcribe(speech, { language: 'en' });
     const rawWords = raw.segments.flatMap((segment) => segment.words);
     expect(rawWords.some((word) => word.text.startsWith('-'))).toBe(true);

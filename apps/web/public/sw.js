@@ -1,5 +1,5 @@
 /*
- * Moments service worker (spec §2: a background service worker is registered).
+ * Moments service worker, registered in the background.
  * Network first for the app's own static files and pages, falling back to the last copy when
  * offline. API, realtime, uploads and media are never touched: they always go to the network.
  */

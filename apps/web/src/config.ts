@@ -11,20 +11,20 @@ const env = import.meta.env;
 export const BRAND_NAME = 'Moments';
 
 /**
- * Base address of external tool pages for the logged-out Tools dropdown (spec §2). Absent: each
+ * Base address of external tool pages for the logged-out Tools dropdown. Absent: each
  * tool opens the product's own start form for that job (externalToolUrl).
  */
 export const EXTERNAL_TOOLS_BASE_URL: string | undefined =
   env.VITE_EXTERNAL_TOOLS_BASE_URL || undefined;
 
 /**
- * Community chat invite (spec §2: header link and community-chat modal). Absent: the help page's
+ * Community chat invite (header link and community-chat modal). Absent: the help page's
  * feedback form, which reaches the people running this installation.
  */
 export const COMMUNITY_CHAT_URL: string = env.VITE_COMMUNITY_CHAT_URL || '/settings/faq?feedback=1';
 
 /**
- * Where pro-plus users are sent by mail when they hit a limit (spec §6). Absent: the help page's
+ * Where pro-plus users are sent by mail when they hit a limit. Absent: the help page's
  * feedback form, which is stored and mailed to the installation's OPERATOR_EMAIL.
  */
 export const SUPPORT_EMAIL: string | undefined = env.VITE_SUPPORT_EMAIL || undefined;
@@ -45,7 +45,7 @@ export const EXTERNAL_TOOL_LABELS: Record<ExternalTool, string> = {
   'auto-caption-generator': t('tools.auto-caption-generator'),
 };
 
-/** What the home start form preselects for a tool (issue 24): the task it is, and translation. */
+/** What the home start form preselects for a tool: the task it is, and translation. */
 export const TOOL_START: Record<ExternalTool, { mode: 'viral' | 'caption'; translate: boolean }> = {
   'video-summarizer': { mode: 'viral', translate: false },
   'video-translator': { mode: 'caption', translate: true },

@@ -1,4 +1,4 @@
-/** spec §2: "A background service worker is registered." Production builds only, so dev HMR is untouched. */
+/** Registers the background service worker. Production builds only, so dev HMR is untouched. */
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   window.addEventListener('load', () => {

@@ -27,7 +27,7 @@ export const theme = createTheme({
   },
 });
 
-/** Below this width the mobile layout with the bottom menu is used (spec §1 "Layouts"). */
+/** Below this width the mobile layout with the bottom menu is used (the web layout above it). */
 export const MOBILE_MEDIA_QUERY = '(max-width: 47.99em)';
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COMPANY_SIZES } from './constants.js';
 import { Email, NonBlank } from './schemas.js';
 
-/* spec §7 "Subscription and account" request and reply shapes (issue 9). */
+/* Request and reply shapes of the subscription and account calls. */
 
 const PlanName = NonBlank(40);
 
@@ -54,11 +54,11 @@ export const PreviewInvoiceReply = z.object({ amount: z.number().int(), currency
 export const SuggestionFeedbackBody = z.object({
   type: z.literal('SUBSCRIPTION_CANCEL'),
   email: Email,
-  /** 'reason: text' lines; the survey's rules (spec §5) answer their own messages. */
+  /** 'reason: text' lines; the survey's rules answer their own messages. */
   details: z.array(z.string().max(2000)).max(7),
 });
 
-/** spec §3/§5 enterprise contact form; the domain rule gives the per-field messages. */
+/** The enterprise contact form; the domain rule gives the per-field messages. */
 export const ContactUsBody = z.object({
   first_name: NonBlank(100),
   last_name: NonBlank(100),
@@ -70,7 +70,7 @@ export const ContactUsBody = z.object({
 });
 export const COMPANY_SIZE_VALUES = COMPANY_SIZES;
 
-/* Credit history (issue 19): every movement of the ledger, newest first, and the balance by bucket. */
+/* Credit history: every movement of the ledger, newest first, and the balance by bucket. */
 export const CreditBucketName = z.enum(['plan', 'reward', 'purchased']);
 export const CreditMovement = z.object({
   id: z.string(),
@@ -84,7 +84,7 @@ export const CreditMovement = z.object({
   /** The bucket's balance after the movement; null when the plan's grant is unlimited. */
   balance_after: z.number().int().nullable(),
   reason: z.string(),
-  /** The spec §4 plan change action of a plan grant. */
+  /** The plan change action of a plan grant. */
   action: z.string().nullable(),
   task_id: z.string().nullable(),
   job_id: z.string().nullable(),
@@ -103,12 +103,12 @@ export const CreditHistory = z.object({
   movements: z.array(CreditMovement),
   page_num: z.number().int(),
   page_size: z.number().int(),
-  /** spec §3 page convention: no more pages after this one. */
+  /** The paging convention: no more pages after this one. */
   last: z.boolean(),
 });
 export type CreditHistory = z.infer<typeof CreditHistory>;
 /**
- * What a question on an already started video costs (issue 19): the server decides whether its
+ * What a question on an already started video costs: the server decides whether its
  * transcript is reused (then only the question is charged), so the box shows what Start charges.
  */
 export const QuestionQuote = z.object({

@@ -3,7 +3,7 @@
  * `TASK_STATUS_UPDATE` or `VIRAL_MOMENT_EXPORT` lands on its single definition.
  */
 
-/** spec §1: where a video can come from. */
+/** Where a video can come from. */
 export const VIDEO_SOURCES = [
   'youtube',
   'upload',
@@ -21,7 +21,7 @@ export type VideoSource = (typeof VIDEO_SOURCES)[number];
 export const URL_SOURCES = [...VIDEO_SOURCES, 'direct'] as const;
 export type UrlSource = (typeof URL_SOURCES)[number];
 
-/** spec §3/§4: task states. */
+/** Task states. */
 export const TASK_STATUSES = ['START', 'IN_PROGRESS', 'DONE', 'ERROR'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
@@ -37,35 +37,35 @@ export const TASK_STAGES = [
 ] as const;
 export type TaskStage = (typeof TASK_STAGES)[number];
 
-/** What a task does: find viral moments, answer a query, or make captions (spec §1). */
+/** What a task does: find viral moments, answer a query, or make captions. */
 export const TASK_KINDS = ['viral', 'search', 'caption'] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];
 
-/** spec §3: input types of the home box. */
+/** Input types of the home box. */
 export const INPUT_TYPES = ['KEYWORD', 'URL'] as const;
 export type InputType = (typeof INPUT_TYPES)[number];
 
-/** spec §3: caption display modes; `all` stacks source and translation. */
+/** Caption display modes; `all` stacks source and translation. */
 export const CAPTION_DISPLAYS = ['all', 'source', 'translate', 'none'] as const;
 export type CaptionDisplay = (typeof CAPTION_DISPLAYS)[number];
 
-/** spec §3: moment list types. */
+/** Moment list types. */
 export const MOMENT_LIST_TYPES = ['video_snippet', 'search_snippet'] as const;
 export type MomentListType = (typeof MOMENT_LIST_TYPES)[number];
 
-/** spec §3: feedback actions. */
+/** Feedback actions. */
 export const FEEDBACK_ACTIONS = ['THUMB_UP', 'THUMB_DOWN'] as const;
 export type FeedbackAction = (typeof FEEDBACK_ACTIONS)[number];
 
-/** spec §3: entitlement features named by the spec. */
+/** Entitlement features named by the spec. */
 export const FEATURES = ['CREDIT', 'FREE_TOOL_CREDIT', 'CANVAS_EXPORT'] as const;
 export type Feature = (typeof FEATURES)[number];
 
-/** spec §3: tier order FREE < VIP < SVIP < SSVIP. */
+/** Tier order FREE < VIP < SVIP < SSVIP. */
 export const TIERS = ['FREE', 'VIP', 'SVIP', 'SSVIP'] as const;
 export type Tier = (typeof TIERS)[number];
 
-/** spec §3: notification types, the main ones and those "also seen". */
+/** Notification types, the main ones and those "also seen". */
 export const NOTIFICATION_TYPES = [
   'JOB_VIRAL_MOMENT_EXPORT',
   'JOB_ANIMATED_CAPTION_EXPORT',
@@ -79,7 +79,7 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-/** spec §3: export job states and types. */
+/** Export job states and types. */
 export const JOB_STATUSES = ['IN_PROGRESS', 'DONE', 'ERROR'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const JOB_TYPES = [
@@ -89,7 +89,7 @@ export const JOB_TYPES = [
 ] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
-/** spec §4: plan change actions. */
+/** Plan change actions. */
 export const PLAN_CHANGE_ACTIONS = [
   'CREATE',
   'Recharge',
@@ -100,10 +100,10 @@ export const PLAN_CHANGE_ACTIONS = [
 ] as const;
 export type PlanChangeAction = (typeof PLAN_CHANGE_ACTIONS)[number];
 
-/** spec §5: accepted upload extensions. */
+/** Accepted upload extensions. */
 export const UPLOAD_EXTENSIONS = ['mp4', 'mov', 'webm'] as const;
 
-/** spec §5: enterprise form company sizes. */
+/** Enterprise form company sizes. */
 export const COMPANY_SIZES = [
   '1 - 50',
   '51 - 200',
@@ -113,13 +113,13 @@ export const COMPANY_SIZES = [
   '10000 or more',
 ] as const;
 
-/** spec §2: library tabs and settings tabs. */
+/** Library tabs and settings tabs. */
 export const LIBRARY_TABS = ['videoTasks', 'moments', 'projects', 'notes'] as const;
 export type LibraryTab = (typeof LIBRARY_TABS)[number];
 export const SETTINGS_TABS = ['profile', 'plan', 'credits', 'faq'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
-/** spec §2: the logged-out Tools dropdown opens these external pages in a new tab. */
+/** The logged-out Tools dropdown opens these external pages in a new tab. */
 export const EXTERNAL_TOOLS = [
   'video-summarizer',
   'video-translator',
@@ -128,7 +128,7 @@ export const EXTERNAL_TOOLS = [
   'auto-caption-generator',
 ] as const;
 
-/** spec §9: business constants. */
+/** Business constants. */
 export const SEARCH_PAGE_SIZE = 24;
 export const NOTIFICATION_PAGE_SIZE = 20;
 export const CREDIT_DISPLAY_DIVISOR = 10;
@@ -142,12 +142,12 @@ export const CANCEL_SURVEY_MODAL_WIDTH = 446;
 export const PAYMENT_SUCCESS_MESSAGE =
   'Enjoy your subscription! Refresh the page to see the latest data.';
 
-/** spec §4/§7: realtime endpoint and the per-user destination. */
+/** Realtime endpoint and the per-user destination. */
 export const STOMP_ENDPOINT = '/stomp-ws';
 export const STOMP_USER_DESTINATION = '/user/queue/msg';
 
 /**
- * spec §7: "Several calls carry a header that suppresses automatic error messages."
+ * Several calls carry a header that suppresses automatic error messages.
  * The client's global error handler skips its dialogs for requests that send it.
  */
 export const SUPPRESS_ERROR_HEADER = 'X-Suppress-Error-Message';
@@ -156,7 +156,7 @@ export const SUPPRESS_ERROR_HEADER = 'X-Suppress-Error-Message';
 export const UPLOAD_URL_PREFIX = 'upload://';
 
 /**
- * Issue 12: the clip length a user prefers for viral moments. `auto` lets the judge choose (15-90 s);
+ * The clip length a user prefers for viral moments. `auto` lets the judge choose (15-90 s);
  * the others bound every moment's length (CLIP_LENGTH_RANGES_MS).
  */
 export const CLIP_LENGTHS = ['auto', 'under_30', '30_60', '60_90'] as const;
@@ -169,7 +169,7 @@ export const CLIP_LENGTH_RANGES_MS: Record<ClipLength, { minMs: number; maxMs: n
 };
 
 /**
- * Issue 24: every picture the app shows is a file the server stored (a frame of the video, of the
+ * Every picture the app shows is a file the server stored (a frame of the video, of the
  * moment or of the export, or a link's preview image fetched once through the link guard) and
  * serves itself at `/api/thumbnail/{kind}/{id}`, to the owner, and to visitors of what was shared.
  */
@@ -178,7 +178,7 @@ export type ThumbnailKind = (typeof THUMBNAIL_KINDS)[number];
 export const thumbnailPath = (kind: ThumbnailKind, id: string) => `/api/thumbnail/${kind}/${id}`;
 
 /**
- * Issue 21: how a clip is framed. `auto` lets the footage decide stretch by stretch; `speaker` is
+ * How a clip is framed. `auto` lets the footage decide stretch by stretch; `speaker` is
  * a close-up that follows whoever speaks, `split` two people one above the other, `fit` the whole
  * frame over a blurred fill, `slide_speaker` the slide on top with the speaker below it.
  * `blur_fit` is the older name of `fit`, still accepted.

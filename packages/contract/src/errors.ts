@@ -1,6 +1,6 @@
 /**
  * Stable error codes. Every error reply is `{ code, message, data: null }` with an HTTP 4xx/5xx status;
- * the web app's global handler maps codes to dialogs (spec §8), so codes never change meaning.
+ * the web app's global handler maps codes to dialogs, so codes never change meaning.
  * Success replies use code 0.
  */
 export const ERROR_CODES = {
@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   USERNAME_TAKEN: 'USERNAME_TAKEN',
   WEAK_PASSWORD: 'WEAK_PASSWORD',
   INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
-  // spec §8 catalogue
+  // codes with a dialog of their own in the web catalogue
   BALANCE_NOT_ENOUGH: 'BALANCE_NOT_ENOUGH',
   USAGE_LIMIT_REACHED: 'USAGE_LIMIT_REACHED',
   CREDIT_LIMIT_REACHED: 'CREDIT_LIMIT_REACHED',
@@ -60,16 +60,16 @@ export const ERROR_CODES = {
   FFPROBE_FAILED: 'FFPROBE_FAILED',
   INVALID_RANGE: 'INVALID_RANGE',
   UNKNOWN_TEMPLATE: 'UNKNOWN_TEMPLATE',
-  // reliability (issue 14 #9): one user runs at most so many tasks / framing analyses at once
+  // reliability: one user runs at most so many tasks / framing analyses at once
   TOO_MANY_RUNNING: 'TOO_MANY_RUNNING',
-  // billing (issue 9)
+  // billing
   PAYMENT_DECLINED: 'PAYMENT_DECLINED',
   PLAN_NOT_ALLOWED: 'PLAN_NOT_ALLOWED',
   NO_SUBSCRIPTION: 'NO_SUBSCRIPTION',
   INVALID_SIGNATURE: 'INVALID_SIGNATURE',
-  /** The plan's CANVAS_EXPORT limit is used up (not credits: spec §8 wording differs). */
+  /** The plan's CANVAS_EXPORT limit is used up (not credits: the dialog words it differently). */
   EXPORT_LIMIT_REACHED: 'EXPORT_LIMIT_REACHED',
-  /** The video is longer than the plan's longest video (MAX_VIDEO_MINUTES): spec §8 limit dialog. */
+  /** The video is longer than the plan's longest video (MAX_VIDEO_MINUTES): the limit dialog. */
   VIDEO_TOO_LONG: 'VIDEO_TOO_LONG',
   // mail
   INVALID_UNSUBSCRIBE_LINK: 'INVALID_UNSUBSCRIBE_LINK',
@@ -145,13 +145,13 @@ export const ERROR_STATUS = {
 export const isErrorCode = (code: string): code is ErrorCode =>
   Object.prototype.hasOwnProperty.call(ERROR_STATUS, code);
 
-/** spec §5/§8: "balance not enough" is decided by membership in this set. */
+/** "Balance not enough" is decided by membership in this set. */
 export const BALANCE_NOT_ENOUGH_CODES: ReadonlySet<string> = new Set([
   ERROR_CODES.BALANCE_NOT_ENOUGH,
   ERROR_CODES.CREDIT_LIMIT_REACHED,
 ]);
 
-/** spec §8: codes that open the usage / credit-limit dialog. */
+/** Codes that open the usage / credit-limit dialog. */
 export const USAGE_LIMIT_CODES: ReadonlySet<string> = new Set([
   ERROR_CODES.USAGE_LIMIT_REACHED,
   ERROR_CODES.EXPORT_LIMIT_REACHED,
@@ -174,7 +174,7 @@ export const LINK_ERRORS = [
   ERROR_CODES.TOOL_MISSING,
 ] as const satisfies readonly ErrorCode[];
 
-/** What reading an uploaded file can answer (spec §5: mp4, mov, webm with a picture). */
+/** What reading an uploaded file can answer (mp4, mov, webm with a picture). */
 export const UPLOADED_FILE_ERRORS = [
   ERROR_CODES.UNSUPPORTED_EXTENSION,
   ERROR_CODES.EMPTY_FILE,

@@ -3,7 +3,7 @@ import { CAPTION_DISPLAYS, EXPORT_LAYOUTS, JOB_TYPES } from './constants.js';
 import { NonBlank, OptionalTargetLanguage } from './schemas.js';
 
 /**
- * Export jobs and the clip editor's caption preview (issue "Clip studio"; the spec names the job
+ * Export jobs and the clip editor's caption preview (the spec names the job
  * calls but not their bodies, so these are ours). Times are milliseconds in the source video.
  */
 
@@ -36,7 +36,7 @@ export const ExportOptions = z.object({
   /** The edited transcript of the span; touched words are re-timed. */
   transcript_text: z.string().max(200_000).optional(),
   layout: z.enum(EXPORT_LAYOUTS).default('auto'),
-  /** Where the captions sit and how big they are (issue 13: readable on a phone). */
+  /** Where the captions sit and how big they are (readable on a phone). */
   caption_position: z.enum(CAPTION_POSITIONS).default('bottom'),
   caption_size: z.enum(CAPTION_SIZES).default('medium'),
   /** Drops filler words ("um", "uh", a word said twice) from the captions and, in exports, the cut. */
@@ -167,7 +167,7 @@ export const CaptionTemplate = z.object({
 });
 export type CaptionTemplate = z.infer<typeof CaptionTemplate>;
 
-/** Subtitle files of a task (issue 13): GET /api/captions/subtitles. */
+/** Subtitle files of a task: GET /api/captions/subtitles. */
 export const SUBTITLE_FORMATS = ['srt', 'vtt', 'ass'] as const;
 export type SubtitleFormat = (typeof SUBTITLE_FORMATS)[number];
 /** Which language the file holds: the spoken one, the translation, or both (two lines a cue). */

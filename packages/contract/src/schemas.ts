@@ -39,11 +39,11 @@ export const errorEnvelopeOf = (
   });
 export type ApiEnvelope<T> = { code: 0 | string; message: string; data: T };
 
-/** spec §9: notification pages hold `content` and `last`. */
+/** Notification pages hold `content` and `last`. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ content: z.array(item), last: z.boolean() });
 
-// ---------- accounts (spec §3 "User info", §6) ----------
+// ---------- accounts (user info) ----------
 
 /**
  * Text that must hold something besides white space, then trimmed. The rule is one explicit
@@ -95,7 +95,7 @@ export const SignupBody = z.object({
   email: Email,
   password: Password,
   username: Username,
-  /** The inviting user's referral code, kept from /invite/landing (issue 10 item 4). */
+  /** The inviting user's referral code, kept from /invite/landing. */
   referral: z.string().trim().max(64).optional(),
 });
 export type SignupBody = z.infer<typeof SignupBody>;
@@ -104,7 +104,7 @@ export type LoginBody = z.infer<typeof LoginBody>;
 
 export const Entitlement = z.object({
   feature: z.enum(FEATURES).or(z.string()),
-  limit: z.number().int(), // -1 means unlimited (spec §3)
+  limit: z.number().int(), // -1 means unlimited
   usage: z.number().int(),
 });
 export type Entitlement = z.infer<typeof Entitlement>;
@@ -131,7 +131,7 @@ export const ComingSoonBody = z.object({
 });
 export type ComingSoonBody = z.infer<typeof ComingSoonBody>;
 
-// ---------- video metadata (spec §3) ----------
+// ---------- video metadata ----------
 
 export const VideoMeta = z.object({
   url: z.string().min(1).max(4096),
@@ -141,23 +141,23 @@ export const VideoMeta = z.object({
   duration: z.number().nonnegative().nullable().default(null),
   video_platform: z.enum(URL_SOURCES).nullable().default(null),
   channel_title: z.string().max(500).nullable().default(null),
-  // Bounded so odd values (1e15 views, -1e308 as a date) are refused, not shown (issue 14 #17).
+  // Bounded so odd values (1e15 views, -1e308 as a date) are refused, not shown.
   view_count: z.number().int().nonnegative().max(1e12).nullable().default(null),
-  /** seconds since epoch (spec §3: for non-YouTube sources), 1970 to 2100 */
+  /** seconds since epoch (for non-YouTube sources), 1970 to 2100 */
   published_at: z.number().int().min(0).max(4_102_444_800).nullable().default(null),
 });
 export type VideoMeta = z.infer<typeof VideoMeta>;
 export const VideoMetaInput = z.object({ url: z.string().min(1).max(4096) });
 export const GetVideoMetaBody = z.object({ video_url: z.string().min(1).max(4096) });
 
-// ---------- tasks (spec §3, §4, §7) ----------
+// ---------- tasks ----------
 
 export const Language = z
   .string()
   .trim()
   .regex(/^(auto|[a-z]{2,3}(-[A-Za-z0-9]{2,8})?)$/, 'an ISO 639 code or auto');
 
-/** `target_lang=` (empty) means "no translation", as clients send it (issue 13). */
+/** `target_lang=` (empty) means "no translation", as clients send it. */
 export const OptionalTargetLanguage = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
   Language.optional(),
@@ -172,7 +172,7 @@ export const TaskStartParams = z.object({
   reset_language: z.coerce.boolean().optional(),
   query: z.string().trim().max(500).optional(),
   root_task_id: z.string().min(1).max(100).optional(),
-  /** Issue 12: preferred clip length of the moments (default auto, 15-90 s). */
+  /** Preferred clip length of the moments (default auto, 15-90 s). */
   clip_length: z.enum(CLIP_LENGTHS).default('auto'),
 });
 export type TaskStartParams = z.infer<typeof TaskStartParams>;
@@ -195,7 +195,7 @@ export const Task = z.object({
   caption_display: z.enum(CAPTION_DISPLAYS),
   act_as: z.string().nullable(),
   query: z.string().nullable(),
-  /** Issue 12: the task's preferred clip length (optional so older clients and fixtures still parse). */
+  /** The task's preferred clip length (optional so older clients and fixtures still parse). */
   clip_length: z.enum(CLIP_LENGTHS).optional(),
   status: z.enum(TASK_STATUSES),
   stage: z.enum(TASK_STAGES),
@@ -207,11 +207,11 @@ export const Task = z.object({
   detected_lang: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
   cost_credits: z.number().int(),
-  /** Issue 19: a follow-up on a transcribed video, charged only its run (optional for fixtures). */
+  /** A follow-up on a transcribed video, charged only its run (optional for fixtures). */
   reuses_transcript: z.boolean().optional(),
   created_at: z.number(),
   updated_at: z.number(),
-  // spec §3 result flags
+  // result flags
   done: z.boolean(),
   error: z.boolean(),
   completed: z.boolean(),
@@ -239,7 +239,7 @@ export const Transcript = z.object({
 export type Transcript = z.infer<typeof Transcript>;
 
 /**
- * Issue 22: what a long task has heard so far while it still transcribes (times in ms): pushed
+ * What a long task has heard so far while it still transcribes (times in ms): pushed
  * per chunk with `added` the new words, or loaded by a page opened late with all of them.
  */
 export const TaskPartial = z.object({
@@ -253,7 +253,7 @@ export const TaskPartial = z.object({
 });
 export type TaskPartial = z.infer<typeof TaskPartial>;
 
-// ---------- moments (spec §3, §7) ----------
+// ---------- moments ----------
 
 export const MomentReason = z.object({ kind: z.string(), detail: z.string(), weight: z.number() });
 export const Moment = z.object({
@@ -274,9 +274,9 @@ export const Moment = z.object({
   created_at: z.number(),
   /** Found by the task's latest analysis for the first time (a re-analysis keeps older ones). */
   is_new: z.boolean().optional(),
-  /** A frame from inside the moment, served by the app (issue 24); null until it is made. */
+  /** A frame from inside the moment, served by the app; null until it is made. */
   thumbnail: z.string().nullable().optional(),
-  /** The framing kept with this clip in the studio (issue 21); null: never chosen (auto). */
+  /** The framing kept with this clip in the studio; null: never chosen (auto). */
   layout: z.enum(EXPORT_LAYOUTS).nullable().optional(),
 });
 export type Moment = z.infer<typeof Moment>;
@@ -309,7 +309,7 @@ export const SearchVideosBody = z.object({
   search_id: z.string().optional(),
 });
 
-// ---------- notifications and jobs (spec §3) ----------
+// ---------- notifications and jobs ----------
 
 export const Notification = z.object({
   id: z.string(),
@@ -333,7 +333,7 @@ export const Job = z.object({
   duration_ms: z.number().int().nullable(),
   cost_credits: z.number().int(),
   created_at: z.number(),
-  /** A frame of the finished MP4, served by the app (issue 24); null until it is made. */
+  /** A frame of the finished MP4, served by the app; null until it is made. */
   poster_url: z.string().nullable().optional(),
   /** Set while the clip is shared as an unlisted /s/{share_id}?clip=1 page. */
   share_id: z.string().nullable().optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VideoMeta } from './schemas.js';
 
 /**
- * The home search (spec §7 `POST /api/p/v1/searchVideos`, body in SearchVideosBody). The spec names
+ * The home search (`POST /api/p/v1/searchVideos`, body in SearchVideosBody). The spec names
  * the call and its body only; the reply is ours: one page of hits and an opaque cursor.
  */
 

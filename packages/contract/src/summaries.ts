@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { VideoMeta } from './schemas.js';
 
-/** issue 10: a video's summary, its chapters and key points (times in ms into the video). */
+/** A video's summary, its chapters and key points (times in ms into the video). */
 export const SummaryChapter = z.object({
   start: z.number().int(),
   end: z.number().int(),
@@ -78,7 +78,7 @@ export const SharedPage = z.discriminatedUnion('kind', [
     summary: Summary.omit({ share_id: true, warnings: true }),
   }),
   z.object({ kind: z.literal('note'), title: z.string(), note: Note.omit({ share_id: true }) }),
-  /** Issue 24: an exported clip, /s/{id}?clip=1: its MP4 and poster, served while it is shared. */
+  /** An exported clip, /s/{id}?clip=1: its MP4 and poster, served while it is shared. */
   z.object({
     kind: z.literal('clip'),
     title: z.string(),
@@ -89,7 +89,7 @@ export const SharedPage = z.discriminatedUnion('kind', [
 ]);
 export type SharedPage = z.infer<typeof SharedPage>;
 
-/** Body of moment share (spec §7 POST /api/highlight_moment/share, "optional body"). */
+/** Body of moment share (POST /api/highlight_moment/share); the body is optional. */
 export const ShareMomentBody = z
   .object({
     /** Also list it on the public home shelf and in anonymous search; off unless chosen. */

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Email, TrimmedText } from './schemas.js';
 
-// ---------- invites (issue 10 item 4) ----------
+// ---------- invites ----------
 
 export const InviteInfo = z.object({
   code: z.string(),
   /** Absolute link to /invite/landing carrying the code. */
   link: z.string(),
-  /** Credit units (shown divided by 10, spec §9). */
+  /** Credit units (shown divided by 10). */
   reward: z.object({ referrer: z.number().int(), friend: z.number().int() }),
   invited: z.number().int(),
   rewarded: z.number().int(),
@@ -22,7 +22,7 @@ export const InviteLanding = z.object({
 });
 export type InviteLanding = z.infer<typeof InviteLanding>;
 
-// ---------- mail preferences and unsubscribe (issue 10 item 5) ----------
+// ---------- mail preferences and unsubscribe ----------
 
 /** Mail categories a user can stop; operator mail is not the user's. */
 export const USER_MAIL_CATEGORIES = ['account', 'task', 'export', 'billing', 'referral'] as const;
@@ -58,7 +58,7 @@ export const UnsubscribeInfo = z.object({
 });
 export type UnsubscribeInfo = z.infer<typeof UnsubscribeInfo>;
 
-// ---------- help feedback (issue 10 item 7) ----------
+// ---------- help feedback ----------
 
 export const HelpFeedbackBody = z.object({
   content: TrimmedText(5, 5000),

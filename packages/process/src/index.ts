@@ -1,6 +1,6 @@
 /**
- * The one way Moments starts an external tool (ffmpeg, ffprobe, yt-dlp, faster-whisper): issue 14
- * defect 6. Each tool runs in its own process group, so a timeout, a cancel or this process's own
+ * The one way Moments starts an external tool (ffmpeg, ffprobe, yt-dlp, faster-whisper).
+ * Each tool runs in its own process group, so a timeout, a cancel or this process's own
  * exit stops the tool and every child it started (yt-dlp's ffmpeg, whisper's workers), not just
  * the first process. A timeout and an AbortSignal stop it (SIGTERM to the group, SIGKILL after a
  * grace period), and the tail of stderr is kept for the error message.

@@ -1,5 +1,5 @@
 /**
- * Issue 14 defect 6: processes outlive their work. Tools run in their own process group, so a
+ * Processes must not outlive their work. Tools run in their own process group, so a
  * timeout or a cancel stops what the tool started too (yt-dlp's ffmpeg), and the groups a killed
  * server left running are stopped by the next start. Real processes, no mocks.
  */

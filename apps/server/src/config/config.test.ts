@@ -48,7 +48,7 @@ describe('configuration', () => {
     expect(loadConfig({}).API_PROCESSES).toBe(1);
   });
 
-  it('refuses a DATA_DIR it cannot write, with the reason, instead of hanging (issue 14 #20)', async () => {
+  it('refuses a DATA_DIR it cannot write, with the reason, instead of hanging', async () => {
     const refused = prepareDataDir('/proc/moments-data');
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
     await expect(refused).rejects.toThrow(
@@ -56,7 +56,7 @@ describe('configuration', () => {
     );
   });
 
-  it('decides BILLING so money never depends on a silent default (issue 19)', () => {
+  it('decides BILLING so money never depends on a silent default', () => {
     expect(loadConfig({}).BILLING).toBe('test');
     expect(
       loadConfig({ BILLING: 'off', HOST: '0.0.0.0', PUBLIC_URL: 'https://moments.example' })

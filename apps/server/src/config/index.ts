@@ -141,7 +141,7 @@ const EnvSchema = z.object({
   /** `cuda` runs faster-whisper on the GPU; refused at start when no CUDA device is visible. */
   ASR_DEVICE: z.enum(['cpu', 'cuda']).default('cpu'),
   /**
-   * Issue 22: `fast` hears English with Whisper tiny.en (batched, about 2x faster, a few points of
+   * `fast` hears English with Whisper tiny.en (batched, about 2x faster, a few points of
    * WER worse on real readings), `accurate` (the default) with the main model.
    */
   ASR_ACCURACY: z.enum(['fast', 'accurate']).optional(),
@@ -160,7 +160,7 @@ const EnvSchema = z.object({
   /** Where enterprise contact requests and feedback go; absent: the outbox only. */
   OPERATOR_EMAIL: z.string().optional(),
   /**
-   * Billing (issue 19): `off` (no plans and no limits: a team's own instance), `test` (the labelled
+   * Billing: `off` (no plans and no limits: a team's own instance), `test` (the labelled
    * TEST MODE checkout; nothing is charged) or `stripe` (needs both Stripe secrets). Unset: `stripe`
    * when a Stripe secret is set, `test` while listening on loopback, otherwise start refuses.
    */
@@ -175,7 +175,7 @@ export type AppConfig = Omit<z.infer<typeof EnvSchema>, 'BILLING'> & {
   BILLING: 'off' | 'test' | 'stripe';
 };
 
-/** BILLING as issue 19 decides it: nothing about money is left to a silent default. */
+/** BILLING, decided explicitly: nothing about money is left to a silent default. */
 function billingMode(config: z.infer<typeof EnvSchema>): AppConfig['BILLING'] {
   const stripeSecrets = !!(config.STRIPE_SECRET_KEY || config.STRIPE_WEBHOOK_SECRET);
   const mode =
@@ -230,7 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   // Reachable from other machines, links (checkout, invoices, mail, share previews) must name
-  // the address people use; the request's Host header is anyone's to set (issue 23). Said in
+  // the address people use; the request's Host header is anyone's to set. Said in
   // one message with what billing needs on such a server.
   const { ROLES, PUBLIC_URL, HOST } = parsed.data;
   const problems: string[] = [];

@@ -27,7 +27,7 @@ export const users = pgTable(
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
     eduVerified: boolean('edu_verified').notNull().default(false),
-    /** Plan name with tier and period markers (spec §3), e.g. `free`, `vip_month`. */
+    /** Plan name with tier and period markers, e.g. `free`, `vip_month`. */
     currentPlan: text('current_plan').notNull().default('free'),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     createdAt: createdAt(),
@@ -50,10 +50,10 @@ export const sessions = pgTable(
 );
 
 /**
- * Credit buckets (issue 19): what a user can spend, per feature (CREDIT, FREE_TOOL_CREDIT,
+ * Credit buckets: what a user can spend, per feature (CREDIT, FREE_TOOL_CREDIT,
  * CANVAS_EXPORT) and source: `plan` (this period's grant, resets each period), `reward` (referral
  * and gift rewards) and `purchased` (top-ups, never lost at a plan change). Only the ledger
- * (modules/billing/ledger) writes here; the spec §3 entitlements in user info are derived from it.
+ * (modules/billing/ledger) writes here; the entitlements in user info are derived from it.
  */
 export const creditBuckets = pgTable(
   'credit_buckets',
@@ -64,7 +64,7 @@ export const creditBuckets = pgTable(
     feature: text('feature').notNull(),
     bucket: text('bucket').notNull(),
     balance: integer('balance').notNull().default(0),
-    /** A plan grant of -1 (spec §3): nothing is counted down. */
+    /** A plan grant of -1: nothing is counted down. */
     unlimited: boolean('unlimited').notNull().default(false),
     /** Plan bucket: what was spent this period from every bucket (the entitlement's usage). */
     periodUsed: integer('period_used').notNull().default(0),
@@ -107,7 +107,7 @@ export const creditOperations = pgTable(
 
 /**
  * Every movement of credits, one row per bucket moved: the credit history page reads it. Amounts
- * are in credit units (displayed divided by 10, spec §9): negative for charges and expiries.
+ * are in credit units (displayed divided by 10): negative for charges and expiries.
  */
 export const creditLedger = pgTable(
   'credit_ledger',
@@ -125,7 +125,7 @@ export const creditLedger = pgTable(
     /** The bucket's balance after this movement; null when the bucket is unlimited. */
     balanceAfter: integer('balance_after'),
     reason: text('reason').notNull(),
-    /** spec §4 plan change action (CREATE, Recharge, UPGRADE, ...) for plan grants. */
+    /** The plan change action (CREATE, Recharge, UPGRADE, ...) for plan grants. */
     action: text('action'),
     /** The work this movement belongs to. */
     taskId: uuid('task_id'),
@@ -173,7 +173,7 @@ export const tasks = pgTable(
     captionDisplay: text('caption_display').notNull().default('source'),
     actAs: text('act_as'),
     query: text('query'),
-    /** Issue 12: preferred clip length (CLIP_LENGTHS). */
+    /** Preferred clip length (CLIP_LENGTHS). */
     clipLength: text('clip_length').notNull().default('auto'),
     status: text('status').notNull().default('START'),
     stage: text('stage').notNull().default('queued'),
@@ -187,7 +187,7 @@ export const tasks = pgTable(
     durationMs: integer('duration_ms'),
     /** Key of the processed media file in storage, once downloaded or uploaded. */
     mediaKey: text('media_key'),
-    /** The video's thumbnail as the server stored it (issue 24: never a remote address). */
+    /** The video's thumbnail as the server stored it (never a remote address). */
     thumbnailKey: text('thumbnail_key'),
     /**
      * Why no frame can ever be taken from the media (FRAMELESS_REASONS: 'audio-only', 'no-frame'):
@@ -196,7 +196,7 @@ export const tasks = pgTable(
     framelessReason: text('frameless_reason'),
     costCredits: integer('cost_credits').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
-    /** A follow-up that reuses its root's transcript and summary: it costs only its run (issue 19). */
+    /** A follow-up that reuses its root's transcript and summary: it costs only its run. */
     reusesTranscript: boolean('reuses_transcript').notNull().default(false),
     /** Identifies the current run; a worker holding an older token stops touching the task. */
     runToken: text('run_token'),
@@ -261,7 +261,7 @@ export const moments = pgTable(
     layout: text('layout'),
     /** Found by the task's latest analysis for the first time; kept moments are not new. */
     isNew: boolean('is_new').notNull().default(false),
-    /** A frame from inside the moment, stored by the server (issue 24). */
+    /** A frame from inside the moment, stored by the server. */
     thumbnailKey: text('thumbnail_key'),
     createdAt: createdAt(),
   },
@@ -306,7 +306,7 @@ export const jobs = pgTable(
       .notNull()
       .default(sql`'{}'::jsonb`),
     fileKey: text('file_key'),
-    /** A frame of the exported MP4, its poster (issue 24). */
+    /** A frame of the exported MP4, its poster. */
     posterKey: text('poster_key'),
     /** Unlisted public clip page /s/{shareId}?clip=1; null when not shared (unsharing clears it). */
     shareId: text('share_id'),
@@ -322,7 +322,7 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_user_idx').on(t.userId, t.createdAt),
-    // The orphan reaper's poll (issue 14 #10), and the foreign keys set null on delete.
+    // The orphan reaper's poll, and the foreign keys set null on delete.
     index('jobs_orphan_idx')
       .on(t.heartbeatAt)
       .where(sql`${t.status} = 'IN_PROGRESS'`),
@@ -359,7 +359,7 @@ export const comingSoonSignups = pgTable('coming_soon_signups', {
 });
 
 /**
- * Single-use tickets for the realtime CONNECT (issue 14 defect 5): the web app never holds the
+ * Single-use tickets for the realtime CONNECT: the web app never holds the
  * httpOnly session token; it asks for a ticket that lives a minute and dies with its session.
  * Only the ticket's SHA-256 is stored.
  */
@@ -377,7 +377,7 @@ export const realtimeTickets = pgTable(
   },
   (t) => [index('realtime_tickets_expires_idx').on(t.expiresAt)],
 );
-/* Billing (issue 9): provider-side state, checkout sessions, invoices, plan changes, webhooks. */
+/* Billing: provider-side state, checkout sessions, invoices, plan changes, webhooks. */
 
 /** The user's paid subscription as the payment provider knows it; absent while on free. */
 export const billingSubscriptions = pgTable(
@@ -396,7 +396,7 @@ export const billingSubscriptions = pgTable(
     unitAmount: integer('unit_amount').notNull(),
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
-    /** A downgrade or period switch that starts with the next period (issue 19). */
+    /** A downgrade or period switch that starts with the next period. */
     scheduledPlan: text('scheduled_plan'),
     /** `created` (unix seconds) of the last subscription event applied: older events are stale. */
     lastEventAt: bigint('last_event_at', { mode: 'number' }).notNull().default(0),
@@ -448,7 +448,7 @@ export const billingInvoices = pgTable(
   ],
 );
 
-/** spec §4 plan change actions, one row per change; `event_key` makes replays no-ops. */
+/** Plan change actions, one row per change; `event_key` makes replays no-ops. */
 export const planChanges = pgTable(
   'plan_changes',
   {
@@ -490,7 +490,7 @@ export const subscriptionFeedback = pgTable('subscription_feedback', {
   createdAt: createdAt(),
 });
 
-/** One summary per task (issue 10): made by the task's summary stage, refreshable. */
+/** One summary per task: made by the task's summary stage, refreshable. */
 export const summaries = pgTable(
   'summaries',
   {
@@ -545,7 +545,7 @@ export const notes = pgTable(
   ],
 );
 
-// --- invites, mail preferences and feedback (issue 10 items 4, 5, 7) ---
+// --- invites, mail preferences and feedback ---
 
 /** Each user's shareable referral code, made on first visit to /invite. */
 export const referralCodes = pgTable(
@@ -589,7 +589,7 @@ export const mailOptOuts = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.category] })],
 );
 
-/** Help-page feedback (spec §2 /settings/faq?feedback=1), also mailed to the operator. */
+/** Help-page feedback (/settings/faq?feedback=1), also mailed to the operator. */
 export const feedback = pgTable('feedback', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -611,7 +611,7 @@ export const mediaAnalyses = pgTable(
     /**
      * `framing` (a plan per span and options), `loudness` (per span), or `faces`: per analysed
      * stretch, the shot analysis shared by every span of the source (faces and mouths, slide and
-     * screen measures, brightness under the captions, speech energy; issue 21).
+     * screen measures, brightness under the captions, speech energy).
      */
     kind: text('kind').notNull(),
     spanKey: text('span_key').notNull(),
@@ -622,7 +622,7 @@ export const mediaAnalyses = pgTable(
 );
 
 /**
- * Issue 22: a task's audio cut at silences into chunks of a few minutes, each transcribed by any
+ * A task's audio cut at silences into chunks of a few minutes, each transcribed by any
  * worker (an `asr-chunk` job). The row is the chunk's lease (run token and heart-beat, so a dead
  * worker's chunk is redone once) and, when DONE, its transcript on the chunk's own clock.
  */
@@ -652,7 +652,7 @@ export const asrChunks = pgTable(
 );
 
 /**
- * Issue 24: a link's preview image stored for its user before any task exists. A task of the
+ * A link's preview image stored for its user before any task exists. A task of the
  * same image adopts the file (and the row goes); housekeeping removes the ones left a day.
  */
 export const linkPreviews = pgTable(

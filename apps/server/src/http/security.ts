@@ -27,7 +27,7 @@ export const CONTENT_SECURITY_POLICY = {
   'frame-ancestors': ["'none'"],
 };
 
-/** Security headers on every reply, API and SPA alike (issue 14 defect 19). */
+/** Security headers on every reply, API and SPA alike. */
 export async function registerSecurityHeaders(app: App): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
@@ -72,7 +72,7 @@ function sameOrigin(origin: string, request: FastifyRequest, publicUrl: string |
 }
 
 /**
- * CSRF (issue 14 defect 16): a state-changing call authenticated by the session cookie must come
+ * CSRF: a state-changing call authenticated by the session cookie must come
  * from the app's own pages. Browsers send Origin (and Sec-Fetch-Site) on such requests, which a
  * page cannot forge; a foreign or `null` origin is refused. Without either header (old browsers),
  * the bodies a cross-site form can send (text/plain, form-encoded) are refused. Calls with an

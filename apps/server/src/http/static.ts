@@ -9,7 +9,7 @@ const API_PREFIXES = ['/api/', '/sys/', '/stomp-ws', '/files/'];
 
 /**
  * Serves the built web app and answers every other GET with index.html so client-side routes
- * resolve (spec §2: unknown routes are redirected by the client, keeping query and hash).
+ * resolve (unknown routes are redirected by the client, keeping query and hash).
  * API paths never fall back to the page: they get the JSON 404 envelope, or 405 with `Allow` when
  * the path exists with other methods.
  */

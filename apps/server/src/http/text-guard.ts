@@ -38,7 +38,7 @@ export function findUnstorableText(value: unknown, path = '', depth = 0): string
 }
 
 /**
- * One guard for every route (issue 23): a body, query or path parameter holding text no database
+ * One guard for every route: a body, query or path parameter holding text no database
  * column can store is refused with 400 VALIDATION_FAILED before the handler sees it, instead of
  * failing deep inside PostgreSQL with a 500.
  */

@@ -12,7 +12,7 @@ export class ShuttingDown extends Error {
  * analyses, housekeeping, lease reaping, renewals): each piece is tracked until it settles and
  * gets a signal that aborts when the process closes. `close()` refuses new work, aborts what
  * runs, and resolves only when all of it has settled, so nothing writes files or rows after
- * the app is closed (issue 23: a test's teardown found files still being written).
+ * the app is closed (a test's teardown found files still being written).
  */
 export class BackgroundWork {
   private readonly inFlight = new Set<Promise<unknown>>();

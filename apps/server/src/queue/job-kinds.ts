@@ -23,7 +23,7 @@ export const JOB_KINDS = {
   },
   /**
    * Background: analyses the framing (shots, faces, loudness) of a DONE task's top moments, so
-   * their exports only render (issue 22 item 5). Low priority, one at a time per worker, and only
+   * their exports only render. Low priority, one at a time per worker, and only
    * while no work a user waits for runs in the process (WorkGate); a failure costs an export its
    * head start, nothing more, so one retry.
    */
@@ -36,13 +36,13 @@ export const JOB_KINDS = {
     background: true,
   },
   /**
-   * Transcribes one chunk of a task's audio (issue 22). No queue retry: the task's run watches its
+   * Transcribes one chunk of a task's audio. No queue retry: the task's run watches its
    * chunks and queues a dead worker's chunk again, once (ChunkedTranscription). Its concurrency is
    * the number of Whisper processes, set at worker start.
    */
   'asr-chunk': { retryLimit: 0, expireInSeconds: 3 * 3600 },
   /**
-   * The refund outbox (issue 19): a refund retried with backoff until it lands; every worker
+   * The refund outbox: a refund retried with backoff until it lands; every worker
    * takes it, whatever WORKER_QUEUES says.
    */
   'credit-refund': { retryLimit: 60, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
@@ -60,8 +60,8 @@ export const JOB_KINDS = {
   /** Backfills the home search's index (passages, embeddings, corpus statistics); sent at worker start. */
   'search-index': { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 6 * 3600 },
   /**
-   * Background: pictures for videos, moments and exports stored before thumbnails existed
-   * (issue 24); sent at worker start, gives way to user work.
+   * Background: pictures for videos, moments and exports stored before thumbnails existed;
+   * sent at worker start, gives way to user work.
    */
   'thumbnail-backfill': {
     retryLimit: 1,

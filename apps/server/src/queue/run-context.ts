@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** The ids of the background run a piece of work belongs to (issue 23: errors name their run). */
+/** The ids of the background run a piece of work belongs to (errors name their run). */
 export interface RunIds {
   queue?: string;
   queueJobId?: string;

@@ -68,7 +68,7 @@ export async function startWorkers(services: Services): Promise<void> {
     await queue.send(kind, {});
     await queue.send(kind, {}, { startAfterSeconds: leaseSeconds });
   }
-  // Videos, moments and exports stored before thumbnails existed get theirs (issue 24).
+  // Videos, moments and exports stored before thumbnails existed get theirs.
   if (handlers['thumbnail-backfill']) await queue.send('thumbnail-backfill', {});
   await queue.send('housekeeping', {});
 }

@@ -2,7 +2,7 @@
 // Postgres LISTEN/NOTIFY or Redis pub/sub when several instances serve the same users).
 import { fallbackLogger, type RealtimeLogger } from './logger.js';
 
-/** The JSON body of a STOMP MESSAGE on /user/queue/msg (spec §4 notification types). */
+/** The JSON body of a STOMP MESSAGE on /user/queue/msg (a notification or a sync message). */
 export interface UserMessage {
   type: string;
   data: unknown;
@@ -12,7 +12,7 @@ export interface UserMessage {
 export interface PublishOptions {
   /**
    * STOMP session (the CONNECTED frame's `session` header) that must not receive this message:
-   * spec §4, a view on one client is synced to the user's *other* clients.
+   * A view on one client is synced to the user's *other* clients.
    */
   exceptSessionId?: string;
 }

@@ -1,4 +1,4 @@
-// Realtime channel (spec §7, §9): STOMP 1.2 over WebSocket at /stomp-ws, one queue per user
+// Realtime channel: STOMP 1.2 over WebSocket at /stomp-ws, one queue per user
 // (/user/queue/msg), fed by a bus so that any API instance can notify any user.
 //
 // Sync messages that must skip the client that caused them: the CONNECTED frame carries the

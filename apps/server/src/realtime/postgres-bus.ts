@@ -59,7 +59,7 @@ export interface PostgresBusOptions {
  * parts sent by one statement (one transaction, so they are delivered together or not at
  * all) and reassembled by the listeners; messages over 1 MiB are refused with
  * RealtimeMessageTooLargeError. Messages published while a listener is reconnecting are lost
- * for that instance (clients reload notification history on reconnect, spec §7).
+ * for that instance (clients reload notification history on reconnect).
  */
 export class PostgresBus implements RealtimeBus {
   private readonly channel: string;

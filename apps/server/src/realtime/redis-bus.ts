@@ -20,7 +20,7 @@ export interface RedisBusOptions {
 /**
  * Fan-out over Redis pub/sub. A subscribed connection can run no other command, hence a
  * second connection for publishing. ioredis reconnects and re-subscribes by itself; messages
- * published while an instance is disconnected are lost for it (clients reload history, spec §7).
+ * published while an instance is disconnected are lost for it (clients reload history).
  */
 export class RedisBus implements RealtimeBus {
   private readonly channel: string;

@@ -85,7 +85,7 @@ describe('STOMP endpoint /stomp-ws', () => {
     await bus.publish('alice', { type: 'JOB_VIRAL_MOMENT_EXPORT', data: { job_id: 'j1' } });
     await waitFor(() => laptop.messages.length === 1 && phone.messages.length === 1, 'both');
 
-    // Spec §4: viewing on the laptop syncs the *other* clients only.
+    // Viewing on the laptop syncs the *other* clients only.
     await bus.publish(
       'alice',
       { type: 'SYNC_NOTIFY_VIEW', data: { ids: ['n1'] } },

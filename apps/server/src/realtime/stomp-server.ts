@@ -18,14 +18,14 @@ import {
 } from './frame.js';
 import { fallbackLogger, type RealtimeLogger } from './logger.js';
 
-/** Spec §7/§9: the only destination a client may subscribe to. */
+/** The only destination a client may subscribe to. */
 export const USER_QUEUE_DESTINATION = '/user/queue/msg';
 export const DEFAULT_STOMP_PATH = '/stomp-ws';
 /** The subprotocol @stomp/stompjs asks for when it speaks STOMP 1.2. */
 const STOMP_SUBPROTOCOL = 'v12.stomp';
 
 export interface StompServerOptions {
-  /** Default '/stomp-ws' (spec §7). */
+  /** Default '/stomp-ws'. */
   path?: string;
   /**
    * Resolves the CONNECT frame's `token` header (a realtime ticket, or an API client's bearer
@@ -36,7 +36,7 @@ export interface StompServerOptions {
   logger?: RealtimeLogger;
   /**
    * Heart-beats the server offers: it can send every `outgoingMs` and wants to hear from the
-   * client every `incomingMs`; 0 disables that direction. Default 4000/4000 (spec §9).
+   * client every `incomingMs`; 0 disables that direction. Default 4000/4000.
    */
   heartbeat?: { outgoingMs: number; incomingMs: number };
   /** A client silent for longer than the negotiated interval times this is dropped. Default 2. */
@@ -52,7 +52,7 @@ export interface StompServerHandle {
   ready: Promise<void>;
   /** Number of open WebSocket connections (authenticated or not). */
   connectionCount(): number;
-  /** Closes this user's connections on this instance (e.g. on logout: spec §7, logged-in only). */
+  /** Closes this user's connections on this instance (e.g. on logout: only logged-in users connect). */
   disconnectUser(userId: string): number;
   /** Whether this user has an authenticated connection to this instance. */
   isConnected(userId: string): boolean;

@@ -28,7 +28,7 @@ export interface Storage {
   /**
    * A local path to the file that stays valid while `dir` (a run's work folder) exists: the file
    * itself for the local driver, one download into `dir` for S3, however often a run asks
-   * (issue 14 defect 7: a task used to download its source once per stage). An abort stops the
+   * (a task used to download its source once per stage). An abort stops the
    * download and leaves no partial file.
    */
   localCopy(key: string, dir: string, options?: { signal?: AbortSignal }): Promise<string>;

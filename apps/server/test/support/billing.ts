@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { App } from '../../src/http/types.js';
 
-/* What the billing tests read back and send, in one place (issue 19). */
+/* What the billing tests read back and send, in one place. */
 
 type Signed = { headers: Record<string, string> };
 

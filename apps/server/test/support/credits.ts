@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema.js';
 import type { Services } from '../../src/services.js';
 
-/** The spec §3 entitlement of `feature` as user info reports it (derived from the buckets). */
+/** The entitlement of `feature` as user info reports it (derived from the buckets). */
 export async function entitlementOf(services: Services, userId: string, feature: string) {
   const [user] = await services.database.db.select().from(users).where(eq(users.id, userId));
   const all = await services.billing.reads.entitlements(userId, user?.currentPlan ?? 'free');

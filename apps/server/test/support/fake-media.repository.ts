@@ -1,5 +1,5 @@
 /**
- * A media repository with no tools behind it, for service tests (issue 25): it answers what a
+ * A media repository with no tools behind it, for service tests: it answers what a
  * test sets (the probe's facts, a failure of one tool) and writes small stand-in files where the
  * real tools would write media, so a service runs end to end in milliseconds without ffmpeg.
  */

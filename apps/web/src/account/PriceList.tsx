@@ -17,7 +17,7 @@ const perMinute = (units: number) => {
 };
 
 /**
- * The price list (issue 19), computed by the one cost function in packages/domain, so the FAQ and
+ * The price list, computed by the one cost function in packages/domain, so the FAQ and
  * the plan page say what the start form shows and the ledger charges.
  */
 export function PriceList() {

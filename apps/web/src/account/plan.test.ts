@@ -9,7 +9,7 @@ import {
   trackPaymentSession,
 } from './plan';
 
-describe('plan names (spec §3)', () => {
+describe('plan names', () => {
   it('describes a plan by its tier and period markers', () => {
     expect(describePlan('edu_vip_year')).toBe('Standard, education (yearly)');
     expect(describePlan('svip_month')).toBe('Pro (monthly)');
@@ -18,7 +18,7 @@ describe('plan names (spec §3)', () => {
   });
 });
 
-describe('credits (spec §2 community pop-up)', () => {
+describe('credits (community pop-up)', () => {
   it('detects users with neither paid nor free-tool credits left', () => {
     const user = (credit: number, free: number) => ({
       entitlements: [
@@ -35,7 +35,7 @@ describe('credits (spec §2 community pop-up)', () => {
   });
 });
 
-describe('plan card buttons (spec §4)', () => {
+describe('plan card buttons', () => {
   const item = (
     plan: string,
     unit_amount: number | null = 999,
@@ -75,7 +75,7 @@ describe('plan card buttons (spec §4)', () => {
   });
 });
 
-describe('payment return (spec §4)', () => {
+describe('payment return', () => {
   it('tracks a session id once and keeps the last 30', () => {
     let history: string[] = [];
     for (let i = 0; i < 35; i++) history = trackPaymentSession(history, `cs_${i}`).history;
@@ -86,7 +86,7 @@ describe('payment return (spec §4)', () => {
   });
 });
 
-describe('cost and allowance shown before the user clicks (issue 9)', () => {
+describe('cost and allowance shown before the user clicks', () => {
   const user = (plan: string, exportsUsed: number, creditUsed = 0) => ({
     subscription: { current_plan: plan, cancel_at_period_end: false },
     entitlements: [

@@ -26,7 +26,7 @@ export function findEntitlement(
   return user?.entitlements.find((entitlement) => entitlement.feature === feature);
 }
 
-/** spec §2: the community modal has a variant for users with zero CREDIT and zero FREE_TOOL_CREDIT. */
+/** The community modal has a variant for users with zero CREDIT and zero FREE_TOOL_CREDIT. */
 export function hasNoCreditsLeft(user: Pick<UserInfo, 'entitlements'>): boolean {
   return ['CREDIT', 'FREE_TOOL_CREDIT'].every((feature) => {
     const entitlement = findEntitlement(user, feature);
@@ -34,7 +34,7 @@ export function hasNoCreditsLeft(user: Pick<UserInfo, 'entitlements'>): boolean 
   });
 }
 
-/** spec §4 button states of a plan card. */
+/** The button states of a plan card. */
 export type PlanButtonState = 'current' | 'disabled' | 'select' | 'contact';
 
 export function planButtonState(
@@ -56,7 +56,7 @@ export function planChangeKind(currentPlan: string | null | undefined): 'checkou
   return tierOfPlan(currentPlan) === 'FREE' ? 'checkout' : 'change';
 }
 
-/** spec §4/§9: the payment-return success event is tracked once per session id, last 30 kept. */
+/** The payment-return success event is tracked once per session id, last 30 kept. */
 export const PAYMENT_SESSION_HISTORY = 30;
 
 export function trackPaymentSession(
@@ -68,7 +68,7 @@ export function trackPaymentSession(
 }
 
 /**
- * What the clip editor says before an export (issue 9): the free plan's exports left, so the
+ * What the clip editor says before an export: the free plan's exports left, so the
  * limit is no surprise.
  */
 export function exportAllowanceText(

@@ -12,7 +12,7 @@ export interface Session {
   user: UserInfo | null;
   /** Puts a freshly returned user (login, sign-up) or null (logout) in place. */
   setUser(user: UserInfo | null): void;
-  /** Fetches the user info again (spec §4: after a plan change). */
+  /** Fetches the user info again (after a plan change). */
   refresh(): Promise<unknown>;
 }
 

@@ -10,7 +10,7 @@ import { api } from './client';
 
 /**
  * Account calls. The session itself is an httpOnly cookie; the token from login/sign-up is kept so
- * the realtime client can send it as its auth header (spec §4).
+ * the realtime client can send it as its auth header.
  */
 
 /**
@@ -53,7 +53,7 @@ export async function logout(): Promise<void> {
   await api.post<null>('/api/auth/logout');
 }
 
-/** spec §7 "User info fetch": null when signed out. */
+/** The user info fetch: null when signed out. */
 /**
  * The signed-in user, or null for a visitor. Asked through /api/auth/session, which answers 200
  * for visitors too: a 401 from /api/user/info would log a console error on every anonymous page.
@@ -64,7 +64,7 @@ export async function fetchUserInfo(): Promise<UserInfo | null> {
   return user;
 }
 
-/** spec §7: POST /sys/coming_soon. */
+/** POST /sys/coming_soon. */
 export async function subscribeToComingSoon(body: ComingSoonBody): Promise<void> {
   await api.post<null>('/sys/coming_soon', body, { suppressErrorDialog: true });
 }

@@ -2,7 +2,7 @@ import type { CreditHistory, Invoice } from '@moments/contract';
 import type { PricingItem } from '@moments/domain/plans';
 import { api } from './client';
 
-/** spec §7 "Subscription and account" calls (issue 9). */
+/** The subscription and account calls. */
 
 export interface PricingTableReply {
   pricing: PricingItem[];
@@ -20,7 +20,7 @@ export const createSubscription = (plan: string, referral?: string | null) =>
 export const previewInvoice = (plan: string) =>
   api.post<{ amount: number; currency: string }>('/api/subscription/preview_invoice', { plan });
 
-// The plan page shows these failures itself (spec §4: a failed resubscribe re-applies the cancel).
+// The plan page shows these failures itself (a failed resubscribe re-applies the cancel).
 export const resubscribe = (plan: string) =>
   api.post<null>('/api/subscription/resubscribe', { plan }, { suppressErrorDialog: true });
 export const cancelSubscription = () => api.post<null>('/api/subscription/cancel');
@@ -46,11 +46,11 @@ export interface EnterpriseFormValues {
   message: string;
 }
 
-/** spec §7: message display suppressed; the form shows its own failure message (spec §8). */
+/** Message display suppressed; the form shows its own failure message. */
 export const sendContactUs = (form: EnterpriseFormValues) =>
   api.post<null>('/api/contact-us', form, { suppressErrorDialog: true });
 
-/** Credit history (issue 19): every movement of the ledger, newest first, and the buckets. */
+/** Credit history: every movement of the ledger, newest first, and the buckets. */
 export const fetchCreditHistory = (pageNum: number, pageSize = 20) =>
   api.get<CreditHistory>('/api/credit/history', {
     query: { page_num: pageNum, page_size: pageSize },

@@ -4,7 +4,7 @@ import { apiErrorText } from '../messages/domain';
 
 /**
  * The one way the web app talks to the server: unwraps the `{ code, message, data }` envelope,
- * turns every failure into an ApiError, and hands failures to the global error handler (spec §8)
+ * turns every failure into an ApiError, and hands failures to the global error handler
  * unless the request carries SUPPRESS_ERROR_HEADER.
  */
 
@@ -38,7 +38,7 @@ export interface ApiRequestOptions {
   /** Sent as JSON unless it is FormData. */
   body?: unknown;
   headers?: Record<string, string>;
-  /** Adds SUPPRESS_ERROR_HEADER: the caller shows its own message (spec §7). */
+  /** Adds SUPPRESS_ERROR_HEADER: the caller shows its own message. */
   suppressErrorDialog?: boolean;
   signal?: AbortSignal;
 }
@@ -146,7 +146,7 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
     } catch (error) {
       if (!isApiError(error) || suppressed || !errorHandler) throw error;
       if (error.code === ERROR_CODES.NETWORK_DISCONNECTED) {
-        // spec §8: 'Network Disconnected' with Retry; the request stays pending until decided.
+        // The 'Network Disconnected' dialog with Retry; the request stays pending until decided.
         const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
         const decision = await errorHandler.onNetworkFailure(error, {
           readOnly: method === 'GET',

@@ -152,7 +152,7 @@ function CaptionResult({
 
   const durationMs = transcript.duration_ms || task.duration_ms || 0;
   const span = useMemo(() => ({ start: 0, end: durationMs }), [durationMs]);
-  // The one cost function: the whole-video render costs credits by its length (issue 19).
+  // The one cost function: the whole-video render costs credits by its length.
   const exportCost = exportQuote('ANIMATED_CAPTION_EXPORT', durationMs).amount;
   const frame =
     aspect === 'original'

@@ -36,7 +36,7 @@ export function TranscriptList({
         {virtualizer.getVirtualItems().map((item) => (
           <div
             key={item.key}
-            // Rows are as tall as their text (issue 24): each is measured once it is drawn.
+            // Rows are as tall as their text: each is measured once it is drawn.
             ref={virtualizer.measureElement}
             data-index={item.index}
             style={{
@@ -86,7 +86,7 @@ const TranscriptLine = memo(function TranscriptLine({
           {formatClock(start)}
         </Text>
       </UnstyledButton>
-      {/* The whole line, wrapped over as many rows as it needs: nothing is cut off (issue 24). */}
+      {/* The whole line, wrapped over as many rows as it needs: nothing is cut off. */}
       <Textarea
         // Re-mounts when the committed text changes (e.g. undo), keeping typing uncontrolled and cheap.
         key={text}

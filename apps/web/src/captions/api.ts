@@ -11,7 +11,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../api/client';
 import { jobKeys } from '../jobs/api';
 
-/** The caption result page's calls (issue 13): the whole video of a task, captioned. */
+/** The caption result page's calls: the whole video of a task, captioned. */
 
 /** What the page sends as `options`; the span is always the whole video. */
 export type TaskCaptionOptions = Pick<

@@ -26,7 +26,7 @@ interface WaitingRequest {
 }
 
 /**
- * spec §8 global handler: installs itself into the API client and shows the catalogue's dialogs.
+ * The global error handler: installs itself into the API client and shows the catalogue's dialogs.
  * Network failures wait here: Retry re-sends every request that failed, closing gives up on them.
  */
 export function ErrorDialogs() {
@@ -62,7 +62,7 @@ export function ErrorDialogs() {
     [queryClient],
   );
 
-  // spec §8: a browser that goes offline gets the dialog at once, not a spinner that never ends.
+  // A browser that goes offline gets the dialog at once, not a spinner that never ends.
   const [offline, setOffline] = useState(() => !navigator.onLine);
   useEffect(() => {
     const update = () => setOffline(!navigator.onLine);

@@ -2,7 +2,7 @@ import { ERROR_CODES, USAGE_LIMIT_CODES } from '@moments/contract';
 import { describe, expect, it } from 'vitest';
 import { errorDialogFor, limitCauseOf, limitDialogWording } from './catalogue';
 
-describe('errorDialogFor (spec §8 global handler)', () => {
+describe('errorDialogFor (global error handler)', () => {
   it('opens the Network Disconnected dialog when the server cannot be reached', () => {
     expect(errorDialogFor({ code: ERROR_CODES.NETWORK_DISCONNECTED }, null)).toEqual({
       kind: 'network-disconnected',
@@ -65,7 +65,7 @@ describe('errorDialogFor (spec §8 global handler)', () => {
   });
 
   it('prompts for the yearly plan and warns about restricted videos', () => {
-    // The dialog names the feature the server refused (issue 24), not "this feature".
+    // The dialog names the feature the server refused, not "this feature".
     expect(
       errorDialogFor(
         { code: ERROR_CODES.NOT_YEARLY_PLAN, message: 'Batch exports need a yearly plan' },

@@ -3,8 +3,8 @@ import { tierOfPlan } from '@moments/domain/plans';
 import { t } from '../messages/catalogue';
 
 /**
- * spec §8 error catalogue: which dialog an API error opens. Pure, so the mapping is unit-tested;
- * later issues extend it by adding codes here.
+ * The error catalogue: which dialog an API error opens. Pure, so the mapping is unit-tested;
+ * new features extend it by adding codes here.
  */
 
 export type LimitAudience = 'free' | 'paid' | 'pro-plus';
@@ -13,7 +13,7 @@ export type LimitCause = 'credits' | 'exports' | 'usage' | 'too-long';
 
 export type ErrorDialog =
   | { kind: 'network-disconnected' }
-  /** audience decides the wording; `pro-plus` users are asked to write to us instead (spec §6). */
+  /** audience decides the wording; `pro-plus` users are asked to write to us instead. */
   | { kind: 'usage-limit'; audience: LimitAudience; cause: LimitCause }
   /** `feature` names what the user tried (the server's message says it). */
   | { kind: 'not-yearly-plan'; feature: string }

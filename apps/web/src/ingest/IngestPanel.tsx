@@ -38,7 +38,7 @@ function hintFor(preview: LinkPreview, pending: boolean) {
 }
 
 /**
- * spec §2 home input: one box for a link or keywords, an upload area, and once a video is known,
+ * The home input: one box for a link or keywords, an upload area, and once a video is known,
  * its card and the start form.
  */
 export function IngestPanel() {
@@ -48,7 +48,7 @@ export function IngestPanel() {
   const tool = isExternalTool(toolParam) ? toolParam : null;
   const { status } = useSession();
   const signedIn = status === 'authenticated';
-  // spec §2: `url` carries a video link whose metadata is fetched at once.
+  // `url` carries a video link whose metadata is fetched at once.
   const [text, setText] = useState(params.get('url') ?? params.get('query') ?? '');
   const [source, setSource] = useState<'link' | 'upload'>('link');
   const { preview, commit, pending } = useLinkPreview(text, signedIn);
@@ -61,7 +61,7 @@ export function IngestPanel() {
     if (!value) return;
     setSource('link');
     if (preview.kind === 'keyword' && !pending) {
-      // spec §2: /search/result needs a login; a visitor's search (§6) answers on /home itself.
+      // /search/result needs a login; a visitor's search answers on /home itself.
       const page = signedIn ? '/search/result' : '/home';
       void navigate(`${page}?query=${encodeURIComponent(value)}`);
     } else {
@@ -177,7 +177,7 @@ export function IngestPanel() {
 }
 
 /**
- * What a Tools menu entry opened (issue 24): the tool named, and what it needs from this server
+ * What a Tools menu entry opened: the tool named, and what it needs from this server
  * (translation needs an LLM endpoint), said plainly as the captions page says it.
  */
 function ToolIntro({ tool }: { tool: ExternalTool }) {

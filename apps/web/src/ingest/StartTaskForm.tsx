@@ -47,7 +47,7 @@ const CAPTION_DISPLAY_LABELS: Record<CaptionDisplay, string> = {
 };
 
 /**
- * spec §3/§7 task start: what to do with the video (viral moments, a question, captions), the
+ * The task start: what to do with the video (viral moments, a question, captions), the
  * languages, caption display, and an optional audience ("act as") and question.
  */
 export function StartTaskForm({
@@ -58,7 +58,7 @@ export function StartTaskForm({
 }: {
   video: VideoMeta;
   urlSource: UrlSource;
-  /** The task a Tools entry opened the form for (issue 24). */
+  /** The task a Tools entry opened the form for. */
   initialMode?: Mode;
   /** The tool translates: the target language is asked for first. */
   wantsTranslation?: boolean;
@@ -77,7 +77,7 @@ export function StartTaskForm({
   const { user } = useSession();
   // The one cost function (packages/domain taskQuote): what Start charges, summary included.
   const cost = video.duration != null ? taskCost(mode, video.duration * 1000) : null;
-  // The picker says per language whether this install can translate into it (issue 13).
+  // The picker says per language whether this install can translate into it.
   const translation = useTranslationSupport();
   const unavailable = new Set(
     (translation.data?.languages ?? [])
@@ -91,7 +91,7 @@ export function StartTaskForm({
       : language,
   );
   const error = startTask.error;
-  // Balance and usage limits open their own dialog (spec §8); other failures are shown here.
+  // Balance and usage limits open their own dialog; other failures are shown here.
   const inlineError = isApiError(error) && !USAGE_LIMIT_CODES.has(error.code) ? error : null;
 
   const submit = () => {

@@ -31,7 +31,7 @@ const PHASE_LABELS = {
   done: t('ingest.upload.phase.done'),
 } as const;
 
-/** spec §5 upload: drag and drop or pick an mp4, mov or webm; resumable with pause and resume. */
+/** The upload area: drag and drop or pick an mp4, mov or webm; resumable with pause and resume. */
 export function UploadArea({ upload }: { upload: ReturnType<typeof useVideoUpload> }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);

@@ -21,7 +21,7 @@ export const PLATFORM_LABELS: Record<string, string> = {
   direct: t('ingest.platform.direct'),
 };
 
-/** spec §9: "1.2M views · 3 months ago"; either half is left out when unknown. */
+/** Views and age, as "1.2M views · 3 months ago"; either half is left out when unknown. */
 export function videoFacts(video: VideoMeta, nowMs = Date.now()): string[] {
   const facts: string[] = [];
   if (video.view_count != null) {
@@ -88,7 +88,7 @@ export function VideoThumbnail({
   );
 }
 
-/** spec §3/§9 video card: thumbnail, title, duration, channel, abbreviated views, relative date. */
+/** The video card: thumbnail, title, duration, channel, abbreviated views, relative date. */
 export function VideoCard({ video, actions }: { video: VideoMeta; actions?: ReactNode }) {
   const facts = videoFacts(video);
   const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY, false, { getInitialValueInEffect: false });

@@ -5,7 +5,7 @@ import { t } from '../messages/catalogue';
 import { IngestPanel } from './IngestPanel';
 
 /**
- * spec §2 video/result, under /home and /search/result: the video of the `url` parameter (a
+ * video/result, under /home and /search/result: the video of the `url` parameter (a
  * pasted link or a search hit) with its card (thumbnail, title, duration, channel, views or
  * platform, published date) and the start form, so it leads straight to a task.
  */

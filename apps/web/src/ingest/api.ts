@@ -7,7 +7,7 @@ export interface ParsedInput {
   video_platform: UrlSource | null;
 }
 
-/** spec §7: POST /api/parse_url tells a link from keywords; its error messages are suppressed. */
+/** POST /api/parse_url tells a link from keywords; its error messages are suppressed. */
 export function parseInput(text: string, signal?: AbortSignal): Promise<ParsedInput> {
   return api.post<ParsedInput>('/api/parse_url', undefined, {
     query: { url: text },
@@ -17,7 +17,7 @@ export function parseInput(text: string, signal?: AbortSignal): Promise<ParsedIn
 }
 
 /**
- * spec §7: POST /api/p/v2/get_video_meta with a cancel signal: typing again aborts the request,
+ * POST /api/p/v2/get_video_meta with a cancel signal: typing again aborts the request,
  * which also stops the server's metadata fetch. Failures are shown next to the input.
  */
 export function fetchVideoMeta(videoUrl: string, signal?: AbortSignal): Promise<VideoMeta> {

@@ -9,7 +9,7 @@ export const TUS_ENDPOINT = '/api/upload/tus';
 /** Resumable chunks: a dropped connection costs at most this much re-sending. */
 const CHUNK_BYTES = 32 * 1024 * 1024;
 
-/** spec §5: only mp4, mov and webm; checked here too so a wrong file fails before any byte is sent. */
+/** Only mp4, mov and webm; checked here too so a wrong file fails before any byte is sent. */
 export function uploadRejection(file: Pick<File, 'name' | 'size'>): ApiError | null {
   const extension = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
   if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
@@ -72,7 +72,7 @@ const IDLE: UploadState = {
 
 /**
  * A resumable (tus) upload of one video: progress, pause and resume; the finished upload's reply
- * is the video meta to start a task with (spec §5 "Upload").
+ * is the video meta to start a task with.
  */
 export function useVideoUpload() {
   const [state, setState] = useState<UploadState>(IDLE);

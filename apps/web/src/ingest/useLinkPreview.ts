@@ -17,8 +17,8 @@ export type LinkPreview =
   | { kind: 'error'; error: ApiError };
 
 /**
- * Reads the home box (spec §3 input types): parse_url tells a link from keywords; a link's
- * metadata is fetched, and typing again cancels the request still in flight (spec §7).
+ * Reads the home box (a link or keywords): parse_url tells a link from keywords; a link's
+ * metadata is fetched, and typing again cancels the request still in flight.
  * `commit()` reads the current text at once (Enter, or the `url` query parameter on arrival).
  */
 export function useLinkPreview(text: string, signedIn: boolean) {

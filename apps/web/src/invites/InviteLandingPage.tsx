@@ -7,7 +7,7 @@ import { t } from '../messages/catalogue';
 import { useInviteLanding } from './api';
 import { rewardCredits } from './credits';
 
-/** spec §2 /invite/landing (anonymous): where an invite link leads a friend. */
+/** /invite/landing (anonymous): where an invite link leads a friend. */
 export default function InviteLandingPage() {
   const [params] = useSearchParams();
   const code = params.get(REFERRAL_QUERY_PARAM);

@@ -19,7 +19,7 @@ import { t } from '../messages/catalogue';
 import { useInviteInfo } from './api';
 import { rewardCredits } from './credits';
 
-/** spec §2 /invite: the user's referral link and what a friend and the user get. */
+/** /invite: the user's referral link and what a friend and the user get. */
 export default function InvitePage() {
   const { data, isPending, isError } = useInviteInfo();
   return (

@@ -2,7 +2,7 @@ import type { InviteInfo, InviteLanding } from '@moments/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 
-/** Invite calls (issue 10 item 4). */
+/** Invite calls. */
 export function useInviteInfo() {
   return useQuery({
     queryKey: ['invite', 'info'],

@@ -41,8 +41,8 @@ export function editPathOf(job: Pick<Job, 'moment_id'>): string {
 }
 
 /**
- * /job/{jobId}: an export's progress, then its video with download and share (spec §2; listed
- * without login, so a signed-out visitor is asked to log in rather than redirected).
+ * /job/{jobId}: an export's progress, then its video with download and share (a route
+ * without a login guard, so a signed-out visitor is asked to log in rather than redirected).
  */
 export default function JobResultPage() {
   const { jobId = '' } = useParams();
@@ -52,7 +52,7 @@ export default function JobResultPage() {
   const loggedOut =
     session.status === 'anonymous' || (isApiError(job.error) && job.error.status === 401);
 
-  // spec §2: the top bar shows the job's video (title with its hover card), from its task.
+  // The top bar shows the job's video (title with its hover card), from its task.
   const task = useTask(job.data?.task_id ?? undefined);
   const video = task.data?.video;
   const topBar = useMemo(
@@ -251,7 +251,7 @@ function DoneExport({
 }
 
 /**
- * Share: an unlisted public page of this clip that anyone can open without an account (issue 24),
+ * Share: an unlisted public page of this clip that anyone can open without an account,
  * made on demand and revocable; the link shown is that page, not this owner-only one.
  */
 function ClipSharePanel({ job }: { job: Job }) {

@@ -2,7 +2,7 @@ import { Badge } from '@mantine/core';
 import type { Job } from '@moments/contract';
 import { t } from '../messages/catalogue';
 
-/** spec §3 job status as a badge: rendering with its percent, ready, or failed. */
+/** An export job's status as a badge: rendering with its percent, ready, or failed. */
 export function JobStatusBadge({ job }: { job: Pick<Job, 'status' | 'progress'> }) {
   if (job.status === 'DONE')
     return (

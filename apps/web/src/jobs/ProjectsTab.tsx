@@ -138,7 +138,7 @@ function ProjectCard({ job, onDelete }: { job: Job; onDelete(): void }) {
       >
         <Center h={160} bg="dark.7" style={{ overflow: 'hidden' }}>
           {job.poster_url ? (
-            // The export's poster: a frame of the finished MP4 the server stored (issue 24).
+            // The export's poster: a frame of the finished MP4 the server stored.
             <img
               src={job.poster_url}
               alt=""

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { useRealtimeMessages, useRealtimeReconnect, useRealtimeStatus } from '../realtime';
 
-/** Export jobs (spec §3 Job, §7 /api/job) as TanStack Query hooks. */
+/** Export jobs (/api/job) as TanStack Query hooks. */
 
 export const jobKeys = {
   all: ['jobs'] as const,
@@ -23,7 +23,7 @@ function pollInterval(running: boolean, realtimeConnected: boolean): number | fa
 }
 
 /**
- * Keeps cached jobs current from the pushed JOB_* messages (spec §4): progress goes straight into
+ * Keeps cached jobs current from the pushed JOB_* messages: progress goes straight into
  * the cache; a finished job is fetched again for its signed file_url and error reason.
  */
 export function useJobUpdates(): void {
@@ -52,7 +52,7 @@ export function useJobUpdates(): void {
 
 /**
  * One export job. The page shows its own messages (logged out, not found), so no global dialog;
- * a signed-out visitor gets 401 (spec §2 lists /job/{jobId} without login).
+ * a signed-out visitor gets 401 (/job/{jobId} is a route without a login guard).
  */
 export function useJob(jobId: string, enabled = true) {
   const { connected } = useRealtimeStatus();
@@ -93,7 +93,7 @@ export function useDeleteJob() {
 }
 
 /**
- * Sharing a finished export as an unlisted clip page /s/{id}?clip=1 (issue 24), and revoking it.
+ * Sharing a finished export as an unlisted clip page /s/{id}?clip=1, and revoking it.
  * The job is fetched again after either, so its `share_id` says what is shared.
  */
 export function useClipShare(jobId: string) {

@@ -50,7 +50,7 @@ function SessionActions() {
   return user ? <AccountActions user={user} /> : <GuestActions />;
 }
 
-/** spec §1 web layout: top banner, header, side menu. */
+/** The web layout: top banner, header, side menu. */
 function WebLayout({ children }: { children: ReactNode }) {
   const banner = useUpdateBanner();
   const headerHeight = HEADER_HEIGHT + (banner.visible ? UPDATE_BANNER_HEIGHT_PX : 0);
@@ -87,7 +87,7 @@ function WebLayout({ children }: { children: ReactNode }) {
   );
 }
 
-/** spec §1 mobile layout: top bar with invite button and a bottom menu. */
+/** The mobile layout: top bar with invite button and a bottom menu. */
 function MobileLayout({ children }: { children: ReactNode }) {
   const { status, user } = useSession();
   const banner = useUpdateBanner();

@@ -35,7 +35,7 @@ export function AccountAvatar({ user, size = 34 }: { user: UserInfo; size?: numb
   );
 }
 
-/** spec §2 header when logged in: bell, upgrade, avatar. */
+/** The header when logged in: bell, upgrade, avatar. */
 export function AccountActions({ user }: { user: UserInfo }) {
   return (
     <Group gap="sm" wrap="nowrap">
@@ -86,7 +86,7 @@ export function MobileAccountActions({ user }: { user: UserInfo }) {
   );
 }
 
-/** spec §2 Tools dropdown: the tools' pages in a new tab. */
+/** The Tools dropdown: the tools' pages in a new tab. */
 export function ToolsMenu() {
   return (
     <Menu position="bottom-start" shadow="md" width={240}>
@@ -102,7 +102,7 @@ export function ToolsMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         {EXTERNAL_TOOLS.map((tool) => (
-          // spec §2: each tool opens in a new tab, the product's own start form by default.
+          // Each tool opens in a new tab, the product's own start form by default.
           <Menu.Item
             key={tool}
             component="a"
@@ -124,7 +124,7 @@ const COMMUNITY_LINK_TARGET = COMMUNITY_CHAT_URL.startsWith('/')
   ? {}
   : { target: '_blank', rel: 'noopener noreferrer' };
 
-/** spec §2 header when logged out: Tools, community chat, Log in, Sign up free. */
+/** The header when logged out: Tools, community chat, Log in, Sign up free. */
 export function GuestActions() {
   return (
     <Group gap="xs" wrap="nowrap">

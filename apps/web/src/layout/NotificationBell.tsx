@@ -23,7 +23,7 @@ import { useRealtimeStatus } from '../realtime';
 
 const DROPDOWN_ITEMS = 8;
 
-/** Header bell (spec §2) with the unread count and the latest notifications. */
+/** Header bell with the unread count and the latest notifications. */
 export function NotificationBell() {
   const [opened, setOpened] = useState(false);
   const list = useNotificationList();

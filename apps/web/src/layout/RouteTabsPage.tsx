@@ -9,7 +9,7 @@ export interface RouteTab {
 }
 
 /**
- * A titled page whose tabs are route segments (spec §2 /library/{tab}, /settings/{tab}): the tab
+ * A titled page whose tabs are route segments (/library/{tab}, /settings/{tab}): the tab
  * bar navigates to `${basePath}/${tab}` and the children show the current tab.
  */
 export function RouteTabsPage<Tab extends string>(props: {

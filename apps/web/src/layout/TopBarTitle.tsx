@@ -6,7 +6,7 @@ import { useTopBarVideoState } from './topBarVideo';
 import { VideoTitleHoverCard } from './VideoTitleHoverCard';
 import { t } from '../messages/catalogue';
 
-/** spec §2 back button: one step back when there is history, otherwise /home replacing the entry. */
+/** The back button: one step back when there is history, otherwise /home replacing the entry. */
 export function BackButton() {
   const navigate = useNavigate();
   const goBack = () => {
@@ -29,7 +29,7 @@ export function BackButton() {
   );
 }
 
-/** The route-dependent part of the header: back button and title (spec §2). */
+/** The route-dependent part of the header: back button and title. */
 export function TopBarTitle() {
   const { pathname } = useLocation();
   const { video } = useTopBarVideoState();

@@ -20,7 +20,7 @@ function dismissedKinds(): string[] {
   return kinds;
 }
 
-/** Which banner shows (issue 24: by plan and period), and its dismissal, remembered locally. */
+/** Which banner shows (by plan and period), and its dismissal, remembered locally. */
 export function useUpdateBanner() {
   const { status, user } = useSession();
   const [dismissed, setDismissed] = useState(dismissedKinds);
@@ -29,7 +29,7 @@ export function useUpdateBanner() {
   const visible = kind !== null && !dismissed.includes(kind);
   const dismiss = () => {
     if (!kind) return;
-    // spec §2: dismissal is remembered locally (per banner: a plan change may bring another).
+    // Dismissal is remembered locally (per banner: a plan change may bring another).
     const next = [...dismissed, kind];
     writeStored(STORAGE_KEYS.bannerDismissedFor, next.join(','));
     setDismissed(next);
@@ -37,7 +37,7 @@ export function useUpdateBanner() {
   return { visible, kind, dismiss };
 }
 
-/** spec §2 / §9: the 36 px banner linking to the yearly plans; what it says depends on the plan. */
+/** The 36 px banner linking to the yearly plans; what it says depends on the plan. */
 export function UpdateBanner({ kind, onDismiss }: { kind: BannerKind; onDismiss(): void }) {
   const { text, link } = BANNER_TEXT[kind];
   return (

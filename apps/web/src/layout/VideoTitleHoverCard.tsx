@@ -6,7 +6,7 @@ import { t } from '../messages/catalogue';
 import { formatViewCount } from '../messages/domain';
 import type { TopBarVideo } from './topBarVideo';
 
-/** spec §2: on moment and job routes the top bar shows the video's title with a hover card. */
+/** On moment and job routes the top bar shows the video's title with a hover card. */
 export function VideoTitleHoverCard({ video }: { video: TopBarVideo }) {
   const facts: Array<{ icon: typeof IconClock; text: string }> = [];
   if (video.duration != null)

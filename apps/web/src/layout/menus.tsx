@@ -19,7 +19,7 @@ interface MenuEntry {
   icon: typeof IconHome;
 }
 
-/** spec §2 side menu: home, library, plan, invite friends, settings. */
+/** The side menu: home, library, plan, invite friends, settings. */
 const SIDE_MENU: MenuEntry[] = [
   { key: 'home', label: 'layout.menu.home', to: '/home', icon: IconHome },
   { key: 'library', label: 'title.library', to: '/library/videoTasks', icon: IconVideo },
@@ -28,7 +28,7 @@ const SIDE_MENU: MenuEntry[] = [
   { key: 'settings', label: 'title.settings', to: '/settings/profile', icon: IconSettings },
 ];
 
-/** spec §1/§2 mobile bottom menu: home, library, notifications, settings. */
+/** The mobile bottom menu: home, library, notifications, settings. */
 const BOTTOM_MENU: MenuEntry[] = [
   { key: 'home', label: 'layout.menu.home', to: '/home', icon: IconHome },
   { key: 'library', label: 'title.library', to: '/library/videoTasks', icon: IconVideo },

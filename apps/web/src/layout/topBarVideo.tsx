@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 
-/** The facts the top bar's video hover card shows (spec §2); pages of later issues provide them. */
+/** The facts the top bar's video hover card shows; the video's pages provide them. */
 export interface TopBarVideo {
   title: string;
   thumbnail?: string | null;

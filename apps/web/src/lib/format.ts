@@ -1,6 +1,6 @@
 /**
- * Display formatters the shell needs beyond @moments/domain/format (which holds the spec §9 rules:
- * view counts, durations, relative times, credits).
+ * Display formatters the shell needs beyond @moments/domain/format (which holds the shared
+ * display rules: view counts, durations, relative times, credits).
  */
 
 /** Seconds since the epoch to a short local date (the top bar hover card's published date). */

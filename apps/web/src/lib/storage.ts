@@ -1,5 +1,5 @@
 /**
- * Flags the spec says are "remembered locally" (spec §2), under one prefix so they are easy to find
+ * Flags the spec says are "remembered locally", under one prefix so they are easy to find
  * and clear. Storage can be unavailable (private mode, quotas): reads then fall back to "not set".
  */
 export const STORAGE_KEYS = {
@@ -7,9 +7,9 @@ export const STORAGE_KEYS = {
   updateBannerDismissed: 'moments.updateBannerDismissed',
   welcomeOfferSeen: 'moments.welcomeOfferSeen',
   communityChatClosed: 'moments.communityChatClosed',
-  /** Payment-return session ids already celebrated (spec §4: last 30). */
+  /** Payment-return session ids already celebrated (last 30). */
   paymentSessions: 'moments.paymentSessions',
-  /** The not-yearly-plan guard was dismissed (spec §2: remembered locally). */
+  /** The not-yearly-plan guard was dismissed (remembered locally). */
   yearlyGuardDismissed: 'moments.yearlyGuardDismissed',
   /** The banner variant last dismissed (a new variant, after a plan change, shows again). */
   bannerDismissedFor: 'moments.bannerDismissedFor',

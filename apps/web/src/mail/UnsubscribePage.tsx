@@ -5,7 +5,7 @@ import { useUnsubscribe, useUnsubscribeInfo } from './api';
 import { t } from '../messages/catalogue';
 import { mailCategoryLabel } from '../messages/domain';
 
-/** spec §2 /unsubscribe/{encodedParam} (anonymous): says what stops, and stops it on confirm. */
+/** /unsubscribe/{encodedParam} (anonymous): says what stops, and stops it on confirm. */
 export default function UnsubscribePage() {
   const token = useParams().encodedParam ?? '';
   const info = useUnsubscribeInfo(token);

@@ -2,7 +2,7 @@ import type { MailPreferences, UnsubscribeInfo, UserMailCategory } from '@moment
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 
-/** Unsubscribe links and mail preferences (issue 10 item 5). */
+/** Unsubscribe links and mail preferences. */
 export function useUnsubscribeInfo(token: string) {
   return useQuery({
     queryKey: ['unsubscribe', token],

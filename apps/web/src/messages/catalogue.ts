@@ -21,28 +21,28 @@ import { SUMMARIES_MESSAGES } from './areas/summaries';
 import { TASKS_MESSAGES } from './areas/tasks';
 
 /**
- * The message catalogue: every key a screen may name (the spec's own keys, such as §5's
- * 'plan protocol tips', and the app's `area.name` keys) with the text a person reads. Screens call
- * `t(key)`; a key never reaches the screen as it is, and the browser suite fails on any
- * screen that shows one (`rawKeysIn`).
+ * The message catalogue: every key a screen may name (the spec's own keys, such as the plan
+ * page's 'plan protocol tips', and the app's `area.name` keys) with the text a person reads.
+ * Screens call `t(key)`; a key never reaches the screen as it is, and the browser suite fails on
+ * any screen that shows one (`rawKeysIn`).
  */
 export const MESSAGES = {
-  // spec §5: the checkbox under a plan's confirm button (terms and privacy).
+  // The checkbox under a plan's confirm button (terms and privacy).
   [PLAN_PROTOCOL_TIPS]: 'Tick the box to agree to the Terms of Use and the Privacy Policy first.',
 
-  // Pop-ups on home (spec §2), one per visit.
+  // Pop-ups on home, one per visit.
   'popup.welcome.label': 'Welcome gift: 50% off the annual plan',
   'popup.community.label': 'Community chat',
   'popup.yearly.label': 'Yearly plans',
   'popup.yearly.feature': 'Twelve months of credits at once',
 
-  // The update banner (spec §2 / §9), by plan and period.
+  // The update banner, by plan and period.
   'banner.newMember': 'Limited time: 50% off the annual plan for new members.',
   'banner.newMember.link': 'See yearly plans',
   'banner.switchYearly': 'Switch to yearly billing and pay less per month.',
   'banner.switchYearly.link': 'Compare yearly plans',
 
-  // The logged-out Tools menu (spec §2) opening the product's own start forms.
+  // The logged-out Tools menu opening the product's own start forms.
   'tools.video-summarizer': 'Video summarizer',
   'tools.video-translator': 'Video translator',
   'tools.subtitle-translator': 'Subtitle translator',
@@ -64,7 +64,7 @@ export const MESSAGES = {
   // Words many screens share.
   'common.close': 'Close',
 
-  // Accessible names and titles of the screens' controls, dialogs and empty states (issue 24).
+  // Accessible names and titles of the screens' controls, dialogs and empty states.
   'a11y.announcement': 'Announcement',
   'a11y.back': 'Back',
   'a11y.bottomMenu': 'Bottom menu',
@@ -141,7 +141,7 @@ export const MESSAGES = {
   'title.yourSubscriptionIsCancelled': 'Your subscription is cancelled',
   'title.yourVideosCouldNotBeLoaded': 'Your videos could not be loaded',
 
-  // Sharing an exported clip (issue 24).
+  // Sharing an exported clip.
   'clip.share.title': 'Share this clip',
   'clip.share.text':
     'Anyone with the link can watch this clip, without an account. Stop sharing and the link stops working.',

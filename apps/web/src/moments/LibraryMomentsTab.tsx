@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { MyMoments, isMyMomentsList } from './MyMoments';
 
-/** spec §2 /library/moments: the library's Moments tab (all, favourites, clipped). */
+/** /library/moments: the library's Moments tab (all, favourites, clipped). */
 export function LibraryMomentsTab() {
   const [params, setParams] = useSearchParams();
   const list = params.get('list');

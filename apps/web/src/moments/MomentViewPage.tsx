@@ -47,7 +47,7 @@ function PrivateMoment() {
   );
 }
 
-/** For visitors: what Moments is, and a way in (spec §6: anonymous visitors may view a moment). */
+/** For visitors: what Moments is, and a way in (anonymous visitors may view a moment). */
 function SignUpCallToAction() {
   return (
     <Card p="lg" bg="violet.0" style={{ borderColor: 'var(--mantine-color-violet-2)' }}>
@@ -78,7 +78,7 @@ function SignUpCallToAction() {
   );
 }
 
-/** spec §2 /home/moment/{momentId}: one moment, public once shared; its owner also gets actions. */
+/** /home/moment/{momentId}: one moment, public once shared; its owner also gets actions. */
 export default function MomentViewPage() {
   const { momentId = '' } = useParams();
   const view = useMomentView(momentId);

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { MyMoments, isMyMomentsList } from './MyMoments';
 import { t } from '../messages/catalogue';
 
-/** spec §2 /moments: every moment of the user's videos (all, favourites, clipped). */
+/** /moments: every moment of the user's videos (all, favourites, clipped). */
 export default function MyMomentsPage() {
   const [params, setParams] = useSearchParams();
   const list = params.get('list');

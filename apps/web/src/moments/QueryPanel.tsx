@@ -27,7 +27,7 @@ const STATUS_COLORS: Record<Task['status'], string> = {
 };
 
 /**
- * Moment search (spec §7): the question this task answers, the earlier questions on the same
+ * Moment search: the question this task answers, the earlier questions on the same
  * video (query history through root_task_id), and a box to ask another one.
  */
 export function QueryPanel({ task }: { task: Task }) {

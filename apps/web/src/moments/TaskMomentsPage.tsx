@@ -51,7 +51,7 @@ function NotFoundCard() {
 /** Where the list sits beside the player (Mantine's lg breakpoint) instead of below it. */
 const WIDE_QUERY = '(min-width: 75em)';
 
-/** spec §2 /video/{taskId}/moments: the player and the task's ranked moments. */
+/** /video/{taskId}/moments: the player and the task's ranked moments. */
 export default function TaskMomentsPage() {
   const { taskId = '' } = useParams();
   const task = useTask(taskId);
@@ -81,7 +81,7 @@ export default function TaskMomentsPage() {
       </Stack>
     );
   }
-  // A caption task's result is its captions page (issue 24): this route leads there.
+  // A caption task's result is its captions page: this route leads there.
   if (task.data.kind === 'caption') return <Navigate to={taskResultPath(task.data)} replace />;
   return (
     <Stack maw={1200} mx="auto" gap="lg" data-task-id={task.data.id}>

@@ -30,7 +30,7 @@ const STAGE_LABELS: Record<Task['stage'], string> = {
   finishing: t('moments.stage.finishing'),
 };
 
-/** A task that is not DONE yet: its progress, or the reason it failed (spec §4 task states). */
+/** A task that is not DONE yet: its progress, or the reason it failed. */
 export function TaskStatusPanel({ task }: { task: Task }) {
   const backLink = (
     <Button
@@ -98,7 +98,7 @@ export function TaskStatusPanel({ task }: { task: Task }) {
 }
 
 /**
- * Issue 22 item 4: while a long video is transcribed in chunks, the transcript heard so far and
+ * While a long video is transcribed in chunks, the transcript heard so far and
  * the moments it already holds (provisional: the final ranking replaces them when the task ends).
  */
 function PartialResults({ taskId }: { taskId: string }) {

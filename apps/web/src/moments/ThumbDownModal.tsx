@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { THUMB_DOWN_REASON_LABELS, THUMB_DOWN_REASONS, type ThumbDownReason } from './api';
 import { t } from '../messages/catalogue';
 
-/** Thumbs down asks why (spec §7: THUMB_DOWN carries content and reason). */
+/** Thumbs down asks why (THUMB_DOWN carries content and reason). */
 export function ThumbDownModal({
   opened,
   onClose,

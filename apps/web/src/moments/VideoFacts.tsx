@@ -5,7 +5,7 @@ import { formatViewCount } from '../messages/domain';
 import type { ReactNode } from 'react';
 import { t } from '../messages/catalogue';
 
-/** The video a moment list belongs to: thumbnail, title and its facts (spec §9 formats). */
+/** The video a moment list belongs to: thumbnail, title and its facts (views, date, duration). */
 export function VideoFacts({ video, children }: { video: VideoMeta; children?: ReactNode }) {
   const facts = [
     video.channel_title,

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, isApiError } from '../api/client';
 import { t } from '../messages/catalogue';
 
-/** The moment calls of spec §7 as TanStack Query hooks; the one place the moments UI talks to the API. */
+/** The moment calls as TanStack Query hooks; the one place the moments UI talks to the API. */
 
 export const momentKeys = {
   all: ['moments'] as const,
@@ -50,7 +50,7 @@ export function useTaskMoments(taskId: string, enabled: boolean) {
   });
 }
 
-/** The root task and its query tasks (spec §7 query_history). */
+/** The root task and its query tasks (the query history). */
 export function useQueryHistory(rootTaskId: string | null) {
   return useQuery({
     queryKey: momentKeys.history(rootTaskId ?? ''),
@@ -62,7 +62,7 @@ export function useQueryHistory(rootTaskId: string | null) {
   });
 }
 
-/** What Ask charges: the server knows whether the video's transcript is reused (issue 19). */
+/** What Ask charges: the server knows whether the video's transcript is reused. */
 export function useQuestionQuote(rootTaskId: string) {
   return useQuery({
     queryKey: momentKeys.questionQuote(rootTaskId),
@@ -171,7 +171,7 @@ export function useUnclip() {
   });
 }
 
-/** spec §7: a follow-up query on the same video, chained to the root task (reuses its transcript). */
+/** A follow-up query on the same video, chained to the root task (reuses its transcript). */
 export function useAskQuestion(task: Task | undefined) {
   const queryClient = useQueryClient();
   return useMutation({

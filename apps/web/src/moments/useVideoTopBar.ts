@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTopBarVideo, type TopBarVideo } from '../layout/topBarVideo';
 import { t } from '../messages/catalogue';
 
-/** The top bar's hover-card facts of a video (spec §2). */
+/** The top bar's hover-card facts of a video. */
 export function topBarVideoOf(video: VideoMeta): TopBarVideo {
   return {
     title: video.title || t('summaries.untitledVideo'),
@@ -16,7 +16,7 @@ export function topBarVideoOf(video: VideoMeta): TopBarVideo {
   };
 }
 
-/** spec §2: moment routes show their video's title (with a hover card) in the top bar. */
+/** Moment routes show their video's title (with a hover card) in the top bar. */
 export function useVideoTopBar(video: VideoMeta | null | undefined): void {
   const topBar = useMemo(() => (video ? topBarVideoOf(video) : null), [video]);
   useTopBarVideo(topBar);

@@ -22,7 +22,7 @@ import { t } from '../messages/catalogue';
 
 const AUTOSAVE_DELAY_MS = 700;
 
-/** issue 10: /note/detail/{noteId}: edit with autosave, share, delete. Owner only. */
+/** /note/detail/{noteId}: edit with autosave, share, delete. Owner only. */
 export default function NoteDetailPage() {
   const { noteId = '' } = useParams();
   const navigate = useNavigate();

@@ -73,7 +73,7 @@ export function NoteEditor({
   onChange(html: string): void;
   label: string;
 }) {
-  // Options that stay the same object across renders (issue 24): tiptap compares them on every
+  // Options that stay the same object across renders: tiptap compares them on every
   // render and otherwise re-applies them to the live view, which while keys are being typed into a
   // just-opened note could write the same text twice. The content is only the starting point.
   const [content] = useState(initialHtml);

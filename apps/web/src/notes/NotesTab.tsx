@@ -17,7 +17,7 @@ import { useCreateNote, useNotes } from '../summaries/api';
 import { t } from '../messages/catalogue';
 import { formatRelativeTime } from '../messages/domain';
 
-/** issue 10: the library's Notes tab: search, open, and start a blank note. */
+/** The library's Notes tab: search, open, and start a blank note. */
 export function NotesTab() {
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query.trim());

@@ -15,7 +15,7 @@ const BUTTON_LABELS = {
   none: t('common.close'),
 } as const;
 
-/** spec §4/§8 dialogs of an opened notification. */
+/** The dialogs of an opened notification. */
 export function NotificationDialog() {
   const notification = useNotificationDialog();
   const navigate = useNavigate();
@@ -28,7 +28,7 @@ export function NotificationDialog() {
     if (target === 'video-tasks') void navigate('/library/videoTasks');
     if (target === 'job' && data.job_id) void navigate(`/job/${data.job_id}`);
     if (target === 'moment-clip' && data.job_id) {
-      // spec §4: the failure dialog's button fetches the job to find its moment.
+      // The failure dialog's button fetches the job to find its moment.
       setBusy(true);
       // Unreadable job: fall back to the notification's own moment id below.
       const job = await fetchJob(data.job_id).catch(() => null);

@@ -54,7 +54,7 @@ export function NotificationItem({
       <UnstyledButton onClick={() => onOpen(notification)} style={{ flex: 1, minWidth: 0 }}>
         <Group wrap="nowrap" gap="sm" align="flex-start">
           {thumbnail ? (
-            // What it is about: the video's or the export's picture (issue 24).
+            // What it is about: the video's or the export's picture.
             <Box pos="relative" style={{ flexShrink: 0 }}>
               <Image
                 src={thumbnail}

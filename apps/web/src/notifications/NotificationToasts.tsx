@@ -10,7 +10,7 @@ import { t } from '../messages/catalogue';
 const TOAST_MS = 8000;
 
 // Desktop: under the header, away from the bottom-right action rows (export, retry) they report
-// on. Phones: above the bottom menu, where they cover no page title (issue 24).
+// on. Phones: above the bottom menu, where they cover no page title.
 const PLACE_ON_PHONES = { bottom: 'calc(var(--app-shell-footer-height, 64px) + 12px)' };
 const PLACE_ON_DESKTOP = { top: 'calc(var(--app-shell-header-height, 64px) + 12px)' };
 
@@ -52,7 +52,7 @@ function TimedToast({
   );
 }
 
-/** A finished task or export pops up for a few seconds (spec §4 "task updates arrive as notifications"). */
+/** A finished task or export pops up for a few seconds (task updates arrive as notifications). */
 export function NotificationToasts({
   toasts,
   onOpen,

@@ -5,7 +5,7 @@ import { NotificationItem } from './NotificationItem';
 import { useOpenNotification } from './useOpenNotification';
 import { t } from '../messages/catalogue';
 
-/** spec §2 /notification (the mobile menu entry): every notification, 20 at a time. */
+/** /notification (the mobile menu entry): every notification, 20 at a time. */
 export default function NotificationsPage() {
   const list = useNotificationList();
   const { markAllViewed, remove } = useNotificationActions();

@@ -9,7 +9,7 @@ export interface NotificationPage {
 }
 
 /**
- * spec §8: "Notification calls that fail are silently ignored", so every call here suppresses
+ * Notification calls that fail are silently ignored, so every call here suppresses
  * the global dialogs; the X-Stomp-Session header spares this client its own sync echo.
  */
 const quiet = () => ({ suppressErrorDialog: true, headers: stompSessionHeaders() });
@@ -33,6 +33,6 @@ export const markAllNotificationsViewed = () =>
 export const deleteNotifications = (ids: string[]) =>
   api.delete<string[]>('/api/notify/delete', { ...quiet(), body: ids });
 
-/** spec §7: GET /api/job/{id} with error messages suppressed; the dialog reads moment_id. */
+/** GET /api/job/{id} with error messages suppressed; the dialog reads moment_id. */
 export const fetchJob = (jobId: string) =>
   api.get<Job>(`/api/job/${encodeURIComponent(jobId)}`, { suppressErrorDialog: true });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeNotification } from './describe';
 import { notificationFromMessage } from './useNotifications';
 
-describe('notification wording and targets (spec §4)', () => {
+describe('notification wording and targets', () => {
   it('sends task results to the video list and exports to the job or the moment', () => {
     const taskDone = describeNotification({
       type: 'TASK_STATUS_UPDATE',

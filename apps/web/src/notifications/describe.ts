@@ -7,14 +7,14 @@ export interface NotificationText {
   title: string;
   body: string;
   tone: NotificationTone;
-  /** What opening it leads to (spec §4). */
+  /** What opening it leads to. */
   target: 'video-tasks' | 'job' | 'moment-clip' | 'none';
 }
 
 const text = (value: unknown, fallback: string) =>
   typeof value === 'string' && value.trim() ? value : fallback;
 
-/** The words a notification is shown with, in the list and in its dialog (spec §4, §8). */
+/** The words a notification is shown with, in the list and in its dialog. */
 export function describeNotification(
   notification: Pick<Notification, 'type' | 'data'>,
 ): NotificationText {

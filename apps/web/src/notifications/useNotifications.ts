@@ -83,7 +83,7 @@ function withLocalChanges(
 }
 
 /**
- * spec §3 "Notification list state" / §9: pages of 20; loading more asks for the next page with
+ * The notification list: pages of 20; loading more asks for the next page with
  * the first request's time as `created`, so notifications that arrive meanwhile (they are pushed
  * and prepended) do not shift the pages. Shared by the bell and /notification.
  */
@@ -108,7 +108,7 @@ export function useNotificationList() {
   return {
     notifications,
     unreadCount,
-    /** spec §3 data-loaded flag */
+    /** Whether the first page has loaded. */
     loaded: query.isSuccess,
     hasMore: query.hasNextPage,
     loadingMore: query.isFetchingNextPage,
@@ -158,7 +158,7 @@ export function notificationFromMessage(
 
 /**
  * Mount once (the app frame): new notifications are prepended, SYNC_NOTIFY_VIEW and
- * SYNC_NOTIFY_DELETE from the user's other clients update the list and the badge (spec §4).
+ * SYNC_NOTIFY_DELETE from the user's other clients update the list and the badge.
  * Returns the notifications that just arrived, for the toast.
  */
 export function useLiveNotifications(onArrival: (notification: Notification) => void): void {
@@ -203,7 +203,7 @@ export async function rereadNotifications(queryClient: QueryClient): Promise<voi
   if (loading) await queryClient.refetchQueries(filters, { cancelRefetch: false });
 }
 
-/** Viewing, marking all and deleting: the list changes at once, failures are ignored (spec §8). */
+/** Viewing, marking all and deleting: the list changes at once, failures are ignored. */
 export function useNotificationActions() {
   const queryClient = useQueryClient();
   const markViewed = useCallback(

@@ -5,8 +5,8 @@ import { describeNotification } from './describe';
 import { useNotificationActions } from './useNotifications';
 
 /**
- * spec §4: opening a notification marks it viewed before any dialog shows. The call's outcome is
- * not waited on beyond its reply, and a failure is ignored (spec §8).
+ * Opening a notification marks it viewed before any dialog shows. The call's outcome is
+ * not waited on beyond its reply, and a failure is ignored.
  */
 export function useOpenNotification() {
   const { markViewed } = useNotificationActions();

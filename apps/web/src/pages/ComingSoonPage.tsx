@@ -17,7 +17,7 @@ import { isApiError } from '../api/client';
 import { EXTERNAL_TOOL_LABELS } from '../config';
 import { t } from '../messages/catalogue';
 
-/** spec §2 /comingsoon: sign up for updates about tools that are not out yet (POST /sys/coming_soon). */
+/** /comingsoon: sign up for updates about tools that are not out yet (POST /sys/coming_soon). */
 export default function ComingSoonPage() {
   const [types, setTypes] = useState<string[]>([]);
   const [email, setEmail] = useState('');

@@ -15,8 +15,8 @@ const HIGHLIGHTS = [
 ] as const;
 
 /**
- * spec §2 /home: the search and link box, the shared moments, and the pop-ups for logged-in users.
- * A visitor's search (spec §6: anonymous visitors may use the home search) answers here, under
+ * /home: the search and link box, the shared moments, and the pop-ups for logged-in users.
+ * A visitor's search (anonymous visitors may use the home search) answers here, under
  * the box, since /search/result needs a login.
  */
 export default function HomePage() {

@@ -19,7 +19,7 @@ function isLibraryTab(value: string | undefined): value is LibraryTab {
   return (LIBRARY_TABS as readonly string[]).includes(value ?? '');
 }
 
-/** spec §2 /library/{tab}: videoTasks, moments, projects, notes. Lists arrive with later issues. */
+/** /library/{tab}: videoTasks, moments, projects, notes. */
 export default function LibraryPage() {
   const { tab } = useParams();
   if (!isLibraryTab(tab)) return <Navigate to="/library/videoTasks" replace />;

@@ -48,7 +48,7 @@ const CLIENT_MESSAGES: Record<Field, MessageKey> = {
   username: 'pages.login.usernameRule',
 };
 
-/** spec §2 /login; `?type=signup` selects sign-up; `?redirect=` is where to return. */
+/** /login; `?type=signup` selects sign-up; `?redirect=` is where to return. */
 export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();

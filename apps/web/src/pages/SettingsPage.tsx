@@ -19,7 +19,7 @@ function isSettingsTab(value: string | undefined): value is SettingsTab {
   return (SETTINGS_TABS as readonly string[]).includes(value ?? '');
 }
 
-/** spec §2 /settings/{tab}: profile, plan, faq; and credits, the credit history (issue 19). */
+/** /settings/{tab}: profile, plan, faq; and credits, the credit history. */
 export default function SettingsPage() {
   const { tab } = useParams();
   if (!isSettingsTab(tab)) return <Navigate to="/settings/profile" replace />;

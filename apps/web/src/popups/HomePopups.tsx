@@ -24,7 +24,7 @@ function visitState(): { shown: HomePopup | null; closed: boolean } {
 }
 
 /**
- * spec §2 pop-ups on home for logged-in users, one per visit in the spec's order (issue 24): the
+ * The pop-ups on home for logged-in users, one per visit in priority order: the
  * welcome offer, then the community chat, then the not-yearly guard. Each remembers being closed
  * locally; `auto_parse_video=1` suppresses them.
  */

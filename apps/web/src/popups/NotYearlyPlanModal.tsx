@@ -6,13 +6,13 @@ import { useNavigate } from 'react-router';
 import { periodOfPlan } from '@moments/domain/plans';
 import { t } from '../messages/catalogue';
 
-/** spec §6: users whose current plan is missing or not yearly get the guard modal. */
+/** Users whose current plan is missing or not yearly get the guard modal. */
 export function needsYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null): boolean {
   return periodOfPlan(user?.subscription.current_plan) !== 'year';
 }
 
 /**
- * The not-yearly-plan guard (spec §2). Used by the NOT_YEARLY_PLAN error and by features reserved
+ * The not-yearly-plan guard. Used by the NOT_YEARLY_PLAN error and by features reserved
  * for yearly members: render it with `opened={needsYearlyPlanGuard(user) && wantsFeature}`.
  */
 export function NotYearlyPlanModal({

@@ -1,6 +1,6 @@
 import { periodOfPlan, tierOfPlan } from '@moments/domain/plans';
 
-/** The home pop-ups of spec §2, in the spec's priority order. */
+/** The home pop-ups, in priority order. */
 export const HOME_POPUPS = ['welcome', 'community', 'yearly'] as const;
 export type HomePopup = (typeof HOME_POPUPS)[number];
 
@@ -9,7 +9,7 @@ export interface PopupState {
   communityClosed: boolean;
   /** The plan the yearly guard was dismissed for (it shows again after a plan change). */
   yearlyDismissedFor: string | null;
-  /** The user's plan (spec §3 current_plan). */
+  /** The user's plan (user info's current_plan). */
   plan: string | null;
   /** The pop-up this visit already showed, if any: a visit shows one at most. */
   shownThisVisit: HomePopup | null;
@@ -18,7 +18,7 @@ export interface PopupState {
 }
 
 /**
- * Which pop-up this visit shows (issue 24: one per visit, in the spec's order): the welcome offer
+ * Which pop-up this visit shows (one per visit, in priority order): the welcome offer
  * until it was seen, then the community chat until it was closed, then the not-yearly guard for a
  * plan that is missing or not yearly, once per plan. A visit that showed one shows no other.
  */
@@ -31,11 +31,11 @@ export function popupForVisit(state: PopupState): HomePopup | null {
   return null;
 }
 
-/** The update banner's message for a visitor (spec §2: it links to the yearly plans). */
+/** The update banner's message for a visitor (it links to the yearly plans). */
 export type BannerKind = 'new-member-offer' | 'switch-to-yearly';
 
 /**
- * Banner rules by plan and period (issue 24): the new-member offer (50% off the annual plan) only
+ * Banner rules by plan and period: the new-member offer (50% off the annual plan) only
  * to visitors and free users; paying monthly users are told yearly billing costs less; yearly and
  * enterprise users get no banner.
  */

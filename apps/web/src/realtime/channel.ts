@@ -7,7 +7,7 @@ import {
 } from '@moments/contract';
 import { parseRealtimeMessage, type RealtimeMessage } from './messages';
 
-/** spec §4: the client states of the realtime connection. */
+/** The client states of the realtime connection. */
 export type RealtimeClientState = 'active' | 'deactivating' | 'inactive';
 
 export interface RealtimeStatus {
@@ -16,7 +16,7 @@ export interface RealtimeStatus {
   connected: boolean;
   /** The CONNECTED frame's `session` header; sent as X-Stomp-Session so our own sync echo is skipped. */
   sessionId: string | null;
-  /** spec §4/§8: the last protocol error (ERROR frame), stored as a message. */
+  /** The last protocol error (ERROR frame), stored as a message. */
   lastError: string | null;
 }
 
@@ -34,7 +34,7 @@ export function realtimeUrl(location: Pick<Location, 'protocol' | 'host'> = wind
 }
 
 /**
- * The app's one STOMP connection (spec §4): it exists only while a user is logged in, subscribes to
+ * The app's one STOMP connection: it exists only while a user is logged in, subscribes to
  * the user's queue, heart-beats every 4 s from a worker (background tabs throttle timers, and the
  * server drops a connection silent for ~8 s) and reconnects 5 s after a drop.
  */

@@ -30,7 +30,7 @@ export function useRealtimeReconnect(listener: () => void): void {
 }
 
 /**
- * spec §4: the connection exists only while logged in. Mount once, high in the tree; logging out
+ * The connection exists only while logged in. Mount once, high in the tree; logging out
  * (the session turning anonymous) deactivates it.
  */
 export function useRealtimeConnection(): void {

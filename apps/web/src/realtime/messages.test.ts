@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRealtimeMessage } from './messages';
 import { realtimeUrl } from './channel';
 
-describe('pushed messages (spec §3, §4)', () => {
+describe('pushed messages', () => {
   it('reads task, export and sync messages and drops anything else', () => {
     const task = parseRealtimeMessage(
       JSON.stringify({

@@ -1,6 +1,6 @@
 import type { JobStatus, TaskPartial, TaskStage, TaskStatus } from '@moments/contract';
 
-/** Bodies the server pushes on /user/queue/msg (spec §3 notification types, §4). */
+/** Bodies the server pushes on /user/queue/msg (notifications and sync messages). */
 
 export interface TaskStatusData {
   task_id: string;
@@ -9,7 +9,7 @@ export interface TaskStatusData {
   progress: number;
   stage: TaskStage;
   error_reason: string | null;
-  /** Issue 22: a long task's transcript grew by a chunk (pushed while it transcribes). */
+  /** A long task's transcript grew by a chunk (pushed while it transcribes). */
   partial?: TaskPartialData;
 }
 

@@ -5,7 +5,7 @@ import { t } from '../messages/catalogue';
 import { isChunkLoadError } from './paths';
 
 /**
- * Route errors. A page chunk that no longer loads ('failed to fetch', spec §8) means a new version
+ * Route errors. A page chunk that no longer loads ('failed to fetch') means a new version
  * was deployed: offer a reload. Anything else gets an apology with a way home.
  */
 export function RouteError() {

@@ -3,7 +3,7 @@ import { useSession } from '../account/session';
 import { PageLoader } from '../layout/AppFrame';
 import { homeFallbackHref, loginRedirectHref } from './paths';
 
-/** spec §2/§6: login routes send signed-out visitors to /login?redirect=<path+query>. */
+/** Login routes send signed-out visitors to /login?redirect=<path+query>. */
 export function RequireLogin() {
   const { status } = useSession();
   const location = useLocation();
@@ -14,7 +14,7 @@ export function RequireLogin() {
   return <Outlet />;
 }
 
-/** spec §2: anything else redirects to /home keeping query and hash. */
+/** Anything else redirects to /home keeping query and hash. */
 export function HomeFallback() {
   const { search, hash } = useLocation();
   return <Navigate to={homeFallbackHref(search, hash)} replace />;

@@ -6,7 +6,7 @@ const rewrite = (href: string) => {
   return rewriteLegacyLink({ pathname: url.pathname, search: url.search, hash: url.hash });
 };
 
-describe('rewriteLegacyLink (spec §2 legacy links)', () => {
+describe('rewriteLegacyLink (legacy links)', () => {
   it('rewrites every legacy path under /home/', () => {
     expect(rewrite('/home/support/userFeedback')).toBe('/settings/faq?feedback=1');
     expect(rewrite('/home/account/subscription')).toBe('/settings/plan');

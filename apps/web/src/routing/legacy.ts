@@ -1,5 +1,5 @@
 /**
- * spec §2: legacy links under /home/ or /{product}_share/ are rewritten to today's routes.
+ * Legacy links under /home/ or /{product}_share/ are rewritten to today's routes.
  * Pure so it is unit-tested; the router calls it before matching anything else.
  */
 

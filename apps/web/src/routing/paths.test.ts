@@ -10,7 +10,7 @@ import {
   topBarTitleKind,
 } from './paths';
 
-describe('login redirects (spec §2)', () => {
+describe('login redirects', () => {
   it('sends the visitor to /login with the path and query to come back to', () => {
     const href = loginRedirectHref('/library/moments', '?sort=new&q=a b');
     const url = new URL(href, 'https://m.test');
@@ -33,7 +33,7 @@ describe('login redirects (spec §2)', () => {
   });
 });
 
-describe('menus and top bar (spec §2)', () => {
+describe('menus and top bar', () => {
   it('highlights library for all library tabs and plan for the plan settings tab', () => {
     for (const tab of ['videoTasks', 'moments', 'projects', 'notes']) {
       expect(activeMenuItem(`/library/${tab}`)).toBe('library');
@@ -74,7 +74,7 @@ describe('menus and top bar (spec §2)', () => {
   });
 });
 
-describe('isChunkLoadError (spec §8 route load failure)', () => {
+describe('isChunkLoadError (route load failure)', () => {
   it('recognises a lazy chunk that failed to load and nothing else', () => {
     expect(
       isChunkLoadError(

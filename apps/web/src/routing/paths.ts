@@ -1,6 +1,6 @@
-/** Pure route decisions of spec §2, kept out of components so they are unit-tested. */
+/** Pure route decisions, kept out of components so they are unit-tested. */
 
-/** spec §2: an unauthenticated visit to a protected route goes to /login with a return query. */
+/** An unauthenticated visit to a protected route goes to /login with a return query. */
 export function loginRedirectHref(pathname: string, search: string): string {
   return `/login?${new URLSearchParams({ redirect: `${pathname}${search}` }).toString()}`;
 }
@@ -15,14 +15,14 @@ export function safeRedirectTarget(raw: string | null | undefined): string {
   return raw;
 }
 
-/** spec §2: anything else redirects to /home keeping query and hash. */
+/** Anything else redirects to /home keeping query and hash. */
 export function homeFallbackHref(search: string, hash: string): string {
   return `/home${search}${hash}`;
 }
 
 export type MenuItemKey = 'home' | 'library' | 'plan' | 'invite' | 'settings' | 'notifications';
 
-/** Which side / bottom menu entry a route highlights (spec §2). */
+/** Which side / bottom menu entry a route highlights. */
 export function activeMenuItem(pathname: string): MenuItemKey | null {
   const path = pathname.replace(/\/+$/, '') || '/';
   const within = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
@@ -36,8 +36,8 @@ export function activeMenuItem(pathname: string): MenuItemKey | null {
 }
 
 /**
- * The mobile bottom menu's entry (spec §1: home, library, notifications, settings): the plan page
- * is a tab of the settings there, so it lights up Settings (issue 24: it lit nothing).
+ * The mobile bottom menu's entry (home, library, notifications, settings): the plan page
+ * is a tab of the settings there, so it lights up Settings (it used to light nothing).
  */
 export function activeBottomMenuItem(pathname: string): MenuItemKey | null {
   const active = activeMenuItem(pathname);
@@ -46,7 +46,7 @@ export function activeBottomMenuItem(pathname: string): MenuItemKey | null {
 
 export type TopBarTitle = 'library' | 'settings' | 'video' | null;
 
-/** spec §2: 'Library', 'Settings', or the current video's title on moment and job routes. */
+/** The top bar title: 'Library', 'Settings', or the video's title on moment and job routes. */
 export function topBarTitleKind(pathname: string): TopBarTitle {
   if (/^\/library(\/|$)/.test(pathname)) return 'library';
   if (/^\/settings(\/|$)/.test(pathname)) return 'settings';
@@ -74,7 +74,7 @@ export function isMenuRoot(pathname: string): boolean {
 }
 
 /**
- * spec §8: "route load failure containing 'failed to fetch'" means a lazily loaded page chunk is
+ * A route load failure containing 'failed to fetch' means a lazily loaded page chunk is
  * gone (usually a new version was deployed). Other browsers word the same failure differently.
  */
 export function isChunkLoadError(error: unknown): boolean {

@@ -6,7 +6,7 @@ import { RouteError } from './RouteError';
 
 /**
  * Pages load lazily, so a stale chunk after a deploy surfaces as a route error that RouteError
- * turns into the update dialog (spec §8).
+ * turns into the update dialog.
  */
 function page(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
   return async () => ({ Component: (await load()).default });
@@ -17,7 +17,7 @@ function RootRedirect() {
   return <Navigate to={`/home${search}${hash}`} replace />;
 }
 
-/** spec §2 route table with its access rules. */
+/** The route table with its access rules. */
 export const routes: RouteObject[] = [
   {
     element: <AppFrame />,
@@ -32,7 +32,7 @@ export const routes: RouteObject[] = [
         // Inside the layout, so a failing page keeps the menus around it.
         errorElement: <RouteError />,
         children: [
-          // anonymous (spec §6)
+          // anonymous
           { index: true, element: <RootRedirect /> },
           { path: 'home', lazy: page(() => import('../pages/HomePage')) },
           { path: 'home/moment/:momentId', lazy: page(() => import('../moments/MomentViewPage')) },
@@ -50,11 +50,11 @@ export const routes: RouteObject[] = [
           // Target of the legacy /sharesummary and /note links: shared content is public.
           { path: 's/:shareId', lazy: page(() => import('../shares/SharedPage')) },
 
-          // login required (spec §2)
+          // login required
           {
             element: <RequireLogin />,
             children: [
-              // spec §2 marks the search results login; logged out, the guard leads to /login.
+              // The search results need a login; logged out, the guard leads to /login.
               { path: 'search/result', lazy: page(() => import('../search/SearchResultPage')) },
               { path: 'home/video/result', lazy: page(() => import('../ingest/VideoResultPage')) },
               {

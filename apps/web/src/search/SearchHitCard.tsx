@@ -7,7 +7,7 @@ import { VideoThumbnail } from '../ingest/VideoCard';
 import { ScoreBadge } from '../moments/ScoreRing';
 import { t } from '../messages/catalogue';
 
-/** Own videos open their moments page; moments open their public view (spec §2 routes). */
+/** Own videos open their moments page; moments open their public view. */
 export function hitPath(hit: SearchHit): string {
   return hit.moment_id
     ? `/home/moment/${encodeURIComponent(hit.moment_id)}`

@@ -93,7 +93,7 @@ function NoResults({ query, signedIn }: { query: string; signedIn: boolean }) {
 }
 
 /**
- * The results of a query, 24 at a time (spec §9): shared moments for everyone, and a signed-in
+ * The results of a query, 24 at a time: shared moments for everyone, and a signed-in
  * user's own videos and moments. Used by /search/result and, for visitors, by the home page.
  */
 export function SearchResults({ query }: { query: string }) {
@@ -155,7 +155,7 @@ export function SearchResults({ query }: { query: string }) {
   );
 }
 
-/** spec §2 /search/result: what the instance holds about the query. */
+/** /search/result: what the instance holds about the query. */
 export default function SearchResultPage() {
   const [params] = useSearchParams();
   const query = (params.get('query') ?? params.get('q') ?? '').trim();

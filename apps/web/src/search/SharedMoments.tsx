@@ -40,7 +40,7 @@ function SharedMomentCard({ moment }: { moment: MomentView }) {
   );
 }
 
-/** The home page's public shelf: the best shared moments (spec §6: anyone may view a moment). */
+/** The home page's public shelf: the best shared moments (anyone may view a moment). */
 export function SharedMoments() {
   const shared = useSharedMoments();
   // Nothing shared yet (or the list failed): the home page simply has no shelf.

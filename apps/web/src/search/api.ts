@@ -4,13 +4,13 @@ import { api } from '../api/client';
 import { useSession } from '../account/session';
 
 export const searchKeys = {
-  /** Per user: what a search finds depends on who asks (own videos, spec §6). */
+  /** Per user: what a search finds depends on who asks (own videos). */
   results: (query: string, userId: string | null) =>
     ['search', query, userId ?? 'anonymous'] as const,
   shared: ['moments', 'shared', 'video_snippet'] as const,
 };
 
-/** spec §7 searchVideos, 24 per page (§9); the next page is asked for with the reply's search_id. */
+/** searchVideos, 24 per page; the next page is asked for with the reply's search_id. */
 export function useSearchResults(query: string) {
   const { status, user } = useSession();
   return useInfiniteQuery({
@@ -28,7 +28,7 @@ export function useSearchResults(query: string) {
   });
 }
 
-/** The home page's shared moments, best first (spec §7 GET /highlight_moment/list/default). */
+/** The home page's shared moments, best first (GET /highlight_moment/list/default). */
 export function useSharedMoments() {
   return useQuery({
     queryKey: searchKeys.shared,

@@ -19,8 +19,8 @@ import { t } from '../messages/catalogue';
 import { useSharedPage } from '../summaries/api';
 
 /**
- * issue 10: the public, read-only page of a shared summary (/s/{id}) or note (/s/{id}?note=1),
- * and (issue 24) of a shared clip (/s/{id}?clip=1). No account needed; a revoked link shows
+ * The public, read-only page of a shared summary (/s/{id}) or note (/s/{id}?note=1),
+ * and of a shared clip (/s/{id}?clip=1). No account needed; a revoked link shows
  * "not found".
  */
 export default function SharedPage() {

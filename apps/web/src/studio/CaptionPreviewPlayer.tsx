@@ -76,7 +76,7 @@ export function CaptionPreviewPlayer({
     frameRef.current = frame;
   });
   // The source loads from the clip's start (a media fragment), so its first frame shows without
-  // a seek after the metadata; the moment's own frame stands in until then (issue 24).
+  // a seek after the metadata; the moment's own frame stands in until then.
   const [sourceUrl] = useState(
     () => `${mediaUrl.split('#')[0]}#t=${(trim.start / 1000).toFixed(2)}`,
   );

@@ -38,7 +38,7 @@ import {
 } from './editor/useCaptionStyle';
 import { t } from '../messages/catalogue';
 
-/** Issue 21: how the clip is framed; `auto` lets each stretch of the footage decide. */
+/** How the clip is framed; `auto` lets each stretch of the footage decide. */
 const LAYOUTS: { value: ExportLayout; label: string }[] = [
   { value: 'auto', label: t('studio.layout.auto') },
   { value: 'speaker', label: t('studio.layout.speaker') },
@@ -189,7 +189,7 @@ function ClipEditor({
       onClick={onExport}
       loading={startExport.isPending}
       disabled={style.translationBlocked}
-      // Issue 9: the free plan's exports left, shown before the user clicks export.
+      // The free plan's exports left, shown before the user clicks export.
       note={exportAllowanceText(user)}
       noteTestId="exports-remaining"
     >

@@ -17,7 +17,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { api } from '../api/client';
 import { jobKeys } from '../jobs/api';
 
-/** The clip editor's calls (issue "Clip studio"): moment, transcript, caption preview, export. */
+/** The clip editor's calls: moment, transcript, caption preview, export. */
 
 /** What the editor sends as `options`; every field the user can change. */
 export type ClipOptions = Pick<
@@ -171,7 +171,7 @@ export function useKeepLayout(momentId: string) {
   });
 }
 
-/** spec §3: a moment's list type decides its export type. */
+/** A moment's list type decides its export type. */
 export function exportTypeOf(listType: MomentListType): JobType {
   return listType === 'search_snippet' ? 'VIRAL_FIND_MOMENT_EXPORT' : 'VIRAL_MOMENT_EXPORT';
 }

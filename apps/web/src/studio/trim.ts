@@ -1,6 +1,6 @@
 /**
  * Pure rules of the clip editor's timeline: which part of the video it shows, and how trim edges
- * snap to word boundaries (issue "Clip studio": trim handles snap to words). Times in source ms.
+ * snap to word boundaries (trim handles snap to words). Times in source ms.
  */
 
 import { snapTrimToWords } from '@moments/domain/trim';

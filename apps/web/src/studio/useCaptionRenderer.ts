@@ -50,7 +50,7 @@ export function useCaptionRenderer({
   const [documentsDrawn, setDocumentsDrawn] = useState(0);
 
   // The renderer (JASSUB's worker and its WebAssembly) starts with the player, while the first
-  // caption document is still being made on the server (issue 24: a first open waited for both
+  // caption document is still being made on the server (a first open waited for both
   // one after the other); it lives as long as the player.
   useEffect(() => {
     const host = hostRef.current;

@@ -11,7 +11,7 @@ import { ChaptersCard, KeyPointsCard, OverviewCard, TranscriptCard } from './Sum
 import { SummaryLoading, SummaryUnavailable, SummaryVideoMissing } from './SummaryStates';
 import { t } from '../messages/catalogue';
 
-/** issue 10: /video/{taskId}/summary: overview, chapters and key points that seek, the transcript. */
+/** /video/{taskId}/summary: overview, chapters and key points that seek, the transcript. */
 export default function SummaryPage() {
   const { taskId = '' } = useParams();
   const [params] = useSearchParams();

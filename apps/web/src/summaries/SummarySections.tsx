@@ -94,7 +94,7 @@ export function ChaptersCard({
               }}
             >
               <Group gap="xs" wrap="nowrap" align="flex-start">
-                {/* Never shrunk: a squeezed badge showed "0." instead of "0:42" (issue 20). */}
+                {/* Never shrunk: a squeezed badge showed "0." instead of "0:42". */}
                 <Badge
                   variant="light"
                   color="violet"

@@ -232,7 +232,7 @@ function TaskRow({
   );
 }
 
-/** spec §2 /library/videoTasks: the user's tasks with live status, progress, retry and delete. */
+/** /library/videoTasks: the user's tasks with live status, progress, retry and delete. */
 export function VideoTasksList() {
   const tasks = useTasks();
   const remove = useDeleteTask();

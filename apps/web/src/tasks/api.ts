@@ -1,7 +1,7 @@
 import type { CaptionDisplay, ClipLength, Task, UrlSource, VideoMeta } from '@moments/contract';
 import { api } from '../api/client';
 
-/** What the start form decides (spec §7 task start params). */
+/** What the start form decides (the task start parameters). */
 export interface TaskStartOptions {
   mode: 'viral' | 'search' | 'caption';
   urlSource: UrlSource;
@@ -11,12 +11,12 @@ export interface TaskStartOptions {
   actAs?: string;
   query?: string;
   rootTaskId?: string;
-  /** Preferred clip length of viral moments (issue 12). */
+  /** Preferred clip length of viral moments. */
   clipLength?: ClipLength;
 }
 
 /**
- * spec §7: moment tasks start at /highlight_moment/task/start, caption tasks at
+ * Moment tasks start at /highlight_moment/task/start, caption tasks at
  * /tool-task/v2/caption/start (no act_as, no query). The body is the video meta.
  */
 export function startTask(video: VideoMeta, options: TaskStartOptions): Promise<Task> {
@@ -26,7 +26,7 @@ export function startTask(video: VideoMeta, options: TaskStartOptions): Promise<
     target_lang: options.targetLang || undefined,
     caption_display: options.captionDisplay,
   };
-  // Link and media errors have no catalogue dialog (spec §8): the start form shows them itself;
+  // Link and media errors have no catalogue dialog: the start form shows them itself;
   // balance and usage-limit codes still open their global dialogs.
   if (options.mode === 'caption') {
     return api.post<Task>('/api/tool-task/v2/caption/start', video, { query: common });

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { TaskPartial as TaskPartialData } from '@moments/contract';
 import { api } from '../api/client';
 
-/** What the task page shows while a long video is still being transcribed (issue 22 item 4). */
+/** What the task page shows while a long video is still being transcribed. */
 export interface TaskPartial {
   transcribedMs: number;
   chunksDone: number;

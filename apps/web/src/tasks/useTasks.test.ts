@@ -67,7 +67,7 @@ describe('pushed task updates', () => {
   });
 });
 
-describe('upload check in the browser (spec §5)', () => {
+describe('upload check in the browser', () => {
   it('accepts mp4, mov and webm only, and no empty files', () => {
     expect(uploadRejection({ name: 'talk.MP4', size: 10 })).toBe(null);
     expect(uploadRejection({ name: 'talk.webm', size: 10 })).toBe(null);

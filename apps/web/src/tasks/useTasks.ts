@@ -12,7 +12,7 @@ const LIST_KEY = ['tasks', 'list'] as const;
 
 /**
  * Task state lives in the TanStack Query cache and is kept current by pushed TASK_STATUS_UPDATE
- * messages (spec §4 "Task updates arrive as notifications"), never by polling.
+ * messages (task updates arrive as notifications), never by polling.
  */
 export function useTasks() {
   return useQuery({ queryKey: LIST_KEY, queryFn: listTasks, staleTime: Infinity });

@@ -1,5 +1,5 @@
 /**
- * Long audio transcribed in chunks (issue 22 item 3): cut at silences into pieces of a few
+ * Long audio transcribed in chunks: cut at silences into pieces of a few
  * minutes, each transcribed on its own (by any worker), then merged back in order with word times
  * on the whole file's clock. Memory is bounded by the chunk, not by the input, and the first
  * chunks are done (and their moments shown) long before the last.

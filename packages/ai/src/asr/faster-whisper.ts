@@ -28,7 +28,7 @@ export interface FasterWhisperOptions {
    * `fast`: English speech is transcribed by the English-only model, batched (Whisper tiny.en:
    * about 2x faster than base); every other language, and language detection, by the main model.
    * `accurate` (the default, env ASR_ACCURACY): the main model for everything. Decided by
-   * measurement (issue 22, README): on 10 minutes of joined real readings tiny.en heard 6.4-7.7%
+   * measurement (README): on 10 minutes of joined real readings tiny.en heard 6.4-7.7%
    * of the words wrong where base heard 4.6-5.0%, so it is not the default.
    */
   accuracy: 'fast' | 'accurate';

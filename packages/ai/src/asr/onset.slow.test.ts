@@ -1,4 +1,4 @@
-// Issue 12: the first word after a pause must be transcribed whole ("Today", not "Oday") and timed
+// The first word after a pause must be transcribed whole ("Today", not "Oday") and timed
 // where it is spoken, because clip titles and clip starts are built from it.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +14,7 @@ if (!availability.available) console.warn(`[onset test] skipping: ${availability
 if (!hasEspeak)
   console.warn('[onset test] skipping: espeak-ng is not installed (scripts/setup.sh)');
 
-// Sentences opening with the words the issue saw damaged after a pause.
+// Sentences opening with words once seen damaged after a pause.
 const SENTENCES = [
   'Today we look at how a small garden can feed a family through the summer.',
   'Let me show you the three vegetables that grow almost anywhere.',

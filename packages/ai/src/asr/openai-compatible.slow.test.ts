@@ -158,7 +158,7 @@ describe.skipIf(!availability.available || !hasFestival)(
 
 describe('createSpeechEngine', () => {
   it('uses local faster-whisper unless an endpoint is configured', () => {
-    // The engines come wrapped (issue 20: whole written words), so they are told apart by name.
+    // The engines come wrapped (whole written words), so they are told apart by name.
     expect(createSpeechEngine({}).name).toMatch(/^faster-whisper:/);
     expect(createSpeechEngine({ ASR_MODEL_DIR: '/models/whisper-large-v3' }).name).toBe(
       'faster-whisper:whisper-large-v3',

@@ -1,5 +1,5 @@
 // Real English recordings installed on this machine, for speech tests and the speed bench
-// (issue 22: WER and speed of the models on real speech). No vitest here: the bench imports it.
+// (WER and speed of the models on real speech). No vitest here: the bench imports it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 /**
- * Word times snapped to where speech really starts and stops (issue 12). Whisper's word alignment
+ * Word times snapped to where speech really starts and stops. Whisper's word alignment
  * lets the first word after a pause swallow the silence before it (a "So" from 24.4 s to 25.6 s when it
  * is spoken at 26.8 s) and the last word before a pause run on into it. Clips start at the first
  * word's time and moments are cut at pauses, so these times must be right: we measure the audio's

@@ -1,4 +1,4 @@
-// Issue 22 item 2: one long-lived faster-whisper process per slot, restarted when it dies, its
+// One long-lived faster-whisper process per slot, restarted when it dies, its
 // memory bounded; and the fast English path (tiny.en) chosen by the detected language.
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The long-lived faster-whisper process (issue 22 item 2): one Python process per slot keeps its
+ * The long-lived faster-whisper process: one Python process per slot keeps its
  * models loaded and answers JSON lines (whisper-server.py beside this file), so a task or a chunk
  * pays for imports and model loading once per process, not once per run (1.5-3 s each before).
  *

@@ -1,4 +1,4 @@
-// Issue 20: real read speech (LibriVox, Debian's pocketsphinx-testdata) comes back as whole written
+// Real read speech (LibriVox, Debian's pocketsphinx-testdata) comes back as whole written
 // words: "ill-disposed" and "cold-hearted" are one word each, timed over both parts, with Whisper's
 // per-word probability kept.
 import { librivoxPassages, LIBRIVOX_DIR } from '@moments/media/testing';

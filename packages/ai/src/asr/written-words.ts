@@ -1,5 +1,5 @@
 /**
- * Word post-processing applied to every engine's output (issue 20), kept out of the engines so any
+ * Word post-processing applied to every engine's output, kept out of the engines so any
  * runner (the CLI, a long-lived process, an HTTP endpoint) gets the same written words: hyphenated
  * compounds and contractions that the engine returned as two tokens become one word, with the
  * span of both parts and the lower of their probabilities (`confidence`).
@@ -22,7 +22,7 @@ export function withWrittenWords(transcript: Transcript): Transcript {
 export function withWrittenWordsEngine(engine: SpeechEngine): SpeechEngine {
   return {
     name: engine.name,
-    // What the chunked transcription needs of the engine (issue 22) passes through.
+    // What the chunked transcription needs of the engine passes through.
     parallelism: engine.parallelism,
     ...(engine.detectLanguage && {
       detectLanguage: (file, opts) => engine.detectLanguage!(file, opts),

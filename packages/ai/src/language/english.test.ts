@@ -1,4 +1,4 @@
-// Issue 20: the tagger-based rules behind hashtags, chapter titles and advice, on sentences written
+// The tagger-based rules behind hashtags, chapter titles and advice, on sentences written
 // for this test (none from the bench talks or the judge's lists).
 import { describe, expect, it } from 'vitest';
 import { endsOnFunctionWord, grammarCues, hashtagOf, keyphrases, nounPhrases } from './index';

@@ -1,6 +1,6 @@
 /**
  * English part-of-speech tagging (wink-nlp with its light English model, MIT, ~95% tagging
- * accuracy on its benchmarks) for what the machine writes (issue 20): noun phrases for hashtags and
+ * accuracy on its benchmarks) for what the machine writes: noun phrases for hashtags and
  * chapter titles, and whether a title ends on a function word ("Flight, airport and asked").
  */
 import winkNLP, { type WinkMethods } from 'wink-nlp';

@@ -1,5 +1,5 @@
 /**
- * Keyphrases (issue 20): the noun phrases of a passage that best say what it is about, for hashtags
+ * Keyphrases: the noun phrases of a passage that best say what it is about, for hashtags
  * and chapter titles. Candidates come from the tagger (english.ts); they are ranked by MiniLM
  * similarity to the passage when an embedder is given (by how often and how distinctively the
  * passage uses them otherwise), and picked with maximal marginal relevance so that the second

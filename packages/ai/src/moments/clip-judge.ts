@@ -1,5 +1,5 @@
 /**
- * The offline clip judge (issue 12): re-ranks the deterministic, sentence-bounded candidates with cues
+ * The offline clip judge: re-ranks the deterministic, sentence-bounded candidates with cues
  * that make a short clip work on its own, written from general knowledge of clip editing rather than
  * from any evaluation text:
  * - a whole thought: the span starts after and ends before the speaker's longer pauses;
@@ -81,7 +81,7 @@ export function sentenceCues(text: string): Omit<SentenceCues, 'topical'> {
   const firstWords = tokens.slice(0, 3).join(' ');
   const hasNumber = DIGIT.test(lower) || NUMBER_WORDS.test(lower);
   const housekeepingHits = lower.match(new RegExp(HOUSEKEEPING, 'g'))?.length ?? 0;
-  // Grammar (issue 20) catches advice and strong claims phrased in ways no list foresees.
+  // Grammar catches advice and strong claims phrased in ways no list foresees.
   const grammar = grammarCues(text);
   const listedAdvice = ADVICE.test(lower);
   return {

@@ -49,7 +49,7 @@ describe('findViralMoments on a 30-minute talk with three planted strong segment
     });
   });
 
-  // Issue 20: the planted passages are no longer written from the judge's cue lists. Against 30
+  // The planted passages are no longer written from the judge's cue lists. Against 30
   // minutes of everyday first-person talk ("I sowed some carrot seeds"), the claim ranks in the
   // top 3, the story in the top 5 and the quiet confession (no number, no advice, one "cried")
   // only in the first third of the list: the honest figures for passages the judge never saw.
@@ -106,7 +106,7 @@ describe.each([
 ])(
   'findViralMoments with the %s planted alone in 20 minutes of talk',
   (id, sentences, seed, within) => {
-    it('ranks it near the top (issue 20: passages not written from the cue lists)', async () => {
+    it('ranks it near the top (passages not written from the cue lists)', async () => {
       const synthetic = buildSyntheticTranscript({
         minutes: 20,
         seed,

@@ -32,7 +32,7 @@ export interface FindViralMomentsOptions {
   llm?: LlmClient;
   llmTimeoutMs?: number;
   /**
-   * Which offline judge ranks the candidates: `cues` (default, issue 12: whole thoughts, numbers,
+   * Which offline judge ranks the candidates: `cues` (default: whole thoughts, numbers,
    * contrast, advice, stories, penalties for housekeeping and sign-offs) or `lexicon` (the original
    * word-list scorer, kept for comparison).
    */
@@ -69,7 +69,7 @@ const REPEATED_TOPIC_SHARE = 0.7;
 const SHORT_VIDEO_FLOOR_MS = 5_000;
 
 function defaultMaxMoments(durationMs: number): number {
-  // Users expect 5 to 10 ranked moments per 10 minutes (issue 12), and at least 5 on a short talk.
+  // Users expect 5 to 10 ranked moments per 10 minutes, and at least 5 on a short talk.
   return Math.max(5, Math.min(30, Math.round(durationMs / 75_000)));
 }
 

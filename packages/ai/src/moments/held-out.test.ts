@@ -1,4 +1,4 @@
-// Issue 12: moment quality judged on talks the scorer was not written around (testing/held-out.ts).
+// Moment quality judged on talks the scorer was not written around (testing/held-out.ts).
 import { describe, expect, it } from 'vitest';
 import { wordTokens } from '../search/text';
 import { findViralMoments } from './index';
@@ -48,7 +48,7 @@ describe.each(Object.entries(HELD_OUT_TALKS))('the held-out talk "%s"', (_name, 
     expect(moments.map((m) => m.score)).toEqual(
       [...moments.map((m) => m.score)].sort((a, b) => b - a),
     );
-    // Issue 20: no assertion on the 0-100 scale itself (its stretch was chosen on the bench);
+    // No assertion on the 0-100 scale itself (its stretch was chosen on the bench);
     // only that the best clip stands clearly above the weakest one offered.
     expect(moments[0]!.score).toBeGreaterThan(moments.at(-1)!.score + 10);
     const spoken = new Set(wordTokens(text.join(' ')));

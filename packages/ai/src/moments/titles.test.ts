@@ -1,4 +1,4 @@
-// Issue 20: titles from the clip's own strongest sentence, cut where a reader would cut them, and
+// Titles from the clip's own strongest sentence, cut where a reader would cut them, and
 // never starting on a word the speech engine was unsure of when a clean sentence exists.
 import { describe, expect, it } from 'vitest';
 import { LOW_CONFIDENCE } from '../language/index';

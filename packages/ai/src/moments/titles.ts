@@ -17,9 +17,9 @@ import type { TranscriptWord } from './types';
 const FILLERS = /\b(um+|uh+|erm|hmm|you know|i mean|sort of|kind of)\b,?\s*/gi;
 const LEADING_CONNECTIVES =
   /^(?:(?:so|and|but|well|okay|ok|anyway|now|yeah|like|right|oh|also)\b[,\s]*)+/i;
-/** Issue 20: a title fits a card's line on a phone. */
+/** A title fits a card's line on a phone. */
 export const TITLE_MAX_CHARS = 60;
-/** One line under the title (issue 12): about what fits a card's single line on a phone. */
+/** One line under the title: about what fits a card's single line on a phone. */
 const DESCRIPTION_MAX_CHARS = 140;
 
 function truncateAtWord(text: string, maxChars: number): string {
@@ -108,7 +108,7 @@ function unsureTier(sentence: Sentence): number {
 }
 
 /**
- * Title from the clip's own strongest sentence (issue 20), from its sentence start (less a leading
+ * Title from the clip's own strongest sentence, from its sentence start (less a leading
  * "so" or "and"), whole words, at most TITLE_MAX_CHARS with a sensible cut. No LLM needed.
  */
 export function extractiveTitle(context: ScoringContext, sentences: readonly Sentence[]): string {
@@ -187,7 +187,7 @@ export function hashtagsFor(
 }
 
 /**
- * Hashtags as keyphrases (issue 20): the clip's noun phrases most like its meaning (MiniLM, or
+ * Hashtags as keyphrases: the clip's noun phrases most like its meaning (MiniLM, or
  * how often and distinctively it uses them without the model), each unlike the ones before; never
  * a stopword, a bare number, or (when others exist) a word the engine was unsure of.
  */

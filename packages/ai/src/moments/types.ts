@@ -19,7 +19,7 @@ export interface MomentReason {
   weight: number;
 }
 
-/** A clip candidate: a span of whole sentences (design.md §3: start/end, title, score and why, transcript, hashtags). */
+/** A clip candidate: a span of whole sentences (start/end, title, score and why, transcript, hashtags). */
 export interface Moment {
   startMs: number;
   endMs: number;

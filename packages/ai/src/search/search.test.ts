@@ -148,7 +148,7 @@ describe.skipIf(!hasModel)('searchMoments with the local sentence-embedding mode
   });
 });
 
-// Issue 20: an answer is the tightest span that answers: the answering sentences and a short
+// An answer is the tightest span that answers: the answering sentences and a short
 // lead-in, never the talk around them. Paragraphs written for this test.
 describe.skipIf(!hasModel)('answers to paraphrased questions', () => {
   const talk = [
@@ -192,7 +192,7 @@ describe.skipIf(!hasModel)('answers to paraphrased questions', () => {
   });
 });
 
-// Issue 20: the line announcing the talk names every question's topic and answers none of them.
+// The line announcing the talk names every question's topic and answers none of them.
 // Paragraphs written for this test.
 describe.skipIf(!hasModel)('answers past the talk announcement', () => {
   const talk = [
@@ -218,7 +218,7 @@ describe.skipIf(!hasModel)('answers past the talk announcement', () => {
   });
 });
 
-// Issue 20: in an interview the answer is the reply after the question asked in the talk, all of
+// In an interview the answer is the reply after the question asked in the talk, all of
 // it, and not the topic before. Paragraphs written for this test.
 describe.skipIf(!hasModel)('answers in an interview', () => {
   const talk = [
@@ -243,7 +243,7 @@ describe.skipIf(!hasModel)('answers in an interview', () => {
   });
 });
 
-// Issue 20: after a question asked in the talk, the reply is its first sentences, up to the one
+// After a question asked in the talk, the reply is its first sentences, up to the one
 // with the kind of answer asked for (a number), not the talk that follows. Paragraphs written for
 // this test.
 describe.skipIf(!hasModel)('answers with the list a speaker announces', () => {

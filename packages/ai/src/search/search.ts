@@ -161,7 +161,7 @@ async function queryRelevance(
   };
 }
 
-/** One answer per strong sentence: the tightest whole-sentence span around it (issue 20), ranked. */
+/** One answer per strong sentence: the tightest whole-sentence span around it, ranked. */
 function answerCandidates(
   sentences: Sentence[],
   scores: QueryRelevance,
@@ -243,7 +243,7 @@ const PASSAGE_WHOLE_SHARE = 0.2;
 
 /**
  * Every passage of one to three sentences within a stretch of talk, compared whole with the
- * query (issue 20): the passage that answers is found by its gist and is already the tightest span,
+ * query: the passage that answers is found by its gist and is already the tightest span,
  * where growing a span around its best sentence caught the line that repeats the question's words
  * and padded the answer with the talk around it. Ranked by meaning fused with the query's words
  * the passage holds (stems and synonyms, stopwords ignored); asides and the talk's announcement
@@ -579,7 +579,7 @@ const spanMs = (sentences: readonly Sentence[], first: number, last: number) =>
   (sentences[last]?.endMs ?? 0) - (sentences[first]?.startMs ?? 0);
 
 /**
- * The tightest span of whole sentences that answers, around its best sentence p (issue 20): the
+ * The tightest span of whole sentences that answers, around its best sentence p: the
  * neighbours that answer too (relevant to the query, or close in meaning to p) within the same
  * stretch of talk, plus a short lead-in, never padding. A question in the talk ("Who was your
  * first hire?") is a lead-in: its answer is what follows it.

@@ -131,7 +131,7 @@ describe.runIf(ready)('summary of a spoken talk with four topics', () => {
       covered.add(topic);
     }
     expect(covered.size).toBe(TOPICS.length);
-    // Issue 20: the overview states the talk's main points (not each chapter's first sentence),
+    // The overview states the talk's main points (not each chapter's first sentence),
     // several of them and not all about one topic.
     const overviewSentences = summary.overview.split(/(?<=[.!?])\s+/);
     expect(overviewSentences.length).toBeGreaterThanOrEqual(3);
@@ -186,7 +186,7 @@ describe.runIf(ready)('summary of a spoken talk with four topics', () => {
   });
 });
 
-// Issue 20: the talk's advice is a key point even when it ends by quoting a question. Paragraphs
+// The talk's advice is a key point even when it ends by quoting a question. Paragraphs
 // written for this test.
 describe('key points of a talk whose advice ends on a question', () => {
   const talk = [
@@ -209,7 +209,7 @@ describe('key points of a talk whose advice ends on a question', () => {
   });
 });
 
-// Issue 20: what a podcast says to its listeners (a sponsor's offer, a request for photos, the
+// What a podcast says to its listeners (a sponsor's offer, a request for photos, the
 // sign-off) is no point of the talk. Paragraphs written for this test.
 describe('key points of a podcast with a sponsor read and a sign-off', () => {
   const talk = [
@@ -233,7 +233,7 @@ describe('key points of a podcast with a sponsor read and a sign-off', () => {
   });
 });
 
-// Issue 20: a key point states something; a line that only moves the talk along ("And that is
+// A key point states something; a line that only moves the talk along ("And that is
 // where it all went wrong for me.") is none, and a line said twice is one key point. Paragraphs
 // written for this test.
 describe('key points of a story told with signposts', () => {
@@ -260,7 +260,7 @@ describe('key points of a story told with signposts', () => {
   });
 });
 
-// Issue 20: a lecture's lines that open its topics ("Okay, let's talk about what goes wrong with
+// A lecture's lines that open its topics ("Okay, let's talk about what goes wrong with
 // old pipes.") say what comes next; the key points are what comes. Paragraphs written for this test.
 describe('key points of a lecture that announces its topics', () => {
   const talk = [

@@ -1,4 +1,4 @@
-// Where a talk changes topic: shared by the summary's chapters and moment finding (issue 20).
+// Where a talk changes topic: shared by the summary's chapters and moment finding.
 export {
   embedRemembered,
   lexicalVectors,

@@ -1,5 +1,5 @@
 /**
- * Where the talk moves to a new topic (issue 20): one rule for the summary's chapters and for
+ * Where the talk moves to a new topic: one rule for the summary's chapters and for
  * moments, which never run across a shift into the next topic. TextTiling depth scores over the
  * sentences' MiniLM embeddings (the gaps where the meaning before and after differs most), with
  * the speaker's pause at the gap as a second voice: people pause longer between topics than

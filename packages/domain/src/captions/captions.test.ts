@@ -69,7 +69,7 @@ describe('subtitle cues', () => {
       'one two three four five six\nseven eight nine ten eleven',
     );
     expect(balanceLines('short line')).toBe('short line');
-    // issue 24: the middle would leave one long word alone; the break moves in by a word.
+    // The middle would leave one long word alone; the break moves in by a word.
     expect(balanceLines('I do like incomprehensibilities', 20)).toBe(
       'I do\nlike incomprehensibilities',
     );

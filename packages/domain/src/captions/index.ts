@@ -222,7 +222,7 @@ export function balanceLines(text: string, maxLineChars = 42): string {
 }
 
 /**
- * No caption ends a run of speech on one lone word (issue 24: "me / dead."): a group (a page of
+ * No caption ends a run of speech on one lone word ("me / dead."): a group (a page of
  * animated captions, a subtitle cue) of a single word that carries on from the group before it
  * (no pause, turn or sentence end between them) takes that group's last word, when two or more
  * stay behind and both still fit; failing that it joins the group before when all of it fits.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCredits, formatDuration, formatRelativeTime, formatViewCount } from './index.js';
 
-describe('formatters (spec §9)', () => {
+describe('formatters', () => {
   it('shows credits divided by 10 to one decimal', () => {
     expect(formatCredits(600)).toBe('60');
     expect(formatCredits(15)).toBe('1.5');

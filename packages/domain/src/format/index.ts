@@ -1,13 +1,13 @@
 import { CREDIT_DISPLAY_DIVISOR } from '@moments/contract';
 
-/** spec §9: credits are displayed as the amount divided by 10, up to 1 decimal. */
+/** Credits are displayed as the amount divided by 10, up to 1 decimal. */
 export function formatCredits(amount: number): string {
   const value = Math.round((amount / CREDIT_DISPLAY_DIVISOR) * 10) / 10;
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
 export type CountScale = 'thousand' | 'million' | 'billion';
-/** spec §9: view counts abbreviate at 1e3, 1e6, 1e9: the shortened number and its scale (K, M, B). */
+/** View counts abbreviate at 1e3, 1e6, 1e9: the shortened number and its scale (K, M, B). */
 export function viewCountParts(count: number): { value: string; scale: CountScale | null } {
   const units: Array<[number, CountScale]> = [
     [1e9, 'billion'],
@@ -37,7 +37,7 @@ export function formatViewCount(count: number): string {
 }
 
 export type TimeUnit = 'now' | 'minute' | 'hour' | 'day' | 'month' | 'year';
-/** spec §9: relative times: just now, minutes, hours, days, months (30 days), years. */
+/** Relative times: just now, minutes, hours, days, months (30 days), years. */
 export function relativeTime(
   thenMs: number,
   nowMs: number = Date.now(),

@@ -1,6 +1,6 @@
 /**
  * Frame sizes that the clip editor (preview) and the server (export, framing) must agree on
- * (issue 14 #12: one rule, one place).
+ * (one rule, one place).
  */
 
 export interface FrameSize {

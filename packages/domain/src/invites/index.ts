@@ -1,5 +1,5 @@
 /**
- * Referral reward (issue 10 item 4), in credit units (shown divided by 10, spec §9): paid once,
+ * Referral reward, in credit units (shown divided by 10): paid once,
  * when the invited friend's first paid plan starts.
  */
 export const REFERRAL_REWARD = {

@@ -1,5 +1,5 @@
 /**
- * Link rules (spec §5) and which platform a video link belongs to (spec §1). Pure: no network.
+ * Link rules and which platform a video link belongs to. Pure: no network.
  * Whether an address is safe to fetch is the media layer's job (`@moments/media/net`).
  */
 import type { UrlSource } from '@moments/contract';
@@ -69,7 +69,7 @@ function hostMatches(hostname: string, domain: string): boolean {
 }
 
 /**
- * Which spec §1 source a link is: a known platform, or `direct` for any other http(s) address
+ * Which source a link is: a known platform, or `direct` for any other http(s) address
  * (a media file or a page yt-dlp's generic extractor may handle). Throws VideoLinkError for
  * something that is not an http(s) link.
  */
@@ -89,7 +89,7 @@ function isGoogleDocsDriveFile(url: URL): boolean {
 
 /**
  * The form of a link we store and fetch: scheme added, host lower-cased, and for YouTube the
- * playlist position dropped (spec §5: YouTube links lose the list and index parameters), so the
+ * playlist position dropped (YouTube links lose the list and index parameters), so the
  * same video from a playlist is the same link.
  */
 export function normalizeVideoUrl(link: string): string {
@@ -101,7 +101,7 @@ export function normalizeVideoUrl(link: string): string {
   return url.toString();
 }
 
-/** Spec §5 on its own: drop `list` and `index` from a YouTube link; other links are unchanged. */
+/** The YouTube rule alone: drop `list` and `index` from a YouTube link; others are unchanged. */
 export function stripYoutubePlaylistParams(link: string): string {
   const url = parseVideoLink(link);
   if (detectVideoSource(url) !== 'youtube') return link;
@@ -131,7 +131,7 @@ export function youtubeVideoId(link: string): string | undefined {
 }
 
 /**
- * Spec §5: a Dailymotion link must start with the http or https Dailymotion domain, and its last
+ * A Dailymotion link must start with the http or https Dailymotion domain, and its last
  * path segment is the video id. Returns undefined for anything else.
  */
 export function dailymotionVideoId(link: string): string | undefined {
@@ -148,17 +148,17 @@ export function dailymotionVideoId(link: string): string | undefined {
   return id ? decodeURIComponent(id) : undefined;
 }
 
-/** Spec §5: whether a Dailymotion link follows the rule above. */
+/** Whether a Dailymotion link follows the rule above. */
 export function isValidDailymotionLink(link: string): boolean {
   return dailymotionVideoId(link) !== undefined;
 }
 
-/** Spec §5: a source is hosted on the CDN when its address starts with the CDN's domain. */
+/** A source is hosted on the CDN when its address starts with the CDN's domain. */
 export function isCdnSource(link: string, cdnBase: string = DEFAULT_CDN_BASE): boolean {
   return cdnBase !== '' && link.trim().startsWith(cdnBase);
 }
 
-/** Spec §5: a CDN source is a clip (not the full video) when its path lacks `full_video`. */
+/** A CDN source is a clip (not the full video) when its path lacks `full_video`. */
 export function isCdnClip(link: string, cdnBase: string = DEFAULT_CDN_BASE): boolean {
   if (!isCdnSource(link, cdnBase)) return false;
   let path: string;

@@ -13,7 +13,7 @@ import {
   youtubeVideoId,
 } from './index.js';
 
-describe('detectVideoSource (spec §1 sources)', () => {
+describe('detectVideoSource (video sources)', () => {
   it.each([
     ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'youtube'],
     ['https://youtube.com/watch?v=dQw4w9WgXcQ&t=42s', 'youtube'],
@@ -76,7 +76,7 @@ describe('detectVideoSource (spec §1 sources)', () => {
   });
 });
 
-describe('normalizeVideoUrl (spec §5: YouTube links lose list and index)', () => {
+describe('normalizeVideoUrl (YouTube links lose list and index)', () => {
   it('drops list and index from YouTube links and keeps the rest', () => {
     expect(
       normalizeVideoUrl(
@@ -133,7 +133,7 @@ describe('youtubeVideoId', () => {
   });
 });
 
-describe('Dailymotion links (spec §5)', () => {
+describe('Dailymotion links', () => {
   it('take the last path segment as the id', () => {
     expect(dailymotionVideoId('https://www.dailymotion.com/video/x8j7k2m')).toBe('x8j7k2m');
     expect(dailymotionVideoId('http://www.dailymotion.com/video/x8j7k2m')).toBe('x8j7k2m');
@@ -157,7 +157,7 @@ describe('Dailymotion links (spec §5)', () => {
   });
 });
 
-describe('CDN-hosted sources (spec §5)', () => {
+describe('CDN-hosted sources', () => {
   const cdn = 'https://media-cdn.example.net/';
 
   it('are those whose address starts with the CDN domain', () => {

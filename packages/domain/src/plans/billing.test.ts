@@ -29,7 +29,7 @@ const MARKER: Record<Tier, string> = { FREE: 'free', VIP: 'vip', SVIP: 'svip', S
 const planName = (tier: Tier, period: 'month' | 'year' | null) =>
   tier === 'FREE' ? 'free' : `${MARKER[tier]}_${period}`;
 
-describe('upgrade rule, every tier pair x every period pair (spec §4)', () => {
+describe('upgrade rule, every tier pair x every period pair', () => {
   const periods = ['month', 'year'] as const;
   for (const fromTier of TIERS) {
     for (const fromPeriod of fromTier === 'FREE' ? [null] : periods) {
@@ -63,7 +63,7 @@ describe('upgrade rule, every tier pair x every period pair (spec §4)', () => {
   });
 });
 
-describe('pricing table (spec §3, §9)', () => {
+describe('pricing table', () => {
   const table = pricingTable();
   const item = (plan: string) => table.find((entry) => entry.plan === plan)!;
 
@@ -123,7 +123,7 @@ describe('pricing table (spec §3, §9)', () => {
   });
 });
 
-describe('entitlements and credits (spec §5, §6, §9)', () => {
+describe('entitlements and credits', () => {
   it('is usable when the limit is -1 or usage is below the limit', () => {
     expect(isFeatureUsable({ limit: -1, usage: 10_000 })).toBe(true);
     expect(isFeatureUsable({ limit: 3, usage: 2 })).toBe(true);
@@ -158,7 +158,7 @@ describe('entitlements and credits (spec §5, §6, §9)', () => {
   });
 
   it('prices a task as its run plus the summary, and a follow-up on a transcribed video as its run', () => {
-    // The issue's case: a 3-minute viral task is 1.5 credits of moments and 3 of summary.
+    // The worked example: a 3-minute viral task is 1.5 credits of moments and 3 of summary.
     expect(taskQuote('viral', 3 * 60_000)).toEqual({
       run: 15,
       runKind: 'task-run',
@@ -179,7 +179,7 @@ describe('entitlements and credits (spec §5, §6, §9)', () => {
   });
 });
 
-describe('cancel survey (spec §5)', () => {
+describe('cancel survey', () => {
   it('needs at least one reason', () => {
     expect(validateCancelSurvey([]).error).toBe('feedbackRequired');
   });
@@ -202,7 +202,7 @@ describe('cancel survey (spec §5)', () => {
   });
 });
 
-describe('enterprise form (spec §5)', () => {
+describe('enterprise form', () => {
   const valid = {
     first_name: 'Ada',
     last_name: 'Lovelace',

@@ -1,5 +1,5 @@
 /*
- * Credit buckets (issue 19): where a user's credits come from, and the order they are spent in.
+ * Credit buckets: where a user's credits come from, and the order they are spent in.
  * Pure arithmetic, shared by the server's ledger and the property tests of the subscription state
  * machine, so both follow one rule.
  *
@@ -18,7 +18,7 @@ export type CreditBucket = (typeof CREDIT_BUCKETS)[number];
 export interface BucketBalance {
   bucket: CreditBucket;
   balance: number;
-  /** Only a plan bucket can be unlimited (spec §3 limit -1). */
+  /** Only a plan bucket can be unlimited (limit -1). */
   unlimited: boolean;
 }
 
@@ -59,7 +59,7 @@ export function spendable(buckets: readonly BucketBalance[]): number | null {
 }
 
 /**
- * The spec §3 entitlement (limit, usage) of a feature, derived from its buckets: usage is what was
+ * The entitlement (limit, usage) of a feature, derived from its buckets: usage is what was
  * spent this period, limit is that plus what is left, so `limit - usage` is the spendable balance
  * and a top-up raises the limit. Unlimited: limit -1.
  */

@@ -1,12 +1,12 @@
 import type { JobType, TaskKind } from '@moments/contract';
 
 /*
- * The one cost function (issue 19): what every piece of work costs, in credit units (tenths of a
- * displayed credit, spec §9: shown as amount / 10). The start form, the clip editor, the caption
+ * The one cost function: what every piece of work costs, in credit units (tenths of a
+ * displayed credit: shown as amount / 10). The start form, the clip editor, the caption
  * page, the FAQ and the server's charge all call these functions, so the number shown before
  * Start is the number the ledger charges.
  *
- * | work (charge kind)                 | rate per started minute of video | spec §9             |
+ * | work (charge kind)                 | rate per started minute of video | pricing rule        |
  * |------------------------------------|----------------------------------|---------------------|
  * | summary (summary, summary-refresh) | 10 units (1 credit)              | equal to the limit  |
  * | caption task (caption-task)        | 20 units (2 credits)             | captions 2x         |

@@ -1,14 +1,14 @@
 import { COMPANY_SIZES } from '@moments/contract';
 
 /*
- * spec §5 validation of the two billing forms, shared by the plan page and the server so both say
+ * Validation of the two billing forms, shared by the plan page and the server so both say
  * the same thing.
  */
 
 /**
- * The cancel survey reasons, numbered as spec §5 counts them. The labels are the English the server
- * reads back in the survey details ('reason: text'); the web shows each reason's id through its
- * catalogue.
+ * The cancel survey reasons, numbered as the survey counts them. The labels are the English the
+ * server reads back in the survey details ('reason: text'); the web shows each reason's id
+ * through its catalogue.
  */
 export const CANCEL_REASONS = [
   { id: 1, label: 'It is too expensive', detail: 'required' },
@@ -41,7 +41,7 @@ export interface SurveyResult {
   error: SurveyError | null;
   /** Per-reason errors, by reason id. */
   reasonErrors: Record<number, SurveyError>;
-  /** spec §3 details: one 'reason: text' per answer ('reason' alone when there is no text). */
+  /** The survey details: one 'reason: text' per answer ('reason' alone when there is no text). */
   details: string[];
 }
 
@@ -104,7 +104,7 @@ export const ENTERPRISE_ERRORS_EN: Record<EnterpriseError, string> = {
   companySize: 'Choose a company size',
 };
 
-/** spec §5: all fields required, business_email valid, company_size one of the six values. */
+/** All fields required, business_email valid, company_size one of the six values. */
 export function enterpriseFormErrors(
   form: Partial<Record<keyof EnterpriseForm, unknown>>,
 ): Partial<Record<keyof EnterpriseForm, EnterpriseError>> {

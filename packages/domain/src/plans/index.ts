@@ -21,7 +21,7 @@ export const PLAN_ENTITLEMENTS: Record<
   SSVIP: entitlementsForPlan('ssvip_month'),
 };
 
-/** spec §3: plan names carry tier markers (vip, svip, ssvip, free, edu) and period markers. */
+/** Plan names carry tier markers (vip, svip, ssvip, free, edu) and period markers. */
 export function tierOfPlan(plan: string | null | undefined): Tier {
   const name = (plan ?? 'free').toLowerCase();
   if (/(^|[_-])ssvip/.test(name)) return 'SSVIP';
@@ -68,7 +68,7 @@ export function describePlan(plan: string | null | undefined): string {
 }
 
 /**
- * spec §4 upgrade rule: same period needs a higher tier; a different period allows the same or a
+ * The upgrade rule: same period needs a higher tier; a different period allows the same or a
  * higher tier; yearly to monthly is never allowed.
  */
 export function isUpgradeAllowed(currentPlan: string | null, targetPlan: string): boolean {
@@ -81,11 +81,11 @@ export function isUpgradeAllowed(currentPlan: string | null, targetPlan: string)
   return tierRank(targetTier) >= tierRank(currentTier);
 }
 
-/** spec §5: a feature is usable when limit is -1 or usage is below limit. */
+/** A feature is usable when limit is -1 or usage is below limit. */
 export const isFeatureUsable = (entitlement: Pick<Entitlement, 'limit' | 'usage'>) =>
   entitlement.limit === -1 || entitlement.usage < entitlement.limit;
 
-/** spec §6: canvas export remaining count. */
+/** Canvas export remaining count. */
 export function canvasExportRemaining(
   plan: string | null,
   entitlement: Pick<Entitlement, 'limit' | 'usage'> | undefined,

@@ -8,7 +8,7 @@ import {
   tierOfPlan,
 } from './index.js';
 
-describe('plan rules (spec §4, §5, §6)', () => {
+describe('plan rules', () => {
   it('reads tiers from plan names', () => {
     expect(tierOfPlan('free')).toBe('FREE');
     expect(tierOfPlan('vip_month')).toBe('VIP');

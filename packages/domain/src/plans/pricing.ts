@@ -1,7 +1,7 @@
 import type { Tier } from '@moments/contract';
 
 /*
- * The one pricing table (issue 9): every plan, its prices and its entitlements. The server serves
+ * The one pricing table: every plan, its prices and its entitlements. The server serves
  * it as `GET /api/subscription/pricing_table`, the payment providers charge from it and the plan
  * page draws from it. The README's "Plans and credits" section documents the same numbers.
  */
@@ -17,7 +17,7 @@ export interface PlanEntitlement {
 }
 
 export interface PlanDefinition {
-  /** Plan name with tier and period markers (spec §3), e.g. `vip_year`, `edu_vip_month`. */
+  /** Plan name with tier and period markers, e.g. `vip_year`, `edu_vip_month`. */
   plan: string;
   tier: Tier;
   /** null for free and enterprise (no billing period). */
@@ -33,7 +33,7 @@ export interface PlanDefinition {
 }
 
 /**
- * Credits are stored in tenths (spec §9 shows amount / 10): 600 units are 60 credits, and one
+ * Credits are stored in tenths (shown as amount / 10): 600 units are 60 credits, and one
  * credit pays for about one minute of moment finding (see TASK_PRICE_LIST). Grants are per period:
  * a yearly plan gets twelve months of credits when it starts and when it renews.
  */
@@ -73,10 +73,10 @@ function grantsFor(tier: Tier, interval: PlanInterval | null): PlanEntitlement[]
   );
 }
 
-/** Monthly prices in cents; yearly prices are the spec §9 per-month prices times 12. */
+/** Monthly prices in cents; yearly prices are the advertised per-month prices times 12. */
 const MONTHLY_PRICE: Record<Exclude<Tier, 'FREE'>, number> = { VIP: 999, SVIP: 2699, SSVIP: 13999 };
 const EDU_MONTHLY_PRICE = 799;
-/** spec §9: yearly per-month prices 4.99 (3.99 edu), 13.49, 69.99. */
+/** Yearly per-month prices 4.99 (3.99 edu), 13.49, 69.99. */
 export const YEARLY_PER_MONTH: Record<Exclude<Tier, 'FREE'> | 'EDU', number> = {
   VIP: 499,
   EDU: 399,
@@ -95,7 +95,7 @@ const paid = (tier: Exclude<Tier, 'FREE'>, interval: PlanInterval, edu = false):
     unitAmount: perMonth ? perMonth * 12 : edu ? EDU_MONTHLY_PRICE : MONTHLY_PRICE[tier],
     entitlements: grantsFor(tier, interval),
   };
-  // spec §9: yearly standard shows a crossed-out 13.99 and bills 83.88 after the first year.
+  // Yearly standard shows a crossed-out 13.99 and bills 83.88 after the first year.
   if (tier === 'VIP' && !edu && interval === 'year') {
     definition.compareAtMonthly = 1399;
     definition.renewalAmount = 8388;
@@ -152,7 +152,7 @@ export const isPurchasablePlan = (plan: string | null | undefined): boolean => {
 export const entitlementsForPlan = (plan: string | null | undefined): PlanEntitlement[] =>
   (findPlan(plan) ?? FREE_PLAN).entitlements.map((grant) => ({ ...grant }));
 
-/** spec §3 "Pricing item". */
+/** A pricing item: a plan with its prices and entitlements. */
 export interface PricingItem {
   plan: string;
   interval: PlanInterval | null;
@@ -184,7 +184,7 @@ export function pricingTable(): PricingItem[] {
 /** Cents as dollars with two decimals: 499 → "4.99". */
 export const formatDollars = (cents: number): string => (cents / 100).toFixed(2);
 
-/** The per-month price a plan card shows: yearly unit amount divided by 12 (spec §9). */
+/** The per-month price a plan card shows: yearly unit amount divided by 12. */
 export function monthlyDisplayCents(item: Pick<PricingItem, 'interval' | 'unit_amount'>): number {
   const amount = item.unit_amount ?? 0;
   return item.interval === 'year' ? Math.round(amount / 12) : amount;

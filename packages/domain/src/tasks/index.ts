@@ -1,7 +1,7 @@
 import type { TaskKind } from '@moments/contract';
 
 /**
- * Where a finished task's result lives (issue 24): a caption task's captions page, the moments of
+ * Where a finished task's result lives: a caption task's captions page, the moments of
  * a moment-finding or question task. Mails, notifications, task cards and the moments route all
  * lead there, so a caption task never ends on a moments page that has nothing to show.
  */

@@ -1,6 +1,6 @@
 /**
  * The stored transcript (a task's `transcripts` row: ms times, one JSON array of segments) and the
- * mappings every reader needs, kept once (issue 14 #12: five hand-written copies cast the JSON
+ * mappings every reader needs, kept once (five hand-written copies cast the JSON
  * blindly). Pure: no database, no I/O.
  */
 import type { Transcript as ApiTranscript } from '@moments/contract';
@@ -34,7 +34,7 @@ const isNumber = (value: unknown): value is number =>
 
 /**
  * The segments of a stored row's JSON, with malformed entries (from an older or damaged row)
- * left out rather than passed on as undefined times. Rows stored before issue 20 may hold
+ * left out rather than passed on as undefined times. Rows stored before words were joined may hold
  * hyphenated compounds split in two ("ill", "-disposed"); they are read back joined.
  */
 export function storedSegments(json: unknown): StoredSegment[] {
@@ -75,7 +75,7 @@ export function storedTranscript(row: {
   };
 }
 
-/** The API's transcript (spec §7 task transcript): `start`/`end` in ms. */
+/** The API's transcript (the task transcript call): `start`/`end` in ms. */
 export function toApiTranscript(taskId: string, transcript: StoredTranscript): ApiTranscript {
   return {
     task_id: taskId,
@@ -110,7 +110,7 @@ const PAUSE_MS = 350;
 const SENTENCE_END = /[.!?…。！？؟]["'”’»)\]]*$/u;
 
 /**
- * Where the picture may change without cutting a sentence (issue 21: layout switches land on
+ * Where the picture may change without cutting a sentence (layout switches land on
  * sentence ends or pauses): the middle of every pause between words, and the end of every
  * sentence, in time order.
  */

@@ -1,5 +1,5 @@
 /**
- * Whole written words from a speech engine's word tokens (issue 20). Whisper cuts its words at the
+ * Whole written words from a speech engine's word tokens. Whisper cuts its words at the
  * spaces of its sub-word tokens, so a hyphenated compound comes back as two words ("ill",
  * "-disposed") and a contraction sometimes does too ("did", "n't"; "I", "'m"). Every reader of a
  * transcript (the editor, SRT, VTT, ASS, burnt-in captions, titles) joins words with spaces, and

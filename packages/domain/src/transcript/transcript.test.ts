@@ -63,7 +63,7 @@ describe('stored transcript mapping', () => {
   });
 });
 
-describe('joinSplitWords (issue 20: "ill -disposed" in every caption)', () => {
+describe('joinSplitWords ("ill -disposed" in every caption)', () => {
   const word = (text: string, startMs: number, endMs: number, confidence = 0.9) => ({
     text,
     startMs,

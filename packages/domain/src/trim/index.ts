@@ -1,6 +1,6 @@
 /**
  * How a clip's trim snaps to word boundaries: one rule for the editor's handles and the export
- * (issue 14 #12: the server snapped within 500 ms, the editor without limit, so the editor could
+ * (the server snapped within 500 ms, the editor without limit, so the editor could
  * show a cut the export would not make). Times in milliseconds.
  */
 

@@ -183,7 +183,7 @@ describe('buildCaptionsAss', () => {
   });
 });
 
-describe('caption line breaking (issue 24: no lone words)', () => {
+describe('caption line breaking (no lone words)', () => {
   // Sentences of the kind talks are made of, read without pauses, so pages and lines are cut only
   // for length: where each cut falls is up to the line breaker.
   const SENTENCES = [

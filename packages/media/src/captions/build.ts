@@ -400,7 +400,7 @@ function lineWidth(words: readonly LaidWord[], set: Typesetting): number {
 
 /**
  * Break words into at most `maxLines` lines that fit, as even as possible and, where any break
- * allows it, with no word alone on a line (issue 24); undefined if none fits.
+ * allows it, with no word alone on a line; undefined if none fits.
  */
 function breakLines(
   words: LaidWord[],

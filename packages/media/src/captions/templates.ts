@@ -21,7 +21,7 @@ export const CAPTION_TEMPLATES = [
 
 export type CaptionTemplateId = (typeof CAPTION_TEMPLATES)[number]['id'];
 
-/** spec §3: caption display modes. */
+/** Caption display modes. */
 export const CAPTION_DISPLAY_MODES = ['all', 'source', 'translate', 'none'] as const;
 export type CaptionDisplay = (typeof CAPTION_DISPLAY_MODES)[number];
 

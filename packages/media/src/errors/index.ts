@@ -3,7 +3,7 @@
  * name, it means the same thing; the server maps the rest. A code never changes meaning once shipped.
  */
 export type MediaErrorCode =
-  // uploads (spec §5: mp4, mov, webm only)
+  // uploads (mp4, mov, webm only)
   | 'UNSUPPORTED_EXTENSION'
   | 'EMPTY_FILE'
   | 'NOT_A_VIDEO'

@@ -152,7 +152,7 @@ describe('spawnFfmpegStream', () => {
     expect(count).toBe(5);
   });
 
-  it('a stream cancelled before its caller awaits `done` is no unhandled rejection (issue 23)', async () => {
+  it('a stream cancelled before its caller awaits `done` is no unhandled rejection', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);

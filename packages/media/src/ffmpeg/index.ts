@@ -245,7 +245,7 @@ function startFfmpeg(args: string[], opts: FfmpegOptions, stdinMode: StdinMode):
   });
   // Stream callers read stdout first and await `done` after; ffmpeg may die (cancelled, timed
   // out) while they still work on a frame. The rejection stays theirs to see when they await it,
-  // but must never count as unhandled in between: that exits the whole server (issue 23).
+  // but must never count as unhandled in between: that exits the whole server.
   done.catch(() => undefined);
   return { child, done, stop: started.stop, stderrTail: started.stderrTail };
 }

@@ -1,6 +1,6 @@
 /**
  * Bringing a linked video in with yt-dlp (pinned in `.tools/venv`, path overridable with
- * YTDLP_PATH, style.md "External tools"). yt-dlp knows the spec §1 platforms and, through its
+ * YTDLP_PATH, style.md "External tools"). yt-dlp knows the supported platforms and, through its
  * generic extractor, direct media addresses.
  *
  * Safety: a link is first resolved with `resolveMediaUrl` (every redirect hop checked against
@@ -31,7 +31,7 @@ export interface VideoMetadata {
   videoPlatform: Exclude<UrlSource, 'upload'>;
   channelTitle: string | null;
   viewCount: number | null;
-  /** Seconds since epoch (spec §3). */
+  /** Seconds since epoch. */
   publishedAt: number | null;
   webpageUrl: string;
 }

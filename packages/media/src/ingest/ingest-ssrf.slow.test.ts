@@ -1,5 +1,5 @@
 /**
- * SSRF through yt-dlp (issue 14, defect 14): whatever the app checked up front, yt-dlp makes its
+ * SSRF through yt-dlp: whatever the app checked up front, yt-dlp makes its
  * own requests (redirects, manifests, segments, platform pages). Every one of them must pass the
  * private-address guard at connect time. The legitimate site is a loopback server the operator
  * allowed with MEDIA_FETCH_ALLOW_HOSTS (host:port); the "internal" server is another loopback port

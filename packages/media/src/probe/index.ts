@@ -1,5 +1,5 @@
 /**
- * What a media file is (ffprobe), whether an upload is a video we accept (spec §5), and the two
+ * What a media file is (ffprobe), whether an upload is a video we accept, and the two
  * extractions every task starts with: speech audio for recognition and a thumbnail.
  */
 import { open, stat } from 'node:fs/promises';
@@ -97,7 +97,7 @@ export async function probeMedia(
   return info;
 }
 
-/** Spec §5: uploaded videos are mp4, mov or webm. */
+/** Uploaded videos are mp4, mov or webm. */
 export const ACCEPTED_UPLOAD_EXTENSIONS = ['mp4', 'mov', 'webm'] as const;
 
 // ffprobe names the ISO-BMFF demuxer `mov,mp4,...` and the Matroska one `matroska,webm`.

@@ -60,7 +60,7 @@ describe('probeMedia', () => {
   });
 });
 
-describe('validateUploadedVideo (spec §5: mp4, mov, webm)', () => {
+describe('validateUploadedVideo (mp4, mov, webm)', () => {
   it('accepts real mp4, mov and webm uploads, whatever the case of the extension', async () => {
     const mov = join(work, 'phone.mov');
     await runFfmpeg(['-i', mp4, '-c', 'copy', '-f', 'mov', mov]);

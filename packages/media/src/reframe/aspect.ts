@@ -1,6 +1,6 @@
 import { outputSize as domainOutputSize } from '@moments/domain/frame';
 
-/** Aspect ratios the clip editor offers (design.md "What the user gets" §4). */
+/** Aspect ratios the clip editor offers. */
 export const ASPECT_RATIOS = ['9:16', '1:1', '4:5', '16:9'] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 

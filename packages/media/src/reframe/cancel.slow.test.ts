@@ -1,5 +1,5 @@
 /**
- * Issue 23: a face analysis cancelled while the detector is busy must fail its caller, never the
+ * A face analysis cancelled while the detector is busy must fail its caller, never the
  * process. ffmpeg exits on the abort while the frame loop still awaits the detector, so the
  * stream's `done` promise rejects before anyone awaits it; unhandled, that rejection killed the
  * whole server (one export deleted mid-analysis). The race is forced here: the detector aborts

@@ -99,7 +99,7 @@ export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
   jsonRoutes(app, ['account']).user(
     'get',
     '/api/user/info',
-    { summary: 'The signed-in user (spec §3 User info)', data: UserInfo },
+    { summary: 'The signed-in user', data: UserInfo },
     ({ userId }) => auth.userInfo(userId),
   );
 

@@ -79,13 +79,13 @@ export class AuthService {
     const session = await this.authenticate(token);
     const sessionHash = hashToken(token);
     await this.users.deleteSession(sessionHash);
-    // Sockets opened with this session close on every API process (defect 4).
+    // Sockets opened with this session close on every API process.
     if (session) await this.bus?.publish(session.userId, disconnectMessage(sessionHash));
   }
 
   /**
    * A single-use ticket (one minute) for the realtime CONNECT's `token` header, so the web app
-   * never needs the httpOnly session token in JavaScript (defect 5).
+   * never needs the httpOnly session token in JavaScript.
    */
   async createRealtimeTicket(sessionToken: string): Promise<string> {
     const session = await this.authenticate(sessionToken);

@@ -44,7 +44,7 @@ export class BillingAccountService {
     return user;
   }
 
-  /** spec §7 payment/invoice. */
+  /** payment/invoice: the user's invoices. */
   async invoices(userId: string, origin: string): Promise<Invoice[]> {
     const rows = await this.repo.invoices(userId);
     return rows.map((row) => ({
@@ -77,7 +77,7 @@ export class BillingAccountService {
     return { user, subscription: subscription?.status === 'active' ? subscription : null };
   }
 
-  /** spec §7 suggestion_feedback with the spec §5 survey rules. */
+  /** suggestion_feedback: the cancel survey, checked by its rules. */
   async cancelFeedback(userId: string, body: { type: string; email: string; details: string[] }) {
     const problem = validateCancelDetails(body.details);
     if (problem) throw new AppError(ERROR_CODES.INVALID_INPUT, 422, problem);
@@ -89,7 +89,7 @@ export class BillingAccountService {
     });
   }
 
-  /** spec §7 contact-us: validated, stored and mailed to the operator. */
+  /** contact-us: the enterprise form, validated, stored and mailed to the operator. */
   async contactUs(userId: string | null, form: EnterpriseForm) {
     const errors = validateEnterpriseForm(form);
     const first = Object.entries(errors)[0];

@@ -11,7 +11,7 @@ export class BillingMail {
     private readonly repo: BillingRepository,
     private readonly mailer: Mailer,
     private readonly log: Logger = silentLogger,
-    /** PUBLIC_URL: the receipt links to the plan page with an absolute address (issue 24). */
+    /** PUBLIC_URL: the receipt links to the plan page with an absolute address. */
     private readonly publicUrl = 'http://127.0.0.1:8080',
   ) {}
 

@@ -85,7 +85,7 @@ export class BillingRepository {
     await tx.update(users).set(plan).where(eq(users.id, userId));
   }
 
-  /** Records a spec §4 plan change once per event key; false when the key was seen before. */
+  /** Records a plan change action once per event key; false when the key was seen before. */
   async recordChange(
     change: {
       userId: string;
@@ -146,7 +146,7 @@ export class BillingRepository {
   }
 
   /**
-   * The machine's view of a user's subscription (issue 19): the provider-side row, the user's
+   * The machine's view of a user's subscription: the provider-side row, the user's
    * plan and flag, and the status of the checkout sessions the event names.
    */
   async loadState(userId: string, sessionIds: string[], tx: Executor): Promise<SubscriptionState> {

@@ -24,7 +24,7 @@ export const eduRequired = () =>
   new AppError(ERROR_CODES.FORBIDDEN, 403, 'Education plans need a verified education account.');
 
 /**
- * Checkouts (spec §7 subscription/create and payment): one per item at a time, under the user's
+ * Checkouts (subscription/create and payment): one per item at a time, under the user's
  * lock, so a double click gets the same checkout back. The TEST MODE checkout's pay button is
  * here too: it checks the card and feeds the Stripe-shaped events of a payment to the handler.
  */
@@ -42,7 +42,7 @@ export class CheckoutService {
     return user;
   }
 
-  /** spec §7 subscription/create: the checkout URL for a free user choosing a paid plan. */
+  /** subscription/create: the checkout URL for a free user choosing a paid plan. */
   async createSubscriptionCheckout(
     userId: string,
     planName: string,
@@ -94,7 +94,7 @@ export class CheckoutService {
     return url;
   }
 
-  /** spec §7 POST /api/payment {price, quantity}: a checkout URL for a credit top-up. */
+  /** POST /api/payment {price, quantity}: a checkout URL for a credit top-up. */
   async createCreditCheckout(
     userId: string,
     price: string,
@@ -161,7 +161,7 @@ export class CheckoutService {
           throw new AppError(ERROR_CODES.CONFLICT, 409, 'You already have a subscription.');
         }
       }
-      // Named as the other invoices name a card (issue 24: not "Visa ending" here, "Card ending" there).
+      // Named as the other invoices name a card (not "Visa ending" here, "Card ending" there).
       const method = `Card ending in ${check.last4}`;
       const events = (this.provider as TestModeProvider).checkoutEvents(
         session,

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Database } from '../../db/client.js';
 
 /**
- * One plan change or checkout per user at a time (issue 19): N concurrent resubscribes make one
+ * One plan change or checkout per user at a time: N concurrent resubscribes make one
  * change, one invoice, one receipt. On PostgreSQL a session-level advisory lock on a connection
  * of its own, so every API process takes the same lock and the provider call (Stripe) runs while
  * it is held without keeping a transaction open; on PGlite (one process) a promise chain per user.

@@ -26,7 +26,7 @@ import {
 const FILE_URL_TTL_SEC = 6 * 3600;
 
 /**
- * The clip editor's and the caption result page's captions (spec §7 /api/captions): the preview,
+ * The clip editor's and the caption result page's captions (/api/captions): the preview,
  * subtitle files, templates and translation targets. A preview resolves the clip exactly as an
  * export does (ExportsService.resolveClip) and builds captions with the same function, so the
  * preview is the export.
@@ -81,7 +81,7 @@ export class CaptionsService {
   }
 
   /**
-   * A task's captions as a subtitle file (issue 13): SRT or WebVTT cues timed to the words, or the
+   * A task's captions as a subtitle file: SRT or WebVTT cues timed to the words, or the
    * ASS document the export burns in; in the spoken language, the translation, or both.
    */
   async subtitles(

@@ -48,7 +48,7 @@ export interface ResolvedClipOptions {
   transcriptText: string | null;
   /** The framing asked for (`blur_fit`, its older name, is read as `fit`). */
   layout: LayoutChoice;
-  /** Optional in jobs stored before issue 13. */
+  /** Optional: jobs stored before caption placement existed lack it. */
   captionPosition?: CaptionPosition;
   captionSize?: CaptionSize;
   removeFillers?: boolean;

@@ -56,7 +56,7 @@ interface InFlight {
 
 /**
  * The one place clip framing is planned, for the editor's preview (POST /api/captions/framing)
- * and for the export alike, so both show the same crop path (issue 5: the preview matches the
+ * and for the export alike, so both show the same crop path (the preview matches the
  * export frame for frame). Face analysis takes seconds, so plans are kept (LRU) by what decides
  * them, and a request for a plan that is being made waits for it rather than starting another.
  */

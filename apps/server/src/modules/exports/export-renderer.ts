@@ -55,7 +55,7 @@ export interface ExportRendererOptions {
   /** Each render logs through a child carrying its jobId and userId. */
   log?: Logger;
   /**
-   * Stores the export's poster (issue 24): the frame the render wrote beside the MP4, or one
+   * Stores the export's poster: the frame the render wrote beside the MP4, or one
    * picked from the finished MP4 when it wrote none; absent: no poster.
    */
   poster?: (
@@ -318,8 +318,8 @@ export class ExportRenderer {
   private prepare(ctx: RenderContext, mediaKey: string): Promise<PreparedSource> {
     const { options, workDir } = ctx;
     return ctx.stage('preparing', async (signal) => {
-      // S3: one copy of the source in this run's folder, stopped by the run's abort (issue 14
-      // defect 7); the local driver hands its own file.
+      // S3: one copy of the source in this run's folder, stopped by the run's abort (not one
+      // download per stage); the local driver hands its own file.
       const sourceFile = await this.storage.localCopy(mediaKey, workDir, { signal });
       const info = await this.media.probe(sourceFile, { signal });
       if (!info.width || !info.height) {

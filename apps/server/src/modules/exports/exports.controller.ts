@@ -6,7 +6,7 @@ import type { ExportsService } from './exports.service.js';
 
 const IdParam = z.object({ id: z.string().min(1).max(100) });
 
-/** spec §7 "Notifications and jobs": the job calls (the editor's caption calls: captions module). */
+/** The export job calls (the editor's caption calls: captions module). */
 export function registerExportRoutes(app: App, exports: ExportsService) {
   const route = jsonRoutes(app, ['exports']);
 

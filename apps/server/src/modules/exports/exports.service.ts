@@ -50,7 +50,7 @@ export const SOURCE_SIZE_CACHE_LIMIT = 500;
 
 /** Signed download links of finished exports live this long; the client re-fetches the job after. */
 const FILE_URL_TTL_SEC = 6 * 3600;
-/** spec §6: free plans have a number of canvas exports; paid plans are unlimited (-1). */
+/** Free plans have a number of canvas exports; paid plans are unlimited (-1). */
 /** What an export or a preview is made from. */
 export interface ClipSource {
   task: TaskRow;
@@ -61,7 +61,7 @@ export interface ClipSource {
 }
 
 /**
- * Export jobs (spec §3 Job, §7 /api/job) and the clip editor's framing preview. The caption preview
+ * Export jobs (/api/job) and the clip editor's framing preview. The caption preview
  * (CaptionsService) resolves its clip here too, so the preview is the export.
  */
 export class ExportsService {
@@ -112,7 +112,7 @@ export class ExportsService {
           progress: 0,
           title: source.title,
           // The framing the editor previewed (kept in the database): the export renders that
-          // very plan instead of analysing again (issue 5: the preview matches the export).
+          // very plan instead of analysing again (the preview matches the export).
           options: {
             ...source.options,
             framing: previewedFraming,
@@ -132,8 +132,8 @@ export class ExportsService {
         charge.amount,
         { tx, reason: `${charge.kind === 'export' ? 'Clip export' : 'Caption video export'}` },
       );
-      // spec §7 clipped/list: a moment the user exported is a clipped moment; the layout it was
-      // exported with stays with the clip (issue 21).
+      // clipped/list: a moment the user exported is a clipped moment; the layout it was
+      // exported with stays with the clip.
       if (source.momentId) {
         await tx
           .update(moments)

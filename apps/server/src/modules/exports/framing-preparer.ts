@@ -41,7 +41,7 @@ const DEFAULT_EXPORT = {
 } as const;
 
 /**
- * The `framing-prepare` background job (issue 22 item 5): as soon as a task is DONE, the framing
+ * The `framing-prepare` background job: as soon as a task is DONE, the framing
  * of its best moments is analysed (shots, faces, who speaks, the picture under the captions) and
  * planned, and their loudness measured, all kept in media_analyses, so exporting one of them
  * only renders. It runs while no work a user waits for runs in this process and stops for it

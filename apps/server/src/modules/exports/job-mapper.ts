@@ -5,10 +5,10 @@ import type { JobRow } from './exports.repository.js';
 export const jobFileKey = (userId: string, jobId: string) => `users/${userId}/jobs/${jobId}.mp4`;
 export const jobCaptionsKey = (userId: string, jobId: string) =>
   `users/${userId}/jobs/${jobId}.ass`;
-/** The export's poster: a frame of the exported clip (issue 24). */
+/** The export's poster: a frame of the exported clip. */
 export const jobPosterKey = (userId: string, jobId: string) => `users/${userId}/jobs/${jobId}.jpg`;
 
-/** spec §3 Job as the client reads it; `file_url` only once DONE. */
+/** An export job as the client reads it; `file_url` only once DONE. */
 export function toJobDto(row: JobRow, fileUrl: string | null): Job {
   return {
     job_id: row.id,

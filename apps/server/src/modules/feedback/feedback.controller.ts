@@ -18,7 +18,7 @@ export interface FeedbackRoutesOptions {
   rateLimit: { max: number; timeWindow: number };
 }
 
-/** spec §2 /settings/faq?feedback=1: help feedback, stored and mailed to the operator. */
+/** /settings/faq?feedback=1: help feedback, stored and mailed to the operator. */
 export function registerFeedbackRoutes(app: App, options: FeedbackRoutesOptions) {
   jsonRoutes(app, ['system']).open(
     'post',

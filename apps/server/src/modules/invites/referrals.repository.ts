@@ -6,7 +6,7 @@ import type { Ledger } from '../billing/index.js';
 export class ReferralsRepository {
   constructor(
     private readonly db: Db,
-    /** Rewards go into the reward bucket through the ledger (issue 19). */
+    /** Rewards go into the reward bucket through the ledger. */
     private readonly ledger: Pick<Ledger, 'grant'>,
   ) {}
 

@@ -9,7 +9,7 @@ export interface ReferralEvents {
 }
 
 /**
- * Invites (issue 10 item 4): every user has a referral code; a sign-up through it is recorded,
+ * Invites: every user has a referral code; a sign-up through it is recorded,
  * and the first paid plan of the invited friend credits both once. No self-referral.
  */
 export class ReferralsService {

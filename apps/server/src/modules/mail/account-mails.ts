@@ -54,7 +54,7 @@ export class AccountMails {
     const failed = status === 'ERROR';
     const title = String((isTask ? data.task_title : data.job_title) ?? 'your video');
     if (isTask) {
-      // Named by what the task makes, leading to the page that shows it (issue 24).
+      // Named by what the task makes, leading to the page that shows it.
       const task = { id: String(data.task_id), kind: String(data.task_kind ?? 'viral') };
       const mail = taskMail({
         title,
@@ -112,7 +112,7 @@ export class AccountMails {
 
   /**
    * The notification's thumbnail (`/api/thumbnail/{kind}/{id}`) as an absolute address with a
-   * signed, expiring token: a mail client has no session (issue 24).
+   * signed, expiring token: a mail client has no session.
    */
   private picture(thumbnail: unknown, title: string) {
     const match = /^\/api\/thumbnail\/(task|moment|job)\/([0-9a-f-]{36})$/.exec(String(thumbnail));

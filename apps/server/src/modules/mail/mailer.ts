@@ -17,7 +17,7 @@ export interface MailMessage {
   html?: string | undefined;
   /**
    * The mail from the template set (./templates): rendered to both the HTML and the text part,
-   * with the footer the sender adds (issue 24: multipart mail with absolute links).
+   * with the footer the sender adds (multipart mail with absolute links).
    */
   body?: MailBody;
   category: MailCategory;

@@ -7,7 +7,7 @@ import type { MediaRepository } from '../media/media.repository.js';
 import type { MomentRow } from './moments.repository.js';
 
 /**
- * The shared span of a moment as its own small file (issue 14 #18): anonymous viewers get these
+ * The shared span of a moment as its own small file: anonymous viewers get these
  * bytes only, never the source upload. Cut once per span and kept next to the user's files; a
  * re-cut span (after a refresh moved it) gets a new key.
  */

@@ -18,7 +18,7 @@ import type { MomentsService } from './moments.service.js';
 const IdQuery = z.object({ id: z.string().min(1).max(100) });
 const IdParam = z.object({ id: z.string().min(1).max(100) });
 
-/** spec §7 "Video and moments": the moment calls. */
+/** The moment calls. */
 export function registerMomentRoutes(
   app: App,
   moments: MomentsService,
@@ -153,7 +153,7 @@ function registerClipAndShareRoutes(
     {
       summary: 'Make a moment viewable by link; answers the public path',
       querystring: IdQuery,
-      // spec §7: "optional body"; { publish: true } also lists it on the home shelf.
+      // The body is optional; { publish: true } also lists it on the home shelf.
       body: z.unknown().optional(),
       data: ShareResult,
     },

@@ -90,7 +90,7 @@ export class MomentsService {
 
   /** The analysing stage: stores the task's moments and returns what the user should be told. */
   /**
-   * Issue 22 item 4: the best moments in the transcript so far, by the deterministic judge only
+   * The best moments in the transcript so far, by the deterministic judge only
    * (no LLM, nothing stored), shown while a long video is still being transcribed. The final
    * ranking (analyse) replaces them.
    */
@@ -150,7 +150,7 @@ export class MomentsService {
     return (await this.repo.forTask(task.id)).map(toDto);
   }
 
-  /** spec §6: anyone may view a moment that was shared; otherwise only its owner. */
+  /** Anyone may view a moment that was shared; otherwise only its owner. */
   async view(requesterId: string | null, id: unknown): Promise<MomentView> {
     if (!isUuid(id)) throw notFound('Moment');
     const row = await this.repo.findById(id);
@@ -175,7 +175,7 @@ export class MomentsService {
     task: { id: string; video: unknown; mediaKey: string | null; thumbnailKey: string | null },
     owned: boolean,
   ): Promise<MomentView> {
-    // issue 14 #18: a viewer who is not the owner gets only the moment's span, through a link that
+    // A viewer who is not the owner gets only the moment's span, through a link that
     // dies with the share (unsharing revokes it), never a signed link to the whole upload.
     const media = !task.mediaKey
       ? { media_url: null, media_start: 0 }
@@ -239,7 +239,7 @@ export class MomentsService {
     return (await this.repo.clipped(userId)).map(toDto);
   }
 
-  /** Keeps the studio's framing choice with the clip (issue 21), so it opens framed that way. */
+  /** Keeps the studio's framing choice with the clip, so it opens framed that way. */
   async setLayout(userId: string, id: unknown, layout: ExportLayout): Promise<Moment> {
     const row = await findOwned(this.db, moments, userId, id, 'Moment');
     return toDto((await this.repo.update(row.id, { layout }))!);
@@ -255,7 +255,7 @@ export class MomentsService {
   }
 
   /**
-   * Makes the moment viewable by link (spec §2 /home/moment/{momentId}): an unlisted link. Only
+   * Makes the moment viewable by link (/home/moment/{momentId}): an unlisted link. Only
    * `publish: true` also lists it on the public home shelf and in anonymous search. Idempotent;
    * sharing again sets the publish choice to what was asked.
    */
@@ -301,7 +301,7 @@ export class MomentsService {
     return { key: await this.spans.cut(row, task.mediaKey) };
   }
 
-  /** Re-scores the moment's span against the current transcript (spec §7 refresh). */
+  /** Re-scores the moment's span against the current transcript (the refresh call). */
   async refresh(userId: string, id: unknown): Promise<Moment> {
     const row = await findOwned(this.db, moments, userId, id, 'Moment');
     const transcriptRow = await this.tasks.findTranscript(row.taskId);

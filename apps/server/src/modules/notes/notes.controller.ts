@@ -7,7 +7,7 @@ import type { NotesService } from './notes.service.js';
 const IdQuery = z.object({ id: z.string().min(1).max(100) });
 const ShareLink = z.object({ share_id: z.string(), path: z.string() });
 
-/** issue 10 notes: owner-only CRUD, search, share and unshare. */
+/** Notes: owner-only CRUD, search, share and unshare. */
 export function registerNoteRoutes(app: App, notes: NotesService) {
   const route = jsonRoutes(app, ['notes']);
   route.user(

@@ -20,7 +20,7 @@ export const noteDto = (row: NoteRow): Note => ({
   updated_at: row.updatedAt.getTime(),
 });
 
-/** Notes (issue 10): owner-only rich text with timestamp links; another user's note is a 404. */
+/** Notes: owner-only rich text with timestamp links; another user's note is a 404. */
 export class NotesService {
   constructor(
     private readonly db: Db,

@@ -7,14 +7,14 @@ import { isUuid } from '../../db/owned.js';
 import type { NotificationsService } from './notifications.service.js';
 import { NUL_FREE_PATTERN } from '../../http/text-guard.js';
 
-/** The web client sends its STOMP session id so its own sync echo is skipped (spec §4). */
+/** The web client sends its STOMP session id so its own sync echo is skipped. */
 const STOMP_SESSION_HEADER = 'x-stomp-session';
 const originSession = (request: FastifyRequest) => {
   const value = request.headers[STOMP_SESSION_HEADER];
   return typeof value === 'string' && value.length <= 100 ? value : undefined;
 };
 
-/** spec §7: a list of ids, as a bare array or as `{ ids }`. Malformed ids are ignored. */
+/** A list of ids, as a bare array or as `{ ids }`. Malformed ids are ignored. */
 // The ids that name no notification are dropped, so the text guard never sees them: the NUL rule
 // the document states for every string is checked here, on the input.
 const Id = z.string().max(100).regex(new RegExp(NUL_FREE_PATTERN), 'holds a NUL character');

@@ -26,7 +26,7 @@ const toDto = (row: NotificationRow): Notification => ({
 const TERMINAL_TASK_STATUSES: ReadonlySet<TaskStatus> = new Set(['DONE', 'ERROR']);
 
 /**
- * Stores notifications and pushes them over the realtime channel (spec §3, §4). Live progress is
+ * Stores notifications and pushes them over the realtime channel. Live progress is
  * pushed without being stored; viewing or deleting on one client is mirrored to the user's other
  * clients with SYNC_NOTIFY_VIEW / SYNC_NOTIFY_DELETE.
  */
@@ -68,7 +68,7 @@ export class NotificationsService {
   }
 
   /**
-   * Issue 22 item 4: a long task's transcript grew by a chunk. Pushed (not stored) as a
+   * A long task's transcript grew by a chunk. Pushed (not stored) as a
    * TASK_STATUS_UPDATE carrying `partial`: the words just heard and the provisional moments.
    */
   async taskGrew(task: TaskRow, partial: TaskPartial): Promise<void> {
@@ -119,7 +119,7 @@ export class NotificationsService {
     await this.bus.publish(userId, { type, data });
   }
 
-  /** spec §9: pages of `page_size`, newest first, only those created at or before `created`. */
+  /** Pages of `page_size`, newest first, only those created at or before `created`. */
   async history(userId: string, pageNum: number, pageSize: number, created?: number) {
     const conditions = [eq(notifications.userId, userId)];
     // `created` is in milliseconds; rows carry microseconds, so keep the whole millisecond.

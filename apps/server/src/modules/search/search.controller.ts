@@ -4,7 +4,7 @@ import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { SearchService } from './search.service.js';
 
-/** spec §7 searchVideos; spec §6: anonymous visitors may use the home search. */
+/** searchVideos; anonymous visitors may use the home search too. */
 export function registerSearchRoutes(app: App, search: SearchService) {
   jsonRoutes(app, ['search']).open(
     'post',

@@ -20,7 +20,7 @@ export interface CandidateDocument {
 }
 
 export interface CandidateScope {
-  /** The signed-in requester, or null: anonymous visitors search published moments only (spec §6). */
+  /** The signed-in requester, or null: anonymous visitors search published moments only. */
   userId: string | null;
   query: string;
   /** Per query word and kind of document, at most this many documents containing it. */

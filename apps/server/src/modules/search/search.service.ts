@@ -59,7 +59,7 @@ const cursorState = (offset: number, query: string, userId: string | null): Curs
 });
 
 /**
- * The home search (spec §7 searchVideos, §9 24 per request): shared moments for everyone, plus
+ * The home search (searchVideos, 24 hits per request): shared moments for everyone, plus
  * the requester's own videos and moments. `search_id` is an HMAC-signed cursor bound to the query
  * and the requester, so a forged or borrowed one is refused instead of paging someone else's view.
  */

@@ -22,7 +22,7 @@ export const sharedClipPath = (shareId: string) => `/s/${shareId}?clip=1`;
 export const sharedClipVideoPath = (shareId: string) => `/api/share/${shareId}/clip.mp4`;
 
 /**
- * Issue 24: an exported MP4 shared as an unlisted page /s/{id}?clip=1 with a player, like shared
+ * An exported MP4 shared as an unlisted page /s/{id}?clip=1 with a player, like shared
  * summaries and notes. Sharing makes a random link; unsharing revokes the page, the MP4 and the
  * poster at once (404).
  */

@@ -7,7 +7,7 @@ import type { SummariesService } from './summaries.service.js';
 const TaskQuery = z.object({ task_id: z.string().min(1).max(100) });
 const ShareLink = z.object({ share_id: z.string(), path: z.string() });
 
-/** issue 10 summaries: the owner's summary of a task, refresh, share and unshare. */
+/** Summaries: the owner's summary of a task, refresh, share and unshare. */
 export function registerSummaryRoutes(app: App, summaries: SummariesService) {
   const route = jsonRoutes(app, ['summaries']);
   route.user(

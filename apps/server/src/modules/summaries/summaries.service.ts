@@ -44,8 +44,8 @@ export function summaryDto(row: SummaryRow): Summary {
 }
 
 /**
- * Summaries (issue 10): made by a task's summary stage after analysing, refreshable by the owner,
- * shareable as an unlisted public link. They cost credits (spec §9): the task's summary is charged
+ * Summaries: made by a task's summary stage after analysing, refreshable by the owner,
+ * shareable as an unlisted public link. They cost credits: the task's summary is charged
  * with the task (modules/billing TaskCharges), each refresh under its own key.
  */
 export class SummariesService {

@@ -27,7 +27,7 @@ export function registerSystemRoutes(
     'post',
     '/sys/coming_soon',
     {
-      summary: 'Sign up for updates about coming features (spec §7)',
+      summary: 'Sign up for updates about coming features',
       body: ComingSoonBody,
       data: z.null(),
       config: { rateLimit: formRateLimit },

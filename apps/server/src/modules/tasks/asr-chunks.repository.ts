@@ -4,7 +4,7 @@ import { asrChunks } from '../../db/schema.js';
 
 export type AsrChunkRow = typeof asrChunks.$inferSelect;
 
-/** Thin access to a task's transcription chunks (issue 22). */
+/** Thin access to a task's transcription chunks. */
 export class AsrChunksRepository {
   constructor(private readonly db: Db) {}
 

@@ -68,7 +68,7 @@ const chunkEvents = new EventEmitter();
 chunkEvents.setMaxListeners(0);
 
 /**
- * Issue 22 item 3: a task's audio cut at silences into chunks of a few minutes, each an
+ * A task's audio cut at silences into chunks of a few minutes, each an
  * `asr-chunk` job any worker may take, merged back in order. The task's run (`transcribe`)
  * plans, detects the language once, queues the chunks, watches them (a dead worker's chunk is
  * queued again, once) and reports the transcript as it grows; `runChunk` is the job.

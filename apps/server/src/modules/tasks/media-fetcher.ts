@@ -74,7 +74,7 @@ export class StorageMediaFetcher implements MediaFetcher {
     await this.storage.putFile(mediaKey, downloaded.file, { move: true });
     const m = downloaded.metadata;
     // Facts come from what the server fetched itself, never from the client; the page's image
-    // is only a source for the thumbnail the server stores (issue 24: never hot-linked).
+    // is only a source for the thumbnail the server stores (never hot-linked).
     return {
       mediaKey,
       remoteImage: m.thumbnail,

@@ -5,8 +5,8 @@ import type { tasks } from '../../db/schema.js';
 export type TaskRow = typeof tasks.$inferSelect;
 
 /**
- * The task's video meta as clients see it: the thumbnail is always the picture the server stored
- * (issue 24), never an address kept from the link's page.
+ * The task's video meta as clients see it: the thumbnail is always the picture the server stored,
+ * never an address kept from the link's page.
  */
 export function videoOfTask(row: Pick<TaskRow, 'id' | 'video' | 'thumbnailKey'>): VideoMeta {
   return {
@@ -44,7 +44,7 @@ export const TASK_DTO_COLUMNS = [
 export type TaskDtoRow = Pick<TaskRow, (typeof TASK_DTO_COLUMNS)[number]>;
 
 /**
- * The spec §3 Task as the client sees it, with the result flags it reads. `video` is parsed
+ * The task as the client sees it, with the result flags it reads. `video` is parsed
  * here: the parse fills the defaults (thumbnail, duration) of rows stored before they existed,
  * which the response check on the way out does not.
  */

@@ -67,7 +67,7 @@ export function taskPipeline(deps: TaskPipelineDeps): TaskHooks {
     index: (task, transcript, signal) => searchIndexer.indexTask(task, transcript.segments, signal),
     // 5. summary
     summarise: (task, transcript, signal) => summaries.summariseTask(task, transcript, signal),
-    // Every status change; 6. once DONE, the background framing (issue 22 item 5).
+    // Every status change; 6. once DONE, the background framing.
     onTaskChanged: async (task, change) => {
       await notifications.taskChanged(task, change.statusChanged);
       if (change.statusChanged && task.status === 'DONE' && config.FRAMING_PREPARE_MOMENTS > 0) {

@@ -26,7 +26,7 @@ export interface TaskHooks {
   /** Called after every status change, and at most about once a second for progress. */
   onTaskChanged(task: TaskRow, change: { statusChanged: boolean }): Promise<void> | void;
   /**
-   * The transcript grew by the next chunk in order (long inputs, issue 22): provisional moments
+   * The transcript grew by the next chunk in order (long inputs): provisional moments
    * for the task page while the rest is still being transcribed.
    */
   transcriptGrew?(task: TaskRow, growth: TranscriptGrowth): Promise<void>;
@@ -37,7 +37,7 @@ export interface TaskHooks {
   /** After `analyse`: the task's passages and moments into the home search's index. */
   index?(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<void>;
   /**
-   * Issue 24: the video's stored thumbnail (after probing; returns its key) and one per moment
+   * The video's stored thumbnail (after probing; returns its key) and one per moment
    * (after analysing). Never fails the task: a picture that cannot be made is left out.
    */
   thumbnails?: {
@@ -50,7 +50,7 @@ export interface TaskHooks {
     moments(task: TaskRow, sourceFile: string, signal: AbortSignal): Promise<unknown>;
   };
   /**
-   * The summary stage (issue 10): what the user should be told, and whether a summary was made
+   * The summary stage: what the user should be told, and whether a summary was made
    * (its charge, taken with the task's, is refunded when not).
    */
   summarise?(
@@ -267,7 +267,7 @@ export class TaskRunner {
 
   private async charge({ initial, run }: RunContext, info: MediaInfo): Promise<void> {
     // The length first, so that a Retry of a task the balance could not cover is refused at
-    // start (spec §8 dialog) instead of downloading the video again to fail the same way.
+    // start (with the credits dialog) instead of downloading the video again to fail the same way.
     await run.save({ durationMs: info.durationMs });
     // The plan's longest video, then the charge of the one cost function (packages/domain
     // taskQuote): already taken at start when the length was known, a no-op then.

@@ -31,7 +31,7 @@ const TASK_START_ERRORS = [
 
 type Routes = ReturnType<typeof jsonRoutes>;
 
-/** spec §7 "Tasks". */
+/** The task calls: start, list, read, retry and delete. */
 export function registerTaskRoutes(app: App, tasks: TasksService) {
   const route = jsonRoutes(app, ['tasks']);
   registerTaskStarts(route, tasks);

@@ -37,7 +37,7 @@ export class TasksRepository {
       .offset(offset);
   }
 
-  /** The root task and every query task chained to it (spec §7 query_history). */
+  /** The root task and every query task chained to it (the query history). */
   history(userId: string, rootTaskId: string) {
     return this.db
       .select()

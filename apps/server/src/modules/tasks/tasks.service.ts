@@ -79,7 +79,7 @@ export class TasksService {
 
   /**
    * A translation this install cannot make is refused before anything is stored or charged, so no
-   * task ends DONE without the translation it was asked for (issue 13).
+   * task ends DONE without the translation it was asked for.
    */
   private async assertCanTranslate(sourceLang: string, targetLang: string | null | undefined) {
     if (!targetLang || !this.translator) return;
@@ -129,7 +129,7 @@ export class TasksService {
       claimedMs ?? 0,
     );
     const runToken = randomUUID();
-    // Row and queue job in one transaction (issue 14 defect 2): a failed send leaves no task
+    // Row and queue job in one transaction: a failed send leaves no task
     // that nothing will ever run.
     const row = await this.db.transaction(async (tx) => {
       await this.assertRunSlot(userId, tx);
@@ -306,7 +306,7 @@ export class TasksService {
   }
 
   /**
-   * Issue 22: the transcript heard so far and its provisional moments, for a task page opened
+   * The transcript heard so far and its provisional moments, for a task page opened
    * while a long task transcribes (pushes only carry what was added after it opened); null when
    * no chunk is done yet, or the task is no longer transcribing.
    */
@@ -351,7 +351,7 @@ export class TasksService {
   }
 }
 
-/** Video facts the server fills in itself (defect 17): the client's values are dropped. */
+/** Video facts the server fills in itself: the client's values are dropped, not trusted. */
 const SERVER_FILLED_META = {
   thumbnail: null,
   duration: null,

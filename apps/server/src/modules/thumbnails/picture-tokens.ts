@@ -6,7 +6,7 @@ export const MAIL_PICTURE_TTL_MS = 30 * 24 * 3600_000;
 export type PictureTokenCheck = 'valid' | 'expired' | 'invalid';
 
 /**
- * The `?sig=` of a picture address in a mail (issue 24): `<expiry>.<signature>`, the signature an
+ * The `?sig=` of a picture address in a mail: `<expiry>.<signature>`, the signature an
  * HMAC-SHA256 of the picture's kind, id and expiry under the app secret. A mail client loads the
  * thumbnail with no session; the token grants that one picture until it expires, nothing else.
  */

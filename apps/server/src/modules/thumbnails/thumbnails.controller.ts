@@ -28,7 +28,7 @@ export function registerThumbnailRoutes(
           id: z.string().min(1).max(100),
         }),
         querystring: z.object({
-          // A mail's picture address (issue 24): loads without a session until it expires.
+          // A mail's picture address: loads without a session until it expires.
           sig: z.string().max(100).optional(),
         }),
         response: {

@@ -30,7 +30,7 @@ export const momentThumbnailKey = (moment: MomentRow) =>
 const previewId = (imageUrl: string) =>
   createHash('sha256').update(imageUrl).digest('hex').slice(0, 32);
 const previewKey = (userId: string, id: string) => `users/${userId}/link-previews/${id}.jpg`;
-/** Rows stored before issue 24 kept the link page's image URL itself (hot-linked). */
+/** Older rows (before stored thumbnails) hold the link page's image URL itself (hot-linked). */
 const legacyRemoteImage = (video: unknown) => {
   const thumbnail = (video as { thumbnail?: unknown } | null)?.thumbnail;
   return typeof thumbnail === 'string' && /^https?:\/\//i.test(thumbnail) ? thumbnail : null;
@@ -78,7 +78,7 @@ export interface ThumbnailsOptions {
 }
 
 /**
- * Issue 24: the pictures of the library, moments, search, shares and notifications. Each is made
+ * The pictures of the library, moments, search, shares and notifications. Each is made
  * once by the server and stored (a frame chosen by brightness and contrast, or a link's preview
  * image fetched through the link guard and re-encoded), then served by `/api/thumbnail/...` to
  * its owner and to visitors of what was shared. A picture that cannot be made is logged and left
@@ -245,7 +245,7 @@ export class ThumbnailsService {
   }
 
   /**
-   * Issue 24: videos, moments and exports made before thumbnails existed get theirs (the
+   * Videos, moments and exports made before thumbnails existed get theirs (the
    * `thumbnail-backfill` job, sent at worker start). Each piece runs as background work, so a
    * user's task or export goes first; a picture that cannot be made is logged and skipped.
    */

@@ -30,7 +30,7 @@ export function safeDisplayName(originalName: string): string {
   );
 }
 
-/** spec §3 video title for an upload: the file name without its extension. */
+/** An upload's video title: the file name without its extension. */
 export function titleFromFileName(displayName: string): string {
   const extension = path.extname(displayName);
   return (extension ? displayName.slice(0, -extension.length) : displayName).trim() || 'video';

@@ -37,7 +37,7 @@ const tooLarge = (maxBytes: number) =>
   );
 
 /**
- * Video uploads (spec §5: mp4, mov, webm): `POST /api/upload` for a plain multipart upload,
+ * Video uploads (mp4, mov, webm): `POST /api/upload` for a plain multipart upload,
  * `/api/upload/tus` for resumable ones, `GET /api/upload/{id}` for an upload's video meta.
  * Routes live in their own scope so the multipart parser is registered only here.
  */

@@ -40,7 +40,7 @@ export interface IngestInput {
 
 type UploadRow = typeof uploads.$inferSelect;
 
-/** Turns a received file into a stored, validated upload with its spec §3 video meta. */
+/** Turns a received file into a stored, validated upload with its video meta. */
 export class UploadsService {
   constructor(
     private readonly db: Db,
@@ -59,7 +59,7 @@ export class UploadsService {
     let stored = false;
     try {
       const info = await this.media.validateUpload(input.file, displayName).catch(asUserFileError);
-      // A frame worth looking at (issue 24): not the black first frame or a fade-in.
+      // A frame worth looking at: not the black first frame or a fade-in.
       await this.media
         .thumbnail(input.file, thumbnailFile, { durationMs: info.durationMs })
         .catch(asUserFileError);
@@ -99,7 +99,7 @@ export class UploadsService {
     return this.videoMeta(await findOwned(this.db, uploads, userId, uploadId, 'Upload'));
   }
 
-  /** spec §3 video metadata, passed back as the task start body. */
+  /** The video metadata, passed back as the task start body. */
   async videoMeta(row: UploadRow): Promise<VideoMeta> {
     return {
       url: `${UPLOAD_URL_PREFIX}${row.id}`,

@@ -11,9 +11,9 @@ const ParsedInput = z.object({
   video_platform: z.string().nullable(),
 });
 
-/** Link parsing and metadata (spec §7 "Video and moments", §5 link rules). */
+/** Link parsing and metadata, under the link rules. */
 export function registerVideoRoutes(app: App, video: VideoService) {
-  /** Stops the metadata fetch when the client cancels (spec §7: "optional cancel signal"). */
+  /** Stops the metadata fetch when the client cancels (typing again aborts it). */
   const abortOnClose = (raw: { on(event: 'close', fn: () => void): void }) => {
     const controller = new AbortController();
     raw.on('close', () => controller.abort());

@@ -15,7 +15,7 @@ const toVideoMeta = (url: string, m: VideoMetadata): VideoMeta => ({
   published_at: m.publishedAt,
 });
 
-/** A link's video metadata (spec §7 "Video and moments") without downloading the video. */
+/** A link's video metadata without downloading the video. */
 export class VideoService {
   constructor(
     private readonly media: MediaRepository,
@@ -31,7 +31,7 @@ export class VideoService {
       signal,
       timeoutMs: 60_000,
     });
-    // Issue 24: the page's image is fetched and stored here, so no browser loads it from the site.
+    // The page's image is fetched and stored here, so no browser loads it from the site.
     const thumbnail = await this.thumbnails.linkPreview(userId, metadata.thumbnail, signal);
     return { ...toVideoMeta(url, metadata), thumbnail };
   }

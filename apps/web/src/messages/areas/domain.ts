@@ -20,7 +20,7 @@ export const DOMAIN_MESSAGES = {
   'domain.billing.firstYear':
     'Billed ${amount} for the first year, ${renewal} after the first year',
 
-  // The cancel survey's reasons, by the domain's reason id (spec §5).
+  // The cancel survey's reasons, by the domain's reason id.
   'domain.cancelReason.1': 'It is too expensive',
   'domain.cancelReason.2': 'A feature I need is missing',
   'domain.cancelReason.3': 'The clips are not good enough',
@@ -68,7 +68,7 @@ export const DOMAIN_MESSAGES = {
     'The server ran out of disk space, so nothing was kept. Try again once space has been freed.',
   'domain.apiError.NETWORK_DISCONNECTED': 'The server could not be reached. Check your connection.',
 
-  // View counts (spec §9): 1.2K, 3M, 1B.
+  // View counts: 1.2K, 3M, 1B.
   'domain.count.thousand': '{value}K',
   'domain.count.million': '{value}M',
   'domain.count.billion': '{value}B',

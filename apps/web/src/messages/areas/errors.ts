@@ -1,4 +1,4 @@
-/** What the errors/ dialogs say (spec §8 global handler; keys `errors.*`). */
+/** What the errors/ dialogs say (the global error handler; keys `errors.*`). */
 export const ERRORS_MESSAGES = {
   'errors.network.title': 'Network Disconnected',
   'errors.network.text':

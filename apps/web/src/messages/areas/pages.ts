@@ -1,6 +1,6 @@
 /** What the pages/ screens say (keys `pages.*`). */
 export const PAGES_MESSAGES = {
-  // Home (spec §2 /home).
+  // Home (/home).
   'pages.home.badge': 'Long videos in, short clips out',
   // The headline, split around its gradient words.
   'pages.home.headline': 'Turn long videos into',
@@ -72,7 +72,7 @@ export const PAGES_MESSAGES = {
   'pages.privacy.choices.body':
     'You can ask the operator to export or delete your account and everything it holds. Deleting removes your videos, moments and exports from the server.',
 
-  // Coming soon (spec §2 /comingsoon).
+  // Coming soon (/comingsoon).
   'pages.comingSoon.title': 'More tools are on the way',
   'pages.comingSoon.intro':
     "Pick the tools you want and we'll email you once when they launch. No other mail.",
@@ -85,7 +85,7 @@ export const PAGES_MESSAGES = {
   'pages.form.invalidEmail': 'Enter a valid email address.',
   'pages.form.failed': 'Something went wrong. Try again.',
 
-  // Log in and sign up (spec §2 /login).
+  // Log in and sign up (/login).
   'pages.login.emailTaken': 'An account with this email already exists. Log in instead?',
   'pages.login.usernameTaken': 'This username is taken.',
   'pages.login.weakPassword': 'Choose a stronger password.',
@@ -106,7 +106,7 @@ export const PAGES_MESSAGES = {
   'pages.login.agreeBefore': 'By continuing you agree to the',
   'pages.login.agreeAnd': 'and',
 
-  // Settings → Credits (issue 19).
+  // Settings → Credits.
   'pages.credits.bucket.plan': 'Plan credits',
   'pages.credits.bucket.reward': 'Rewards',
   'pages.credits.bucket.purchased': 'Bought credits',
@@ -181,7 +181,7 @@ export const PAGES_MESSAGES = {
   'pages.feedback.email': 'Your email',
   'pages.feedback.send': 'Send feedback',
 
-  // Settings → Plan (spec §4).
+  // Settings → Plan.
   'pages.plan.paymentSuccess': 'Enjoy your subscription! Refresh the page to see the latest data.',
   'pages.plan.loadFailed': 'The plans could not be loaded.',
   'pages.plan.continues': 'Your subscription continues.',
@@ -243,7 +243,7 @@ export const PAGES_MESSAGES = {
   'pages.plan.invoice.view': 'View',
   'pages.plan.invoice.none': 'No invoices yet.',
 
-  // Cancelling (spec §4).
+  // Cancelling.
   'pages.cancel.failed': 'Something went wrong',
   'pages.cancel.details': '{reason}: details',
   'pages.cancel.tellMore': 'Tell us more',
@@ -257,7 +257,7 @@ export const PAGES_MESSAGES = {
   'pages.cancel.thanks': 'Thanks for your feedback. You keep your plan until {end}.',
   'pages.cancel.done': 'Done',
 
-  // The enterprise contact form (spec §3/§5/§8).
+  // The enterprise contact form.
   'pages.enterprise.failed': "We couldn't send your request: {reason}. Please try again.",
   'pages.enterprise.unknownError': 'unknown error',
   'pages.enterprise.firstName': 'First name',

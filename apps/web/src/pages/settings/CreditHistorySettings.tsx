@@ -32,7 +32,7 @@ const PAGE_SIZE = 20;
 /** The balance cards, in the order credits are spent. */
 const BUCKETS = ['plan', 'reward', 'purchased'] as const;
 
-/** Credit units as the spec §9 display: divided by 10, signed for movements. */
+/** Credit units as they are displayed: divided by 10, signed for movements. */
 const signed = (units: number) =>
   `${units > 0 ? '+' : units < 0 ? '−' : ''}${formatCredits(Math.abs(units))}`;
 /** Exports count the plan's exports, not credits. */
@@ -62,7 +62,7 @@ function workLink(movement: CreditMovement) {
 }
 
 /**
- * Settings → Credits (issue 19): where every credit went. The balance by bucket (the plan's grant,
+ * Settings → Credits: where every credit went. The balance by bucket (the plan's grant,
  * rewards, bought credits) and every movement of the ledger with its date, reason, amount, the task
  * or export it belongs to and the bucket's balance after it, newest first, a page at a time.
  */

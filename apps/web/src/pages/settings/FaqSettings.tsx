@@ -98,7 +98,7 @@ function FeedbackForm() {
   );
 }
 
-/** spec §2 /settings/faq; `?feedback=1` (legacy user-feedback link) opens the feedback form. */
+/** /settings/faq; `?feedback=1` (legacy user-feedback link) opens the feedback form. */
 export function FaqSettings() {
   const [params, setParams] = useSearchParams();
   const open = params.get('feedback') === '1';

@@ -22,7 +22,7 @@ import {
 } from './plan/PlanSections';
 import { usePlanChange } from './plan/usePlanChange';
 
-/** spec §9: wait after a subscription change before reloading user info. */
+/** Wait after a subscription change before reloading user info. */
 const RELOAD_DELAY_MS = 1500;
 const SUCCESS_MESSAGE_MS = 5000;
 
@@ -36,7 +36,7 @@ function readSessionHistory(): string[] {
   }
 }
 
-/** /settings/plan: plans, checkout and changes, cancel, invoices (spec §2, §4). */
+/** /settings/plan: plans, checkout and changes, cancel, invoices. */
 export function PlanSettings() {
   const { user } = useSession();
   const queryClient = useQueryClient();
@@ -60,7 +60,7 @@ export function PlanSettings() {
   const later = (ms: number, run: () => void) => {
     timers.current.push(window.setTimeout(run, ms));
   };
-  /** spec §4: after any change, wait 1.5 s and reload user info. */
+  /** After any change, wait 1.5 s and reload user info. */
   const reloadSoon = () =>
     later(RELOAD_DELAY_MS, () => {
       void queryClient.invalidateQueries({ queryKey: USER_INFO_QUERY_KEY });

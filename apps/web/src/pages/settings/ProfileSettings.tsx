@@ -41,7 +41,7 @@ function featureLabel(feature: string): string {
     .join(' ');
 }
 
-/** spec §9: credit features are shown divided by 10; other features as plain counts. */
+/** Credit features are shown divided by 10; other features as plain counts. */
 function amount(feature: string, value: number): string {
   return CREDIT_FEATURES.has(feature) ? formatCredits(value) : String(value);
 }

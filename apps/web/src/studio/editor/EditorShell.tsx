@@ -57,7 +57,7 @@ export function EditorShell({
   );
 }
 
-/** Why an export did not start; usage limits and lost connections have their own global dialogs (spec §8). */
+/** Why an export did not start; usage limits and lost connections have their own global dialogs. */
 function ExportStartError({ error }: { error: unknown }) {
   if (!isShownExportError(error)) return null;
   return (

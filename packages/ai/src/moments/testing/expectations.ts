@@ -24,7 +24,7 @@ export function rankOfPlanted(
 
 /**
  * An answer "is" in a planted passage when most of it (70%) lies inside the passage: it answers
- * from there and is not padded with the talk around it (issue 20: the tightest span).
+ * from there and is not padded with the talk around it (the tightest span).
  */
 export function answersFrom(
   moment: Pick<Moment, 'startMs' | 'endMs'>,

@@ -1,5 +1,5 @@
 /**
- * Held-out talks for the moment tests (issue 12): written for the tests, not from the judge's cue
+ * Held-out talks for the moment tests: written for the tests, not from the judge's cue
  * lists and not part of bench/highlights. `>> ` marks a paragraph a person would clip, `-- ` a
  * greeting, sponsor read or sign-off that must never rank in the top 3.
  */

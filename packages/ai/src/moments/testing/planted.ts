@@ -1,6 +1,6 @@
 /**
  * Strong segments planted into ordinary talk; tests check that moment finding ranks them on top.
- * Issue 20: written as a person tells such things, not from the judge's cue lists (the earlier
+ * Written as a person tells such things, not from the judge's cue lists (the earlier
  * passages used the lists' own phrases: "turns out", "nobody tells you", "I have to confess").
  */
 export const PLANTED_STORY = [

@@ -1,7 +1,7 @@
 import type { ChargeKind } from '@moments/domain';
 
 /**
- * The typed keys of every charge (issue 19): one per piece of work, so a retried or concurrent
+ * The typed keys of every charge: one per piece of work, so a retried or concurrent
  * charge of the same work is a no-op, and a refund finds exactly what that work took. Each attempt
  * of a task and each summary refresh is its own piece of work.
  */

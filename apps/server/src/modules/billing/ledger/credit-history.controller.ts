@@ -3,7 +3,7 @@ import { jsonRoutes } from '../../../http/route.js';
 import type { App } from '../../../http/types.js';
 import type { CreditReads } from './credit-reads.js';
 
-/** Credit history (issue 19): every movement of the signed-in user's credits, newest first. */
+/** Credit history: every movement of the signed-in user's credits, newest first. */
 export function registerCreditRoutes(app: App, options: { reads: CreditReads }) {
   jsonRoutes(app, ['billing']).user(
     'get',

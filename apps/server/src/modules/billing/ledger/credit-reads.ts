@@ -15,7 +15,7 @@ import type { Tx } from './ledger.js';
 
 const BUCKET_ORDER: Record<string, number> = { plan: 0, reward: 1, purchased: 2 };
 
-/** Reads of the ledger: balances, the spec §3 entitlements, credit history, what work cost. */
+/** Reads of the ledger: balances, the entitlements in user info, credit history, what work cost. */
 export class CreditReads {
   constructor(
     private readonly db: Db,
@@ -28,7 +28,7 @@ export class CreditReads {
   }
 
   /**
-   * spec §3 user info entitlements, derived from the buckets: for balances, usage is what was
+   * The entitlements of user info, derived from the buckets: for balances, usage is what was
    * spent this period and limit - usage what is left in every bucket; ceilings (the longest
    * video) come from the plan.
    */
@@ -66,7 +66,7 @@ export class CreditReads {
     );
   }
 
-  /** Refuses work the balance cannot cover, before anything is stored (spec §8 credit code). */
+  /** Refuses work the balance cannot cover, before anything is stored (credits dialog code). */
   async assertCanSpend(userId: string, feature: string, amount: number, tx?: Db | Tx) {
     const left = this.limits ? await this.spendable(userId, feature, tx) : null;
     if (left !== null && left < amount) {
@@ -78,7 +78,7 @@ export class CreditReads {
     }
   }
 
-  /** The plan's longest video (a ceiling, spec §8 "video too long"). */
+  /** The plan's longest video (a ceiling: the "video too long" dialog). */
   assertVideoLength(plan: string, durationMs: number) {
     const limit = entitlementsForPlan(plan).find((g) => g.feature === MAX_VIDEO_MINUTES)?.limit;
     const minutes = Math.ceil(durationMs / 60_000);

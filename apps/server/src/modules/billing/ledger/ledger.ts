@@ -39,7 +39,7 @@ type Movement = {
   jobId?: string | null;
 };
 
-/** The error a balance that cannot cover a charge answers with (spec §8 dialog causes). */
+/** The error a balance that cannot cover a charge answers with (its code picks the dialog). */
 function notEnough(feature: string): AppError {
   if (feature === 'CANVAS_EXPORT') {
     return new AppError(
@@ -56,7 +56,7 @@ function notEnough(feature: string): AppError {
 }
 
 /**
- * The ledger (issue 19): the only way credits move. Four entry points: `charge`, `refund`,
+ * The ledger: the only way credits move. Four entry points: `charge`, `refund`,
  * `grant` and `expire`; each is keyed (a second call with the same key is a no-op, also when
  * concurrent), runs under the user's lock, moves buckets in the documented spending order
  * (packages/domain buckets.ts) and writes one ledger row per bucket moved, with the balance after

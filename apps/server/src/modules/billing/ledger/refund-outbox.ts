@@ -16,7 +16,7 @@ export interface RefundPayload {
 }
 
 /**
- * Refunds go through an outbox (issue 19): a `credit-refund` job on the pg-boss queue is sent
+ * Refunds go through an outbox: a `credit-refund` job on the pg-boss queue is sent
  * first, so a refund that fails now (the database restarting, a lock timeout) is retried by the
  * queue until it is done; then it is tried at once. A failure is logged with the charge, user,
  * task and export ids. The work's shown cost follows the ledger: it drops to what is still

@@ -18,7 +18,7 @@ export interface ChargedTask {
 }
 
 /**
- * What a task costs and how it is charged (issue 19): its run and its summary, each under its own
+ * What a task costs and how it is charged: its run and its summary, each under its own
  * typed key per attempt, priced by the one cost function (packages/domain taskQuote) that the
  * start form shows. Charged when the task starts (or is retried) if the video's length is known,
  * otherwise right after the video is probed; refunded through the outbox when the work fails.
@@ -60,7 +60,8 @@ export class TaskCharges {
 
   /**
    * Refuses work that the plan or the balance cannot take, before anything is stored: the video
-   * too long (VIDEO_TOO_LONG) or the credits short (BALANCE_NOT_ENOUGH), the spec §8 dialog codes.
+   * too long (VIDEO_TOO_LONG) or the credits short (BALANCE_NOT_ENOUGH), the codes that open the
+   * limit and credits dialogs.
    */
   async assertStartable(
     userId: string,

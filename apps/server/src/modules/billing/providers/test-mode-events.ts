@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { findPlan, periodEnd } from '@moments/domain';
 
 /*
- * Stripe-shaped events for the TEST MODE provider (issue 19): the same objects, with the fields
+ * Stripe-shaped events for the TEST MODE provider: the same objects, with the fields
  * the parser reads, that Stripe's webhooks carry, so test mode runs the same parser, state machine
  * and ledger as Stripe and differs only here.
  */

@@ -79,7 +79,7 @@ export function registerAccountRoutes(app: App, context: BillingRouteContext) {
       config: { errors: [ERROR_CODES.INVALID_INPUT] },
       schema: {
         tags: ['billing'],
-        summary: 'The cancel survey (spec §5 rules)',
+        summary: 'The cancel survey',
         body: SuggestionFeedbackBody,
         response: { 200: envelopeOf(z.null()) },
       },

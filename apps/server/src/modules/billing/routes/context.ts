@@ -23,7 +23,7 @@ export function billingRouteContext(options: BillingRoutesOptions) {
   });
   // Never the request's Host header, which anyone can set.
   const origin = options.publicUrl.replace(/\/$/, '');
-  /** The plan page, showing the period of the plan being bought (spec §4 `type` query). */
+  /** The plan page, showing the period of the plan being bought (its `type` query). */
   const urlsFor = (plan?: string | null) => {
     const period = plan?.endsWith('_month') ? 'monthly' : plan?.endsWith('_year') ? 'yearly' : '';
     const page = `${origin}${PLAN_PAGE}${period ? `?type=${period}` : ''}`;

@@ -23,7 +23,7 @@ const Purchasable = z.enum(
 const CreatePurchasable = CreateSubscriptionBody.extend({ plan: Purchasable });
 const PlanPurchasable = PlanBody.extend({ plan: Purchasable });
 
-/** Pricing, checkout for a plan, plan changes and cancellation (spec §4). */
+/** Pricing, checkout for a plan, plan changes and cancellation. */
 export function registerSubscriptionRoutes(app: App, context: BillingRouteContext) {
   const { checkouts, changes, account } = context.billing;
   const { billingOn, urlsFor } = context;
@@ -33,7 +33,7 @@ export function registerSubscriptionRoutes(app: App, context: BillingRouteContex
     {
       schema: {
         tags: ['billing'],
-        summary: 'Every plan with prices and entitlements (spec §3 Pricing item)',
+        summary: 'Every plan with prices and entitlements',
         response: { 200: envelopeOf(PricingTable) },
       },
     },
@@ -91,7 +91,7 @@ export function registerSubscriptionRoutes(app: App, context: BillingRouteContex
       },
       schema: {
         tags: ['billing'],
-        summary: 'Change the paid plan (upgrade rule of spec §4)',
+        summary: 'Change the paid plan (under the upgrade rule)',
         body: PlanPurchasable,
         response: { 200: envelopeOf(z.null()) },
       },

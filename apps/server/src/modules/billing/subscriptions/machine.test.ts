@@ -9,7 +9,7 @@ import {
 } from './machine.js';
 
 /*
- * Property tests of the subscription state machine (issue 19) over random event sequences, with a
+ * Property tests of the subscription state machine over random event sequences, with a
  * model of the ledger that applies its intents the way the server's ledger does (keyed grants, the
  * plan bucket reset each period, the spending order of packages/domain).
  */

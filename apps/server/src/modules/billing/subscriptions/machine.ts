@@ -2,7 +2,7 @@ import type { PlanChangeAction } from '@moments/contract';
 import { findPlan, isPurchasablePlan, isUpgradeAllowed } from '@moments/domain';
 
 /*
- * The subscription state machine (issue 19): `(state, event, context) -> (state, intents)`, pure.
+ * The subscription state machine: `(state, event, context) -> (state, intents)`, pure.
  * Both payment providers feed it Stripe-shaped events (the TEST MODE checkout emits the same
  * events Stripe would), so the rules live here once and the providers differ only at the edge.
  * The handler persists the new state and carries out the intents in one transaction; the ledger
@@ -18,7 +18,7 @@ import { findPlan, isPurchasablePlan, isUpgradeAllowed } from '@moments/domain';
  *   `async_payment_succeeded`; `async_payment_failed` grants nothing. A session grants once,
  *   whatever event id carries it.
  * - Education plans need a verified education account.
- * - Plan changes follow the spec §4 upgrade rule: an upgrade takes effect now with the new plan's
+ * - Plan changes follow the upgrade rule: an upgrade takes effect now with the new plan's
  *   grant; anything else (a downgrade or a yearly-to-monthly switch from the portal) is scheduled
  *   for the end of the period and grants nothing until that renewal.
  */

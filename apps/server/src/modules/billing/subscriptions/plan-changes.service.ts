@@ -26,7 +26,7 @@ export const toProvider = (
 });
 
 /**
- * spec §4 plan changes from the plan page: preview, resubscribe (upgrade), cancel, stop_cancel.
+ * Plan changes from the plan page: preview, resubscribe (upgrade), cancel, stop_cancel.
  * Each runs under the user's lock and asks the provider; what the provider reports back (at once
  * in test mode, by webhook on Stripe) goes through the state machine like any other event.
  */
@@ -53,7 +53,7 @@ export class PlanChangesService {
     return { user, subscription, view: toProvider(subscription, user) };
   }
 
-  /** spec §4: an upgrade, or (with a cancellation pending) staying on the current plan. */
+  /** An upgrade, or (with a cancellation pending) staying on the current plan. */
   private async target(userId: string, planName: string) {
     const plan = purchasablePlan(planName);
     const current = await this.current(userId);
@@ -71,7 +71,7 @@ export class PlanChangesService {
     return { ...current, plan, keepsCurrent, alreadyOn };
   }
 
-  /** spec §7 preview_invoice: what the change costs now (prorated), in cents. */
+  /** preview_invoice: what the change costs now (prorated), in cents. */
   async previewInvoice(userId: string, planName: string) {
     const { view, plan, keepsCurrent, alreadyOn } = await this.target(userId, planName);
     if (alreadyOn) {
@@ -86,7 +86,7 @@ export class PlanChangesService {
   }
 
   /**
-   * spec §7 resubscribe: change the paid plan (after the preview was confirmed). Concurrent calls
+   * resubscribe: change the paid plan (after the preview was confirmed). Concurrent calls
    * wait for each other: the first changes the plan, the others find it changed and do nothing.
    */
   async resubscribe(userId: string, planName: string): Promise<void> {
@@ -107,12 +107,12 @@ export class PlanChangesService {
     await this.events.applyAllLocked(userId, events);
   }
 
-  /** spec §7 cancel: the plan stays until the end of the paid period (cancel_at_period_end). */
+  /** cancel: the plan stays until the end of the paid period (cancel_at_period_end). */
   cancel(userId: string) {
     return this.locks.with(userId, () => this.applyCancel(userId, true));
   }
 
-  /** spec §7 stop_cancel: keep the subscription after all. */
+  /** stop_cancel: keep the subscription after all. */
   stopCancel(userId: string) {
     return this.locks.with(userId, () => this.applyCancel(userId, false));
   }

@@ -19,7 +19,7 @@ export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'rejected';
 type AfterCommit = () => Promise<void>;
 
 /**
- * Applies provider events (issue 19): parse, find the user, take the user's lock, run the state
+ * Applies provider events: parse, find the user, take the user's lock, run the state
  * machine, and in one transaction store its state, carry out its ledger intents and record the
  * invoice. Each event id is handled once; an event that cannot be used is logged and answered
  * 2xx, so the provider stops sending it.

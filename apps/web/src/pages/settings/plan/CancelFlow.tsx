@@ -8,7 +8,7 @@ import { cancelReasonLabel, surveyErrorText } from '../../../messages/domain';
 type Step = 'survey' | 'confirm' | 'done' | null;
 
 /**
- * spec §4 cancelling: feedback survey (spec §5 rules, modal width 446), then confirm, then the
+ * Cancelling: feedback survey (checked by its rules, modal width 446), then confirm, then the
  * success dialog. `onChanged` runs after the cancel went through (the page reloads user info).
  */
 export function CancelFlow({

@@ -26,7 +26,7 @@ const EMPTY: EnterpriseFormValues = {
   message: '',
 };
 
-/** spec §3/§5/§8 enterprise contact form: every field required, stored and mailed to us. */
+/** The enterprise contact form: every field required, stored and mailed to us. */
 export function EnterpriseContactModal({
   opened,
   onClose,
@@ -35,7 +35,7 @@ export function EnterpriseContactModal({
 }: {
   opened: boolean;
   onClose(): void;
-  /** Success closes the modals and shows the success message (spec §8). */
+  /** Success closes the modals and shows the success message. */
   onSent(): void;
   email?: string;
 }) {

@@ -17,7 +17,7 @@ import { buyCredits } from '../../../api/billing';
 import { t } from '../../../messages/catalogue';
 import { dollars } from './PlanCard';
 
-/* The plan page's cards other than the plans themselves (spec §2, §4). */
+/* The plan page's cards other than the plans themselves. */
 
 /** The plan the user is on, and the monthly/yearly switch of the table below. */
 export function CurrentPlanCard({

@@ -24,7 +24,7 @@ function readReferral(): string | undefined {
 }
 
 /**
- * Choosing a plan: checkout for a free user, a priced change (spec §4 preview) for a paying one,
+ * Choosing a plan: checkout for a free user, a priced change (previewed first) for a paying one,
  * both behind the terms checkbox. `onChanged` runs after a change went through (or failed, so the
  * page reloads what the server now says).
  */
@@ -71,7 +71,7 @@ export function usePlanChange(
         window.location.assign(url);
         return;
       }
-      // spec §4: with a cancellation pending, stop it first; if resubscribing fails, cancel again.
+      // With a cancellation pending, stop it first; if resubscribing fails, cancel again.
       const wasCancelling = subscription?.cancel_at_period_end === true;
       if (wasCancelling) await stopCancel();
       try {
