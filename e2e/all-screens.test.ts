@@ -473,9 +473,14 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
     );
     expect(await failedRow.getByTestId('task-error').textContent()).toBe(failedTask.error_reason);
     const doneRow = page.locator(`[data-task-id="${task.id}"]`);
-    expect(await doneRow.getByRole('button', { name: /^Retry/ }).textContent()).toMatch(
-      /^Retry · \d+(\.\d)? credits?$/,
+    // Running finished work again asks first, with the price of the run.
+    await doneRow.getByRole('button', { name: 'Run again' }).click();
+    const runAgain = page.getByRole('dialog', { name: 'Run this task again?' });
+    expect(await runAgain.getByTestId('run-again-text').textContent()).toMatch(
+      /This run costs \d+(\.\d)? credits?, taken from your balance now\.$/,
     );
+    await runAgain.getByRole('button', { name: 'Cancel' }).click();
+    await runAgain.waitFor({ state: 'hidden' });
 
     // Offline, the Network Disconnected dialog shows (not a spinner). Back online,
     // it goes by itself.

@@ -11,6 +11,7 @@ import { answerClientError, answerFrameworkError } from './http/framework-errors
 import { documentComponents, documentOperation, serializeReply } from './http/openapi.js';
 import { registerCsrfGuard, registerSecurityHeaders } from './http/security.js';
 import { registerTextGuard } from './http/text-guard.js';
+import { registerIdempotency } from './http/idempotency.js';
 import { serveWebApp } from './http/static.js';
 import type { App } from './http/types.js';
 import { registerAuthRoutes } from './modules/auth/auth.controller.js';
@@ -48,6 +49,7 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
 
   await installPlugins(app, config);
   installSessionHook(app, services);
+  registerIdempotency(app, services.idempotencyKeys);
   await registerRoutes(app, config, services);
 
   await serveWebApp(app, config.WEB_DIST_DIR, contract);

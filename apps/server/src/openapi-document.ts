@@ -18,7 +18,7 @@ export async function renderOpenApiDocument(): Promise<string> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-openapi-'));
   try {
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    const services = await createServices(config, await openDatabase({}));
+    const services = await createServices(config, { database: await openDatabase({}) });
     const app = await buildHttpApp(config, services);
     try {
       await app.ready();

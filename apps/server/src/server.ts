@@ -27,7 +27,7 @@ export interface RunningServer {
 
 /** Starts the roles the config asks for (api, worker, or both) in this process. */
 export async function startServer(config: AppConfig, log?: Logger): Promise<RunningServer> {
-  const services = await createServices(config, undefined, undefined, log);
+  const services = await createServices(config, { log });
   const app = await buildHttpApp(config, services);
   const stomp = config.ROLES.includes('api') ? attachRealtime(app, services) : undefined;
   // Subscribed to the bus before accepting traffic, so no startup message is missed.

@@ -24,6 +24,7 @@ import { CaptionsService } from './modules/captions/captions.service.js';
 import { FramingPreparer } from './modules/exports/framing-preparer.js';
 import type { MediaRepository } from './modules/media/media.repository.js';
 import { ToolsMediaRepository } from './modules/media/tools-media.repository.js';
+import { IdempotencyKeysRepository } from './modules/idempotency/idempotency-keys.repository.js';
 import { MomentsRepository } from './modules/moments/moments.repository.js';
 import { MomentsService } from './modules/moments/moments.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
@@ -81,6 +82,8 @@ export interface Services {
   media: MediaRepository;
   queue: JobQueue;
   bus: RealtimeBus;
+  /** The kept replies of paid calls by Idempotency-Key (http/idempotency.ts). */
+  idempotencyKeys: IdempotencyKeysRepository;
   /** What every feature sends through (unsubscribes apply; via `mail-send` jobs with SMTP). */
   mailer: Mailer;
   /** The configured transport itself: SMTP (taken by `mail-send` jobs) or the outbox folder. */
@@ -161,14 +164,14 @@ function realtimeBusFor(config: AppConfig, database: Database, log: Logger): Rea
  * The process's foundation: database, scratch folder, storage, signed file links, the job queue,
  * the realtime bus, and the tracker of background work.
  */
-async function openFoundation(config: AppConfig, given: Database | undefined, log: Logger) {
-  const database = given ?? (await openConfiguredDatabase(config, log));
+async function openFoundation(config: AppConfig, overrides: ServiceOverrides, log: Logger) {
+  const database = overrides.database ?? (await openConfiguredDatabase(config, log));
   const background = new BackgroundWork(log.child({ component: 'background' }));
   const workRoot = processWorkRoot(config.DATA_DIR);
   const storage = createStorage(config, workRoot);
   const appSecret = await loadAppSecret(config.DATA_DIR, config.APP_SECRET);
   const fileUrls = new FileUrls(storage, appSecret);
-  const media: MediaRepository = new ToolsMediaRepository();
+  const media: MediaRepository = overrides.media ?? new ToolsMediaRepository();
   const queue = await createJobQueue(database, log.child({ component: 'queue' }), {
     pollSeconds: config.JOB_POLL_SECONDS,
     clockSeconds: config.JOB_CLOCK_SECONDS,
@@ -220,6 +223,11 @@ function createAccounts(
     mailer,
     {
       onFirstPaidPlan: (userId, referral) => referrals.rewardFirstPaidPlan(userId, referral),
+      // Every balance on screen follows the ledger, in every tab of the user.
+      onCreditsMoved: (userId) =>
+        void bus
+          .publish(userId, { type: 'CREDITS_CHANGED', data: {} })
+          .catch((err: unknown) => log.warn({ err }, 'could not push a balance change')),
       ...billingHooks,
     },
     log,
@@ -509,25 +517,36 @@ function createExportWork(
   return { workGate, exportRenderer, exports, captions, framingPreparer, exportReaper };
 }
 
-/** `database` may be passed in by tests that open it themselves. */
+/** What a caller (a test, a bench, a second process) may give instead of what config makes. */
+export interface ServiceOverrides {
+  /** A database opened by the caller (tests open PGlite or a scratch PostgreSQL themselves). */
+  database?: Database;
+  /** Billing's optional hooks (the referral reward on a first paid plan). */
+  billingHooks?: BillingHooks;
+  log?: Logger;
+  /** The media tools; tests give a fake that answers without ffmpeg. */
+  media?: MediaRepository;
+}
+
 export async function createServices(
   config: AppConfig,
-  database?: Database,
-  /** Billing's optional hooks (the referral reward on a first paid plan). */
-  billingHooks: BillingHooks = {},
-  log: Logger = createLogger(config.LOG_LEVEL),
+  overrides: ServiceOverrides = {},
 ): Promise<Services> {
-  const foundation = await openFoundation(config, database, log);
+  const log = overrides.log ?? createLogger(config.LOG_LEVEL);
+  const billingHooks = overrides.billingHooks ?? {};
+  const foundation = await openFoundation(config, overrides, log);
   const accounts = createAccounts(config, foundation, billingHooks, log);
   const content = createContent(config, foundation, accounts, log);
   const taskWork = createTaskWork(config, foundation, accounts, content, log);
   const exportWork = createExportWork(config, foundation, accounts, content, log);
-  const housekeeping = new Housekeeping(
-    accounts.users,
-    path.join(config.DATA_DIR, 'tmp'),
-    log.child({ component: 'housekeeping' }),
-    content.thumbnails,
-  );
+  const idempotencyKeys = new IdempotencyKeysRepository(foundation.db);
+  const housekeeping = new Housekeeping({
+    users: accounts.users,
+    workRoot: path.join(config.DATA_DIR, 'tmp'),
+    log: log.child({ component: 'housekeeping' }),
+    thumbnails: content.thumbnails,
+    idempotencyKeys,
+  });
   const { database: db, background, workRoot, storage, fileUrls, media, queue, bus } = foundation;
   const { speech, ...tasks } = taskWork;
   const { tasksRepo: _tasksRepo, translator: _translator, ...services } = content;
@@ -542,6 +561,7 @@ export async function createServices(
     media,
     queue,
     bus,
+    idempotencyKeys,
     ...accounts,
     ...services,
     ...tasks,

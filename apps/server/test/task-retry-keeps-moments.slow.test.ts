@@ -101,6 +101,11 @@ describe.each(DATABASE_TARGETS)('retrying a DONE task on $name', (target) => {
     expect(retried.statusCode, retried.body).toBe(200);
     const done = await waitForTask(t.app, owner.headers, taskId, 120_000);
     expect(done.status, done.error_reason).toBe('DONE');
+    // The price the reply showed, the task shows once run, and the ledger holds are one number.
+    const ledger = await t.services.billing.reads.netCharged({ taskId });
+    expect(ledger).toBeGreaterThan(0);
+    expect(retried.json().data.cost_credits).toBe(ledger);
+    expect(done.cost_credits).toBe(ledger);
 
     const after = await listMoments();
     const byId = new Map(after.map((moment) => [moment.id, moment]));

@@ -152,6 +152,15 @@ export const STOMP_USER_DESTINATION = '/user/queue/msg';
  */
 export const SUPPRESS_ERROR_HEADER = 'X-Suppress-Error-Message';
 
+/**
+ * Calls that start paid work take this header (Stripe's semantics): the same user and key within
+ * IDEMPOTENCY_KEY_TTL_HOURS get the first reply again and no second charge, so a double click or
+ * a retry after a lost reply does the work once.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+
 /** An uploaded video's `VideoMeta.url` is this prefix plus the upload id (upload answers it). */
 export const UPLOAD_URL_PREFIX = 'upload://';
 

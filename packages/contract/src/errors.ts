@@ -15,6 +15,10 @@ export const ERROR_CODES = {
   /** The path exists, not with this method; the reply's `Allow` header lists the ones it has. */
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
   CONFLICT: 'CONFLICT',
+  /** The Idempotency-Key was used before with another request: a new action needs a new key (422). */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** The first request with this Idempotency-Key is still running: ask again shortly (409). */
+  IDEMPOTENCY_KEY_IN_USE: 'IDEMPOTENCY_KEY_IN_USE',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   URI_TOO_LONG: 'URI_TOO_LONG',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
@@ -92,6 +96,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -671,3 +671,28 @@ export const linkPreviews = pgTable(
     index('link_previews_created_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * Replies of calls that start paid work, by the caller's Idempotency-Key: a second request with
+ * the same key gets the first reply again instead of a second charge. `status` is null while the
+ * first request runs; rows older than a day are ignored and removed by housekeeping.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** A hash of the route and its input: the same key with another request is refused. */
+    fingerprint: text('fingerprint').notNull(),
+    status: integer('status'),
+    /** The reply's JSON text as it was sent. */
+    body: text('body'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
+);

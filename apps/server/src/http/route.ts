@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import { currentUser, requireUser } from './auth.js';
 import { ok } from './envelope.js';
+import { IdempotencyHeaders, idempotent } from './idempotency.js';
 import type { App } from './types.js';
 
 type Input = z.ZodType | undefined;
@@ -25,6 +26,11 @@ export interface JsonRouteSpec<
   errors?: readonly ErrorCode[];
   /** Other route settings, e.g. a rate limit. */
   config?: Record<string, unknown>;
+  /**
+   * The route starts paid work: it takes an Idempotency-Key header, and a repeat with the same
+   * key answers the first reply instead of running (and charging) again (http/idempotency.ts).
+   */
+  idempotent?: boolean;
 }
 
 /** What a handler gets: the checked input, and the request and reply for anything else. */
@@ -66,12 +72,17 @@ export function jsonRoutes(app: App, tags: string[]) {
       ...(spec.body && { body: spec.body }),
       ...(spec.querystring && { querystring: spec.querystring }),
       ...(spec.params && { params: spec.params }),
+      ...(spec.idempotent && { headers: IdempotencyHeaders }),
       response: { 200: envelopeOf(spec.data) },
     };
+    const preHandler = [
+      ...(signedIn ? [requireUser] : []),
+      ...(spec.idempotent && signedIn ? [idempotent] : []),
+    ];
     app.route({
       method: method.toUpperCase() as Uppercase<Method>,
       url,
-      ...(signedIn && { preHandler: requireUser }),
+      ...(preHandler.length && { preHandler }),
       ...(config && { config }),
       schema,
       handler: async (request, reply) => {

@@ -4,6 +4,7 @@ import { BillingRepository } from '../modules/billing/billing.repository.js';
 import { CreditReads } from '../modules/billing/ledger/credit-reads.js';
 import { ExportsRepository } from '../modules/exports/exports.repository.js';
 import { MediaAnalysesRepository } from '../modules/exports/media-analyses.repository.js';
+import { IdempotencyKeysRepository } from '../modules/idempotency/idempotency-keys.repository.js';
 import { ReferralsRepository } from '../modules/invites/referrals.repository.js';
 import { MomentsRepository, type MomentRow } from '../modules/moments/moments.repository.js';
 import { NotesRepository } from '../modules/notes/notes.repository.js';
@@ -321,6 +322,18 @@ export const QUERY_SOURCES: QuerySource[] = [
       markViewed: (r) => r.markViewed(USER, [NOTE]),
       markAllViewed: (r) => r.markAllViewed(USER),
       delete: (r) => r.delete(USER, [NOTE]),
+    },
+  ),
+  source(
+    'idempotency-keys.repository',
+    'IdempotencyKeysRepository',
+    (db) => new IdempotencyKeysRepository(db),
+    {
+      claim: (r) => r.claim(USER, 'key-1', 'fingerprint', AT),
+      find: (r) => r.find(USER, 'key-1'),
+      complete: (r) => r.complete(USER, 'key-1', 200, '{}'),
+      release: (r) => r.release(USER, 'key-1'),
+      removeOlderThan: (r) => r.removeOlderThan(AT),
     },
   ),
 ];

@@ -7,6 +7,7 @@ import type { Database } from '../../src/db/client.js';
 import type { App } from '../../src/http/types.js';
 import type { Logger } from '../../src/logging.js';
 import type { BillingHooks } from '../../src/modules/billing/index.js';
+import type { MediaRepository } from '../../src/modules/media/media.repository.js';
 import { attachRealtime } from '../../src/server.js';
 import { createServices, startWorkers, type Services } from '../../src/services.js';
 
@@ -24,7 +25,14 @@ export interface TestApp {
 export async function startTestApp(
   database: Database,
   env: Record<string, string> = {},
-  options: { workers?: boolean; listen?: boolean; billingHooks?: BillingHooks; log?: Logger } = {},
+  options: {
+    workers?: boolean;
+    listen?: boolean;
+    billingHooks?: BillingHooks;
+    log?: Logger;
+    /** Fake media tools (support/fake-media.repository.ts): no ffmpeg behind the services. */
+    media?: MediaRepository;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-test-'));
   const config = loadConfig({
@@ -36,7 +44,12 @@ export async function startTestApp(
     SIGNUP_RATE_LIMIT_MAX: '1000',
     ...env,
   });
-  const services = await createServices(config, database, options.billingHooks, options.log);
+  const services = await createServices(config, {
+    database,
+    billingHooks: options.billingHooks,
+    log: options.log,
+    media: options.media,
+  });
   const app = await buildHttpApp(config, services);
   const stomp = options.listen ? attachRealtime(app, services) : undefined;
   await app.ready();

@@ -15,21 +15,29 @@ export const fetchPricingTable = () =>
 
 /** Resolves with the checkout URL the browser goes to. */
 export const createSubscription = (plan: string, referral?: string | null) =>
-  api.post<string>('/api/subscription/create', { plan, referral: referral ?? undefined });
+  api.post<string>(
+    '/api/subscription/create',
+    { plan, referral: referral ?? undefined },
+    { idempotent: true },
+  );
 
 export const previewInvoice = (plan: string) =>
   api.post<{ amount: number; currency: string }>('/api/subscription/preview_invoice', { plan });
 
 // The plan page shows these failures itself (a failed resubscribe re-applies the cancel).
 export const resubscribe = (plan: string) =>
-  api.post<null>('/api/subscription/resubscribe', { plan }, { suppressErrorDialog: true });
+  api.post<null>(
+    '/api/subscription/resubscribe',
+    { plan },
+    { suppressErrorDialog: true, idempotent: true },
+  );
 export const cancelSubscription = () => api.post<null>('/api/subscription/cancel');
 export const stopCancel = () => api.post<null>('/api/subscription/stop_cancel');
 
 export const fetchInvoices = () => api.get<Invoice[]>('/api/payment/invoice');
 
 export const buyCredits = (price: string, quantity: number) =>
-  api.post<string>('/api/payment', { price, quantity });
+  api.post<string>('/api/payment', { price, quantity }, { idempotent: true });
 
 export const openPortalSession = () => api.post<{ url: string }>('/api/user/portal-session');
 

@@ -1,5 +1,10 @@
 import type { ApiEnvelope } from '@moments/contract';
-import { ERROR_CODES, SUCCESS_CODE, SUPPRESS_ERROR_HEADER } from '@moments/contract';
+import {
+  ERROR_CODES,
+  IDEMPOTENCY_KEY_HEADER,
+  SUCCESS_CODE,
+  SUPPRESS_ERROR_HEADER,
+} from '@moments/contract';
 import { apiErrorText } from '../messages/domain';
 
 /**
@@ -41,6 +46,12 @@ export interface ApiRequestOptions {
   /** Adds SUPPRESS_ERROR_HEADER: the caller shows its own message. */
   suppressErrorDialog?: boolean;
   signal?: AbortSignal;
+  /**
+   * The call starts paid work: it carries an Idempotency-Key, one per user intent. The retries
+   * of one call (after a network failure) and an identical call sent while it is still
+   * unanswered (a double click) carry the same key, so the server does the work and charges once.
+   */
+  idempotent?: boolean;
 }
 
 /** What the global handler decides about a request that could not reach the server. */
@@ -136,8 +147,58 @@ async function sendOnce<T>(path: string, options: ApiRequestOptions, suppressed:
   throw new ApiError(code, apiErrorText(code, message), response.status, suppressed, path);
 }
 
+/**
+ * A random UUID. crypto.randomUUID exists only on secure pages (https, localhost), and a
+ * self-hosted server is often opened over plain http on a LAN address; getRandomValues works there.
+ */
+function randomKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 4122 variant
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The keys of paid calls still unanswered, by what they ask (method, address and body). */
+const keysInFlight = new Map<string, { key: string; holders: number }>();
+
+/** A key for this intent: the key of an identical call still unanswered, or a new one. */
+export function takeIdempotencyKey(
+  path: string,
+  options: ApiRequestOptions,
+): { key: string; release(): void } {
+  const intent = JSON.stringify([
+    options.method ?? 'POST',
+    buildApiUrl(path, options.query),
+    options.body instanceof FormData ? randomKey() : (options.body ?? null),
+  ]);
+  const held = keysInFlight.get(intent) ?? { key: randomKey(), holders: 0 };
+  held.holders++;
+  keysInFlight.set(intent, held);
+  return {
+    key: held.key,
+    release() {
+      held.holders--;
+      if (held.holders === 0 && keysInFlight.get(intent) === held) keysInFlight.delete(intent);
+    },
+  };
+}
+
 /** Sends a request and resolves with the envelope's `data`; rejects with an ApiError. */
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  if (!options.idempotent) return sendWithRetries<T>(path, options);
+  const intent = takeIdempotencyKey(path, options);
+  try {
+    return await sendWithRetries<T>(path, {
+      ...options,
+      headers: { ...options.headers, [IDEMPOTENCY_KEY_HEADER]: intent.key },
+    });
+  } finally {
+    intent.release();
+  }
+}
+
+async function sendWithRetries<T>(path: string, options: ApiRequestOptions): Promise<T> {
   const suppressed =
     options.suppressErrorDialog === true || hasHeader(options.headers, SUPPRESS_ERROR_HEADER);
   for (;;) {

@@ -96,7 +96,7 @@ export function useStartCaptionExport() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { task_id: string; options: TaskCaptionOptions }) =>
-      api.post<Job>('/api/job', { type: 'ANIMATED_CAPTION_EXPORT', ...body }),
+      api.post<Job>('/api/job', { type: 'ANIMATED_CAPTION_EXPORT', ...body }, { idempotent: true }),
     onSuccess: (job) => {
       queryClient.setQueryData(jobKeys.detail(job.job_id), job);
       void queryClient.invalidateQueries({ queryKey: jobKeys.lists });

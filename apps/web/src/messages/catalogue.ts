@@ -121,6 +121,7 @@ export const MESSAGES = {
   'title.couldNotStart': 'Could not start',
   'title.deleteThisExport': 'Delete this export?',
   'title.deleteThisVideoTask': 'Delete this video task?',
+  'title.runThisTaskAgain': 'Run this task again?',
   'title.goodToKnow': 'Good to know',
   'title.library': 'Library',
   'title.noNotificationsYet': 'No notifications yet',

@@ -184,6 +184,7 @@ export function useAskQuestion(task: Task | undefined) {
           query,
           root_task_id: task.root_task_id ?? task.id,
         },
+        idempotent: true,
       });
     },
     onSuccess: (started) => {

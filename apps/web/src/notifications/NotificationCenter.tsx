@@ -1,5 +1,6 @@
 import type { Notification } from '@moments/contract';
 import { useCallback, useState } from 'react';
+import { useLiveBalance } from '../account/useLiveBalance';
 import { useRealtimeConnection } from '../realtime';
 import { useLiveTaskUpdates } from '../tasks/useTasks';
 import { NotificationDialog } from './NotificationDialog';
@@ -16,6 +17,7 @@ const MAX_TOASTS = 3;
 export function NotificationCenter() {
   useRealtimeConnection();
   useLiveTaskUpdates();
+  useLiveBalance();
   const open = useOpenNotification();
   const [toasts, setToasts] = useState<Notification[]>([]);
   useLiveNotifications((notification) =>

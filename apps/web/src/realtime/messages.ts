@@ -32,7 +32,9 @@ export type RealtimeMessage =
       id?: string;
       data: JobStatusData;
     }
-  | { type: 'SYNC_NOTIFY_VIEW' | 'SYNC_NOTIFY_DELETE'; data: { ids: string[] } };
+  | { type: 'SYNC_NOTIFY_VIEW' | 'SYNC_NOTIFY_DELETE'; data: { ids: string[] } }
+  /** The user's credits moved (a charge, refund, grant or expiry), in this tab or another. */
+  | { type: 'CREDITS_CHANGED'; data: Record<string, never> };
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set([
   'TASK_STATUS_UPDATE',
@@ -40,6 +42,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set([
   'JOB_ANIMATED_CAPTION_EXPORT',
   'SYNC_NOTIFY_VIEW',
   'SYNC_NOTIFY_DELETE',
+  'CREDITS_CHANGED',
 ]);
 
 /** Reads a frame body; anything that is not a message we know is dropped (null). */

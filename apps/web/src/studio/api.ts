@@ -181,7 +181,7 @@ export function useStartExport() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { type: JobType; moment_id: string; options: ClipOptions }) =>
-      api.post<Job>('/api/job', body),
+      api.post<Job>('/api/job', body, { idempotent: true }),
     onSuccess: (job) => {
       queryClient.setQueryData(jobKeys.detail(job.job_id), job);
       void queryClient.invalidateQueries({ queryKey: jobKeys.lists });

@@ -17,7 +17,10 @@ export function useSummaryActions(taskId: string) {
   const store = (view: SummaryView) => queryClient.setQueryData(summaryKey(taskId), view);
   const refresh = useMutation({
     mutationFn: () =>
-      api.post<SummaryView>('/api/summary/refresh', undefined, { query: { task_id: taskId } }),
+      api.post<SummaryView>('/api/summary/refresh', undefined, {
+        query: { task_id: taskId },
+        idempotent: true,
+      }),
     onSuccess: store,
   });
   const share = useMutation({

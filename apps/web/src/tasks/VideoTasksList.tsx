@@ -43,6 +43,66 @@ function sourceOf(task: Task): string | null {
   return task.video.url || null;
 }
 
+/**
+ * Retry for a failed task (it was refunded, so it simply starts again); Run again for finished
+ * work, which asks first with the price of the new run.
+ */
+function RetryButton({ task, retry }: { task: Task; retry: ReturnType<typeof useRetryTask> }) {
+  const [confirming, setConfirming] = useState(false);
+  // Running finished work again charges it again: the confirmation says how much, priced by the
+  // one cost function the ledger charges with (a follow-up that reuses its transcript pays only
+  // its run). A failed task was refunded, so its Retry simply starts it again.
+  const cost =
+    task.status === 'DONE'
+      ? formatCredits(
+          task.duration_ms != null
+            ? taskCost(task.kind, task.duration_ms, task.reuses_transcript ?? false)
+            : task.cost_credits,
+        )
+      : null;
+  const one = cost === '1';
+  return (
+    <>
+      <Button
+        size="xs"
+        variant="default"
+        leftSection={<IconRefresh size={14} />}
+        loading={retry.isPending}
+        onClick={() => (cost ? setConfirming(true) : retry.mutate(task.id))}
+      >
+        {cost ? t('tasks.row.runAgain') : t('tasks.row.retry')}
+      </Button>
+      {cost && (
+        <Modal
+          opened={confirming}
+          onClose={() => setConfirming(false)}
+          title={t('title.runThisTaskAgain')}
+        >
+          <Stack>
+            <Text size="sm" data-testid="run-again-text">
+              {t(one ? 'tasks.runAgain.text.one' : 'tasks.runAgain.text.other', {
+                title: task.video.title || t('tasks.row.untitled'),
+                cost,
+              })}
+            </Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirming(false)}>
+                {t('tasks.list.cancel')}
+              </Button>
+              <Button
+                loading={retry.isPending}
+                onClick={() => retry.mutate(task.id, { onSettled: () => setConfirming(false) })}
+              >
+                {t(one ? 'tasks.runAgain.confirm.one' : 'tasks.runAgain.confirm.other', { cost })}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
+    </>
+  );
+}
+
 function TaskRow({
   task,
   highlighted,
@@ -54,16 +114,6 @@ function TaskRow({
 }) {
   const retry = useRetryTask();
   const source = sourceOf(task);
-  // Retrying finished work runs (and charges) it again: the button says how much, priced by the
-  // one cost function (a follow-up the server says reuses its transcript pays only its run).
-  const retryCost =
-    task.status === 'DONE'
-      ? formatCredits(
-          task.duration_ms != null
-            ? taskCost(task.kind, task.duration_ms, task.reuses_transcript ?? false)
-            : task.cost_credits,
-        )
-      : null;
   const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY, false, { getInitialValueInEffect: false });
   const running = isRunning(task);
   const hasMoments = task.status === 'DONE' && task.kind !== 'caption';
@@ -174,21 +224,7 @@ function TaskRow({
             {task.kind === 'caption' ? t('tasks.row.openCaptions') : t('tasks.row.captions')}
           </Button>
         )}
-        {!running && (
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconRefresh size={14} />}
-            loading={retry.isPending}
-            onClick={() => retry.mutate(task.id)}
-          >
-            {retryCost
-              ? t(retryCost === '1' ? 'tasks.row.retryCost.one' : 'tasks.row.retryCost.other', {
-                  cost: retryCost,
-                })
-              : t('tasks.row.retry')}
-          </Button>
-        )}
+        {!running && <RetryButton task={task} retry={retry} />}
         <Button
           size="xs"
           variant="subtle"

@@ -29,7 +29,10 @@ export function startTask(video: VideoMeta, options: TaskStartOptions): Promise<
   // Link and media errors have no catalogue dialog: the start form shows them itself;
   // balance and usage-limit codes still open their global dialogs.
   if (options.mode === 'caption') {
-    return api.post<Task>('/api/tool-task/v2/caption/start', video, { query: common });
+    return api.post<Task>('/api/tool-task/v2/caption/start', video, {
+      query: common,
+      idempotent: true,
+    });
   }
   return api.post<Task>('/api/highlight_moment/task/start', video, {
     query: {
@@ -39,6 +42,7 @@ export function startTask(video: VideoMeta, options: TaskStartOptions): Promise<
       root_task_id: options.rootTaskId,
       clip_length: options.mode === 'viral' ? options.clipLength : undefined,
     },
+    idempotent: true,
   });
 }
 
@@ -47,6 +51,9 @@ export const listTasks = () =>
 export const getTask = (id: string) =>
   api.get<Task>('/api/highlight_moment/task', { query: { id } });
 export const retryTask = (id: string) =>
-  api.post<Task>('/api/highlight_moment/task/retry', undefined, { query: { id } });
+  api.post<Task>('/api/highlight_moment/task/retry', undefined, {
+    query: { id },
+    idempotent: true,
+  });
 export const deleteTask = (id: string) =>
   api.delete<null>('/api/highlight_moment/task', { query: { id } });

@@ -66,7 +66,7 @@ export function createBilling(
   const repo = new BillingRepository(db);
   // BILLING=off: a team's own instance, no plans and no limits (charges are still recorded).
   const limits = config.BILLING !== 'off';
-  const ledger = new Ledger(db, limits);
+  const ledger = new Ledger(db, { limits, onMoved: hooks.onCreditsMoved });
   const reads = new CreditReads(db, limits);
   const locks = new UserLocks(database);
   const events = new SubscriptionEvents(

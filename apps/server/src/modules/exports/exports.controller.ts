@@ -23,6 +23,7 @@ export function registerExportRoutes(app: App, exports: ExportsService) {
       ],
       body: JobCreateBody,
       data: Job,
+      idempotent: true,
     },
     ({ userId, body }) => exports.create(userId, body),
   );

@@ -24,6 +24,7 @@ export function registerSummaryRoutes(app: App, summaries: SummariesService) {
       querystring: TaskQuery,
       data: SummaryView,
       errors: [ERROR_CODES.TASK_NOT_RETRYABLE, ERROR_CODES.BALANCE_NOT_ENOUGH],
+      idempotent: true,
     },
     ({ userId, query }) => summaries.refresh(userId, query.task_id),
   );

@@ -271,8 +271,10 @@ export class TaskRunner {
     await run.save({ durationMs: info.durationMs });
     // The plan's longest video, then the charge of the one cost function (packages/domain
     // taskQuote): already taken at start when the length was known, a no-op then.
-    const quote = await this.charges.charge(initial, info.durationMs);
-    await run.save({ costCredits: quote.total });
+    // What the task shows is what the ledger holds for it, every run together: a task run again
+    // shows both runs, as the credit history does.
+    await this.charges.charge(initial, info.durationMs);
+    await run.save({ costCredits: await this.charges.shownCost(initial.id) });
   }
 
   /** The transcript: kept from an earlier run, or heard now and stored. */

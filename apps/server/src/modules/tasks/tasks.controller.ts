@@ -49,6 +49,7 @@ function registerTaskStarts(route: Routes, tasks: TasksService) {
       body: VideoMeta,
       data: Task,
       errors: [...TASK_START_ERRORS, ...LINK_ERRORS],
+      idempotent: true,
     },
     ({ userId, body, query }) => tasks.start(userId, body, query, undefined),
   );
@@ -62,6 +63,7 @@ function registerTaskStarts(route: Routes, tasks: TasksService) {
       body: VideoMeta,
       data: Task,
       errors: [...TASK_START_ERRORS, ...LINK_ERRORS],
+      idempotent: true,
     },
     ({ userId, body, query }) => tasks.start(userId, body, query, 'caption'),
   );
@@ -74,6 +76,7 @@ function registerTaskStarts(route: Routes, tasks: TasksService) {
       querystring: TaskRetryParams,
       data: Task,
       errors: [ERROR_CODES.TASK_NOT_RETRYABLE, ...TASK_START_ERRORS],
+      idempotent: true,
     },
     ({ userId, query }) => tasks.retry(userId, query),
   );

@@ -26,8 +26,13 @@ export const TASKS_MESSAGES = {
   'tasks.row.openCaptions': 'Open captions',
   'tasks.row.captions': 'Captions',
   'tasks.row.retry': 'Retry',
-  'tasks.row.retryCost.one': 'Retry · {cost} credit',
-  'tasks.row.retryCost.other': 'Retry · {cost} credits',
+  'tasks.row.runAgain': 'Run again',
+  'tasks.runAgain.text.one':
+    'Moments works on “{title}” again from its video. This run costs {cost} credit, taken from your balance now.',
+  'tasks.runAgain.text.other':
+    'Moments works on “{title}” again from its video. This run costs {cost} credits, taken from your balance now.',
+  'tasks.runAgain.confirm.one': 'Run again · {cost} credit',
+  'tasks.runAgain.confirm.other': 'Run again · {cost} credits',
   'tasks.row.delete': 'Delete',
 
   // The list as a whole.

@@ -62,16 +62,44 @@ function notEnough(feature: string): AppError {
  * (packages/domain buckets.ts) and writes one ledger row per bucket moved, with the balance after
  * and the work it belongs to. Nothing else writes credit_buckets or credit_ledger.
  */
+export interface LedgerOptions {
+  /** false with BILLING=off: charges are recorded but never refused (no plans, no limits). */
+  limits?: boolean;
+  /**
+   * Told after credits of a user moved (each screen's balance follows it live). Inside a
+   * caller's transaction it is told when the ledger's part is done, before the caller commits:
+   * a listener reads the balance again a moment later, never from this call.
+   */
+  onMoved?: (userId: string) => void;
+}
+
 export class Ledger {
+  private readonly limits: boolean;
+  private readonly onMoved: (userId: string) => void;
+
   constructor(
     private readonly db: Db,
-    /** false with BILLING=off: charges are recorded but never refused (no plans, no limits). */
-    private readonly limits = true,
-  ) {}
+    options: LedgerOptions = {},
+  ) {
+    this.limits = options.limits ?? true;
+    this.onMoved = options.onMoved ?? (() => undefined);
+  }
 
-  private inTx<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+  private async inTx<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
     // Inside a caller's transaction this is a savepoint: a refused charge rolls back only itself.
     return (tx ?? this.db).transaction(work);
+  }
+
+  /** Runs a movement and tells the listener whose credits moved, when any did. */
+  private async moving(
+    userId: () => string | undefined,
+    tx: Tx | undefined,
+    work: (tx: Tx) => Promise<boolean>,
+  ): Promise<boolean> {
+    const moved = await this.inTx(tx, work);
+    const who = userId();
+    if (moved && who) this.onMoved(who);
+    return moved;
   }
 
   /**
@@ -89,38 +117,42 @@ export class Ledger {
     const opKey = operationKey(key);
     const reason = options.reason ?? CHARGE_KIND_LABELS[key.kind];
     const work = workOf(key);
-    return this.inTx(options.tx, async (tx) => {
-      await lockUser(tx, userId);
-      const claimed = await claim(tx, {
-        key: opKey,
-        userId,
-        kind: 'charge',
-        chargeKind: key.kind,
-        feature,
-        amount,
-        reason,
-        ...work,
-      });
-      if (!claimed) return false;
-      const buckets = this.limits
-        ? await this.bucketsOf(tx, userId, feature)
-        : [{ bucket: 'plan' as const, balance: 0, unlimited: true }];
-      const parts = splitCharge(buckets, amount);
-      if (!parts) throw notEnough(feature);
-      for (const part of parts) {
-        await this.move(tx, userId, buckets, {
-          operationKey: opKey,
+    return this.moving(
+      () => userId,
+      options.tx,
+      async (tx) => {
+        await lockUser(tx, userId);
+        const claimed = await claim(tx, {
+          key: opKey,
+          userId,
           kind: 'charge',
+          chargeKind: key.kind,
           feature,
-          bucket: part.bucket,
-          amount: -part.amount,
+          amount,
           reason,
           ...work,
         });
-      }
-      await addPeriodUse(tx, userId, feature, amount);
-      return true;
-    });
+        if (!claimed) return false;
+        const buckets = this.limits
+          ? await this.bucketsOf(tx, userId, feature)
+          : [{ bucket: 'plan' as const, balance: 0, unlimited: true }];
+        const parts = splitCharge(buckets, amount);
+        if (!parts) throw notEnough(feature);
+        for (const part of parts) {
+          await this.move(tx, userId, buckets, {
+            operationKey: opKey,
+            kind: 'charge',
+            feature,
+            bucket: part.bucket,
+            amount: -part.amount,
+            reason,
+            ...work,
+          });
+        }
+        await addPeriodUse(tx, userId, feature, amount);
+        return true;
+      },
+    );
   }
 
   /**
@@ -129,105 +161,119 @@ export class Ledger {
    */
   async refund(key: ChargeKey | string, options: { tx?: Tx } = {}): Promise<boolean> {
     const opKey = typeof key === 'string' ? key : operationKey(key);
-    return this.inTx(options.tx, async (tx) => {
-      const [charge] = await tx
-        .select()
-        .from(creditOperations)
-        .where(eq(creditOperations.key, opKey))
-        .limit(1);
-      if (!charge || charge.kind !== 'charge') return false;
-      await lockUser(tx, charge.userId);
-      const reason = `Refund: ${charge.reason}`;
-      const claimed = await claim(tx, {
-        key: `refund:${opKey}`,
-        userId: charge.userId,
-        kind: 'refund',
-        chargeKind: charge.chargeKind,
-        feature: charge.feature,
-        amount: charge.amount,
-        reason,
-        taskId: charge.taskId,
-        jobId: charge.jobId,
-      });
-      if (!claimed) return false;
-      const taken = await tx
-        .select({ bucket: creditLedger.bucket, amount: creditLedger.amount })
-        .from(creditLedger)
-        .where(and(eq(creditLedger.operationKey, opKey), eq(creditLedger.kind, 'charge')));
-      const buckets = await this.bucketsOf(tx, charge.userId, charge.feature);
-      for (const part of taken) {
-        await this.move(tx, charge.userId, buckets, {
-          operationKey: `refund:${opKey}`,
+    let owner: string | undefined;
+    return this.moving(
+      () => owner,
+      options.tx,
+      async (tx) => {
+        const [charge] = await tx
+          .select()
+          .from(creditOperations)
+          .where(eq(creditOperations.key, opKey))
+          .limit(1);
+        if (!charge || charge.kind !== 'charge') return false;
+        owner = charge.userId;
+        await lockUser(tx, charge.userId);
+        const reason = `Refund: ${charge.reason}`;
+        const claimed = await claim(tx, {
+          key: `refund:${opKey}`,
+          userId: charge.userId,
           kind: 'refund',
+          chargeKind: charge.chargeKind,
           feature: charge.feature,
-          bucket: part.bucket as CreditBucket,
-          amount: -part.amount,
+          amount: charge.amount,
           reason,
           taskId: charge.taskId,
           jobId: charge.jobId,
         });
-      }
-      await addPeriodUse(tx, charge.userId, charge.feature, -charge.amount);
-      return true;
-    });
+        if (!claimed) return false;
+        const taken = await tx
+          .select({ bucket: creditLedger.bucket, amount: creditLedger.amount })
+          .from(creditLedger)
+          .where(and(eq(creditLedger.operationKey, opKey), eq(creditLedger.kind, 'charge')));
+        const buckets = await this.bucketsOf(tx, charge.userId, charge.feature);
+        for (const part of taken) {
+          await this.move(tx, charge.userId, buckets, {
+            operationKey: `refund:${opKey}`,
+            kind: 'refund',
+            feature: charge.feature,
+            bucket: part.bucket as CreditBucket,
+            amount: -part.amount,
+            reason,
+            taskId: charge.taskId,
+            jobId: charge.jobId,
+          });
+        }
+        await addPeriodUse(tx, charge.userId, charge.feature, -charge.amount);
+        return true;
+      },
+    );
   }
 
   /** Adds credits (a plan period, a top-up, a reward), once per key. False when seen before. */
   async grant(userId: string, request: GrantRequest, options: { tx?: Tx } = {}): Promise<boolean> {
-    return this.inTx(options.tx, async (tx) => {
-      await lockUser(tx, userId);
-      if (request.source !== 'plan') {
+    return this.moving(
+      () => userId,
+      options.tx,
+      async (tx) => {
+        await lockUser(tx, userId);
+        if (request.source !== 'plan') {
+          const claimed = await claim(tx, {
+            key: request.key,
+            userId,
+            kind: 'grant',
+            feature: 'CREDIT',
+            amount: request.amount,
+            reason: request.reason,
+          });
+          if (!claimed) return false;
+          const buckets = await this.bucketsOf(tx, userId, 'CREDIT');
+          await this.move(tx, userId, buckets, {
+            operationKey: request.key,
+            kind: 'grant',
+            feature: 'CREDIT',
+            bucket: request.source,
+            amount: request.amount,
+            reason: request.reason,
+            action: request.source === 'purchased' ? 'CREDIT' : null,
+          });
+          return true;
+        }
+        const grants = entitlementsForPlan(request.plan).filter((g) => isBalanceFeature(g.feature));
+        const credit = grants.find((g) => g.feature === 'CREDIT')?.limit ?? 0;
+        const reason = `${request.action ?? 'Start'} ${request.plan}`;
         const claimed = await claim(tx, {
           key: request.key,
           userId,
           kind: 'grant',
           feature: 'CREDIT',
-          amount: request.amount,
-          reason: request.reason,
+          amount: Math.max(0, credit),
+          reason,
         });
         if (!claimed) return false;
-        const buckets = await this.bucketsOf(tx, userId, 'CREDIT');
-        await this.move(tx, userId, buckets, {
-          operationKey: request.key,
-          kind: 'grant',
-          feature: 'CREDIT',
-          bucket: request.source,
-          amount: request.amount,
-          reason: request.reason,
-          action: request.source === 'purchased' ? 'CREDIT' : null,
-        });
+        await this.expireIn(tx, userId, `${request.key}:expire`, 'End of the plan period');
+        for (const grant of grants) {
+          await this.setPlanBucket(tx, userId, grant.feature, grant.limit, {
+            operationKey: request.key,
+            reason,
+            action: request.action,
+          });
+        }
         return true;
-      }
-      const grants = entitlementsForPlan(request.plan).filter((g) => isBalanceFeature(g.feature));
-      const credit = grants.find((g) => g.feature === 'CREDIT')?.limit ?? 0;
-      const reason = `${request.action ?? 'Start'} ${request.plan}`;
-      const claimed = await claim(tx, {
-        key: request.key,
-        userId,
-        kind: 'grant',
-        feature: 'CREDIT',
-        amount: Math.max(0, credit),
-        reason,
-      });
-      if (!claimed) return false;
-      await this.expireIn(tx, userId, `${request.key}:expire`, 'End of the plan period');
-      for (const grant of grants) {
-        await this.setPlanBucket(tx, userId, grant.feature, grant.limit, {
-          operationKey: request.key,
-          reason,
-          action: request.action,
-        });
-      }
-      return true;
-    });
+      },
+    );
   }
 
   /** What is left of the plan's grant expires (the end of a period). Once per key. */
   async expire(userId: string, key: string, reason: string, options: { tx?: Tx } = {}) {
-    return this.inTx(options.tx, async (tx) => {
-      await lockUser(tx, userId);
-      return this.expireIn(tx, userId, key, reason);
-    });
+    return this.moving(
+      () => userId,
+      options.tx,
+      async (tx) => {
+        await lockUser(tx, userId);
+        return this.expireIn(tx, userId, key, reason);
+      },
+    );
   }
 
   private async expireIn(tx: Tx, userId: string, key: string, reason: string) {

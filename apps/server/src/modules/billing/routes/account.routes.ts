@@ -10,6 +10,7 @@ import { CREDIT_PACKS } from '@moments/domain/plans';
 import { z } from 'zod';
 import { currentUser, requireUser } from '../../../http/auth.js';
 import { ok } from '../../../http/envelope.js';
+import { IdempotencyHeaders, idempotent } from '../../../http/idempotency.js';
 import type { App } from '../../../http/types.js';
 import type { BillingRouteContext } from './context.js';
 
@@ -38,10 +39,11 @@ export function registerAccountRoutes(app: App, context: BillingRouteContext) {
   app.post(
     '/api/payment',
     {
-      preHandler: [requireUser, billingOn],
+      preHandler: [requireUser, billingOn, idempotent],
       schema: {
         tags: ['billing'],
         summary: 'Start a checkout for a credit top-up; data is the checkout URL',
+        headers: IdempotencyHeaders,
         body: TopUpPack,
         response: { 200: envelopeOf(z.string()) },
       },

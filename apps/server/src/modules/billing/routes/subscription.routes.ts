@@ -10,6 +10,7 @@ import { PLANS, isPurchasablePlan } from '@moments/domain/plans';
 import { z } from 'zod';
 import { currentUser, requireUser } from '../../../http/auth.js';
 import { ok } from '../../../http/envelope.js';
+import { IdempotencyHeaders, idempotent } from '../../../http/idempotency.js';
 import type { App } from '../../../http/types.js';
 import type { BillingRouteContext } from './context.js';
 
@@ -43,11 +44,12 @@ export function registerSubscriptionRoutes(app: App, context: BillingRouteContex
   app.post(
     '/api/subscription/create',
     {
-      preHandler: [requireUser, billingOn],
+      preHandler: [requireUser, billingOn, idempotent],
       config: { errors: [ERROR_CODES.CONFLICT] },
       schema: {
         tags: ['billing'],
         summary: 'Start a card checkout for a paid plan; data is the checkout URL',
+        headers: IdempotencyHeaders,
         body: CreatePurchasable,
         response: { 200: envelopeOf(z.string()) },
       },
@@ -81,7 +83,7 @@ export function registerSubscriptionRoutes(app: App, context: BillingRouteContex
   app.post(
     '/api/subscription/resubscribe',
     {
-      preHandler: requireUser,
+      preHandler: [requireUser, idempotent],
       config: {
         errors: [
           ERROR_CODES.NO_SUBSCRIPTION,
@@ -92,6 +94,7 @@ export function registerSubscriptionRoutes(app: App, context: BillingRouteContex
       schema: {
         tags: ['billing'],
         summary: 'Change the paid plan (under the upgrade rule)',
+        headers: IdempotencyHeaders,
         body: PlanPurchasable,
         response: { 200: envelopeOf(z.null()) },
       },

@@ -11,6 +11,8 @@ import { parseProviderEvent, type ProviderEvent, type UserHints } from './provid
 export interface BillingHooks {
   /** Called once, after commit, when a user's first paid plan starts (referral rewards). */
   onFirstPaidPlan?(userId: string, referral: string | undefined): Promise<void>;
+  /** Called whenever a user's credits moved (a charge, refund, grant or expiry). */
+  onCreditsMoved?(userId: string): void;
 }
 
 export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'rejected';
