@@ -15,7 +15,7 @@ import { ClipFraming, Job } from '@moments/contract';
 import { runFfmpeg } from '@moments/media/ffmpeg';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.js';
+import { openPglite } from './support/databases.js';
 import { jobs } from '../src/db/schema.js';
 import type { JobOptions } from '../src/modules/exports/export-renderer.js';
 import { seedFinishedTask, waitForJob } from './support/fixtures.js';
@@ -76,7 +76,7 @@ beforeAll(async () => {
       ...['-c:v', 'libx264', '-preset', 'ultrafast', faceVideo],
     ]);
   }
-  t = await startTestApp(await openDatabase({}), {}, { workers: true });
+  t = await startTestApp(await openPglite(), {}, { workers: true });
 });
 
 afterAll(async () => {

@@ -20,7 +20,7 @@ import type { ClipFraming as Framing } from '../src/modules/media/clip-render.js
 import type { JobOptions } from '../src/modules/exports/export-renderer.js';
 import { MediaAnalysesRepository } from '../src/modules/exports/media-analyses.repository.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
-import { createScratchPostgres, postgresReachable } from './support/databases.js';
+import { createScratchPostgres, postgresReachable, openPglite } from './support/databases.js';
 import { seedFinishedTask, waitForJob } from './support/fixtures.js';
 import { ToolsMediaRepository } from '../src/modules/media/tools-media.repository.js';
 
@@ -60,7 +60,7 @@ afterAll(async () => {
 describe('framing planner with a store', () => {
   let database: Database;
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
   });
   afterAll(async () => {
     await database?.close();

@@ -13,8 +13,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite } from './support/databases.js';
 import { ConfigError, loadConfig } from '../src/config/index.js';
-import { openDatabase } from '../src/db/client.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -23,7 +23,7 @@ const EVIL_HOST = 'evil.example';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp(await openDatabase({}), {
+  t = await startTestApp(await openPglite(), {
     FORM_RATE_LIMIT_MAX: String(FORM_LIMIT),
     SIGNUP_RATE_LIMIT_MAX: String(FORM_LIMIT),
     TRUST_PROXY: '127.0.0.1',

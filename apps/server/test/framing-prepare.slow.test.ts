@@ -14,7 +14,7 @@ import { humanAssetsDir, makeFootage, synthesizeSpeech } from '@moments/media/te
 import { probeMedia } from '@moments/media/probe';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.js';
+import { openPglite } from './support/databases.js';
 import { jobs, mediaAnalyses, tasks } from '../src/db/schema.js';
 import type { JobOptions } from '../src/modules/exports/export-renderer.js';
 import { waitForJob } from './support/fixtures.js';
@@ -61,11 +61,7 @@ describe.skipIf(missing.length > 0)('framing prepared in the background', () => 
       width: 1280,
       height: 720,
     });
-    t = await startTestApp(
-      await openDatabase({}),
-      { FRAMING_PREPARE_MOMENTS: '2' },
-      { workers: true },
-    );
+    t = await startTestApp(await openPglite(), { FRAMING_PREPARE_MOMENTS: '2' }, { workers: true });
     user = await signUp(t.app, 'speaker');
     const taskId = await uploadAndStartTask(t.app, user.headers, {
       name: 'Workshop.mp4',

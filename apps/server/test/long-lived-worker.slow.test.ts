@@ -10,7 +10,7 @@ import { fasterWhisperAvailability } from '@moments/ai/asr';
 import { probeMedia } from '@moments/media/probe';
 import { makeTestVideo, synthesizeSpeech } from '@moments/media/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.js';
+import { openPglite } from './support/databases.js';
 import {
   signUp,
   startTestApp,
@@ -42,7 +42,7 @@ describe.skipIf(!engine.available)('a worker that transcribes many chunks', () =
       path.join(dir, 'talk.wav'),
     );
     video = await makeTestVideo(path.join(dir, 'talk.mp4'), { audio: wav });
-    t = await startTestApp(await openDatabase({}), { ASR_CHUNK_SECONDS: '10' }, { workers: true });
+    t = await startTestApp(await openPglite(), { ASR_CHUNK_SECONDS: '10' }, { workers: true });
   }, 120_000);
   afterAll(async () => {
     await t?.close();

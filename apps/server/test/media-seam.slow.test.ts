@@ -12,7 +12,7 @@ import { createTranslator } from '@moments/ai/translate';
 import { runFfmpeg } from '@moments/media/ffmpeg';
 import { MediaError } from '@moments/media/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.js';
+import { openPglite } from './support/databases.js';
 import { AppError } from '../src/http/errors.js';
 import { ExportRenderer } from '../src/modules/exports/export-renderer.js';
 import { ExportsRepository } from '../src/modules/exports/exports.repository.js';
@@ -44,7 +44,7 @@ beforeAll(async () => {
     sourceVideo,
   ]);
   // No workers: the renderer under test takes the export instead of the real one.
-  t = await startTestApp(await openDatabase({}));
+  t = await startTestApp(await openPglite());
 });
 
 afterAll(async () => {

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { ERROR_CODES } from '@moments/contract';
 import { makeTestVideo, serveFiles, type ServedFiles } from '@moments/media/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.js';
 import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
-import { DATABASE_TARGETS } from './support/databases.js';
+import { DATABASE_TARGETS, openPglite } from './support/databases.js';
 import { seedFinishedTask } from './support/fixtures.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 
@@ -22,7 +21,7 @@ describe('per-user concurrency limits', () => {
   let video: string;
 
   beforeAll(async () => {
-    t = await startTestApp(await openDatabase({}), {
+    t = await startTestApp(await openPglite(), {
       MAX_RUNNING_TASKS_PER_USER: '2',
       MAX_FRAMING_ANALYSES_PER_USER: '1',
     });

@@ -6,8 +6,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../src/db/client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 
 const ORIGIN = 'http://moments.test';
@@ -19,7 +19,7 @@ describe('request guards', () => {
   beforeAll(async () => {
     webDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-web-'));
     await fs.writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>Moments</title>');
-    t = await startTestApp(await openDatabase({}), {
+    t = await startTestApp(await openPglite(), {
       LOGIN_RATE_LIMIT_MAX: '3',
       SIGNUP_RATE_LIMIT_MAX: '3',
       WEB_DIST_DIR: webDir,

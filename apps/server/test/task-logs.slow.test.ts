@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { serveFiles, type ServedFiles } from '@moments/media/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.js';
+import { openPglite } from './support/databases.js';
 import { createLogger } from '../src/logging.js';
 import { signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
 
@@ -33,7 +33,7 @@ describe('task runs log with their ids', () => {
       },
     });
     t = await startTestApp(
-      await openDatabase({}),
+      await openPglite(),
       { MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1' },
       { workers: true, log: createLogger('info', memory) },
     );

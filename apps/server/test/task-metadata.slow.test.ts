@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { makeTestVideo, serveFiles, type ServedFiles } from '@moments/media/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.js';
+import { openPglite } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 
 describe('task video metadata is the server own', () => {
@@ -20,7 +20,7 @@ describe('task video metadata is the server own', () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-meta-'));
     await makeTestVideo(path.join(dir, 'clip.mp4'), { durationSec: 1 });
     served = await serveFiles(dir);
-    t = await startTestApp(await openDatabase({}), { MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1' });
+    t = await startTestApp(await openPglite(), { MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1' });
   });
   afterAll(async () => {
     await t?.close();

@@ -12,8 +12,8 @@ import { Job } from '@moments/contract';
 import { nvencAvailability, runFfmpeg } from '@moments/media/ffmpeg';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite } from './support/databases.js';
 import { loadConfig } from '../src/config/index.js';
-import { openDatabase } from '../src/db/client.js';
 import { tasks } from '../src/db/schema.js';
 import { assertAccelerationAvailable } from '../src/queue/acceleration.js';
 import { signUp, startTestApp, uploadAndStartTask, type TestApp } from './support/app.js';
@@ -63,7 +63,7 @@ describe('a render-only worker', () => {
       ...['-f', 'lavfi', '-i', 'sine=frequency=300:duration=3'],
       ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video],
     ]);
-    t = await startTestApp(await openDatabase({}), { WORKER_QUEUES: 'render' }, { workers: true });
+    t = await startTestApp(await openPglite(), { WORKER_QUEUES: 'render' }, { workers: true });
   });
   afterAll(async () => {
     await t?.close();

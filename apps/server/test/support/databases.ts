@@ -79,8 +79,26 @@ async function openFreshPostgres(): Promise<Database> {
   };
 }
 
+let migratedPglite: Promise<Blob> | undefined;
+
+/**
+ * A fresh, migrated in-memory PGlite. The first one in a process is migrated and kept as a dump;
+ * the next ones load that dump (a fraction of a second instead of seconds of migrations).
+ */
+export async function openPglite(): Promise<Database> {
+  migratedPglite ??= (async () => {
+    const first = await openDatabase({});
+    try {
+      return await first.pglite!.dumpDataDir('none');
+    } finally {
+      await first.close();
+    }
+  })();
+  return openDatabase({ loadDataDir: await migratedPglite });
+}
+
 const ALL_DATABASE_TARGETS: DatabaseTarget[] = [
-  { name: 'pglite', unavailable: async () => null, open: () => openDatabase({}) },
+  { name: 'pglite', unavailable: async () => null, open: () => openPglite() },
   {
     name: 'postgres',
     async unavailable() {

@@ -120,6 +120,9 @@ describe('findViralMoments with an LLM judge over the OpenAI chat API', () => {
     ['no answer before the timeout', { kind: 'hang' }],
   ] as const;
 
+  // The offline judge's ranking, made once for every failure below.
+  let offline: ReturnType<typeof findViralMoments> | undefined;
+
   it.each(failures)('falls back to the deterministic moments on %s', async (_name, behaviour) => {
     server.setBehaviour(behaviour);
     const result = await findViralMoments(synthetic.transcript, {
@@ -131,10 +134,10 @@ describe('findViralMoments with an LLM judge over the OpenAI chat API', () => {
     expect(boundaryProblems(result.moments, synthetic)).toEqual([]);
     // The fallback is exactly the offline judge's ranking (its quality is measured on held-out
     // talks in held-out.test.ts and the highlights bench, not on passages planted here).
-    const offline = await findViralMoments(synthetic.transcript, {});
+    offline ??= findViralMoments(synthetic.transcript, {});
     const spans = (moments: Moment[]) =>
       moments.map((moment) => [moment.startMs, moment.endMs, moment.title]);
     expect(result.moments.length).toBeGreaterThan(0);
-    expect(spans(result.moments)).toEqual(spans(offline.moments));
+    expect(spans(result.moments)).toEqual(spans((await offline).moments));
   });
 });
