@@ -31,7 +31,11 @@ describe('docs/configuration.md', () => {
 describe('.env.example', () => {
   const listed = async () => {
     const text = await fs.readFile(path.join(REPO_ROOT, '.env.example'), 'utf8');
-    return new Set([...text.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
+    return new Set(
+      [...text.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].flatMap((match) =>
+        match[1] ? [match[1]] : [],
+      ),
+    );
   };
 
   it('lists every variable the server reads', async () => {
