@@ -58,8 +58,7 @@ const GROUPS = {
   unread: {
     title: 'Accepted but not read',
     intro:
-      'The schema still accepts these, but no code reads them: setting them changes nothing. ' +
-      'They are listed so that an old `.env` keeps starting.',
+      'The schema still accepts and checks these, but no code reads them: setting them changes nothing.',
   },
 } as const;
 
