@@ -23,7 +23,7 @@ const bool = (fallback: boolean) =>
  * Every knob the server reads from the environment, validated once at start. Defaults give the
  * embedded one-machine setup: PGlite under DATA_DIR, local file storage, in-process realtime.
  */
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
