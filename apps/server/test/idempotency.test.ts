@@ -14,13 +14,12 @@ import {
   idempotencyKeys,
   jobs,
   tasks,
-  uploads,
 } from '../src/db/schema.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { entitlementOf } from './support/credits.js';
 import { FakeMediaRepository } from './support/fake-media.repository.js';
-import { seedFinishedTask } from './support/fixtures.js';
+import { seedFinishedTask, seedUpload } from './support/fixtures.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -46,20 +45,7 @@ describe.each(DATABASE_TARGETS)('idempotency keys on $name', (target) => {
       headers: { ...user.headers, ...(key ? { [IDEMPOTENCY_KEY_HEADER]: key } : {}) },
       ...(payload ? { payload } : {}),
     });
-  /** An uploaded video of `durationMs` whose length the server knows, so a start charges. */
-  const upload = async (user: User, durationMs = 150_000) => {
-    const [row] = await db()
-      .insert(uploads)
-      .values({
-        userId: user.userId,
-        storageKey: `users/${user.userId}/uploads/fake.mp4`,
-        originalName: 'talk.mp4',
-        sizeBytes: 1000,
-        durationMs,
-      })
-      .returning();
-    return { url: `upload://${row!.id}`, title: 'A talk' };
-  };
+  const upload = (user: User, durationMs?: number) => seedUpload(t, user.userId, durationMs);
   const START = '/api/highlight_moment/task/start?url_source=upload&source_lang=en';
   const tasksOf = async (user: User) =>
     db().select().from(tasks).where(eq(tasks.userId, user.userId));

@@ -4,9 +4,9 @@
  * grant. Only the owner's clients hear of it. On PGlite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploads } from '../src/db/schema.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
+import { seedUpload } from './support/fixtures.js';
 
 describe.each(DATABASE_TARGETS)('live balance on $name', (target) => {
   let skip: string | null = null;
@@ -34,16 +34,7 @@ describe.each(DATABASE_TARGETS)('live balance on $name', (target) => {
     if (skip) return ctx.skip(skip);
     const user = await signUp(t.app, 'live');
     const other = await signUp(t.app, 'bystander');
-    const [upload] = await t.services.database.db
-      .insert(uploads)
-      .values({
-        userId: user.userId,
-        storageKey: `users/${user.userId}/uploads/fake.mp4`,
-        originalName: 'talk.mp4',
-        sizeBytes: 1000,
-        durationMs: 150_000,
-      })
-      .returning();
+    const video = await seedUpload(t, user.userId);
     // Signing up granted each their plan's credits: that was a change too.
     await expect.poll(() => balanceChangesOf(other.userId)).toBe(1);
     const before = balanceChangesOf(user.userId);
@@ -51,7 +42,7 @@ describe.each(DATABASE_TARGETS)('live balance on $name', (target) => {
       method: 'POST',
       url: '/api/highlight_moment/task/start?url_source=upload&source_lang=en',
       headers: user.headers,
-      payload: { url: `upload://${upload!.id}`, title: 'A talk' },
+      payload: video,
     });
     expect(started.statusCode, started.body).toBe(200);
     await expect.poll(() => balanceChangesOf(user.userId)).toBeGreaterThan(before);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { taskCost, taskRunCost } from '@moments/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingInvoices, creditLedger, planChanges, tasks, uploads } from '../src/db/schema.js';
+import { billingInvoices, creditLedger, planChanges, tasks } from '../src/db/schema.js';
 import { OutboxMailer } from '../src/modules/mail/index.js';
 import {
   stripeEvent,
@@ -11,7 +11,7 @@ import {
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { entitlementOf, userInfo } from './support/billing.js';
-import { seedFinishedTask } from './support/fixtures.js';
+import { seedFinishedTask, seedUpload } from './support/fixtures.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -155,20 +155,7 @@ describe.each(DATABASE_TARGETS)('money on $name', (target) => {
     expect(await plan(user)).toBe('vip_year');
   });
 
-  /** An uploaded video of `durationMs` (its length is known to the server, so start charges). */
-  const upload = async (user: User, durationMs: number) => {
-    const [row] = await t.services.database.db
-      .insert(uploads)
-      .values({
-        userId: user.userId,
-        storageKey: `users/${user.userId}/uploads/fake.mp4`,
-        originalName: 'talk.mp4',
-        sizeBytes: 1000,
-        durationMs,
-      })
-      .returning();
-    return { url: `upload://${row!.id}`, title: 'A talk' };
-  };
+  const upload = (user: User, durationMs: number) => seedUpload(t, user.userId, durationMs);
   const start = (user: User, video: object, query = '', caption = false) =>
     call(
       user,

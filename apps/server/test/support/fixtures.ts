@@ -1,5 +1,5 @@
 import { Job } from '@moments/contract';
-import { moments } from '../../src/db/schema.js';
+import { moments, uploads } from '../../src/db/schema.js';
 import type { App } from '../../src/http/types.js';
 import { TasksRepository } from '../../src/modules/tasks/tasks.repository.js';
 import type { TestApp } from './app.js';
@@ -117,4 +117,22 @@ export async function seedTranscribedTask(
     segments,
   });
   return task;
+}
+
+/**
+ * A finished upload of `durationMs` as the upload route leaves it (its length known, so a start
+ * charges at once); returns the video meta a start takes. No file is stored.
+ */
+export async function seedUpload(t: TestApp, userId: string, durationMs = 150_000) {
+  const [row] = await t.services.database.db
+    .insert(uploads)
+    .values({
+      userId,
+      storageKey: `users/${userId}/uploads/fake.mp4`,
+      originalName: 'talk.mp4',
+      sizeBytes: 1000,
+      durationMs,
+    })
+    .returning();
+  return { url: `upload://${row!.id}`, title: 'A talk' };
 }

@@ -11,10 +11,12 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import type { UrlSource, VideoMeta } from '@moments/contract';
+import { UPLOAD_URL_PREFIX, type UrlSource, type VideoMeta } from '@moments/contract';
+import { useQuery } from '@tanstack/react-query';
 import { IconAlertCircle, IconLink, IconLogin, IconSearch, IconTools } from '@tabler/icons-react';
-import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { api } from '../api/client';
 import { useSession } from '../account/session';
 import { useTranslationSupport } from '../captions/api';
 import { EXTERNAL_TOOL_LABELS, TOOL_START, isExternalTool, type ExternalTool } from '../config';
@@ -37,6 +39,50 @@ function hintFor(preview: LinkPreview, pending: boolean) {
   }
 }
 
+/** The page of an uploaded video: it survives a refresh, Back and Forward (spec route). */
+export const uploadResultPath = (uploadId: string) =>
+  `/home/video/result?upload=${encodeURIComponent(uploadId)}`;
+
+/**
+ * The uploaded video the address names (`?upload=<id>`), read again from the server, so the
+ * card and the start form come back after a refresh or Back/Forward without uploading again.
+ * A finished upload puts its id in the address.
+ */
+function useKeptUpload(signedIn: boolean): VideoMeta | null {
+  const [params] = useSearchParams();
+  const uploadId = params.get('upload');
+  // The upload that just finished hands its meta over with the address: no second look-up.
+  const handedOver = (useLocation().state as { uploaded?: VideoMeta } | null)?.uploaded;
+  const query = useQuery({
+    queryKey: ['upload', uploadId],
+    queryFn: () => api.get<VideoMeta>(`/api/upload/${encodeURIComponent(uploadId!)}`),
+    enabled: signedIn && Boolean(uploadId),
+    initialData: handedOver?.url === `${UPLOAD_URL_PREFIX}${uploadId}` ? handedOver : undefined,
+    staleTime: Infinity,
+  });
+  return uploadId ? (query.data ?? null) : null;
+}
+
+const uploadIdOf = (video: VideoMeta | null) =>
+  video?.url.startsWith(UPLOAD_URL_PREFIX) ? video.url.slice(UPLOAD_URL_PREFIX.length) : null;
+
+/**
+ * Once an upload is done, the page becomes its address (pushed, so Back returns here). Until the
+ * address names it, the finished upload is not shown: its card and form appear once, there.
+ */
+function useUploadAddress(video: VideoMeta | null): boolean {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const uploadId = uploadIdOf(video);
+  const addressed = uploadId !== null && params.get('upload') === uploadId;
+  useEffect(() => {
+    if (uploadId && !addressed) {
+      void navigate(uploadResultPath(uploadId), { state: { uploaded: video } });
+    }
+  }, [uploadId, addressed, video, navigate]);
+  return addressed;
+}
+
 /**
  * The home input: one box for a link or keywords, an upload area, and once a video is known,
  * its card and the start form.
@@ -53,6 +99,8 @@ export function IngestPanel() {
   const [source, setSource] = useState<'link' | 'upload'>('link');
   const { preview, commit, pending } = useLinkPreview(text, signedIn);
   const upload = useVideoUpload();
+  const kept = useKeptUpload(signedIn);
+  const uploadAddressed = useUploadAddress(upload.state.video);
 
   const isLink =
     preview.kind === 'ready' || preview.kind === 'loading' || preview.kind === 'login-needed';
@@ -73,7 +121,9 @@ export function IngestPanel() {
   if (source === 'link' && preview.kind === 'ready') {
     chosen = { video: preview.video, urlSource: preview.platform ?? 'direct' };
   } else if (source === 'upload' && upload.state.video) {
-    chosen = { video: upload.state.video, urlSource: 'upload' };
+    if (uploadAddressed) chosen = { video: upload.state.video, urlSource: 'upload' };
+  } else if (source === 'link' && !text.trim() && kept) {
+    chosen = { video: kept, urlSource: 'upload' };
   }
   const loginTarget = `/login?redirect=${encodeURIComponent(`/home?url=${encodeURIComponent(text.trim())}`)}`;
 

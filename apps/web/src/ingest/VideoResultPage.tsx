@@ -6,14 +6,14 @@ import { IngestPanel } from './IngestPanel';
 
 /**
  * video/result, under /home and /search/result: the video of the `url` parameter (a
- * pasted link or a search hit) with its card (thumbnail, title, duration, channel, views or
+ * pasted link or a search hit) or of the `upload` parameter (a finished upload) with its card (thumbnail, title, duration, channel, views or
  * platform, published date) and the start form, so it leads straight to a task.
  */
 export default function VideoResultPage() {
   const [params] = useSearchParams();
   const fromSearch = useLocation().pathname.startsWith('/search/');
   const query = params.get('query');
-  const hasVideo = Boolean(params.get('url'));
+  const hasVideo = Boolean(params.get('url') || params.get('upload'));
   const back = fromSearch && query ? `/search/result?query=${encodeURIComponent(query)}` : '/home';
   return (
     <Stack maw={880} mx="auto" gap="lg" py={{ base: 'md', sm: 'xl' }}>

@@ -1,7 +1,8 @@
 /**
- * A double click is one action, in Chromium: Start on /home, Ask on a video's moments and Export
- * in the clip editor each make one piece of work and one charge, however fast the second click
- * comes. Real server, build, pipeline (speech synthesised here) and browser.
+ * Everyday actions a user can trust, in Chromium: an uploaded video's page survives a reload, Back
+ * and Forward; a double click on Start, Ask or Export makes one piece of work and one charge; the
+ * credits left shown in another tab follow a charge without a reload. Real server, build,
+ * pipeline (speech synthesised here) and browser.
  */
 import path from 'node:path';
 import { fasterWhisperAvailability } from '@moments/ai/asr';
@@ -24,14 +25,15 @@ const missing = [
   !hasChromium && 'Chromium (/usr/bin/chromium)',
   !asr.available && `the speech engine (${asr.reason ?? 'run scripts/setup.sh'})`,
 ].filter(Boolean);
-if (missing.length) console.warn(`e2e/double-click: skipping, missing ${missing.join(', ')}`);
+if (missing.length) console.warn(`e2e/everyday-trust: skipping, missing ${missing.join(', ')}`);
 
-describe.skipIf(missing.length > 0)('a double click is one action, in Chromium', () => {
+describe.skipIf(missing.length > 0)('everyday actions a user can trust, in Chromium', () => {
   let stage: TalkStage;
   let token: string;
   let apiCall: ApiCall;
   let page: Page;
   let close: () => Promise<void>;
+  let secondTab: Page;
   /** Every POST the page sent, by path. */
   const posts: Request[] = [];
   const postsTo = (pattern: RegExp) => posts.filter((request) => pattern.test(request.url()));
@@ -59,6 +61,8 @@ describe.skipIf(missing.length > 0)('a double click is one action, in Chromium',
     close = () => signedIn.context.close();
     page = await signedIn.context.newPage();
     page.setDefaultTimeout(20_000);
+    secondTab = await signedIn.context.newPage();
+    secondTab.setDefaultTimeout(20_000);
     page.on('request', (request) => {
       if (request.method() === 'POST') posts.push(request);
     });
@@ -70,10 +74,34 @@ describe.skipIf(missing.length > 0)('a double click is one action, in Chromium',
 
   let task: Task;
 
-  it('starts one task of a double click on Start', async () => {
+  let uploadedPage = '';
+
+  it('keeps an uploaded video on its own page through a reload, Back and Forward', async () => {
     await page.goto('/home');
     await page.getByLabel('Upload a video').setInputFiles(path.join(stage.mediaDir, 'garden.mp4'));
+    await page.waitForURL(/\/home\/video\/result\?upload=/, { timeout: 60_000 });
+    uploadedPage = page.url();
     await page.getByTestId('video-card').waitFor({ timeout: 60_000 });
+    await page.reload();
+    await page.getByTestId('video-card').waitFor();
+    await page.getByRole('button', { name: 'Start' }).waitFor();
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === '/home');
+    await page.goForward();
+    await page.waitForURL(uploadedPage);
+    await page.getByTestId('video-card').waitFor();
+    expect(await page.getByTestId('video-card').textContent()).toContain('garden');
+  }, 120_000);
+
+  it('starts one task of a double click on Start, and another tab shows the credits left at once', async () => {
+    // The same video open in a second tab: its start form says how many credits are left.
+    await secondTab.goto(uploadedPage);
+    const creditsLeft = async () =>
+      /· (\d+(?:\.\d)?) credits? left/.exec(
+        (await secondTab.getByTestId('task-cost').textContent()) ?? '',
+      )?.[1];
+    await expect.poll(creditsLeft).toBeDefined();
+    const before = Number(await creditsLeft());
     const started = page.waitForResponse((r) => /\/task\/start/.test(r.url()));
     await page.getByRole('button', { name: 'Start' }).dblclick();
     task = ((await (await started).json()) as { data: Task }).data;
@@ -83,6 +111,10 @@ describe.skipIf(missing.length > 0)('a double click is one action, in Chromium',
     expect([...keys].every(Boolean)).toBe(true);
     expect(keys.size).toBe(1);
     expect(await chargedFor(task.id)).toBe(task.cost_credits);
+    // No reload in the second tab: the pushed change brings the new balance.
+    await expect
+      .poll(async () => Number(await creditsLeft()), { timeout: 10_000 })
+      .toBe(before - task.cost_credits / 10);
     await waitForTask(task.id);
   }, 300_000);
 
