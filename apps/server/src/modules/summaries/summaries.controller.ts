@@ -23,7 +23,11 @@ export function registerSummaryRoutes(app: App, summaries: SummariesService) {
       summary: 'Make the summary again (costs credits)',
       querystring: TaskQuery,
       data: SummaryView,
-      errors: [ERROR_CODES.TASK_NOT_RETRYABLE, ERROR_CODES.BALANCE_NOT_ENOUGH],
+      errors: [
+        ERROR_CODES.TASK_NOT_RETRYABLE,
+        ERROR_CODES.BALANCE_NOT_ENOUGH,
+        ERROR_CODES.INVALID_INPUT,
+      ],
       idempotent: true,
     },
     ({ userId, query }) => summaries.refresh(userId, query.task_id),

@@ -43,6 +43,13 @@ export function summaryDto(row: SummaryRow): Summary {
   };
 }
 
+/** The task's warning when the video has no speech: said where the summary would be. */
+export const NO_SPEECH_SUMMARY =
+  'No summary: nothing is said in this video. Its summary credits were given back.';
+
+const hasWords = (transcript: Transcript) =>
+  transcript.segments.some((segment) => segment.text.trim() !== '');
+
 /**
  * Summaries: made by a task's summary stage after analysing, refreshable by the owner,
  * shareable as an unlisted public link. They cost credits: the task's summary is charged
@@ -67,6 +74,10 @@ export class SummariesService {
     transcript: Transcript,
     signal: AbortSignal,
   ): Promise<{ warnings: string[]; made: boolean }> {
+    if (!hasWords(transcript)) {
+      // Nothing was heard: no summary is made, so none is charged (the runner refunds it).
+      return { warnings: [NO_SPEECH_SUMMARY], made: false };
+    }
     try {
       return { warnings: await this.generate(task, transcript, signal), made: true };
     } catch (error) {
@@ -108,6 +119,13 @@ export class SummariesService {
     if (task.status !== 'DONE')
       throw new AppError('TASK_NOT_RETRYABLE', 409, 'The video is still being processed.');
     const transcript = await this.transcriptOf(task.id);
+    if (!hasWords(transcript)) {
+      throw new AppError(
+        'INVALID_INPUT',
+        422,
+        'This video has no speech, so there is nothing to summarise. Nothing was charged.',
+      );
+    }
     // Every refresh is its own piece of work with its own key: a failed one is refunded and the
     // next one is charged again (it never finds its key taken).
     const key = { kind: 'summary-refresh' as const, taskId: task.id, refreshId: randomUUID() };
