@@ -12,6 +12,7 @@ const MEDIA_DOOR =
 const MEDIA_TOOL_WRAPPERS = {
   '@moments/media/probe': [
     'probeMedia',
+    'measureMedia',
     'validateUploadedVideo',
     'extractAudioForAsr',
     'extractAudioSpan',

@@ -189,6 +189,22 @@ describe('uploads service with the fake media repository', () => {
     await expect(fs.stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('stores the length measured from the packets, not the one the header claims', async () => {
+    const user = await signUp(t.app, 'fake-media-header');
+    const media = new FakeMediaRepository();
+    media.info = { ...media.info, durationMs: 20_000 };
+    media.measuredMs = 4_200_000;
+
+    const meta = await uploadsWith(media).ingest({
+      userId: user.userId,
+      file: await received('edited'),
+      originalName: 'Edited.mp4',
+    });
+
+    expect(meta.duration).toBe(4200);
+    expect(media.calls.map((call) => call.tool)).toEqual(['validateUpload', 'thumbnail']);
+  });
+
   it('refuses a file that is not a video with a 422 and its code, keeping nothing', async () => {
     const user = await signUp(t.app, 'fake-media-not-video');
     const media = new FakeMediaRepository();

@@ -18,7 +18,10 @@ import type {
 type Tool = keyof MediaRepository;
 
 export class FakeMediaRepository implements MediaRepository {
-  /** What probe and validateUpload answer: a 6 s 1280x720 MP4 with sound, unless a test says otherwise. */
+  /**
+   * What probe answers, and measure and validateUpload with their length from `measuredMs`: a 6 s
+   * 1280x720 MP4 with sound, unless a test says otherwise.
+   */
   info: MediaInfo = {
     durationMs: 6000,
     width: 1280,
@@ -31,6 +34,11 @@ export class FakeMediaRepository implements MediaRepository {
     audioCodec: 'aac',
     sizeBytes: 1000,
   };
+  /**
+   * Where the packets end, as `measure` and `validateUpload` read it; unset, the header's length
+   * (`info.durationMs`) is the truth. Set it apart to play a file whose header lies.
+   */
+  measuredMs?: number;
   /** What a link's metadata reads. */
   metadata: VideoMetadata = {
     title: 'A linked video',
@@ -61,9 +69,22 @@ export class FakeMediaRepository implements MediaRepository {
     return { ...this.info };
   }
 
+  async measure(file: string, options?: { signal?: AbortSignal }): Promise<MediaInfo> {
+    this.use('measure', file, options?.signal);
+    return this.measured();
+  }
+
   async validateUpload(file: string): Promise<MediaInfo> {
     this.use('validateUpload', file);
-    return { ...this.info, sizeBytes: (await fs.stat(file)).size };
+    return { ...this.measured(), sizeBytes: (await fs.stat(file)).size };
+  }
+
+  private measured(): MediaInfo {
+    return {
+      ...this.info,
+      durationMs: this.measuredMs ?? this.info.durationMs,
+      headerDurationMs: this.info.durationMs,
+    };
   }
 
   async fetchMetadata(link: string, options?: { signal?: AbortSignal }): Promise<VideoMetadata> {

@@ -105,6 +105,38 @@ export function transcriptWords(
     .sort((a, b) => a.startMs - b.startMs);
 }
 
+/**
+ * Where the last speech heard ends, in ms (0 for silence): the last word's end, or the end of a
+ * segment an engine gave text without word times for.
+ */
+export function speechEndMs(
+  segments: readonly { endMs: number; text: string; words: readonly { endMs: number }[] }[],
+): number {
+  let end = 0;
+  for (const segment of segments) {
+    if (segment.words.length === 0 && segment.text.trim()) end = Math.max(end, segment.endMs);
+    for (const word of segment.words) end = Math.max(end, word.endMs);
+  }
+  return end;
+}
+
+/**
+ * How far past a file's measured length its speech may seem to end and still be within it:
+ * engines round word times, and the last word of a file may be stretched a little past the end.
+ */
+export const SPEECH_PAST_LENGTH_SLACK_MS = 2000;
+
+/**
+ * Whether a transcript proves its file longer than the length measured from its packets (and
+ * priced): speech heard beyond the end, past the slack.
+ */
+export function heardPastLength(
+  segments: readonly { endMs: number; text: string; words: readonly { endMs: number }[] }[],
+  lengthMs: number,
+): boolean {
+  return speechEndMs(segments) > lengthMs + SPEECH_PAST_LENGTH_SLACK_MS;
+}
+
 /** A silence between words at least this long is a pause a picture may change on. */
 const PAUSE_MS = 350;
 const SENTENCE_END = /[.!?…。！？؟]["'”’»)\]]*$/u;

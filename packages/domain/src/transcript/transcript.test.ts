@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  heardPastLength,
   speechBreaks,
+  speechEndMs,
   joinSplitWords,
   storedSegments,
   storedTranscript,
@@ -125,5 +127,38 @@ describe('speech breaks', () => {
       { text: 'paused', startMs: 2400, endMs: 2800 },
     ];
     expect(speechBreaks([{ words }])).toEqual([950, 1900]);
+  });
+});
+
+describe('speech past the measured length', () => {
+  const said = (text: string, startMs: number, endMs: number) => ({
+    startMs,
+    endMs,
+    text,
+    words: text.split(' ').map((w, i, all) => {
+      const slot = (endMs - startMs) / all.length;
+      return { text: w, startMs: startMs + i * slot, endMs: startMs + (i + 1) * slot };
+    }),
+  });
+
+  it('ends with the last word, or a segment heard without word times, and is 0 for silence', () => {
+    expect(speechEndMs([said('hello there', 0, 1_000), said('and goodbye', 5_000, 7_000)])).toBe(
+      7_000,
+    );
+    expect(
+      speechEndMs([said('hi', 0, 500), { startMs: 500, endMs: 9_000, text: 'hm', words: [] }]),
+    ).toBe(9_000);
+    expect(speechEndMs([{ startMs: 0, endMs: 9_000, text: ' ', words: [] }])).toBe(0);
+    expect(speechEndMs([])).toBe(0);
+  });
+
+  it('proves a file longer than measured only past the slack engines need at the very end', () => {
+    const twentySeconds = 20_000;
+    expect(heardPastLength([said('the last words', 18_000, 21_500)], twentySeconds)).toBe(false);
+    expect(heardPastLength([said('the last words', 18_000, 22_500)], twentySeconds)).toBe(true);
+    // A whole hour heard from a file measured at 20 s.
+    expect(heardPastLength([said('still talking', 3_599_000, 3_600_000)], twentySeconds)).toBe(
+      true,
+    );
   });
 });

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable, type Writable } from 'node:stream';
 import { MediaError, type MediaErrorCode } from '../errors/index.js';
-import { runProcess, startProcess } from '@moments/process';
+import { runProcess, startProcess, type ProcessExit } from '@moments/process';
 
 export interface FfmpegOptions {
   /** Working folder of the process (two-pass logs and other stray files land here). */
@@ -126,20 +126,51 @@ export async function* readRawFrames(stream: Readable, frameBytes: number): Asyn
   }
 }
 
+export interface FfprobeOptions {
+  /** Kill ffprobe after this long. Default 60 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
 /** Run ffprobe and return its stdout (e.g. with `-of json`). */
-export async function runFfprobe(
+export async function runFfprobe(args: string[], opts: FfprobeOptions = {}): Promise<string> {
+  const { stdout, ...exit } = await runProcess(ffprobePath(), ['-hide_banner', ...args], {
+    timeoutMs: opts.timeoutMs ?? 60_000,
+    signal: opts.signal,
+    stderrTailBytes: STDERR_TAIL_BYTES,
+  });
+  assertFfprobeSucceeded(exit);
+  return stdout.toString('utf8');
+}
+
+/**
+ * Run ffprobe and hand each line of its stdout to `onLine` as it comes, keeping none: for output
+ * that grows with the file (a line per packet of a long video).
+ */
+export async function runFfprobeLines(
   args: string[],
-  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
-): Promise<string> {
-  const { exitCode, stopReason, spawnError, stderrTail, stdout } = await runProcess(
-    ffprobePath(),
-    ['-hide_banner', ...args],
-    {
-      timeoutMs: opts.timeoutMs ?? 60_000,
-      signal: opts.signal,
-      stderrTailBytes: STDERR_TAIL_BYTES,
-    },
-  );
+  onLine: (line: string) => void,
+  opts: FfprobeOptions = {},
+): Promise<void> {
+  const started = startProcess(ffprobePath(), ['-hide_banner', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeoutMs: opts.timeoutMs ?? 60_000,
+    signal: opts.signal,
+    stderrTailBytes: STDERR_TAIL_BYTES,
+  });
+  let partial = '';
+  started.child.stdout?.setEncoding('utf8');
+  started.child.stdout?.on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+  const exit = await started.exited;
+  if (partial) onLine(partial);
+  assertFfprobeSucceeded(exit);
+}
+
+function assertFfprobeSucceeded({ exitCode, stopReason, spawnError, stderrTail }: ProcessExit) {
   if (spawnError) throw toolMissing('ffprobe', ffprobePath(), spawnError);
   if (stopReason && stopReason !== 'stopped') {
     throw stoppedError('ffprobe', stopReason, exitCode, stderrTail);
@@ -152,7 +183,6 @@ export async function runFfprobe(
       stderrTail,
     );
   }
-  return stdout.toString('utf8');
 }
 
 // ---------------------------------------------------------------------------------------------

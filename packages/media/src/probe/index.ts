@@ -1,14 +1,28 @@
 /**
- * What a media file is (ffprobe), whether an upload is a video we accept, and the two
- * extractions every task starts with: speech audio for recognition and a thumbnail.
+ * What a media file is (ffprobe), how long it really is (its packets), whether an upload is a
+ * video we accept, and the two extractions every task starts with: speech audio for recognition
+ * and a thumbnail.
  */
 import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { MediaError } from '../errors/index.js';
-import { FFmpegError, runFfmpeg, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index.js';
+import {
+  FFmpegError,
+  runFfmpeg,
+  runFfprobe,
+  runFfprobeLines,
+  spawnFfmpegStream,
+} from '../ffmpeg/index.js';
+import { PACKET_FIELDS, PacketExtent } from './length.js';
 
 export interface MediaInfo {
+  /**
+   * The length: from the packets when measured (`measureMedia`, `validateUploadedVideo`), else
+   * what the container's header states (`probeMedia`), which an edited file can understate.
+   */
   durationMs: number;
+  /** What the header stated, beside a measured `durationMs` (a header that lies shows here). */
+  headerDurationMs?: number;
   width?: number;
   height?: number;
   /** Average frame rate of the first video stream. */
@@ -25,6 +39,7 @@ export interface MediaInfo {
 }
 
 interface ProbeStream {
+  index?: number;
   codec_type?: string;
   codec_name?: string;
   width?: number;
@@ -47,6 +62,72 @@ export async function probeMedia(
   file: string,
   opts: { signal?: AbortSignal } = {},
 ): Promise<MediaInfo> {
+  return (await describeMedia(file, opts)).info;
+}
+
+export interface MeasureOptions {
+  signal?: AbortSignal;
+  /** Kill ffprobe after this long. Default 10 minutes: the whole file is read. */
+  timeoutMs?: number;
+}
+
+/**
+ * Describe a media file with its real length: `durationMs` is where its last picture or sound
+ * ends, read from the packets of the streams the product uses (the first video, the first
+ * audio), and `headerDurationMs` what the container claimed. This reads the whole file (about
+ * 2 s for 70 minutes of 720p on a busy 2-core machine), so it is for the places that price or
+ * bound the work; `probeMedia` reads only the header. Throws MediaError CORRUPT_MEDIA when no
+ * packet can be read.
+ */
+export async function measureMedia(file: string, opts: MeasureOptions = {}): Promise<MediaInfo> {
+  const { info, streams } = await describeMedia(file, opts);
+  return withMeasuredLength(file, info, streams, opts);
+}
+
+async function withMeasuredLength(
+  file: string,
+  info: MediaInfo,
+  streams: number[],
+  opts: MeasureOptions,
+): Promise<MediaInfo> {
+  const lengthMs = await measurePacketLength(file, streams, opts);
+  if (lengthMs <= 0) {
+    throw new MediaError('CORRUPT_MEDIA', 'The video has no playable length.');
+  }
+  return { ...info, durationMs: lengthMs, headerDurationMs: info.durationMs };
+}
+
+/** From the first to the last packet of `streams`, in ms; 0 when none could be read. */
+async function measurePacketLength(
+  file: string,
+  streams: number[],
+  opts: MeasureOptions,
+): Promise<number> {
+  const extent = new PacketExtent(streams);
+  try {
+    await runFfprobeLines(
+      ['-v', 'error', '-show_entries', PACKET_FIELDS, '-of', 'csv=p=0', '--', file],
+      (line) => extent.add(line),
+      { signal: opts.signal, timeoutMs: opts.timeoutMs ?? 10 * 60_000 },
+    );
+  } catch (error) {
+    // The header read, the packets did not: the file is what is broken, not the tool.
+    if (error instanceof FFmpegError && error.code === 'FFPROBE_FAILED') {
+      throw new MediaError('CORRUPT_MEDIA', 'The video file is damaged or incomplete.', {
+        cause: error,
+        details: { stderrTail: error.stderrTail },
+      });
+    }
+    throw error;
+  }
+  return extent.lengthMs();
+}
+
+/** The header's facts, and the indexes of the streams whose packets make the real length. */
+async function describeMedia(
+  file: string,
+  opts: { signal?: AbortSignal },
+): Promise<{ info: MediaInfo; streams: number[] }> {
   const sizeBytes = (await stat(file)).size;
   let output: ProbeOutput;
   try {
@@ -94,7 +175,10 @@ export async function probeMedia(
       info.rotation = ((-rotation % 360) + 360) % 360;
   }
   if (audio?.codec_name) info.audioCodec = audio.codec_name;
-  return info;
+  const measured = [video?.index, audio?.index].filter(
+    (index): index is number => index !== undefined,
+  );
+  return { info, streams: measured };
 }
 
 /** Uploaded videos are mp4, mov or webm. */
@@ -106,7 +190,8 @@ const ACCEPTED_FORMAT_PARTS = ['mov', 'mp4', 'webm', 'matroska'];
 /**
  * Check an uploaded file before anything else touches it: the name must end in an accepted
  * extension and the content must really be such a video (right container, a video stream,
- * a positive duration, not cut short). Returns the probe result.
+ * packets that play for some time, not cut short). Returns the probe result, its length measured
+ * from the packets.
  */
 export async function validateUploadedVideo(
   file: string,
@@ -123,9 +208,9 @@ export async function validateUploadedVideo(
   if (size === 0) throw new MediaError('EMPTY_FILE', 'The uploaded file is empty.');
 
   const container = await sniffContainer(file);
-  let info: MediaInfo;
+  let described: Awaited<ReturnType<typeof describeMedia>>;
   try {
-    info = await probeMedia(file);
+    described = await describeMedia(file, {});
   } catch (error) {
     if (error instanceof MediaError && error.code === 'CORRUPT_MEDIA' && container === undefined) {
       throw notAVideo(error);
@@ -137,20 +222,16 @@ export async function validateUploadedVideo(
     }
     throw error;
   }
-  const family = info.formatName.split(',');
+  const family = described.info.formatName.split(',');
   if (container === undefined || !family.some((name) => ACCEPTED_FORMAT_PARTS.includes(name))) {
     throw notAVideo();
   }
-  if (!info.hasVideo) {
+  if (!described.info.hasVideo) {
     throw new MediaError('NOT_A_VIDEO', 'The file has no video picture (audio only?).');
   }
-  if (info.durationMs <= 0) {
-    // Browser recordings (MediaRecorder webm) often carry no duration: measure it from packets.
-    info.durationMs = await measureDurationFromPackets(file);
-    if (info.durationMs <= 0) {
-      throw new MediaError('CORRUPT_MEDIA', 'The video has no playable length.');
-    }
-  }
+  // The length from the packets, not the header: a header can understate it (to be priced
+  // for less, or to pass a plan's limit), and browser recordings (MediaRecorder webm) state none.
+  const info = await withMeasuredLength(file, described.info, described.streams, {});
   await assertEndIsReadable(file);
   return info;
 }
@@ -160,6 +241,11 @@ export interface ExtractOptions {
   onProgress?: (fraction: number) => void;
   /** Total input length, for progress fractions. */
   durationMs?: number;
+  /**
+   * At most this much audio is written (the length the work was priced for): a file that holds
+   * more sound than measured is never heard past it.
+   */
+  maxDurationMs?: number;
 }
 
 /** Speech audio for recognition: 16 kHz mono 16-bit PCM WAV of the first audio stream. */
@@ -168,25 +254,21 @@ export async function extractAudioForAsr(
   outWav: string,
   opts: ExtractOptions = {},
 ): Promise<string> {
+  const { maxDurationMs, ...runOptions } = opts;
+  // The cut counts samples rather than trusting the stream's timestamps, which a crafted file
+  // could squeeze so that an hour of sound claims a minute.
+  const bound =
+    maxDurationMs !== undefined
+      ? ['-af', 'asetpts=N/SR/TB', '-t', (maxDurationMs / 1000).toFixed(3)]
+      : [];
   try {
     await runFfmpeg(
       [
-        '-i',
-        input,
-        '-map',
-        '0:a:0',
-        '-vn',
-        '-ac',
-        '1',
-        '-ar',
-        '16000',
-        '-c:a',
-        'pcm_s16le',
-        '-f',
-        'wav',
-        outWav,
+        ...['-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000'],
+        ...bound,
+        ...['-c:a', 'pcm_s16le', '-f', 'wav', outWav],
       ],
-      opts,
+      { durationMs: maxDurationMs, ...runOptions },
     );
   } catch (error) {
     if (error instanceof FFmpegError && /matches no streams/.test(error.stderrTail)) {
@@ -314,30 +396,6 @@ async function assertEndIsReadable(file: string): Promise<void> {
 
 const TRUNCATION_MESSAGES =
   /partial file|ended prematurely|truncat|invalid data found|error reading/i;
-
-async function measureDurationFromPackets(file: string): Promise<number> {
-  const csv = await runFfprobe([
-    '-v',
-    'error',
-    '-select_streams',
-    'v:0',
-    '-show_entries',
-    'packet=pts_time,duration_time',
-    '-of',
-    'csv=p=0',
-    '--',
-    file,
-    // No packets readable: duration 0, which the caller treats as unknown.
-  ]).catch(() => '');
-  let endSec = 0;
-  for (const line of csv.split('\n')) {
-    const [pts, duration] = line.split(',').map(Number);
-    if (pts !== undefined && Number.isFinite(pts)) {
-      endSec = Math.max(endSec, pts + (Number.isFinite(duration) ? duration! : 0));
-    }
-  }
-  return Math.round(endSec * 1000);
-}
 
 function parseRate(rate: string | undefined): number | undefined {
   if (!rate) return undefined;

@@ -13,8 +13,15 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRawFrames, runFfmpeg, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index.js';
 import { scoreGreyFrame } from '../thumbnail/index.js';
+import { writeWithHeaderDuration } from './header-durations.js';
 import { withMediaCache } from './media-cache.js';
 
+export {
+  patchIsoBmffDurations,
+  patchMatroskaDuration,
+  writeWithHeaderDuration,
+  type PatchedDuration,
+} from './header-durations.js';
 export {
   SLIDE_LINES,
   humanAssetsDir,
@@ -75,6 +82,62 @@ async function writeTestVideo(out: string, options: TestVideoOptions): Promise<n
   args.push(out);
   await runFfmpeg(args, { timeoutMs: 120_000 });
   return null;
+}
+
+export interface LongTestVideoOptions {
+  durationSec: number;
+  /**
+   * The length the container's header claims instead of the real one (MP4: mvhd, tkhd, mdhd;
+   * WebM: the Segment Info Duration); the packets stay as they are.
+   */
+  headerSec?: number;
+}
+
+/**
+ * A long video that is cheap to make and to send (an hour is about 9 MB, made in a second or
+ * two): 64x36 pixels at one frame a second with a 440 Hz tone in 16 kHz mono, one minute encoded
+ * once and repeated without encoding again. The container follows `out`'s extension: .mp4 gets
+ * H.264 + AAC, .webm gets VP8 + Opus.
+ */
+export async function makeLongTestVideo(
+  out: string,
+  options: LongTestVideoOptions,
+): Promise<string> {
+  const patcher = fileURLToPath(new URL('./header-durations.ts', import.meta.url));
+  const recipe = { maker: import.meta.url, args: ['long video', options], inputs: [patcher] };
+  await withMediaCache(recipe, out, () => writeLongTestVideo(out, options));
+  return out;
+}
+
+async function writeLongTestVideo(out: string, options: LongTestVideoOptions): Promise<null> {
+  const dir = await mkdtemp(join(tmpdir(), 'moments-long-video-'));
+  try {
+    const webm = extname(out).toLowerCase() === '.webm';
+    const piece = join(dir, `minute${webm ? '.webm' : '.mp4'}`);
+    await runFfmpeg(
+      [
+        ...['-f', 'lavfi', '-i', 'testsrc2=size=64x36:rate=1'],
+        ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=${webm ? 48000 : 16000}`],
+        ...['-t', String(Math.min(60, options.durationSec)), '-g', '10', '-ac', '1'],
+        ...(webm
+          ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '30k']
+          : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']),
+        ...(webm ? ['-c:a', 'libopus', '-b:a', '12k'] : ['-c:a', 'aac', '-b:a', '16k']),
+        piece,
+      ],
+      { timeoutMs: 120_000 },
+    );
+    await runFfmpeg(
+      ['-stream_loop', '-1', '-i', piece, '-t', String(options.durationSec), '-c', 'copy', out],
+      { timeoutMs: 120_000 },
+    );
+    if (options.headerSec !== undefined) {
+      await writeWithHeaderDuration(out, out, options.headerSec);
+    }
+    return null;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export interface SpeechOptions {

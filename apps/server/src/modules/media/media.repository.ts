@@ -47,18 +47,29 @@ export interface PlanFramingToolOptions {
 }
 
 export interface MediaRepository {
-  /** What a media file holds (ffprobe). Throws MediaError CORRUPT_MEDIA when unreadable. */
+  /**
+   * What a media file holds (ffprobe), with the length its header states: for picture sizes and
+   * other facts, never for what the work on the file costs. Throws MediaError CORRUPT_MEDIA when
+   * unreadable.
+   */
   probe(file: string, options?: { signal?: AbortSignal }): Promise<MediaInfo>;
   /**
+   * What a media file holds with its real length, measured from its packets (a header can
+   * understate it): what prices, limits and bounds the work on it. Reads the whole file. Throws
+   * MediaError CORRUPT_MEDIA when unreadable or when no packet plays.
+   */
+  measure(file: string, options?: { signal?: AbortSignal }): Promise<MediaInfo>;
+  /**
    * An uploaded file checked before anything else touches it (extension, container, a video
-   * stream, a playable length). Throws MediaError with the user-facing code.
+   * stream, a playable length), its length measured from its packets. Throws MediaError with the
+   * user-facing code.
    */
   validateUpload(file: string, originalName: string): Promise<MediaInfo>;
   /** The link's metadata without downloading the video (yt-dlp). */
   fetchMetadata(link: string, options?: IngestOptions): Promise<VideoMetadata>;
   /** The video of a link into `outDir` (yt-dlp), with its metadata. */
   download(link: string, outDir: string, options?: DownloadOptions): Promise<DownloadedVideo>;
-  /** The audio as 16 kHz mono WAV for speech recognition. */
+  /** The audio as 16 kHz mono WAV for speech recognition, at most `maxDurationMs` of it. */
   extractAudio(source: string, outWav: string, options?: ExtractOptions): Promise<string>;
   /** [startMs, endMs) of a WAV as its own WAV (a transcription chunk). */
   extractAudioSpan(

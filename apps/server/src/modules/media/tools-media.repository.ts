@@ -8,6 +8,7 @@ import {
 import {
   extractAudioForAsr,
   extractAudioSpan,
+  measureMedia,
   probeMedia,
   validateUploadedVideo,
   type ExtractOptions,
@@ -34,6 +35,10 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 export class ToolsMediaRepository implements MediaRepository {
   probe(file: string, options?: { signal?: AbortSignal }) {
     return probeMedia(file, options);
+  }
+
+  measure(file: string, options?: { signal?: AbortSignal }) {
+    return measureMedia(file, options);
   }
 
   validateUpload(file: string, originalName: string) {

@@ -27,7 +27,8 @@ export interface TaskPipelineDeps {
  * hands the stages' results to the steps declared here:
  *
  *  1. downloading   the link through yt-dlp or the stored upload (StorageMediaFetcher)
- *  2. probing       the media's facts (ffprobe), then the video's thumbnail (`thumbnails.video`)
+ *  2. probing       the media's facts (ffprobe) and its real length, measured from its packets,
+ *                   which the task is charged by; then the video's thumbnail (`thumbnails.video`)
  *  3. transcribing  long audio in `asr-chunk` jobs any worker takes (ChunkedTranscription); each
  *                   chunk in order grows the transcript and the provisional moments (`transcriptGrew`)
  *  4. analysing     the moments (`analyse`), then the home search's index (`index`) beside each

@@ -1,4 +1,5 @@
-import { storedTranscript } from '@moments/domain/transcript';
+import { formatDuration } from '@moments/domain';
+import { heardPastLength, speechEndMs, storedTranscript } from '@moments/domain/transcript';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -75,6 +76,13 @@ export interface TaskRunnerOptions {
   log?: Logger;
 }
 
+/**
+ * The probing stage copies the source out of storage and reads all of its packets for the real
+ * length (about 2 s per 70 minutes of 720p when cached, a minute or more for the largest upload
+ * read from disk), then picks the thumbnail.
+ */
+const PROBE_TIMEOUT_MS = 10 * 60_000;
+
 /** Progress bands per stage, so the bar only moves forward across stages. */
 const STAGE_BANDS: Record<TaskStage, [number, number]> = {
   queued: [0, 0],
@@ -132,7 +140,10 @@ export class TaskRunner {
     if (!durationMs || durationMs <= 0) return Number.POSITIVE_INFINITY;
     const transcribeMs = Math.max(600_000, durationMs * this.options.transcribeTimeoutFactor);
     const totalMs =
-      this.options.downloadTimeoutMs + 120_000 + transcribeMs + this.options.analyseTimeoutMs;
+      this.options.downloadTimeoutMs +
+      PROBE_TIMEOUT_MS +
+      transcribeMs +
+      this.options.analyseTimeoutMs;
     return Math.ceil((totalMs + 10 * 60_000) / 1000);
   }
 
@@ -237,15 +248,25 @@ export class TaskRunner {
     return remoteImage;
   }
 
-  /** What the source holds, and the video's thumbnail; a video without sound is refused. */
+  /**
+   * What the source holds, its length measured from its packets, and the video's thumbnail; a
+   * video without sound is refused.
+   */
   private async probe(
-    { run, stage, localSource }: RunContext,
+    { run, log, stage, localSource }: RunContext,
     remoteImage: string | null,
   ): Promise<MediaInfo> {
     const thumbnails = this.hooks.thumbnails;
-    const info = await stage('probing', 120_000, async (signal) => {
+    const info = await stage('probing', PROBE_TIMEOUT_MS, async (signal) => {
       const source = await localSource(signal);
-      const probed = await this.media.probe(source, { signal });
+      const probed = await this.media.measure(source, { signal });
+      const { headerDurationMs, durationMs } = probed;
+      // Worth a look in the logs: a header far short of the packets is how a file is made to
+      // pass for a shorter one (a second apart is ordinary rounding; browser recordings state
+      // no length at all).
+      if (headerDurationMs && durationMs - headerDurationMs > 1000) {
+        log.warn({ headerDurationMs, durationMs }, 'the header understates the length');
+      }
       if (thumbnails && !run.row.thumbnailKey && probed.hasVideo) {
         const facts = { durationMs: probed.durationMs, remoteImage };
         const thumbnailKey = await thumbnails.video(run.row, source, facts, signal);
@@ -266,14 +287,27 @@ export class TaskRunner {
   }
 
   private async charge({ initial, run }: RunContext, info: MediaInfo): Promise<void> {
-    // The length first, so that a Retry of a task the balance could not cover is refused at
-    // start (with the credits dialog) instead of downloading the video again to fail the same way.
-    await run.save({ durationMs: info.durationMs });
+    // The measured length first (and shown as the video's), so that a Retry of a task the
+    // balance could not cover is refused at start (with the credits dialog) instead of
+    // downloading the video again to fail the same way, and is priced by the real length.
+    const video = { ...(run.row.video as VideoMeta), duration: info.durationMs / 1000 };
+    await run.save({ durationMs: info.durationMs, video });
     // The plan's longest video, then the charge of the one cost function (packages/domain
     // taskQuote): already taken at start when the length was known, a no-op then.
+    const quote = await this.charges.charge(initial, info.durationMs);
+    // What was taken at start followed the length known then (an upload stored before lengths
+    // were measured, the task a follow-up copies it from): the work never runs on less than its
+    // real length costs. Nothing is charged in the end, and a Retry charges the measured length.
+    const startMs = initial.durationMs;
+    if (startMs != null && this.charges.quote(initial, startMs).total < quote.total) {
+      throw new AppError(
+        ERROR_CODES.CONFLICT,
+        409,
+        `This video is ${formatDuration(info.durationMs)} long, longer than the ${formatDuration(startMs)} it was charged for when it started. Nothing was charged: retry to process it at its real length.`,
+      );
+    }
     // What the task shows is what the ledger holds for it, every run together: a task run again
     // shows both runs, as the credit history does.
-    await this.charges.charge(initial, info.durationMs);
     await run.save({ costCredits: await this.charges.shownCost(initial.id) });
   }
 
@@ -282,12 +316,16 @@ export class TaskRunner {
     const { initial, run, log, workDir, stage, localSource } = ctx;
     const taskId = initial.id;
     const kept = await this.loadTranscript(taskId);
-    if (kept) return kept;
+    if (kept) return assertHeardWithin(kept, info.durationMs);
     const timeout = Math.max(600_000, info.durationMs * this.options.transcribeTimeoutFactor);
     return stage('transcribing', timeout, async (signal, progress) => {
       const wav = path.join(workDir, 'audio.wav');
       const started = performance.now();
-      await this.media.extractAudio(await localSource(signal), wav, { signal });
+      // No more sound is heard than the length paid for, whatever the file holds past it.
+      await this.media.extractAudio(await localSource(signal), wav, {
+        signal,
+        maxDurationMs: info.durationMs,
+      });
       log.info({ ms: Math.round(performance.now() - started) }, 'audio extracted');
       const language = initial.sourceLang === 'auto' ? undefined : initial.sourceLang;
       const grew = this.hooks.transcriptGrew;
@@ -298,6 +336,7 @@ export class TaskRunner {
         onGrowth: grew && ((growth) => grew(run.row, growth)),
         workDir,
       });
+      assertHeardWithin(result, info.durationMs);
       await this.tasks.saveTranscript({
         taskId,
         language: result.language,
@@ -406,4 +445,20 @@ export class TaskRunner {
     if (!row) return undefined;
     return storedTranscript(row);
   }
+}
+
+/**
+ * The transcript back, unless it proves the file longer than its measured length (speech past
+ * the end): such a file holds more than was priced, so the task stops there, refunded, with the
+ * reason.
+ */
+function assertHeardWithin(transcript: Transcript, lengthMs: number): Transcript {
+  if (heardPastLength(transcript.segments, lengthMs)) {
+    throw new AppError(
+      ERROR_CODES.CORRUPT_MEDIA,
+      422,
+      `Speech was heard until ${formatDuration(speechEndMs(transcript.segments))}, past the end of this video at ${formatDuration(lengthMs)}: the file misstates its length, so it was not processed. Nothing was charged; a copy saved again by a video editor will work.`,
+    );
+  }
+  return transcript;
 }
