@@ -96,6 +96,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     consumeRealtimeTicket: (r) => r.consumeRealtimeTicket('ticket', AT),
   }),
   source('tasks.repository', 'TasksRepository', (db) => new TasksRepository(db), {
+    transcriptReused: (r) => r.transcriptReused(TASK),
     insert: (r) =>
       r.insert({ userId: USER, kind: 'viral', urlSource: 'direct', video: { url: 'x' } }),
     findById: (r) => r.findById(TASK),

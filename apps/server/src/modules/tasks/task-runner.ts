@@ -414,7 +414,8 @@ export class TaskRunner {
     const deleted = !(await this.tasks.findById(taskId).catch(() => initial));
     if (deleted) {
       log.info('task deleted during its run: refunded, files removed');
-      await this.charges.refundAttempt(initial);
+      const reused = initial.rootTaskId === null && (await this.tasks.transcriptReused(initial.id));
+      await this.charges.refundDeleted(initial, reused);
       await this.storage
         .deletePrefix(`users/${initial.userId}/tasks/${taskId}/`)
         .catch((err: unknown) =>

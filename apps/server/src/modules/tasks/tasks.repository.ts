@@ -99,6 +99,16 @@ export class TasksRepository {
     await this.db.delete(tasks).where(eq(tasks.id, id));
   }
 
+  /** Whether a follow-up question started from the transcript of this chain's root. */
+  async transcriptReused(rootId: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.rootTaskId, rootId), eq(tasks.reusesTranscript, true)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
   /** Tasks whose worker stopped sending heart-beats: the process died mid-run. */
   findOrphaned(staleBefore: Date) {
     return this.db

@@ -280,7 +280,10 @@ export class TasksService {
     await this.repo.delete(task.id);
     // An unfinished task costs nothing, its summary included (a worker in another process
     // refunds too, idempotently; a refund that fails now is retried by the outbox).
-    if (task.status !== 'DONE') await this.charges.refundAttempt(task);
+    if (task.status !== 'DONE') {
+      const reused = task.rootTaskId === null && (await this.repo.transcriptReused(task.id));
+      await this.charges.refundDeleted(task, reused);
+    }
     // Uploaded media belongs to the upload, not the task; downloaded media goes with the task.
     await this.storage.deletePrefix(`users/${userId}/tasks/${task.id}/`);
     // What was measured about media deleted with the task goes too (framing plans, loudness).

@@ -95,6 +95,16 @@ export class TaskCharges {
     await this.refunds.refund(task.userId, keys.summary);
   }
 
+  /**
+   * The task was deleted unfinished: what it did not deliver goes back. A follow-up question
+   * already started from its transcript, so the transcription (its run) was delivered and stays
+   * paid; only its summary is refunded then.
+   */
+  async refundDeleted(task: ChargedTask, transcriptReused: boolean) {
+    if (transcriptReused) await this.refundSummary(task);
+    else await this.refundAttempt(task);
+  }
+
   /** The summary could not be made: its part goes back, the task keeps its moments. */
   refundSummary(task: ChargedTask) {
     return this.refunds.refund(task.userId, this.keys(task).summary);
