@@ -23,8 +23,15 @@ export function registerStripeWebhook(app: App, context: BillingRouteContext) {
         schema: {
           tags: ['billing'],
           summary: 'Signed Stripe events (source of truth)',
-          // Stripe's own reply shape, not the envelope: Stripe reads only the status.
-          response: { 200: z.object({ received: z.boolean(), outcome: z.string() }) },
+          // Stripe's own reply shape, not the envelope: Stripe reads only the status, and shows
+          // the body (why an event changed nothing) in its dashboard's delivery log.
+          response: {
+            200: z.object({
+              received: z.boolean(),
+              outcome: z.string(),
+              reason: z.string().optional(),
+            }),
+          },
         },
       },
       async (request, reply) => {
