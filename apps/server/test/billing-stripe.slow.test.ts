@@ -481,6 +481,26 @@ describe.each(DATABASE_TARGETS)('Stripe adapter and webhooks on $name', (target)
     expect(await creditLimit()).toBe(before + 2000);
   });
 
+  it('refuses signatures made more than 5 minutes before or after now, as replays', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const user = await signUp(t.app, 'stripe-clock');
+    const event = eventOf(
+      'customer.subscription.created',
+      subscriptionObject(user.userId, 'vip_month', { id: 'sub_clock', customer: 'cus_clock' }),
+    );
+    const now = Math.floor(Date.now() / 1000);
+    for (const offset of [3600, 301, -301, -3600]) {
+      const reply = await deliver(event, stripeSignature(event, WEBHOOK_SECRET, now + offset));
+      expect(reply.statusCode, `signed ${offset} s from now`).toBe(400);
+      expect(reply.json().code).toBe('INVALID_SIGNATURE');
+    }
+    expect((await userInfo(t.app, user)).subscription.current_plan).toBe('free');
+    // A clock a little off either way is Stripe's tolerance, not an attack.
+    const skewed = await deliver(event, stripeSignature(event, WEBHOOK_SECRET, now + 120));
+    expect(skewed.statusCode, skewed.body).toBe(200);
+    expect(skewed.json().outcome).toBe('handled');
+  });
+
   it('grants nothing for a signed checkout the app never made, or one that took another amount', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const user = await signUp(t.app, 'stripe-forged');
