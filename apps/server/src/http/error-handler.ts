@@ -6,7 +6,7 @@ import {
   hasZodFastifySchemaValidationErrors,
   type ZodFastifySchemaValidationError,
 } from 'fastify-type-provider-zod';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseDiskFull, isDatabaseUnavailable } from '../db/errors.js';
 import { answerMethodNotAllowed, type ApiContract } from './contract.js';
 import type { App } from './types.js';
 import { AppError } from './errors.js';
@@ -39,7 +39,8 @@ const FRAMEWORK_MESSAGES: Partial<Record<keyof typeof ERROR_CODES, string>> = {
 /** What a failure means for the client: every failure becomes an envelope with a 4xx/5xx status. */
 export function errorReplyOf(error: FastifyError | AppError, request: FastifyRequest): ErrorReply {
   const failure: unknown = error;
-  if (asDiskFull(failure)) {
+  // The files' disk or the database's: either way nothing of the request was kept.
+  if (asDiskFull(failure) || isDatabaseDiskFull(failure)) {
     request.log.error({ err: failure }, 'disk full');
     return {
       status: ERROR_STATUS.DISK_FULL,
