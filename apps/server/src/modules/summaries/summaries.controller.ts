@@ -1,4 +1,4 @@
-import { ERROR_CODES, SummaryView } from '@moments/contract';
+import { ERROR_CODES, SummaryView, chargeErrors } from '@moments/contract';
 import { z } from 'zod';
 import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
@@ -23,7 +23,7 @@ export function registerSummaryRoutes(app: App, summaries: SummariesService) {
       summary: 'Make the summary again (costs credits)',
       querystring: TaskQuery,
       data: SummaryView,
-      errors: [ERROR_CODES.TASK_NOT_RETRYABLE, ERROR_CODES.BALANCE_NOT_ENOUGH],
+      errors: [ERROR_CODES.TASK_NOT_RETRYABLE, ...chargeErrors('CREDIT')],
     },
     ({ userId, query }) => summaries.refresh(userId, query.task_id),
   );
