@@ -64,6 +64,8 @@ describe("the web's words for the domain's codes", () => {
     expect(web.apiErrorText('LINK_NOT_FOUND', 'No video at that link')).toBe(
       'No video at that link',
     );
+    // An upload whose picture is too large says so, never that it is not a video.
+    expect(web.apiErrorText('VIDEO_FRAME_TOO_LARGE', 'x')).toMatch(/larger than 8K \(7680x4320\)/);
     expect(web.mailCategoryLabel('billing', 'x')).toBe('Receipts and plan changes');
     expect(web.mailCategoryLabel('digest', 'Weekly digest')).toBe('Weekly digest');
   });

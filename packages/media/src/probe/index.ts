@@ -97,6 +97,14 @@ export async function probeMedia(
   return info;
 }
 
+/**
+ * The largest picture taken, in pixels: 8K UHD (7680x4320), either way up. Every stage decodes
+ * whole frames (thumbnails decode several at once, framing and export scale them), and a larger
+ * one takes gigabytes and minutes per step: refused up front with what is wrong, instead of
+ * failing later as if it were not a video.
+ */
+export const MAX_FRAME_PIXELS = 7680 * 4320;
+
 /** Uploaded videos are mp4, mov or webm. */
 export const ACCEPTED_UPLOAD_EXTENSIONS = ['mp4', 'mov', 'webm'] as const;
 
@@ -143,6 +151,13 @@ export async function validateUploadedVideo(
   }
   if (!info.hasVideo) {
     throw new MediaError('NOT_A_VIDEO', 'The file has no video picture (audio only?).');
+  }
+  if ((info.width ?? 0) * (info.height ?? 0) > MAX_FRAME_PIXELS) {
+    throw new MediaError(
+      'VIDEO_FRAME_TOO_LARGE',
+      "This video's picture is larger than 8K (7680x4320), the most Moments can process. Export it at 4K or smaller and upload it again.",
+      { details: { width: info.width, height: info.height } },
+    );
   }
   if (info.durationMs <= 0) {
     // Browser recordings (MediaRecorder webm) often carry no duration: measure it from packets.

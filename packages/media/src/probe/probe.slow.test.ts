@@ -77,6 +77,40 @@ describe('validateUploadedVideo (mp4, mov, webm)', () => {
     );
   });
 
+  it('refuses a real video whose picture is larger than 8K as too large, not as no video', async () => {
+    const square = await makeTestVideo(join(work, 'square-8000.mp4'), {
+      durationSec: 0.2,
+      fps: 5,
+      width: 8000,
+      height: 8000,
+      silent: true,
+      flat: true,
+    });
+    const refused = await validateUploadedVideo(square, 'square.mp4').then(
+      () => undefined,
+      (error: unknown) => error as MediaError,
+    );
+    expect(refused).toBeInstanceOf(MediaError);
+    expect(refused?.code).toBe('VIDEO_FRAME_TOO_LARGE');
+    expect(refused?.message).toMatch(/larger than 8K \(7680x4320\)/);
+    expect(refused?.details).toMatchObject({ width: 8000, height: 8000 });
+    // 8K itself, landscape or portrait, is the largest picture taken.
+    for (const [width, height] of [
+      [7680, 4320],
+      [4320, 7680],
+    ] as const) {
+      const eightK = await makeTestVideo(join(work, `${width}x${height}.mp4`), {
+        durationSec: 0.2,
+        fps: 5,
+        width,
+        height,
+        silent: true,
+        flat: true,
+      });
+      expect((await validateUploadedVideo(eightK, 'eight-k.mp4')).width).toBe(width);
+    }
+  });
+
   it('refuses an empty file', async () => {
     const empty = join(work, 'empty.mp4');
     await writeFile(empty, '');

@@ -37,6 +37,8 @@ export interface TestVideoOptions {
   silent?: boolean;
   /** Seconds of black picture first (a fade-in, a black first frame), then the pattern. */
   blackIntroSec?: number;
+  /** A flat colour instead of the moving pattern: a huge frame then stays a small file. */
+  flat?: boolean;
 }
 
 /**
@@ -53,7 +55,9 @@ async function writeTestVideo(out: string, options: TestVideoOptions): Promise<n
   const { width = 320, height = 240, fps = 25 } = options;
   const durationSec = options.durationSec ?? (options.audio ? undefined : 2);
   const webm = extname(out).toLowerCase() === '.webm';
-  const pattern = `testsrc2=size=${width}x${height}:rate=${fps}`;
+  const pattern = options.flat
+    ? `color=c=teal:size=${width}x${height}:rate=${fps}`
+    : `testsrc2=size=${width}x${height}:rate=${fps}`;
   const intro = options.blackIntroSec;
   const video = intro
     ? `color=black:size=${width}x${height}:rate=${fps}:duration=${intro}[intro];${pattern}[main];[intro][main]concat=n=2:v=1:a=0`

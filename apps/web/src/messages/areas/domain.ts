@@ -67,6 +67,8 @@ export const DOMAIN_MESSAGES = {
   'domain.apiError.DISK_FULL':
     'The server ran out of disk space, so nothing was kept. Try again once space has been freed.',
   'domain.apiError.NETWORK_DISCONNECTED': 'The server could not be reached. Check your connection.',
+  'domain.apiError.VIDEO_FRAME_TOO_LARGE':
+    "This video's picture is larger than 8K (7680x4320), the most Moments can process. Export it at 4K or smaller and upload it again.",
 
   // View counts: 1.2K, 3M, 1B.
   'domain.count.thousand': '{value}K',
