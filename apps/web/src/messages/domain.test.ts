@@ -55,6 +55,9 @@ describe("the web's words for the domain's codes", () => {
       expect(web.formatViewCount(count)).toBe(en.formatViewCount(count));
     }
     expect(web.formatViewCount(1234)).toBe('1.2K');
+    for (const seconds of [1, 45, 60, 61, 600, 3574, 3601, 7200]) {
+      expect(web.formatWait(seconds)).toBe(en.formatWait(seconds));
+    }
   });
 
   it('shows the catalogue text for a known code and the server words for any other', () => {

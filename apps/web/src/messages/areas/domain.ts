@@ -38,6 +38,15 @@ export const DOMAIN_MESSAGES = {
   'domain.password.tooShort': 'Use at least {min} characters',
   'domain.password.isEmail': 'Do not use your email as your password',
 
+  // Waits (a rate limit's Retry-After): "1 hour and 5 minutes".
+  'domain.wait.second.one': '{count} second',
+  'domain.wait.second.other': '{count} seconds',
+  'domain.wait.minute.one': '{count} minute',
+  'domain.wait.minute.other': '{count} minutes',
+  'domain.wait.hour.one': '{count} hour',
+  'domain.wait.hour.other': '{count} hours',
+  'domain.wait.and': '{first} and {second}',
+
   'domain.ago.now': 'just now',
   'domain.ago.minute.one': '{count} minute ago',
   'domain.ago.minute.other': '{count} minutes ago',
