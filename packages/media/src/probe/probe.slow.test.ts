@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors/index.js';
 import { readRawFrames, runFfmpeg, spawnFfmpegStream } from '../ffmpeg/index.js';
-import { makeTestVideo, sharedMediaDir } from '../testing/index.js';
+import { makeTestVideo, sharedMediaDir, synthesizeSpeech } from '../testing/index.js';
 import {
   extractAudioForAsr,
   extractThumbnail,
   probeMedia,
+  speechAudioStream,
   validateUploadedVideo,
 } from './index.js';
 
@@ -184,6 +185,37 @@ describe('extractAudioForAsr', () => {
     const info = await probeMedia(wav);
     expect(info.durationMs).toBeGreaterThan(10_500);
     expect(info.durationMs).toBeLessThan(11_500);
+  });
+});
+
+describe('speechAudioStream', () => {
+  /** Mean loudness of a 16 kHz mono WAV, in dBFS (its 44-byte header skipped). */
+  const loudnessOf = async (wav: string) => {
+    const pcm = (await readFile(wav)).subarray(44);
+    let sum = 0;
+    for (let offset = 0; offset + 1 < pcm.length; offset += 2)
+      sum += (pcm.readInt16LE(offset) / 32768) ** 2;
+    return 10 * Math.log10(sum / (pcm.length / 2) + 1e-12);
+  };
+
+  it('finds the speech on the second stream when the first is silent, and reads it from there', async () => {
+    const speech = await synthesizeSpeech(
+      'The lighthouse keeper counted seven ships before the storm arrived.',
+      join(work, 'lighthouse.wav'),
+    );
+    const twoTracks = await makeTestVideo(join(work, 'two-tracks.mp4'), {
+      audio: speech,
+      silentFirstAudio: true,
+      width: 160,
+      height: 120,
+    });
+    expect(await speechAudioStream(twoTracks)).toBe(1);
+    const wav = await extractAudioForAsr(twoTracks, join(work, 'two-tracks.wav'), {
+      audioStream: 1,
+    });
+    expect(await loudnessOf(wav)).toBeGreaterThan(-40);
+    // One stream (or none): the first, without decoding anything.
+    expect(await speechAudioStream(mp4)).toBe(0);
   });
 });
 

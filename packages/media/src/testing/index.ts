@@ -39,6 +39,8 @@ export interface TestVideoOptions {
   blackIntroSec?: number;
   /** A flat colour instead of the moving pattern: a huge frame then stays a small file. */
   flat?: boolean;
+  /** A silent audio stream first, the audio (or tone) as the second stream. */
+  silentFirstAudio?: boolean;
 }
 
 /**
@@ -66,6 +68,10 @@ async function writeTestVideo(out: string, options: TestVideoOptions): Promise<n
   if (!options.silent) {
     if (options.audio) args.push('-i', options.audio);
     else args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
+    if (options.silentFirstAudio) {
+      args.push('-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono');
+      args.push('-map', '0:v', '-map', '2:a', '-map', '1:a');
+    }
   }
   if (durationSec !== undefined) args.push('-t', String(durationSec));
   else args.push('-shortest'); // follow the wrapped audio's length
