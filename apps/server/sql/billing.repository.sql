@@ -275,42 +275,15 @@ where
   "billing_checkout_sessions"."id" in ($1);
 
 -- BillingRepository.saveState
-insert into
-  "billing_checkout_sessions" (
-    "id",
-    "user_id",
-    "kind",
-    "plan",
-    "price",
-    "quantity",
-    "referral",
-    "amount",
-    "status",
-    "url",
-    "created_at",
-    "completed_at"
-  )
-values
-  (
-    $1,
-    $2,
-    $3,
-    default,
-    default,
-    default,
-    default,
-    $4,
-    $5,
-    default,
-    default,
-    $6
-  )
-on conflict ("id") do update
+update "billing_checkout_sessions"
 set
-  "status" = $7,
-  "completed_at" = $8
+  "status" = $1,
+  "completed_at" = $2
 where
-  "billing_checkout_sessions"."user_id" = $9;
+  (
+    "billing_checkout_sessions"."id" = $3
+    and "billing_checkout_sessions"."user_id" = $4
+  );
 
 update "users"
 set

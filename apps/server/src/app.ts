@@ -6,7 +6,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import type { AppConfig } from './config/index.js';
 import { tokenFromRequest } from './http/auth.js';
 import { MAX_PARAM_LENGTH, installApiContract } from './http/contract.js';
-import { installErrorHandler } from './http/error-handler.js';
+import { installErrorHandler, rateLimitRefusal } from './http/error-handler.js';
 import { answerClientError, answerFrameworkError } from './http/framework-errors.js';
 import { documentComponents, documentOperation, serializeReply } from './http/openapi.js';
 import { registerCsrfGuard, registerSecurityHeaders } from './http/security.js';
@@ -79,7 +79,7 @@ async function installPlugins(app: App, config: AppConfig) {
   await app.register(cookie);
   await registerSecurityHeaders(app);
   registerCsrfGuard(app, { publicUrl: config.PUBLIC_URL });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitRefusal });
   await app.register(swagger, {
     openapi: {
       info: {

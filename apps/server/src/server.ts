@@ -12,6 +12,7 @@ export function attachRealtime(app: App, services: Services) {
     authenticate: (token) => services.auth.authenticateRealtime(token),
     bus: services.bus,
     logger: app.log,
+    maxConnectionsPerUser: services.config.REALTIME_MAX_CONNECTIONS_PER_USER,
   });
   // Mail about finished work is skipped for users watching live.
   services.presence.attach(stomp);

@@ -184,6 +184,11 @@ describe('a route that answers an error it does not declare', () => {
       handler,
       schema: {},
     } as RouteOptions);
-    expect(plainGet).toEqual(['INTERNAL', 'DATABASE_UNAVAILABLE', 'HEADERS_TOO_LARGE']);
+    expect(plainGet).toEqual([
+      'INTERNAL',
+      'DATABASE_UNAVAILABLE',
+      'DISK_FULL',
+      'HEADERS_TOO_LARGE',
+    ]);
   });
 });

@@ -9,6 +9,7 @@
 import { findPlan } from '@moments/domain';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingCheckoutSessions } from '../src/db/schema.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { creditLedger, stripeEventBody, stripeSignature, userInfo } from './support/billing.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
@@ -244,9 +245,20 @@ describe.skipIf(missing !== null).each(DATABASE_TARGETS)(
 
     it('an unpaid async checkout waits, then its failure grants nothing (stand-in event)', async (ctx) => {
       if (skip) return ctx.skip(skip);
-      // localstripe has no Checkout Sessions: these events are signed here, as Stripe would.
+      // localstripe has no Checkout Sessions: these events are signed here, as Stripe would,
+      // for checkouts recorded as the app records the ones it makes (only those are credited).
       const user = await signUp(t.app, 'localstripe-async');
       const before = await ledger(user);
+      await t.services.database.db.insert(billingCheckoutSessions).values(
+        ['cs_async_failed', 'cs_async_paid'].map((id) => ({
+          id,
+          userId: user.userId,
+          kind: 'credits',
+          price: 'credit_100',
+          quantity: 1,
+          amount: 499,
+        })),
+      );
       const post = async (type: string, id: string, paymentStatus: string) => {
         const payload = stripeEventBody(
           type,

@@ -6,6 +6,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS } from '@moments/domain';
 import { planChanges } from '../src/db/schema.js';
+import { createLogger } from '../src/logging.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { entitlementOf, stripeEventBody, stripeSignature, userInfo } from './support/billing.js';
@@ -119,6 +120,7 @@ describe.each(DATABASE_TARGETS)('Stripe adapter and webhooks on $name', (target)
   const stripe = new Stripe('sk_test_local');
   const firstPaid: Array<[string, string | undefined]> = [];
   let eventCounter = 0;
+  const warnings: string[] = [];
 
   beforeAll(async () => {
     skip = await target.unavailable();
@@ -135,6 +137,7 @@ describe.each(DATABASE_TARGETS)('Stripe adapter and webhooks on $name', (target)
         billingHooks: {
           onFirstPaidPlan: async (userId, referral) => void firstPaid.push([userId, referral]),
         },
+        log: createLogger('warn', { write: (line: string) => void warnings.push(line) }),
       },
     );
   });
@@ -159,6 +162,21 @@ describe.each(DATABASE_TARGETS)('Stripe adapter and webhooks on $name', (target)
       },
       payload,
     });
+  /** A top-up checkout made through the app, as the plan page makes one: its session id. */
+  const checkoutOf = async (
+    user: { headers: Record<string, string> },
+    price: string,
+    quantity = 1,
+  ) => {
+    const reply = await t.app.inject({
+      method: 'POST',
+      url: '/api/payment',
+      headers: user.headers,
+      payload: { price, quantity },
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    return (reply.json().data as string).split('/').pop()!;
+  };
   const subscriptionObject = (
     userId: string,
     plan: string,
@@ -381,8 +399,9 @@ describe.each(DATABASE_TARGETS)('Stripe adapter and webhooks on $name', (target)
     expect((await deliver(garbage, signed)).statusCode).toBe(400);
     // An unpaid checkout waits; its async failure grants nothing; the same session under a new
     // event id is not credited again once paid.
+    const sessionId = await checkoutOf(user, 'credit_500');
     const session = (status: string) => ({
-      id: 'cs_async_1',
+      id: sessionId,
       object: 'checkout.session',
       mode: 'payment',
       payment_status: status,
@@ -449,7 +468,7 @@ describe.each(DATABASE_TARGETS)('Stripe adapter and webhooks on $name', (target)
     const creditLimit = async () => entitlementOf(await userInfo(t.app, user), 'CREDIT').limit;
     const before = await creditLimit();
     const completed = eventOf('checkout.session.completed', {
-      id: 'cs_credits_1',
+      id: await checkoutOf(user, 'credit_100', 2),
       object: 'checkout.session',
       mode: 'payment',
       payment_status: 'paid',
@@ -460,6 +479,69 @@ describe.each(DATABASE_TARGETS)('Stripe adapter and webhooks on $name', (target)
     expect((await deliver(completed)).json().outcome).toBe('handled');
     expect((await deliver(completed)).json().outcome).toBe('duplicate');
     expect(await creditLimit()).toBe(before + 2000);
+  });
+
+  it('refuses signatures made more than 5 minutes before or after now, as replays', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const user = await signUp(t.app, 'stripe-clock');
+    const event = eventOf(
+      'customer.subscription.created',
+      subscriptionObject(user.userId, 'vip_month', { id: 'sub_clock', customer: 'cus_clock' }),
+    );
+    const now = Math.floor(Date.now() / 1000);
+    for (const offset of [3600, 301, -301, -3600]) {
+      const reply = await deliver(event, stripeSignature(event, WEBHOOK_SECRET, now + offset));
+      expect(reply.statusCode, `signed ${offset} s from now`).toBe(400);
+      expect(reply.json().code).toBe('INVALID_SIGNATURE');
+    }
+    expect((await userInfo(t.app, user)).subscription.current_plan).toBe('free');
+    // A clock a little off either way is Stripe's tolerance, not an attack.
+    const skewed = await deliver(event, stripeSignature(event, WEBHOOK_SECRET, now + 120));
+    expect(skewed.statusCode, skewed.body).toBe(200);
+    expect(skewed.json().outcome).toBe('handled');
+  });
+
+  it('grants nothing for a signed checkout the app never made, or one that took another amount', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const user = await signUp(t.app, 'stripe-forged');
+    const creditLimit = async () => entitlementOf(await userInfo(t.app, user), 'CREDIT').limit;
+    const before = await creditLimit();
+    const paidSession = (id: string, amount: number, credits: string) => ({
+      id,
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      client_reference_id: user.userId,
+      amount_total: amount,
+      metadata: { userId: user.userId, price: 'credit_100', credits, quantity: '1' },
+    });
+
+    // Answered 2xx: the event is Stripe's last word on that session, and a retry could only
+    // bring the same bytes back; the refusal is in the reply and the log.
+    const forged = await deliver(
+      eventOf('checkout.session.completed', paidSession('cs_forged_1', 499, '999999')),
+    );
+    expect(forged.statusCode).toBe(200);
+    expect(forged.json()).toMatchObject({ outcome: 'rejected' });
+    expect(forged.json().reason).toMatch(/not a credits checkout this app made/);
+    expect(await creditLimit()).toBe(before);
+    expect(warnings.some((line) => line.includes('cs_forged_1'))).toBe(true);
+
+    // The app's own checkout, but Stripe says it took 1 cent instead of 4.99.
+    const sessionId = await checkoutOf(user, 'credit_100');
+    const cheap = await deliver(
+      eventOf('checkout.session.completed', paidSession(sessionId, 1, '1000')),
+    );
+    expect(cheap.json()).toMatchObject({ outcome: 'rejected' });
+    expect(cheap.json().reason).toMatch(/took 1, not the 499/);
+    expect(await creditLimit()).toBe(before);
+
+    // Paid at its price: it grants the pack that was bought, whatever the metadata claims.
+    const paid = await deliver(
+      eventOf('checkout.session.completed', paidSession(sessionId, 499, '999999')),
+    );
+    expect(paid.json()).toMatchObject({ outcome: 'handled' });
+    expect(await creditLimit()).toBe(before + 1000);
   });
 
   it('records an invoice that arrives before its subscription event', async (ctx) => {

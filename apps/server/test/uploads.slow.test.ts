@@ -261,6 +261,21 @@ describe('upload refusals', () => {
     expect(body.message).toMatch(/video/i);
   });
 
+  it('refuses a real video whose picture is larger than 8K as too large, not as no video', async () => {
+    const square = await makeTestVideo(path.join(mediaDir, 'square-8000.mp4'), {
+      durationSec: 0.2,
+      fps: 5,
+      width: 8000,
+      height: 8000,
+      silent: true,
+      flat: true,
+    });
+    const body = await expectRefusal('square.mp4', await fs.readFile(square), 422, [
+      'VIDEO_FRAME_TOO_LARGE',
+    ]);
+    expect(body.message).toMatch(/larger than 8K/);
+  });
+
   it('refuses an empty file', async () => {
     await expectRefusal('empty.mp4', Buffer.alloc(0), 422, ['EMPTY_FILE']);
   });

@@ -44,6 +44,8 @@ export const ERROR_CODES = {
   // media and links
   UNSUPPORTED_EXTENSION: 'UNSUPPORTED_EXTENSION',
   NOT_A_VIDEO: 'NOT_A_VIDEO',
+  /** A real video whose picture is larger than the server processes (8K). */
+  VIDEO_FRAME_TOO_LARGE: 'VIDEO_FRAME_TOO_LARGE',
   EMPTY_FILE: 'EMPTY_FILE',
   CORRUPT_MEDIA: 'CORRUPT_MEDIA',
   INVALID_URL: 'INVALID_URL',
@@ -119,6 +121,7 @@ export const ERROR_STATUS = {
   SENSITIVE_INFORMATION: 403,
   UNSUPPORTED_EXTENSION: 422,
   NOT_A_VIDEO: 422,
+  VIDEO_FRAME_TOO_LARGE: 422,
   EMPTY_FILE: 422,
   CORRUPT_MEDIA: 422,
   INVALID_URL: 422,
@@ -180,15 +183,37 @@ export const LINK_ERRORS = [
   ERROR_CODES.TOOL_MISSING,
 ] as const satisfies readonly ErrorCode[];
 
-/** What reading an uploaded file can answer (mp4, mov, webm with a picture). */
+/**
+ * What reading an uploaded file can answer (mp4, mov, webm with a picture): ffprobe, then ffmpeg
+ * reading its last second and its thumbnail, any of which can fail or run out of time.
+ */
 export const UPLOADED_FILE_ERRORS = [
   ERROR_CODES.UNSUPPORTED_EXTENSION,
   ERROR_CODES.EMPTY_FILE,
   ERROR_CODES.NOT_A_VIDEO,
+  ERROR_CODES.VIDEO_FRAME_TOO_LARGE,
   ERROR_CODES.CORRUPT_MEDIA,
   ERROR_CODES.FFPROBE_FAILED,
+  ERROR_CODES.FFMPEG_FAILED,
+  ERROR_CODES.TIMEOUT,
   ERROR_CODES.TOOL_MISSING,
 ] as const satisfies readonly ErrorCode[];
+
+/**
+ * What a charge the balance cannot cover answers, by the feature charged. The ledger throws
+ * these, and a route that charges declares them with `chargeErrors` from this same table, so
+ * what it documents cannot drift from what it answers.
+ */
+export const CHARGE_REFUSALS = {
+  CREDIT: ERROR_CODES.BALANCE_NOT_ENOUGH,
+  FREE_TOOL_CREDIT: ERROR_CODES.BALANCE_NOT_ENOUGH,
+  CANVAS_EXPORT: ERROR_CODES.EXPORT_LIMIT_REACHED,
+} as const satisfies Record<string, ErrorCode>;
+export type ChargedFeature = keyof typeof CHARGE_REFUSALS;
+
+/** The codes a route answers when a charge of any of `features` is refused. */
+export const chargeErrors = (...features: ChargedFeature[]): ErrorCode[] =>
+  features.map((feature) => CHARGE_REFUSALS[feature]);
 
 /** What preparing captions of a clip can answer (templates, trims, translation). */
 export const CAPTION_ERRORS = [

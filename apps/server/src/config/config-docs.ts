@@ -168,6 +168,11 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
       'Needed by several processes or machines.',
     unset: 'PGlite in `DATA_DIR/pglite`',
   },
+  REALTIME_MAX_CONNECTIONS_PER_USER: {
+    group: 'data',
+    meaning:
+      'Live-update (STOMP) connections one user may hold at once, one per open tab; the next is refused with a message that says so. Counted per API process.',
+  },
   REALTIME_BUS: {
     group: 'data',
     meaning:

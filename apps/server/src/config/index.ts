@@ -45,6 +45,11 @@ export const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: bool(true),
   REALTIME_BUS: z.enum(['memory', 'postgres', 'redis']).default('memory'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /**
+   * Realtime (STOMP) connections one user may hold at once, counted per API process: with
+   * API_PROCESSES > 1 a user may hold this many on each, since the processes do not share the count.
+   */
+  REALTIME_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
   /** Signs file links; absent: a random secret kept in DATA_DIR/secret. */
   APP_SECRET: z.string().min(32).optional(),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),

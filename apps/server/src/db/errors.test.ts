@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from './errors.js';
+import { isDatabaseDiskFull, isDatabaseUnavailable } from './errors.js';
 
 const socketError = (code: string) => Object.assign(new Error(`connect ${code}`), { code });
 
@@ -21,5 +21,17 @@ describe('isDatabaseUnavailable', () => {
     ).toBe(false);
     const duplicate = Object.assign(new Error('duplicate key'), { code: '23505' });
     expect(isDatabaseUnavailable(new DrizzleQueryError('insert', [], duplicate))).toBe(false);
+  });
+});
+
+describe('isDatabaseDiskFull', () => {
+  it("reads PostgreSQL's disk_full under a failed query, and nothing else", () => {
+    const full = Object.assign(new Error('could not extend file: No space left on device'), {
+      code: '53100',
+    });
+    expect(isDatabaseDiskFull(new DrizzleQueryError('update notes', ['text'], full))).toBe(true);
+    const duplicate = Object.assign(new Error('duplicate key'), { code: '23505' });
+    expect(isDatabaseDiskFull(new DrizzleQueryError('insert', [], duplicate))).toBe(false);
+    expect(isDatabaseDiskFull(new Error('ENOSPC'))).toBe(false);
   });
 });

@@ -69,22 +69,23 @@ export function derivedErrors(route: RouteOptions): ErrorCode[] {
   const hasBody = methods.some((method) => BODY_METHODS.has(method));
   const codes: ErrorCode[] = [
     // Every request: a failure of ours, the database (sessions are looked up on each request
-    // with a token), and request headers over Node's limit.
+    // with a token) down or out of disk (a write, or a read whose sort spills to disk), and
+    // request headers over Node's limit.
     ERROR_CODES.INTERNAL,
     ERROR_CODES.DATABASE_UNAVAILABLE,
+    ERROR_CODES.DISK_FULL,
     ERROR_CODES.HEADERS_TOO_LARGE,
   ];
   const inputs = [schema.body, schema.querystring, schema.params, schema.headers, schema.multipart];
   if (inputs.some(Boolean)) codes.push(ERROR_CODES.VALIDATION_FAILED);
   if (schema.querystring || schema.params) codes.push(ERROR_CODES.URI_TOO_LONG);
   if (hasBody) {
-    // A malformed, oversized or unknown-typed body; a cross-site form (CSRF guard); a full disk.
+    // A malformed, oversized or unknown-typed body; a cross-site form (CSRF guard).
     codes.push(
       ERROR_CODES.BAD_REQUEST,
       ERROR_CODES.PAYLOAD_TOO_LARGE,
       ERROR_CODES.UNSUPPORTED_MEDIA_TYPE,
       ERROR_CODES.FORBIDDEN,
-      ERROR_CODES.DISK_FULL,
     );
   }
   const hooks = hooksOf(route);

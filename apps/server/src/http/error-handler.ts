@@ -1,4 +1,5 @@
 import { ERROR_CODES, ERROR_STATUS, isErrorCode } from '@moments/contract';
+import { formatWait } from '@moments/domain/format';
 import { VideoLinkError } from '@moments/domain/links';
 import { MediaError, asDiskFull } from '@moments/media/errors';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -6,7 +7,7 @@ import {
   hasZodFastifySchemaValidationErrors,
   type ZodFastifySchemaValidationError,
 } from 'fastify-type-provider-zod';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseDiskFull, isDatabaseUnavailable } from '../db/errors.js';
 import { answerMethodNotAllowed, type ApiContract } from './contract.js';
 import type { App } from './types.js';
 import { AppError } from './errors.js';
@@ -32,14 +33,28 @@ const FRAMEWORK_CODES: Record<number, keyof typeof ERROR_CODES> = {
 const FRAMEWORK_MESSAGES: Partial<Record<keyof typeof ERROR_CODES, string>> = {
   PAYLOAD_TOO_LARGE: 'The request is too large',
   URI_TOO_LONG: 'The address of this request is too long',
-  RATE_LIMITED: 'Too many attempts, please wait a minute and try again',
+  RATE_LIMITED: 'Too many attempts, please try again later',
   HEADERS_TOO_LARGE: 'The headers of this request are too large',
 };
+
+/**
+ * The refusal of a rate-limited route (@fastify/rate-limit's errorResponseBuilder): the wait in
+ * words is the one its Retry-After header gives, rounded up as the plugin rounds it.
+ */
+export function rateLimitRefusal(_request: FastifyRequest, context: { ttl: number }): AppError {
+  const seconds = Math.ceil(context.ttl / 1000);
+  return new AppError(
+    ERROR_CODES.RATE_LIMITED,
+    ERROR_STATUS.RATE_LIMITED,
+    `Too many attempts. Try again in ${formatWait(seconds)}.`,
+  );
+}
 
 /** What a failure means for the client: every failure becomes an envelope with a 4xx/5xx status. */
 export function errorReplyOf(error: FastifyError | AppError, request: FastifyRequest): ErrorReply {
   const failure: unknown = error;
-  if (asDiskFull(failure)) {
+  // The files' disk or the database's: either way nothing of the request was kept.
+  if (asDiskFull(failure) || isDatabaseDiskFull(failure)) {
     request.log.error({ err: failure }, 'disk full');
     return {
       status: ERROR_STATUS.DISK_FULL,

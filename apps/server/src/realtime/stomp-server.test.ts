@@ -125,6 +125,36 @@ describe('STOMP endpoint /stomp-ws', () => {
     expect(raw.frames[0]?.headers.version).toBe('1.2');
   });
 
+  it('refuses a user more than 20 connections with an ERROR frame saying why; others still connect', async () => {
+    const alices = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const raw = await openRawStompClient(server.url);
+        raw.send('CONNECT', { 'accept-version': '1.2', token: 'alice-token' });
+        await raw.nextFrame('CONNECTED');
+        return raw;
+      }),
+    );
+    const extra = await openRawStompClient(server.url);
+    extra.send('CONNECT', { 'accept-version': '1.2', token: 'alice-token' });
+    const error = await extra.nextFrame('ERROR');
+    expect(error.headers.message).toBe('Too many connections');
+    expect(error.body.toString()).toMatch(/at most 20 realtime connections/);
+    await extra.closed;
+    expect(server.handle.connectionCount()).toBe(20);
+
+    // Another user is not held back by Alice's tabs.
+    await connect('bob-token');
+
+    // A closed tab makes room again.
+    alices[0]!.send('DISCONNECT', {});
+    await alices[0]!.closed;
+    await waitFor(() => server.handle.connectionCount() === 20, 'the closed tab to be forgotten');
+    const again = await openRawStompClient(server.url);
+    again.send('CONNECT', { 'accept-version': '1.2', token: 'alice-token' });
+    await again.nextFrame('CONNECTED');
+    for (const raw of [...alices.slice(1), again]) raw.socket.close();
+  });
+
   it('answers a subscription to another destination with an ERROR frame', async () => {
     const alice = await connect('alice-token');
     const errors: string[] = [];

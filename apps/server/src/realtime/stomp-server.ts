@@ -45,6 +45,11 @@ export interface StompServerOptions {
   maxFrameBytes?: number;
   /** A socket that has not sent CONNECT after this long is closed. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * Authenticated connections one user may hold on this server at once (tabs, devices); the next
+   * CONNECT gets an ERROR frame. Default 20.
+   */
+  maxConnectionsPerUser?: number;
 }
 
 export interface StompServerHandle {
@@ -232,6 +237,21 @@ class StompConnection {
         token ? 'The token is invalid or expired' : 'CONNECT needs a token header',
       );
     }
+    // Each connection holds a socket, timers and a share of every delivery: one account must
+    // not be able to hold thousands. Checked and registered with no await in between, so
+    // CONNECTs that arrive together cannot all pass.
+    const open = this.server.connectionsByUser.get(identity.userId)?.size ?? 0;
+    const max = this.server.maxConnectionsPerUser;
+    if (open >= max) {
+      this.server.logger.warn(
+        { session: this.sessionId, userId: identity.userId, open },
+        'Realtime connection refused: too many for one user',
+      );
+      throw new StompProtocolError(
+        'Too many connections',
+        `One account may hold at most ${max} realtime connections at once; close another tab or window of Moments and this one reconnects.`,
+      );
+    }
 
     const { outgoingMs, incomingMs } = this.server.heartbeat;
     const sendEveryMs = negotiateInterval(outgoingMs, clientWants);
@@ -334,6 +354,7 @@ class StompServer {
   readonly heartbeatGraceFactor: number;
   readonly maxFrameBytes: number;
   readonly connectTimeoutMs: number;
+  readonly maxConnectionsPerUser: number;
   readonly connections = new Set<StompConnection>();
   readonly connectionsByUser = new Map<string, Set<StompConnection>>();
 
@@ -344,6 +365,7 @@ class StompServer {
     this.heartbeatGraceFactor = options.heartbeatGraceFactor ?? 2;
     this.maxFrameBytes = options.maxFrameBytes ?? 64 * 1024;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    this.maxConnectionsPerUser = options.maxConnectionsPerUser ?? 20;
   }
 
   accept(socket: WebSocket): void {

@@ -74,7 +74,14 @@ export function stripeEventBody(
   });
 }
 
-/** The Stripe-Signature header Stripe would send for `payload` with the endpoint's secret. */
-export function stripeSignature(payload: string, secret: string) {
-  return new Stripe('sk_test_unused').webhooks.generateTestHeaderString({ payload, secret });
+/**
+ * The Stripe-Signature header Stripe would send for `payload` with the endpoint's secret, signed
+ * now or at `timestamp` (unix seconds).
+ */
+export function stripeSignature(payload: string, secret: string, timestamp?: number) {
+  return new Stripe('sk_test_unused').webhooks.generateTestHeaderString({
+    payload,
+    secret,
+    ...(timestamp === undefined ? {} : { timestamp }),
+  });
 }

@@ -20,14 +20,24 @@ export class ApiError extends Error {
   readonly suppressed: boolean;
   /** The request path, e.g. `/api/user/info`. */
   readonly path: string;
+  /** Seconds the server asked to wait (its Retry-After header), or null when it named none. */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(code: string, message: string, status: number, suppressed = false, path = '') {
+  constructor(
+    code: string,
+    message: string,
+    status: number,
+    suppressed = false,
+    path = '',
+    retryAfterSeconds: number | null = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
     this.suppressed = suppressed;
     this.path = path;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -144,7 +154,15 @@ async function sendOnce<T>(path: string, options: ApiRequestOptions, suppressed:
       ? envelope.message
       : `The server answered ${response.status} ${response.statusText}`.trim();
   // Codes with a fixed text read from the catalogue; the rest show the server's own words.
-  throw new ApiError(code, apiErrorText(code, message), response.status, suppressed, path);
+  const retryAfter = response.headers.get('retry-after');
+  throw new ApiError(
+    code,
+    apiErrorText(code, message),
+    response.status,
+    suppressed,
+    path,
+    retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null,
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Upload, type DetailedError } from 'tus-js-client';
 import { ApiError } from '../api/client';
 import { t } from '../messages/catalogue';
+import { apiErrorText } from '../messages/domain';
 
 export const TUS_ENDPOINT = '/api/upload/tus';
 /** Resumable chunks: a dropped connection costs at most this much re-sending. */
@@ -38,7 +39,13 @@ function errorFromTus(error: Error | DetailedError): ApiError {
     try {
       const envelope = JSON.parse(response.getBody()) as { code?: string; message?: string };
       if (envelope.code && envelope.message) {
-        return new ApiError(envelope.code, envelope.message, response.getStatus(), true);
+        // Worded like every other API error: the catalogue's text where the code has one.
+        return new ApiError(
+          envelope.code,
+          apiErrorText(envelope.code, envelope.message),
+          response.getStatus(),
+          true,
+        );
       }
     } catch {
       // not JSON: fall through

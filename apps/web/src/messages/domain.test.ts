@@ -55,6 +55,9 @@ describe("the web's words for the domain's codes", () => {
       expect(web.formatViewCount(count)).toBe(en.formatViewCount(count));
     }
     expect(web.formatViewCount(1234)).toBe('1.2K');
+    for (const seconds of [1, 45, 60, 61, 600, 3574, 3601, 7200]) {
+      expect(web.formatWait(seconds)).toBe(en.formatWait(seconds));
+    }
   });
 
   it('shows the catalogue text for a known code and the server words for any other', () => {
@@ -64,6 +67,8 @@ describe("the web's words for the domain's codes", () => {
     expect(web.apiErrorText('LINK_NOT_FOUND', 'No video at that link')).toBe(
       'No video at that link',
     );
+    // An upload whose picture is too large says so, never that it is not a video.
+    expect(web.apiErrorText('VIDEO_FRAME_TOO_LARGE', 'x')).toMatch(/larger than 8K \(7680x4320\)/);
     expect(web.mailCategoryLabel('billing', 'x')).toBe('Receipts and plan changes');
     expect(web.mailCategoryLabel('digest', 'Weekly digest')).toBe('Weekly digest');
   });

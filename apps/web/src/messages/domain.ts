@@ -1,4 +1,4 @@
-import { relativeTime, viewCountParts } from '@moments/domain/format';
+import { relativeTime, viewCountParts, waitParts } from '@moments/domain/format';
 import {
   billingLine,
   planParts,
@@ -63,6 +63,14 @@ export function formatRelativeTime(thenMs: number, nowMs: number = Date.now()): 
   const { unit, count } = relativeTime(thenMs, nowMs);
   if (unit === 'now') return t('domain.ago.now');
   return t(`domain.ago.${unit}.${count === 1 ? 'one' : 'other'}`, { count });
+}
+
+/** A wait in seconds as "1 hour and 5 minutes" (never shorter than it is). */
+export function formatWait(seconds: number): string {
+  const [first, second] = waitParts(seconds).map(({ unit, count }) =>
+    t(`domain.wait.${unit}.${count === 1 ? 'one' : 'other'}`, { count }),
+  );
+  return second ? t('domain.wait.and', { first: first!, second }) : first!;
 }
 
 /** A view count shortened as 1.2K, 3M, 1B. */

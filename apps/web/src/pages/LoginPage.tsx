@@ -20,7 +20,7 @@ import { useSession } from '../account/session';
 import { login, signup } from '../api/account';
 import { isApiError } from '../api/client';
 import { t, type MessageKey } from '../messages/catalogue';
-import { passwordProblemText } from '../messages/domain';
+import { formatWait, passwordProblemText } from '../messages/domain';
 import { safeRedirectTarget } from '../routing/paths';
 
 type Field = 'email' | 'password' | 'username';
@@ -123,7 +123,12 @@ export default function LoginPage() {
       const fieldErrors = fieldErrorsFor(error.code, error.message);
       if (fieldErrors) setErrors(fieldErrors);
       else if (error.code === ERROR_CODES.RATE_LIMITED) {
-        setFormError(t('pages.login.rateLimited'));
+        // The wait the server gave, in words; without one, the server's own words.
+        setFormError(
+          error.retryAfterSeconds === null
+            ? error.message
+            : t('pages.login.rateLimited', { wait: formatWait(error.retryAfterSeconds) }),
+        );
       } else if (error.code === ERROR_CODES.NETWORK_DISCONNECTED) {
         setFormError(t('pages.login.unreachable'));
       } else setFormError(error.message);

@@ -1,7 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { formatCredits, formatDuration, formatRelativeTime, formatViewCount } from './index.js';
+import {
+  formatCredits,
+  formatDuration,
+  formatRelativeTime,
+  formatViewCount,
+  formatWait,
+} from './index.js';
 
 describe('formatters', () => {
+  it('words a wait never shorter than it is', () => {
+    expect(formatWait(3574)).toBe('1 hour');
+    expect(formatWait(3601)).toBe('1 hour and 1 minute');
+    expect(formatWait(7200)).toBe('2 hours');
+    expect(formatWait(600)).toBe('10 minutes');
+    expect(formatWait(61)).toBe('2 minutes');
+    expect(formatWait(60)).toBe('1 minute');
+    expect(formatWait(59)).toBe('59 seconds');
+    expect(formatWait(1)).toBe('1 second');
+    expect(formatWait(0)).toBe('1 second');
+  });
   it('shows credits divided by 10 to one decimal', () => {
     expect(formatCredits(600)).toBe('60');
     expect(formatCredits(15)).toBe('1.5');

@@ -63,6 +63,28 @@ export function formatRelativeTime(thenMs: number, nowMs: number = Date.now()): 
   return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
 }
 
+export type WaitUnit = 'second' | 'minute' | 'hour';
+/**
+ * A wait (a Retry-After) as a person reads it, never shorter than the wait: seconds under a
+ * minute, then whole minutes rounded up, and from an hour on hours and minutes.
+ */
+export function waitParts(seconds: number): { unit: WaitUnit; count: number }[] {
+  const total = Math.max(1, Math.ceil(seconds));
+  if (total < 60) return [{ unit: 'second', count: total }];
+  const minutes = Math.ceil(total / 60);
+  const parts: { unit: WaitUnit; count: number }[] = [];
+  if (minutes >= 60) parts.push({ unit: 'hour', count: Math.floor(minutes / 60) });
+  if (minutes % 60) parts.push({ unit: 'minute', count: minutes % 60 });
+  return parts;
+}
+
+/** A wait in English ("1 hour and 5 minutes"); the web words `waitParts` through its catalogue. */
+export function formatWait(seconds: number): string {
+  return waitParts(seconds)
+    .map(({ unit, count }) => `${count} ${unit}${count === 1 ? '' : 's'}`)
+    .join(' and ');
+}
+
 /** Durations as m:ss or h:mm:ss, for video cards and moment ranges. */
 export function formatDuration(totalMs: number): string {
   const total = Math.max(0, Math.round(totalMs / 1000));

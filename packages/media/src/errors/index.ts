@@ -7,6 +7,7 @@ export type MediaErrorCode =
   | 'UNSUPPORTED_EXTENSION'
   | 'EMPTY_FILE'
   | 'NOT_A_VIDEO'
+  | 'VIDEO_FRAME_TOO_LARGE'
   | 'CORRUPT_MEDIA'
   | 'NO_AUDIO'
   // links

@@ -181,6 +181,14 @@ async function describeMedia(
   return { info, streams: measured };
 }
 
+/**
+ * The largest picture taken, in pixels: 8K UHD (7680x4320), either way up. Every stage decodes
+ * whole frames (thumbnails decode several at once, framing and export scale them), and a larger
+ * one takes gigabytes and minutes per step: refused up front with what is wrong, instead of
+ * failing later as if it were not a video.
+ */
+export const MAX_FRAME_PIXELS = 7680 * 4320;
+
 /** Uploaded videos are mp4, mov or webm. */
 export const ACCEPTED_UPLOAD_EXTENSIONS = ['mp4', 'mov', 'webm'] as const;
 
@@ -232,6 +240,13 @@ export async function validateUploadedVideo(
   // The length from the packets, not the header: a header can understate it (to be priced
   // for less, or to pass a plan's limit), and browser recordings (MediaRecorder webm) state none.
   const info = await withMeasuredLength(file, described.info, described.streams, {});
+  if ((info.width ?? 0) * (info.height ?? 0) > MAX_FRAME_PIXELS) {
+    throw new MediaError(
+      'VIDEO_FRAME_TOO_LARGE',
+      "This video's picture is larger than 8K (7680x4320), the most Moments can process. Export it at 4K or smaller and upload it again.",
+      { details: { width: info.width, height: info.height } },
+    );
+  }
   await assertEndIsReadable(file);
   return info;
 }
@@ -246,15 +261,17 @@ export interface ExtractOptions {
    * more sound than measured is never heard past it.
    */
   maxDurationMs?: number;
+  /** Which audio stream to read (`0:a:N`, see speechAudioStream); default the first. */
+  audioStream?: number;
 }
 
-/** Speech audio for recognition: 16 kHz mono 16-bit PCM WAV of the first audio stream. */
+/** Speech audio for recognition: 16 kHz mono 16-bit PCM WAV of one audio stream. */
 export async function extractAudioForAsr(
   input: string,
   outWav: string,
   opts: ExtractOptions = {},
 ): Promise<string> {
-  const { maxDurationMs, ...runOptions } = opts;
+  const { maxDurationMs, audioStream, ...runOptions } = opts;
   // The cut counts samples rather than trusting the stream's timestamps, which a crafted file
   // could squeeze so that an hour of sound claims a minute.
   const bound =
@@ -264,7 +281,7 @@ export async function extractAudioForAsr(
   try {
     await runFfmpeg(
       [
-        ...['-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000'],
+        ...['-i', input, '-map', `0:a:${audioStream ?? 0}`, '-vn', '-ac', '1', '-ar', '16000'],
         ...bound,
         ...['-c:a', 'pcm_s16le', '-f', 'wav', outWav],
       ],
@@ -277,6 +294,115 @@ export async function extractAudioForAsr(
     throw error;
   }
   return outWav;
+}
+
+/** A 100 ms frame quieter than this is silence (room tone, hiss); speech is far above it. */
+const SILENT_FRAME_DBFS = -45;
+const VOICE_SAMPLE_RATE = 8000;
+const VOICE_FRAME_SAMPLES = VOICE_SAMPLE_RATE / 10;
+/** How much of each stream is heard: all of a short file, else this many windows across it. */
+const VOICE_WINDOWS = 8;
+const VOICE_WINDOW_MS = 30_000;
+
+/**
+ * Which audio stream holds the speech (`0:a:N`): a file with several (a silent or music track
+ * first, the voice second; a commentary track) would otherwise be transcribed from its first.
+ * With one stream or none, 0 without decoding anything. With more, each is decoded at 8 kHz over
+ * the whole file, or over windows spread across a long one, and the one with the most time above
+ * silence wins; the earlier stream wins a tie. A heuristic: of two voiced tracks (two languages)
+ * it keeps the busier.
+ */
+export async function speechAudioStream(
+  file: string,
+  opts: { signal?: AbortSignal } = {},
+): Promise<number> {
+  const probed = JSON.parse(
+    await runFfprobe(
+      [
+        ...['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=index:format=duration'],
+        ...['-of', 'json', '--', file],
+      ],
+      { signal: opts.signal },
+    ),
+  ) as { streams?: unknown[]; format?: { duration?: string } };
+  const count = probed.streams?.length ?? 0;
+  if (count <= 1) return 0;
+  const durationMs = Math.round(Number(probed.format?.duration ?? 0) * 1000) || 0;
+  const windows = voiceWindows(durationMs);
+  let best = 0;
+  let bestVoiced = -1;
+  for (let stream = 0; stream < count; stream++) {
+    const voiced = await voicedFrames(file, stream, windows, opts.signal);
+    if (voiced > bestVoiced) {
+      best = stream;
+      bestVoiced = voiced;
+    }
+  }
+  return best;
+}
+
+/** The spans heard: the whole file (unknown length too), else windows spread evenly across it. */
+function voiceWindows(durationMs: number): { startMs: number; lengthMs: number | null }[] {
+  if (durationMs <= VOICE_WINDOWS * VOICE_WINDOW_MS) return [{ startMs: 0, lengthMs: null }];
+  const step = (durationMs - VOICE_WINDOW_MS) / (VOICE_WINDOWS - 1);
+  return Array.from({ length: VOICE_WINDOWS }, (_, i) => ({
+    startMs: Math.round(i * step),
+    lengthMs: VOICE_WINDOW_MS,
+  }));
+}
+
+/** 100 ms frames of `0:a:stream` louder than silence, over the windows; 0 when it cannot be decoded. */
+async function voicedFrames(
+  file: string,
+  stream: number,
+  windows: { startMs: number; lengthMs: number | null }[],
+  signal: AbortSignal | undefined,
+): Promise<number> {
+  const inputs = windows.flatMap(({ startMs, lengthMs }) => [
+    ...(startMs > 0 ? ['-ss', (startMs / 1000).toFixed(3)] : []),
+    ...(lengthMs === null ? [] : ['-t', (lengthMs / 1000).toFixed(3)]),
+    '-i',
+    file,
+  ]);
+  const chains = windows.map(
+    (_, i) =>
+      `[${i}:a:${stream}]aresample=${VOICE_SAMPLE_RATE},aformat=sample_fmts=s16:channel_layouts=mono[w${i}]`,
+  );
+  const joined = `${windows.map((_, i) => `[w${i}]`).join('')}concat=n=${windows.length}:v=0:a=1[voice]`;
+  const decode = spawnFfmpegStream(
+    [
+      ...inputs,
+      ...['-filter_complex', `${chains.join(';')};${joined}`, '-map', '[voice]'],
+      ...['-f', 's16le', 'pipe:1'],
+    ],
+    { signal, timeoutMs: 10 * 60_000, threads: 1 },
+  );
+  let voiced = 0;
+  let sum = 0;
+  let count = 0;
+  let carry: Buffer | undefined;
+  decode.stdout.on('data', (chunk: Buffer) => {
+    const data = carry ? Buffer.concat([carry, chunk]) : chunk;
+    const usable = data.length - (data.length % 2);
+    for (let offset = 0; offset < usable; offset += 2) {
+      const sample = data.readInt16LE(offset) / 32768;
+      sum += sample * sample;
+      if (++count === VOICE_FRAME_SAMPLES) {
+        if (10 * Math.log10(sum / count + 1e-12) > SILENT_FRAME_DBFS) voiced += 1;
+        sum = 0;
+        count = 0;
+      }
+    }
+    carry = usable < data.length ? data.subarray(usable) : undefined;
+  });
+  try {
+    await decode.done;
+  } catch (error) {
+    // A stream ffmpeg cannot decode holds no speech we could transcribe either.
+    if (error instanceof FFmpegError && error.code === 'FFMPEG_FAILED') return 0;
+    throw error;
+  }
+  return voiced;
 }
 
 /** A span of an ASR WAV (extractAudioForAsr's output) as a WAV of its own: one chunk to transcribe. */

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors/index.js';
 import { readRawFrames, runFfmpeg, spawnFfmpegStream } from '../ffmpeg/index.js';
-import { makeTestVideo, sharedMediaDir } from '../testing/index.js';
+import { makeTestVideo, sharedMediaDir, synthesizeSpeech } from '../testing/index.js';
 import {
   extractAudioForAsr,
   extractThumbnail,
   probeMedia,
+  speechAudioStream,
   validateUploadedVideo,
 } from './index.js';
 
@@ -75,6 +76,40 @@ describe('validateUploadedVideo (mp4, mov, webm)', () => {
     expect(await errorCodeOf(validateUploadedVideo(mp4, 'clip.mp4.exe'))).toBe(
       'UNSUPPORTED_EXTENSION',
     );
+  });
+
+  it('refuses a real video whose picture is larger than 8K as too large, not as no video', async () => {
+    const square = await makeTestVideo(join(work, 'square-8000.mp4'), {
+      durationSec: 0.2,
+      fps: 5,
+      width: 8000,
+      height: 8000,
+      silent: true,
+      flat: true,
+    });
+    const refused = await validateUploadedVideo(square, 'square.mp4').then(
+      () => undefined,
+      (error: unknown) => error as MediaError,
+    );
+    expect(refused).toBeInstanceOf(MediaError);
+    expect(refused?.code).toBe('VIDEO_FRAME_TOO_LARGE');
+    expect(refused?.message).toMatch(/larger than 8K \(7680x4320\)/);
+    expect(refused?.details).toMatchObject({ width: 8000, height: 8000 });
+    // 8K itself, landscape or portrait, is the largest picture taken.
+    for (const [width, height] of [
+      [7680, 4320],
+      [4320, 7680],
+    ] as const) {
+      const eightK = await makeTestVideo(join(work, `${width}x${height}.mp4`), {
+        durationSec: 0.2,
+        fps: 5,
+        width,
+        height,
+        silent: true,
+        flat: true,
+      });
+      expect((await validateUploadedVideo(eightK, 'eight-k.mp4')).width).toBe(width);
+    }
   });
 
   it('refuses an empty file', async () => {
@@ -150,6 +185,37 @@ describe('extractAudioForAsr', () => {
     const info = await probeMedia(wav);
     expect(info.durationMs).toBeGreaterThan(10_500);
     expect(info.durationMs).toBeLessThan(11_500);
+  });
+});
+
+describe('speechAudioStream', () => {
+  /** Mean loudness of a 16 kHz mono WAV, in dBFS (its 44-byte header skipped). */
+  const loudnessOf = async (wav: string) => {
+    const pcm = (await readFile(wav)).subarray(44);
+    let sum = 0;
+    for (let offset = 0; offset + 1 < pcm.length; offset += 2)
+      sum += (pcm.readInt16LE(offset) / 32768) ** 2;
+    return 10 * Math.log10(sum / (pcm.length / 2) + 1e-12);
+  };
+
+  it('finds the speech on the second stream when the first is silent, and reads it from there', async () => {
+    const speech = await synthesizeSpeech(
+      'The lighthouse keeper counted seven ships before the storm arrived.',
+      join(work, 'lighthouse.wav'),
+    );
+    const twoTracks = await makeTestVideo(join(work, 'two-tracks.mp4'), {
+      audio: speech,
+      silentFirstAudio: true,
+      width: 160,
+      height: 120,
+    });
+    expect(await speechAudioStream(twoTracks)).toBe(1);
+    const wav = await extractAudioForAsr(twoTracks, join(work, 'two-tracks.wav'), {
+      audioStream: 1,
+    });
+    expect(await loudnessOf(wav)).toBeGreaterThan(-40);
+    // One stream (or none): the first, without decoding anything.
+    expect(await speechAudioStream(mp4)).toBe(0);
   });
 });
 

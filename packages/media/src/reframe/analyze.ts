@@ -66,6 +66,8 @@ export interface AnalyzeOptions {
    * decoded, and what is decoded is added to them.
    */
   detections?: DetectionStore;
+  /** The audio stream whose loudness tells who speaks (`0:a:N`, the speech); default the first. */
+  audioStream?: number;
 }
 
 /** Long side of the frames given to the detector (design.md measured ~25 ms at 640x360). */
@@ -150,6 +152,7 @@ export async function analyzeSubjects(
         const result = await analyzeStretch(input, gap, {
           source: probed.size,
           hasAudio: probed.hasAudio,
+          audioStream: options.audioStream ?? 0,
           energyFile: join(workDir, `energy-${made.length}.txt`),
           settings,
           sampleFps,
@@ -226,6 +229,7 @@ function framesInRange(
 interface StretchContext {
   source: Size;
   hasAudio: boolean;
+  audioStream: number;
   /** Where ffmpeg prints the sound's loudness every 100 ms. */
   energyFile: string;
   settings: string;
@@ -385,7 +389,7 @@ function spawnStretchDecode(input: string, range: TimeRange, context: StretchCon
     // Speech energy every 100 ms (800 samples at 8 kHz), for who is speaking.
     ...(context.hasAudio
       ? [
-          `[0:a:0]aresample=${ENERGY_RATE},asetnsamples=n=${(ENERGY_RATE * ENERGY_STEP_MS) / 1000}:p=0,` +
+          `[0:a:${context.audioStream}]aresample=${ENERGY_RATE},asetnsamples=n=${(ENERGY_RATE * ENERGY_STEP_MS) / 1000}:p=0,` +
             'astats=metadata=1:reset=1:measure_perchannel=none:measure_overall=RMS_level,' +
             `ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=${filterPath(context.energyFile)},anullsink`,
         ]

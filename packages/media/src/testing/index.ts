@@ -44,6 +44,10 @@ export interface TestVideoOptions {
   silent?: boolean;
   /** Seconds of black picture first (a fade-in, a black first frame), then the pattern. */
   blackIntroSec?: number;
+  /** A flat colour instead of the moving pattern: a huge frame then stays a small file. */
+  flat?: boolean;
+  /** A silent audio stream first, the audio (or tone) as the second stream. */
+  silentFirstAudio?: boolean;
 }
 
 /**
@@ -60,7 +64,9 @@ async function writeTestVideo(out: string, options: TestVideoOptions): Promise<n
   const { width = 320, height = 240, fps = 25 } = options;
   const durationSec = options.durationSec ?? (options.audio ? undefined : 2);
   const webm = extname(out).toLowerCase() === '.webm';
-  const pattern = `testsrc2=size=${width}x${height}:rate=${fps}`;
+  const pattern = options.flat
+    ? `color=c=teal:size=${width}x${height}:rate=${fps}`
+    : `testsrc2=size=${width}x${height}:rate=${fps}`;
   const intro = options.blackIntroSec;
   const video = intro
     ? `color=black:size=${width}x${height}:rate=${fps}:duration=${intro}[intro];${pattern}[main];[intro][main]concat=n=2:v=1:a=0`
@@ -69,6 +75,10 @@ async function writeTestVideo(out: string, options: TestVideoOptions): Promise<n
   if (!options.silent) {
     if (options.audio) args.push('-i', options.audio);
     else args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
+    if (options.silentFirstAudio) {
+      args.push('-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono');
+      args.push('-map', '0:v', '-map', '2:a', '-map', '1:a');
+    }
   }
   if (durationSec !== undefined) args.push('-t', String(durationSec));
   else args.push('-shortest'); // follow the wrapped audio's length

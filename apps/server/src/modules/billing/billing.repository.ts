@@ -186,17 +186,12 @@ export class BillingRepository {
   ) {
     for (const [id, status] of Object.entries(state.checkouts)) {
       if (before.checkouts[id] === status) continue;
-      // A session made outside this app (Stripe's dashboard, a payment link) is remembered too,
-      // so a second delivery of it finds it paid or failed.
+      // Only checkouts this app made reach the machine (SubscriptionEvents), so the row is there.
       const completed = status === 'paid' ? { completedAt: new Date() } : {};
       await tx
-        .insert(billingCheckoutSessions)
-        .values({ id, userId, kind: 'external', amount: 0, status, ...completed })
-        .onConflictDoUpdate({
-          target: billingCheckoutSessions.id,
-          set: { status, ...completed },
-          setWhere: eq(billingCheckoutSessions.userId, userId),
-        });
+        .update(billingCheckoutSessions)
+        .set({ status, ...completed })
+        .where(and(eq(billingCheckoutSessions.id, id), eq(billingCheckoutSessions.userId, userId)));
     }
     await this.setUserPlan(
       userId,

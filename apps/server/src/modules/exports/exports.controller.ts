@@ -1,4 +1,11 @@
-import { CAPTION_ERRORS, ERROR_CODES, Job, JobCreateBody, JobListQuery } from '@moments/contract';
+import {
+  CAPTION_ERRORS,
+  ERROR_CODES,
+  Job,
+  JobCreateBody,
+  JobListQuery,
+  chargeErrors,
+} from '@moments/contract';
 import { z } from 'zod';
 import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
@@ -16,7 +23,8 @@ export function registerExportRoutes(app: App, exports: ExportsService) {
     {
       summary: 'Start an export: a moment (moment_id) or a caption task video (task_id)',
       errors: [
-        ERROR_CODES.EXPORT_LIMIT_REACHED,
+        // A clip uses one of the plan's exports; a caption task's whole video costs credits.
+        ...chargeErrors('CANVAS_EXPORT', 'CREDIT'),
         ERROR_CODES.TOO_MANY_RUNNING,
         ERROR_CODES.NOT_A_VIDEO,
         ...CAPTION_ERRORS,

@@ -45,6 +45,8 @@ export async function planClipFraming(
     workDir?: string;
     /** Face detections shared by the spans of this source: only what they lack is analysed. */
     detections?: DetectionStore;
+    /** The audio stream with the speech (`0:a:N`): its loudness tells who speaks. */
+    audioStream?: number;
   } = {},
 ): Promise<ClipFraming & { analysis?: SubjectAnalysis }> {
   if (request.aspect === 'original') return { layout: 'scale', output: request.output };
@@ -55,6 +57,7 @@ export async function planClipFraming(
     onProgress: options.onProgress,
     workDir: options.workDir,
     detections: options.detections,
+    audioStream: options.audioStream,
   });
   const plan = planReframe(analysis, {
     aspect: request.aspect,
@@ -74,6 +77,11 @@ export interface RenderClipInput {
   endMs: number;
   framing: ClipFraming;
   hasAudio: boolean;
+  /**
+   * The one audio stream the clip keeps (`0:a:N`): the speech its captions were heard from, not
+   * every track of the source; default the first.
+   */
+  audioStream?: number;
   /** From measureLoudness; undefined leaves the level as it is. */
   loudness?: LoudnessMeasure;
   /** x264 preset; `veryfast` by default. */
@@ -120,6 +128,7 @@ export async function measureLoudness(
   startMs: number,
   endMs: number,
   signal?: AbortSignal,
+  audioStream = 0,
 ): Promise<LoudnessMeasure | undefined> {
   const stream = spawnFfmpegStream(
     [
@@ -130,7 +139,7 @@ export async function measureLoudness(
       '-i',
       'file:' + path.resolve(sourceFile),
       '-map',
-      '0:a:0',
+      `0:a:${audioStream}`,
       '-af',
       `loudnorm=${LOUDNESS_TARGET}:print_format=json`,
       '-f',
@@ -204,7 +213,9 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
         (input.posterFile ? `,split=2[clip_v][poster_in]` : '[clip_v]'),
       ...(input.posterFile ? [`[poster_in]${posterFilter(durationMs)}[poster_v]`] : []),
       ...(input.hasAudio
-        ? [`[0:a:0]${cut ? `${cut.audio},` : ''}${loudnessFilter(input.loudness)}[clip_a]`]
+        ? [
+            `[0:a:${input.audioStream ?? 0}]${cut ? `${cut.audio},` : ''}${loudnessFilter(input.loudness)}[clip_a]`,
+          ]
         : []),
     ].join(';'),
     '-map',

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { runFfmpeg } from '@moments/media/ffmpeg';
 import {
   downloadVideo,
@@ -10,6 +11,7 @@ import {
   extractAudioSpan,
   measureMedia,
   probeMedia,
+  speechAudioStream,
   validateUploadedVideo,
   type ExtractOptions,
 } from '@moments/media/probe';
@@ -31,8 +33,38 @@ import type {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-/** The media repository over the real tools (@moments/media, each run through @moments/process). */
+/** Sources whose speech stream is remembered (a task and its exports read the same file often). */
+const SPEECH_STREAMS_KEPT = 64;
+
+/**
+ * The media repository over the real tools (@moments/media, each run through @moments/process).
+ * Everything that reads a source's sound reads the stream with its speech (speechAudioStream),
+ * so the words heard, who speaks in the framing, the exported clip and a shared cut agree.
+ */
 export class ToolsMediaRepository implements MediaRepository {
+  private readonly speechStreams = new Map<string, { version: string; stream: Promise<number> }>();
+
+  /** The speech stream of `source`, decided once per version of the file in this process. */
+  private async speechStream(source: string, signal?: AbortSignal): Promise<number> {
+    // No file: the tool that reads it says so, as it always did.
+    const file = await stat(source).catch(() => null);
+    if (!file) return 0;
+    const version = `${file.size}:${file.mtimeMs}`;
+    const known = this.speechStreams.get(source);
+    if (known?.version === version) return known.stream;
+    const stream = speechAudioStream(source, { signal });
+    this.speechStreams.delete(source);
+    this.speechStreams.set(source, { version, stream });
+    if (this.speechStreams.size > SPEECH_STREAMS_KEPT) {
+      this.speechStreams.delete(this.speechStreams.keys().next().value!);
+    }
+    // A failed or stopped decision is not remembered: the next reader decides again.
+    stream.catch(() => {
+      if (this.speechStreams.get(source)?.stream === stream) this.speechStreams.delete(source);
+    });
+    return stream;
+  }
+
   probe(file: string, options?: { signal?: AbortSignal }) {
     return probeMedia(file, options);
   }
@@ -53,19 +85,21 @@ export class ToolsMediaRepository implements MediaRepository {
     return downloadVideo(link, outDir, options);
   }
 
-  extractAudio(source: string, outWav: string, options?: ExtractOptions) {
-    return extractAudioForAsr(source, outWav, options);
+  async extractAudio(source: string, outWav: string, options: ExtractOptions = {}) {
+    const audioStream = await this.speechStream(source, options.signal);
+    return extractAudioForAsr(source, outWav, { ...options, audioStream });
   }
 
   extractAudioSpan(wav: string, outWav: string, span: Span, options?: ExtractOptions) {
     return extractAudioSpan(wav, outWav, span, options);
   }
 
-  cutSpan(source: string, outFile: string, span: Span, options: ToolOptions = {}) {
+  async cutSpan(source: string, outFile: string, span: Span, options: ToolOptions = {}) {
+    const audioStream = await this.speechStream(source, options.signal);
     return runFfmpeg(
       [
         ...['-ss', seconds(span.startMs), '-i', source, '-t', seconds(span.endMs - span.startMs)],
-        ...['-map', '0:v:0?', '-map', '0:a:0?'],
+        ...['-map', '0:v:0?', '-map', `0:a:${audioStream}?`],
         ...['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p'],
         ...['-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', outFile],
       ],
@@ -81,19 +115,27 @@ export class ToolsMediaRepository implements MediaRepository {
     return imageToThumbnail(image, outJpg, options);
   }
 
-  analyseFraming(source: string, options?: AnalyzeOptions) {
-    return analyzeSubjects(source, options);
+  async analyseFraming(source: string, options: AnalyzeOptions = {}) {
+    const audioStream = await this.speechStream(source, options.signal);
+    return analyzeSubjects(source, { ...options, audioStream });
   }
 
-  planFraming(source: string, request: FramingRequest, options?: PlanFramingToolOptions) {
-    return planClipFraming(source, request, options);
+  async planFraming(source: string, request: FramingRequest, options: PlanFramingToolOptions = {}) {
+    // `original` only scales the picture: no sound is read.
+    if (request.aspect === 'original') return planClipFraming(source, request, options);
+    const audioStream = await this.speechStream(source, options.signal);
+    return planClipFraming(source, request, { ...options, audioStream });
   }
 
-  measureLoudness(source: string, span: Span, signal?: AbortSignal) {
-    return measureLoudness(source, span.startMs, span.endMs, signal);
+  async measureLoudness(source: string, span: Span, signal?: AbortSignal) {
+    const audioStream = await this.speechStream(source, signal);
+    return measureLoudness(source, span.startMs, span.endMs, signal, audioStream);
   }
 
-  render(input: RenderClipInput) {
-    return renderClip(input);
+  async render(input: RenderClipInput) {
+    const audioStream = input.hasAudio
+      ? await this.speechStream(input.sourceFile, input.signal)
+      : 0;
+    return renderClip({ ...input, audioStream });
   }
 }

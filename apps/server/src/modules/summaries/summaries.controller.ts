@@ -1,4 +1,4 @@
-import { ERROR_CODES, SummaryView } from '@moments/contract';
+import { ERROR_CODES, SummaryView, chargeErrors } from '@moments/contract';
 import { z } from 'zod';
 import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
@@ -25,8 +25,8 @@ export function registerSummaryRoutes(app: App, summaries: SummariesService) {
       data: SummaryView,
       errors: [
         ERROR_CODES.TASK_NOT_RETRYABLE,
-        ERROR_CODES.BALANCE_NOT_ENOUGH,
         ERROR_CODES.INVALID_INPUT,
+        ...chargeErrors('CREDIT'),
       ],
       idempotent: true,
     },

@@ -8,6 +8,7 @@ import {
   TaskStartParams,
   Transcript,
   VideoMeta,
+  chargeErrors,
 } from '@moments/contract';
 import { z } from 'zod';
 import { jsonRoutes } from '../../http/route.js';
@@ -25,9 +26,9 @@ const PageQuery = z.object({
 const TASK_START_ERRORS = [
   ERROR_CODES.TOO_MANY_RUNNING,
   ERROR_CODES.TRANSLATION_UNAVAILABLE,
-  ERROR_CODES.BALANCE_NOT_ENOUGH,
+  ...chargeErrors('CREDIT'),
   ERROR_CODES.VIDEO_TOO_LONG,
-] as const;
+];
 
 type Routes = ReturnType<typeof jsonRoutes>;
 

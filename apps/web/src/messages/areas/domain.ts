@@ -38,6 +38,15 @@ export const DOMAIN_MESSAGES = {
   'domain.password.tooShort': 'Use at least {min} characters',
   'domain.password.isEmail': 'Do not use your email as your password',
 
+  // Waits (a rate limit's Retry-After): "1 hour and 5 minutes".
+  'domain.wait.second.one': '{count} second',
+  'domain.wait.second.other': '{count} seconds',
+  'domain.wait.minute.one': '{count} minute',
+  'domain.wait.minute.other': '{count} minutes',
+  'domain.wait.hour.one': '{count} hour',
+  'domain.wait.hour.other': '{count} hours',
+  'domain.wait.and': '{first} and {second}',
+
   'domain.ago.now': 'just now',
   'domain.ago.minute.one': '{count} minute ago',
   'domain.ago.minute.other': '{count} minutes ago',
@@ -67,6 +76,8 @@ export const DOMAIN_MESSAGES = {
   'domain.apiError.DISK_FULL':
     'The server ran out of disk space, so nothing was kept. Try again once space has been freed.',
   'domain.apiError.NETWORK_DISCONNECTED': 'The server could not be reached. Check your connection.',
+  'domain.apiError.VIDEO_FRAME_TOO_LARGE':
+    "This video's picture is larger than 8K (7680x4320), the most Moments can process. Export it at 4K or smaller and upload it again.",
 
   // View counts: 1.2K, 3M, 1B.
   'domain.count.thousand': '{value}K',

@@ -92,7 +92,7 @@ export const PAGES_MESSAGES = {
   'pages.login.invalidCredentials': 'Email or password is incorrect.',
   'pages.login.enterPassword': 'Enter your password.',
   'pages.login.usernameRule': 'Use 2–40 letters, digits, spaces, _ . or -.',
-  'pages.login.rateLimited': 'Too many attempts. Wait a minute and try again.',
+  'pages.login.rateLimited': 'Too many attempts. Try again in {wait}.',
   'pages.login.unreachable':
     'The server could not be reached. Check your connection and try again.',
   'pages.login.signupTitle': 'Create your account',

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type PlanChangeAction } from '@moments/contract';
+import { CHARGE_REFUSALS, ERROR_STATUS, type PlanChangeAction } from '@moments/contract';
 import {
   CHARGE_KIND_LABELS,
   entitlementsForPlan,
@@ -39,20 +39,19 @@ type Movement = {
   jobId?: string | null;
 };
 
-/** The error a balance that cannot cover a charge answers with (its code picks the dialog). */
-function notEnough(feature: string): AppError {
-  if (feature === 'CANVAS_EXPORT') {
-    return new AppError(
-      ERROR_CODES.EXPORT_LIMIT_REACHED,
-      402,
-      'You have used all the exports of your plan. Upgrade to export more clips.',
-    );
-  }
-  return new AppError(
-    ERROR_CODES.BALANCE_NOT_ENOUGH,
-    402,
+const REFUSALS: Record<(typeof CHARGE_REFUSALS)[BalanceFeature], string> = {
+  EXPORT_LIMIT_REACHED: 'You have used all the exports of your plan. Upgrade to export more clips.',
+  BALANCE_NOT_ENOUGH:
     'Not enough credits for this video. Upgrade your plan or add credits to process it.',
-  );
+};
+
+/**
+ * The error a balance that cannot cover a charge answers with (its code picks the dialog), from
+ * the table routes declare their charges with.
+ */
+function notEnough(feature: BalanceFeature): AppError {
+  const code = CHARGE_REFUSALS[feature];
+  return new AppError(code, ERROR_STATUS[code], REFUSALS[code]);
 }
 
 /**

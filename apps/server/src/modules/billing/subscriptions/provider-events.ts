@@ -105,6 +105,8 @@ export interface ProviderEvent {
   invoice?: InvoiceRecord;
   /** The referral given at checkout (subscription checkouts). */
   referral?: string | null;
+  /** What a checkout session says it took, in cents, to compare with the checkout this app made. */
+  checkoutAmount?: number | null;
 }
 
 export type ParsedEvent =
@@ -219,6 +221,7 @@ function checkoutEvent(
           }
         : {}),
       referral: session.metadata?.referral || null,
+      checkoutAmount: session.amount_total ?? null,
     },
   };
 }

@@ -1,6 +1,7 @@
+import { findCreditPack } from '@moments/domain';
 import type { Db } from '../../../db/client.js';
 import { silentLogger, type Logger } from '../../../logging.js';
-import type { BillingRepository } from '../billing.repository.js';
+import type { BillingRepository, CheckoutRow } from '../billing.repository.js';
 import type { BillingMail } from '../billing-mail.js';
 import type { Ledger, Tx } from '../ledger/ledger.js';
 import type { PaymentProvider, ProviderEvents } from '../providers/payment-provider.js';
@@ -80,9 +81,12 @@ export class SubscriptionEvents {
       }
       const user = await this.repo.user(userId, tx);
       if (!user) return { outcome: 'ignored' as const, reason: 'the user is gone' };
-      const sessions = 'checkout' in event.machine ? [event.machine.checkout.sessionId] : [];
+      const own = await this.ownCheckout(userId, event, tx);
+      if ('reason' in own) return { outcome: 'rejected' as const, reason: own.reason };
+      const machine = own.machine;
+      const sessions = 'checkout' in machine ? [machine.checkout.sessionId] : [];
       const before = await this.repo.loadState(userId, sessions, tx);
-      const step = transition(before, event.machine, { eduVerified: user.eduVerified });
+      const step = transition(before, machine, { eduVerified: user.eduVerified });
       if (step.state !== before) {
         await this.repo.saveState(userId, before, step.state, this.provider.name, tx);
       }
@@ -107,6 +111,38 @@ export class SubscriptionEvents {
     }
     for (const run of after) await run();
     return result;
+  }
+
+  /**
+   * A checkout event counts only for a checkout this app made for this user, of the same kind
+   * and, for a top-up, the same amount; the credits it grants are the ones recorded when the
+   * checkout was made, never the event's metadata. Anyone holding the webhook secret could
+   * otherwise sign a session of their own with any number of credits.
+   */
+  private async ownCheckout(
+    userId: string,
+    event: ProviderEvent,
+    tx: Tx,
+  ): Promise<{ machine: ProviderEvent['machine'] } | { reason: string }> {
+    const machine = event.machine;
+    if (!('checkout' in machine)) return { machine };
+    const { sessionId, mode } = machine.checkout;
+    const row = await this.repo.checkout(sessionId, tx);
+    const kind = mode === 'payment' ? 'credits' : 'subscription';
+    if (!row || row.userId !== userId || row.kind !== kind) {
+      return {
+        reason: `checkout ${sessionId} is not a ${kind} checkout this app made for the user`,
+      };
+    }
+    if (kind === 'subscription') return { machine };
+    // A subscription checkout grants nothing itself (its subscription's events start the plan);
+    // a top-up grants what was bought, so what was taken must be what was asked.
+    if (event.checkoutAmount !== row.amount) {
+      return {
+        reason: `checkout ${sessionId} took ${event.checkoutAmount ?? 'no amount'}, not the ${row.amount} it was made for`,
+      };
+    }
+    return { machine: { ...machine, checkout: { ...machine.checkout, credits: creditsOf(row) } } };
   }
 
   private async carryOut(
@@ -190,4 +226,9 @@ export class SubscriptionEvents {
     }
     return hints.customerId ? this.repo.userByCustomer(hints.customerId) : undefined;
   }
+}
+
+/** The credits a top-up checkout was made for: its pack's credits times the quantity. */
+function creditsOf(row: CheckoutRow): number {
+  return (findCreditPack(row.price ?? '')?.credits ?? 0) * row.quantity;
 }
