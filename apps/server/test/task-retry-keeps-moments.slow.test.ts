@@ -27,8 +27,15 @@ describe.each(DATABASE_TARGETS)('retrying a DONE task on $name', (target) => {
       seed: 7,
       plants: [{ id: 'story', sentences: PLANTED_STORY, at: 0.55 }],
     });
+    // The video is as long as its talk: a run measures the media and stops a transcript that
+    // runs past its end.
     const media = path.join(t.dataDir, 'talk.mp4');
-    await makeTestVideo(media, { durationSec: 2 });
+    await makeTestVideo(media, {
+      durationSec: Math.ceil(synthetic.transcript.durationMs / 1000) + 1,
+      width: 64,
+      height: 48,
+      fps: 1,
+    });
     const repo = new TasksRepository(t.services.database.db);
     const task = await repo.insert({
       userId: owner.userId,
