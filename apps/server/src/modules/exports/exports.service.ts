@@ -9,7 +9,8 @@ import type {
   JobType,
   VideoMeta,
 } from '@moments/contract';
-import { ERROR_CODES, type ExportOptions } from '@moments/contract';
+import { ERROR_CODES, MAX_CLIP_EXPORT_MS, type ExportOptions } from '@moments/contract';
+import { formatDuration } from '@moments/domain';
 import { exportQuote } from '@moments/domain/plans';
 import type { Translator } from '@moments/ai/translate';
 import { isCaptionTemplateId } from '@moments/media/captions';
@@ -275,6 +276,15 @@ export class ExportsService {
         ERROR_CODES.INVALID_RANGE,
         422,
         `The clip must start before it ends and lie inside the video (0 to ${videoMs} ms).`,
+      );
+    }
+    // A moment's clip is one export whatever its span: a longer span would be the whole video
+    // for one export, which the caption export prices by its length.
+    if (moment && endMs - startMs > MAX_CLIP_EXPORT_MS) {
+      throw new AppError(
+        ERROR_CODES.INVALID_RANGE,
+        422,
+        `A clip is at most ${formatDuration(MAX_CLIP_EXPORT_MS)} long (this one is ${formatDuration(endMs - startMs)}). To export the whole video, export it from its captions page.`,
       );
     }
     const span = snapToWords(
