@@ -145,10 +145,11 @@ describe('speech past the measured length', () => {
     expect(speechEndMs([said('hello there', 0, 1_000), said('and goodbye', 5_000, 7_000)])).toBe(
       7_000,
     );
-    expect(
-      speechEndMs([said('hi', 0, 500), { startMs: 500, endMs: 9_000, text: 'hm', words: [] }]),
-    ).toBe(9_000);
-    expect(speechEndMs([{ startMs: 0, endMs: 9_000, text: ' ', words: [] }])).toBe(0);
+    // Segments heard without word times: one with a word in it, one with only a space.
+    const hummed = { startMs: 500, endMs: 9_000, text: 'hm', words: [] };
+    const blank = { startMs: 0, endMs: 9_000, text: ' ', words: [] };
+    expect(speechEndMs([said('hi', 0, 500), hummed])).toBe(9_000);
+    expect(speechEndMs([blank])).toBe(0);
     expect(speechEndMs([])).toBe(0);
   });
 
