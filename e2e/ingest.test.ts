@@ -120,7 +120,7 @@ describe.skipIf(!hasChromium)('video ingest from the home page', () => {
       expect(await row.getByRole('link', { name: 'View moments' }).getAttribute('href')).toBe(
         `/video/${taskId}/moments`,
       );
-      expect(await row.getByRole('button', { name: 'Retry' }).isEnabled()).toBe(true);
+      expect(await row.getByRole('button', { name: 'Run again' }).isEnabled()).toBe(true);
     },
     200_000,
   );

@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '@moments/contract';
+import { z } from 'zod';
 import { AppError } from './errors.js';
 import type { App } from './types.js';
 
@@ -38,6 +39,15 @@ export function findUnstorableText(value: unknown, path = '', depth = 0): string
 }
 
 /**
+ * A part a route takes as anything (`z.unknown()`) is read only through the route's own parse,
+ * which keeps what it needs (a flag) and stores nothing as sent: there is nothing to refuse.
+ */
+function takesAnything(schema: unknown): boolean {
+  const inner = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+  return inner instanceof z.ZodUnknown;
+}
+
+/**
  * One guard for every route: a body, query or path parameter holding text no database
  * column can store is refused with 400 VALIDATION_FAILED before the handler sees it, instead of
  * failing deep inside PostgreSQL with a 500.
@@ -53,7 +63,7 @@ export function registerTextGuard(app: App): void {
       ['query', request.query, schema.querystring],
       ['body', request.body, schema.body],
     ] as const) {
-      if (!read) continue;
+      if (!read || takesAnything(read)) continue;
       const at = findUnstorableText(value);
       if (at) {
         throw new AppError(

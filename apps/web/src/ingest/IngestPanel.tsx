@@ -23,7 +23,7 @@ import { EXTERNAL_TOOL_LABELS, TOOL_START, isExternalTool, type ExternalTool } f
 import { t } from '../messages/catalogue';
 import { StartTaskForm } from './StartTaskForm';
 import { UploadArea } from './UploadArea';
-import { useVideoUpload } from './upload';
+import { finishedUpload, useVideoUpload } from './upload';
 import { useLinkPreview, type LinkPreview } from './useLinkPreview';
 import { VideoCard, VideoCardSkeleton } from './VideoCard';
 
@@ -52,7 +52,7 @@ function useKeptUpload(signedIn: boolean): VideoMeta | null {
   const [params] = useSearchParams();
   const uploadId = params.get('upload');
   // The upload that just finished hands its meta over with the address: no second look-up.
-  const handedOver = (useLocation().state as { uploaded?: VideoMeta } | null)?.uploaded;
+  const handedOver = (useLocation().state as HandedOver | null)?.uploaded;
   const query = useQuery({
     queryKey: ['upload', uploadId],
     queryFn: () => api.get<VideoMeta>(`/api/upload/${encodeURIComponent(uploadId!)}`),
@@ -63,6 +63,12 @@ function useKeptUpload(signedIn: boolean): VideoMeta | null {
   return uploadId ? (query.data ?? null) : null;
 }
 
+/** What a finished upload hands to the page of its address. */
+interface HandedOver {
+  uploaded: VideoMeta;
+  fileName: string | null;
+}
+
 const uploadIdOf = (video: VideoMeta | null) =>
   video?.url.startsWith(UPLOAD_URL_PREFIX) ? video.url.slice(UPLOAD_URL_PREFIX.length) : null;
 
@@ -70,16 +76,17 @@ const uploadIdOf = (video: VideoMeta | null) =>
  * Once an upload is done, the page becomes its address (pushed, so Back returns here). Until the
  * address names it, the finished upload is not shown: its card and form appear once, there.
  */
-function useUploadAddress(video: VideoMeta | null): boolean {
+function useUploadAddress(video: VideoMeta | null, fileName: string | null): boolean {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const uploadId = uploadIdOf(video);
   const addressed = uploadId !== null && params.get('upload') === uploadId;
   useEffect(() => {
     if (uploadId && !addressed) {
-      void navigate(uploadResultPath(uploadId), { state: { uploaded: video } });
+      const state: HandedOver = { uploaded: video!, fileName };
+      void navigate(uploadResultPath(uploadId), { state });
     }
-  }, [uploadId, addressed, video, navigate]);
+  }, [uploadId, addressed, video, fileName, navigate]);
   return addressed;
 }
 
@@ -96,11 +103,15 @@ export function IngestPanel() {
   const signedIn = status === 'authenticated';
   // `url` carries a video link whose metadata is fetched at once.
   const [text, setText] = useState(params.get('url') ?? params.get('query') ?? '');
-  const [source, setSource] = useState<'link' | 'upload'>('link');
+  // A page opened for the upload that just finished shows it finished, as the page before did.
+  const handedOver = (useLocation().state ?? null) as HandedOver | null;
+  const [source, setSource] = useState<'link' | 'upload'>(handedOver ? 'upload' : 'link');
   const { preview, commit, pending } = useLinkPreview(text, signedIn);
-  const upload = useVideoUpload();
+  const upload = useVideoUpload(
+    handedOver ? finishedUpload(handedOver.uploaded, handedOver.fileName) : undefined,
+  );
   const kept = useKeptUpload(signedIn);
-  const uploadAddressed = useUploadAddress(upload.state.video);
+  const uploadAddressed = useUploadAddress(upload.state.video, upload.state.fileName);
 
   const isLink =
     preview.kind === 'ready' || preview.kind === 'loading' || preview.kind === 'login-needed';

@@ -81,8 +81,13 @@ const IDLE: UploadState = {
  * A resumable (tus) upload of one video: progress, pause and resume; the finished upload's reply
  * is the video meta to start a task with.
  */
-export function useVideoUpload() {
-  const [state, setState] = useState<UploadState>(IDLE);
+/** A finished upload as a page opened for it shows it (the file that was sent, at 100%). */
+export function finishedUpload(video: VideoMeta, fileName: string | null): UploadState {
+  return { ...IDLE, phase: 'done', percent: 100, fileName, video };
+}
+
+export function useVideoUpload(initial: UploadState = IDLE) {
+  const [state, setState] = useState<UploadState>(initial);
   const uploadRef = useRef<Upload | null>(null);
 
   useEffect(() => () => void uploadRef.current?.abort(), []);

@@ -47,8 +47,10 @@ export function summaryDto(row: SummaryRow): Summary {
 export const NO_SPEECH_SUMMARY =
   'No summary: nothing is said in this video. Its summary credits were given back.';
 
-const hasWords = (transcript: Transcript) =>
-  transcript.segments.some((segment) => segment.text.trim() !== '');
+/** The speech engine heard nothing (a stored transcript that cannot be read is another failure). */
+const heardNothing = (transcript: Transcript) =>
+  Array.isArray(transcript.segments) &&
+  transcript.segments.every((segment) => !segment.text?.trim());
 
 /**
  * Summaries: made by a task's summary stage after analysing, refreshable by the owner,
@@ -74,7 +76,7 @@ export class SummariesService {
     transcript: Transcript,
     signal: AbortSignal,
   ): Promise<{ warnings: string[]; made: boolean }> {
-    if (!hasWords(transcript)) {
+    if (heardNothing(transcript)) {
       // Nothing was heard: no summary is made, so none is charged (the runner refunds it).
       return { warnings: [NO_SPEECH_SUMMARY], made: false };
     }
@@ -119,7 +121,7 @@ export class SummariesService {
     if (task.status !== 'DONE')
       throw new AppError('TASK_NOT_RETRYABLE', 409, 'The video is still being processed.');
     const transcript = await this.transcriptOf(task.id);
-    if (!hasWords(transcript)) {
+    if (heardNothing(transcript)) {
       throw new AppError(
         'INVALID_INPUT',
         422,
