@@ -104,7 +104,8 @@ export function IngestPanel() {
   // `url` carries a video link whose metadata is fetched at once.
   const [text, setText] = useState(params.get('url') ?? params.get('query') ?? '');
   // A page opened for the upload that just finished shows it finished, as the page before did.
-  const handedOver = (useLocation().state ?? null) as HandedOver | null;
+  const state = useLocation().state as Partial<HandedOver> | null;
+  const handedOver = state?.uploaded?.url ? (state as HandedOver) : null;
   const [source, setSource] = useState<'link' | 'upload'>(handedOver ? 'upload' : 'link');
   const { preview, commit, pending } = useLinkPreview(text, signedIn);
   const upload = useVideoUpload(
