@@ -1,9 +1,10 @@
 import fs from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { createSpeechEngine } from '@moments/ai/asr';
-import { createLlmClient } from '@moments/ai/llm';
-import { createTranslator } from '@moments/ai/translate';
+import { createSpeechEngine, type SpeechEngine } from '@moments/ai/asr';
+import { createLlmClient, type LlmClient } from '@moments/ai/llm';
+import { translatorFor } from '@moments/ai/translate';
+import { systemClock, type Clock } from './clock.js';
 import { processWorkRoot } from './config/data-dir.js';
 import { publicUrlOf, type AppConfig } from './config/index.js';
 import { createLogger, silentLogger, type Logger } from './logging.js';
@@ -50,7 +51,12 @@ import {
   type Mailer,
 } from './modules/mail/index.js';
 import { ReferralsRepository, ReferralsService } from './modules/invites/index.js';
-import { AccountMails, MailPreferencesService, UserMailer } from './modules/mail/index.js';
+import {
+  AccountMails,
+  MailPreferencesRepository,
+  MailPreferencesService,
+  UserMailer,
+} from './modules/mail/index.js';
 import { PresenceRegistry, createRealtimeBus, type RealtimeBus } from './realtime/index.js';
 import { FileUrls, createStorage, loadAppSecret, type Storage } from './storage/index.js';
 import { UsersRepository } from './modules/auth/users.repository.js';
@@ -58,6 +64,7 @@ import { MomentSpans } from './modules/moments/moment-spans.js';
 import { NotesRepository } from './modules/notes/notes.repository.js';
 import { NotesService } from './modules/notes/notes.service.js';
 import { SharesService } from './modules/shares/shares.service.js';
+import { ClipSharesRepository } from './modules/shares/clip-shares.repository.js';
 import { ClipSharesService } from './modules/shares/clip-shares.service.js';
 import { SummariesRepository } from './modules/summaries/summaries.repository.js';
 import { SummariesService } from './modules/summaries/summaries.service.js';
@@ -137,6 +144,15 @@ function mailTransportFor(config: AppConfig, log: Logger): Mailer {
     : new OutboxMailer(path.join(config.DATA_DIR, 'outbox'), line);
 }
 
+/** Faster-whisper on this machine, or the OpenAI-compatible endpoint of ASR_BASE_URL. */
+function speechEngineFor(config: AppConfig): SpeechEngine {
+  return createSpeechEngine({
+    ...process.env,
+    ...(config.ASR_PROCESSES && { ASR_PROCESSES: String(config.ASR_PROCESSES) }),
+    ...(config.ASR_ACCURACY && { ASR_ACCURACY: config.ASR_ACCURACY }),
+  });
+}
+
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
 export const openConfiguredDatabase = (config: AppConfig, log: Logger = silentLogger) =>
   openDatabase(
@@ -168,7 +184,7 @@ async function openFoundation(config: AppConfig, overrides: ServiceOverrides, lo
   const database = overrides.database ?? (await openConfiguredDatabase(config, log));
   const background = new BackgroundWork(log.child({ component: 'background' }));
   const workRoot = processWorkRoot(config.DATA_DIR);
-  const storage = createStorage(config, workRoot);
+  const storage = overrides.storage ?? createStorage(config, workRoot);
   const appSecret = await loadAppSecret(config.DATA_DIR, config.APP_SECRET);
   const fileUrls = new FileUrls(storage, appSecret);
   const media: MediaRepository = overrides.media ?? new ToolsMediaRepository();
@@ -177,6 +193,12 @@ async function openFoundation(config: AppConfig, overrides: ServiceOverrides, lo
     clockSeconds: config.JOB_CLOCK_SECONDS,
   });
   const bus = realtimeBusFor(config, database, log);
+  const speech = overrides.speech ?? speechEngineFor(config);
+  // `null` means no LLM whatever the environment says (the offline judge, no translation).
+  const llm =
+    overrides.llm === undefined ? createLlmClient(process.env) : (overrides.llm ?? undefined);
+  const mailTransport = overrides.mailTransport ?? mailTransportFor(config, log);
+  const clock = overrides.clock ?? systemClock;
   return {
     database,
     db: database.db,
@@ -188,6 +210,10 @@ async function openFoundation(config: AppConfig, overrides: ServiceOverrides, lo
     media,
     queue,
     bus,
+    speech,
+    llm,
+    mailTransport,
+    clock,
   };
 }
 type Foundation = Awaited<ReturnType<typeof openFoundation>>;
@@ -195,17 +221,16 @@ type Foundation = Awaited<ReturnType<typeof openFoundation>>;
 /** People and money: users, sign-in, mail, billing, invites, notifications. */
 function createAccounts(
   config: AppConfig,
-  { database, db, queue, bus, appSecret }: Foundation,
+  { database, db, queue, bus, appSecret, mailTransport, clock }: Foundation,
   billingHooks: BillingHooks,
   log: Logger,
 ) {
   const users = new UsersRepository(db);
   const publicUrl = publicUrlOf(config);
   const presence = new PresenceRegistry();
-  const mailPreferences = new MailPreferencesService(db);
+  const mailPreferences = new MailPreferencesService(new MailPreferencesRepository(db));
   const unsubscribeTokens = new UnsubscribeTokens(appSecret);
   const pictureTokens = new PictureTokens(appSecret);
-  const mailTransport = mailTransportFor(config, log);
   // SMTP can be slow or down: its mail goes through the job table (`mail-send`, retried). The
   // outbox is a local file write, done in the request as before.
   const mailer: Mailer = new UserMailer(
@@ -256,16 +281,17 @@ function createAccounts(
     },
     async (userId) => (await users.findById(userId))?.username,
   );
-  const auth = new AuthService(
+  const auth = new AuthService({
     users,
-    config.SESSION_TTL_DAYS,
+    sessionTtlDays: config.SESSION_TTL_DAYS,
     bus,
-    async (userId, referral) => {
+    onSignedUp: async (userId, referral) => {
       await referrals.recordSignup(userId, referral);
       await accountMails.safely('welcome', () => accountMails.welcome(userId));
     },
-    billing,
-  );
+    credits: billing,
+    clock,
+  });
   const notifications = new NotificationsService(db, bus, (userId, type, data) =>
     accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
   );
@@ -289,12 +315,22 @@ type Accounts = ReturnType<typeof createAccounts>;
 /** What a task leaves: moments, summaries, notes, shares, search, thumbnails. */
 function createContent(
   config: AppConfig,
-  { database, db, storage, workRoot, background, fileUrls, appSecret, queue, media }: Foundation,
+  {
+    database,
+    db,
+    storage,
+    workRoot,
+    background,
+    fileUrls,
+    appSecret,
+    queue,
+    media,
+    llm,
+  }: Foundation,
   { billing }: Accounts,
   log: Logger,
 ) {
   const tasksRepo = new TasksRepository(db);
-  const llm = createLlmClient(process.env);
   const moments = new MomentsService(
     db,
     new MomentsRepository(db),
@@ -307,7 +343,7 @@ function createContent(
   const summariesRepo = new SummariesRepository(db);
   const summaries = new SummariesService(db, summariesRepo, tasksRepo, billing, fileUrls, llm);
   const notes = new NotesService(db, new NotesRepository(db), summariesRepo);
-  const clipShares = new ClipSharesService(db);
+  const clipShares = new ClipSharesService(new ClipSharesRepository(db));
   const shares = new SharesService(summaries, notes, clipShares, moments);
   const searchRepo = new SearchRepository(db, database.prepared);
   const searchLog = log.child({ component: 'search' });
@@ -322,7 +358,7 @@ function createContent(
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
     log: log.child({ component: 'thumbnails' }),
   });
-  const translator = createTranslator(process.env);
+  const translator = translatorFor(llm, process.env.LLM_MODEL);
   return {
     tasksRepo,
     moments,
@@ -344,7 +380,7 @@ const heartbeatOf = (config: AppConfig) => Math.max(500, Math.floor(config.TASK_
 /** Tasks: the runner of the pipeline (modules/tasks/task-pipeline.ts), its chunks and its reaper. */
 function createTaskWork(
   config: AppConfig,
-  { db, storage, queue, workRoot, background, media }: Foundation,
+  { db, storage, queue, workRoot, background, media, speech }: Foundation,
   { billing, notifications }: Accounts,
   content: Content,
   log: Logger,
@@ -354,11 +390,6 @@ function createTaskWork(
   const fetcher = new StorageMediaFetcher(db, media, storage, {
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
     maxHeight: config.PROCESSING_MAX_HEIGHT,
-  });
-  const speech = createSpeechEngine({
-    ...process.env,
-    ...(config.ASR_PROCESSES && { ASR_PROCESSES: String(config.ASR_PROCESSES) }),
-    ...(config.ASR_ACCURACY && { ASR_ACCURACY: config.ASR_ACCURACY }),
   });
   const heartbeatMs = heartbeatOf(config);
   const transcription = new ChunkedTranscription(
@@ -428,7 +459,7 @@ function createTaskWork(
     config.TASK_LEASE_MS,
     log,
   );
-  return { speech, transcription, taskRunner, tasks, taskReaper };
+  return { transcription, taskRunner, tasks, taskReaper };
 }
 
 /** Exports: the renderer, its service, the background framing and the reaper. */
@@ -526,6 +557,16 @@ export interface ServiceOverrides {
   log?: Logger;
   /** The media tools; tests give a fake that answers without ffmpeg. */
   media?: MediaRepository;
+  /** The speech engine (ASR); tests give one that hears the words they set, without Whisper. */
+  speech?: SpeechEngine;
+  /** The LLM that judges moments, writes summaries and translates; `null` for none. */
+  llm?: LlmClient | null;
+  /** Where user files live; default the configured driver (DATA_DIR/files or S3). */
+  storage?: Storage;
+  /** What mail is finally handed to (SMTP or the outbox folder); tests keep it in memory. */
+  mailTransport?: Mailer;
+  /** When sessions and tickets expire; tests move it forward. */
+  clock?: Clock;
 }
 
 export async function createServices(
@@ -548,7 +589,6 @@ export async function createServices(
     idempotencyKeys,
   });
   const { database: db, background, workRoot, storage, fileUrls, media, queue, bus } = foundation;
-  const { speech, ...tasks } = taskWork;
   const { tasksRepo: _tasksRepo, translator: _translator, ...services } = content;
   return {
     config,
@@ -564,7 +604,7 @@ export async function createServices(
     idempotencyKeys,
     ...accounts,
     ...services,
-    ...tasks,
+    ...taskWork,
     ...exportWork,
     housekeeping,
     async close() {
@@ -576,7 +616,7 @@ export async function createServices(
       await background.close();
       // 3. Then the connections, and this process's scratch folder.
       await queue.stop();
-      speech.close?.();
+      foundation.speech.close?.();
       await bus.close();
       await accounts.billing.close();
       await db.close();
