@@ -2,13 +2,16 @@ import type { Db } from '../db/client.js';
 import { UsersRepository } from '../modules/auth/users.repository.js';
 import { BillingRepository } from '../modules/billing/billing.repository.js';
 import { CreditReads } from '../modules/billing/ledger/credit-reads.js';
+import { LedgerRepository } from '../modules/billing/ledger/ledger.repository.js';
 import { ExportsRepository } from '../modules/exports/exports.repository.js';
 import { MediaAnalysesRepository } from '../modules/exports/media-analyses.repository.js';
 import { IdempotencyKeysRepository } from '../modules/idempotency/idempotency-keys.repository.js';
 import { ReferralsRepository } from '../modules/invites/referrals.repository.js';
+import { MailPreferencesRepository } from '../modules/mail/mail-preferences.repository.js';
 import { MomentsRepository, type MomentRow } from '../modules/moments/moments.repository.js';
 import { NotesRepository } from '../modules/notes/notes.repository.js';
 import { NotificationsService } from '../modules/notifications/notifications.service.js';
+import { ClipSharesRepository } from '../modules/shares/clip-shares.repository.js';
 import { SearchIndexRepository } from '../modules/search/search-index.repository.js';
 import { SearchRepository } from '../modules/search/search.repository.js';
 import { SummariesRepository } from '../modules/summaries/summaries.repository.js';
@@ -337,4 +340,56 @@ export const QUERY_SOURCES: QuerySource[] = [
       removeOlderThan: (r) => r.removeOlderThan(AT),
     },
   ),
+  source(
+    'mail-preferences.repository',
+    'MailPreferencesRepository',
+    (db) => new MailPreferencesRepository(db),
+    {
+      isStopped: (r) => r.isStopped(USER, 'product'),
+      stop: (r) => r.stop(USER, 'product'),
+      resume: (r) => r.resume(USER, 'product'),
+      stoppedCategories: (r) => r.stoppedCategories(USER),
+    },
+  ),
+  source('clip-shares.repository', 'ClipSharesRepository', (db) => new ClipSharesRepository(db), {
+    ownedExport: (r) => r.ownedExport(USER, JOB),
+    setShareId: (r) => r.setShareId(JOB, 'share'),
+    byShareId: (r) => r.byShareId('share'),
+  }),
+  source('ledger.repository', 'LedgerRepository', (db) => new LedgerRepository(db), {
+    transaction: (r) => r.transaction(undefined, (tx) => r.lockUser(tx, USER)),
+    lockUser: (r) => r.lockUser(r.db, USER),
+    claim: (r) =>
+      r.claim(r.db, {
+        key: 'task-run:1',
+        userId: USER,
+        kind: 'charge',
+        chargeKind: 'task-run',
+        feature: 'CREDIT',
+        amount: 10,
+        reason: 'Video processing',
+        taskId: TASK,
+      }),
+    operation: (r) => r.operation(r.db, 'task-run:1'),
+    chargedParts: (r) => r.chargedParts(r.db, 'task-run:1'),
+    buckets: (r) => r.buckets(r.db, USER, 'CREDIT'),
+    addToBucket: (r) => r.addToBucket(r.db, USER, 'CREDIT', 'plan', -10),
+    resetPlanBucket: (r) => r.resetPlanBucket(r.db, USER, 'CREDIT', 100, false),
+    addPeriodUse: (r) => r.addPeriodUse(r.db, USER, 'CREDIT', 10),
+    insertLedgerRow: (r) =>
+      r.insertLedgerRow(r.db, {
+        userId: USER,
+        operationKey: 'task-run:1',
+        kind: 'charge',
+        feature: 'CREDIT',
+        bucket: 'plan',
+        amount: -10,
+        balanceAfter: 90,
+        reason: 'Video processing',
+        taskId: TASK,
+      }),
+    planOf: (r) => r.planOf(USER),
+    setTaskCost: (r) => r.setTaskCost(TASK, 10),
+    setExportCost: (r) => r.setExportCost(JOB, 10),
+  }),
 ];
