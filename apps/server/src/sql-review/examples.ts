@@ -15,6 +15,7 @@ import { ClipSharesRepository } from '../modules/shares/clip-shares.repository.j
 import { SearchIndexRepository } from '../modules/search/search-index.repository.js';
 import { SearchRepository } from '../modules/search/search.repository.js';
 import { SummariesRepository } from '../modules/summaries/summaries.repository.js';
+import { ThumbnailsRepository } from '../modules/thumbnails/thumbnails.repository.js';
 import { AsrChunksRepository } from '../modules/tasks/asr-chunks.repository.js';
 import type { TaskRow } from '../modules/tasks/task-mapper.js';
 import { TasksRepository } from '../modules/tasks/tasks.repository.js';
@@ -391,5 +392,31 @@ export const QUERY_SOURCES: QuerySource[] = [
     planOf: (r) => r.planOf(USER),
     setTaskCost: (r) => r.setTaskCost(TASK, 10),
     setExportCost: (r) => r.setExportCost(JOB, 10),
+  }),
+  source('thumbnails.repository', 'ThumbnailsRepository', (db) => new ThumbnailsRepository(db), {
+    momentsOfTask: (r) => r.momentsOfTask(TASK),
+    setMomentThumbnail: (r) => r.setMomentThumbnail(MOMENT, 'moments/key.jpg'),
+    touchLinkPreview: (r) => r.touchLinkPreview(USER, 'preview', 'previews/key.jpg'),
+    linkPreviewsListedBefore: (r) => r.linkPreviewsListedBefore(AT),
+    deleteLinkPreviewListedBefore: (r) => r.deleteLinkPreviewListedBefore(USER, 'preview', AT),
+    deleteLinkPreview: (r) => r.deleteLinkPreview(USER, 'preview'),
+    tasksMissingPictures: (r) => r.tasksMissingPictures(),
+    task: (r) => r.task(TASK),
+    setTaskThumbnail: (r) => r.setTaskThumbnail(TASK, 'tasks/key.jpg', { thumbnail: null }),
+    markFrameless: (r) => r.markFrameless(TASK, 'audio-only'),
+    exportsMissingPosters: (r) => r.exportsMissingPosters(),
+    setExportPoster: (r) => r.setExportPoster(JOB, 'jobs/key.jpg'),
+    // Each kind reads its own table: the three statements in turn.
+    pictureKey: async (r) => {
+      await r.pictureKey('task', TASK);
+      await r.pictureKey('moment', MOMENT);
+      await r.pictureKey('job', JOB);
+    },
+    taskPicture: (r) => r.taskPicture(TASK),
+    sharedItemPicture: async (r) => {
+      await r.sharedItemPicture('moment', MOMENT);
+      await r.sharedItemPicture('job', JOB);
+    },
+    uploadThumbnail: (r) => r.uploadThumbnail(USER, USER),
   }),
 ];
