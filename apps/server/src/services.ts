@@ -68,6 +68,7 @@ import { ClipSharesRepository } from './modules/shares/clip-shares.repository.js
 import { ClipSharesService } from './modules/shares/clip-shares.service.js';
 import { SummariesRepository } from './modules/summaries/summaries.repository.js';
 import { SummariesService } from './modules/summaries/summaries.service.js';
+import { ThumbnailsRepository } from './modules/thumbnails/thumbnails.repository.js';
 import { ThumbnailsService } from './modules/thumbnails/thumbnails.service.js';
 
 // The worker role lives with the queue; re-exported for the callers that start it from here.
@@ -353,7 +354,7 @@ function createContent(
     appSecret,
   );
   const searchIndexer = new SearchIndexer(new SearchIndexRepository(db), undefined, searchLog);
-  const thumbnails = new ThumbnailsService(db, media, storage, {
+  const thumbnails = new ThumbnailsService(new ThumbnailsRepository(db), media, storage, {
     tmpDir: path.join(config.DATA_DIR, 'tmp'),
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
     log: log.child({ component: 'thumbnails' }),
@@ -427,19 +428,19 @@ function createTaskWork(
       log,
     },
   );
-  const tasks = new TasksService(
+  const tasks = new TasksService({
     db,
-    tasksRepo,
+    repo: tasksRepo,
     queue,
-    taskRunner,
+    runner: taskRunner,
     storage,
     hooks,
-    config.MEDIA_FETCH_ALLOW_HOSTS,
-    billing.tasks,
-    config.MAX_RUNNING_TASKS_PER_USER,
+    allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
+    charges: billing.tasks,
+    maxRunningPerUser: config.MAX_RUNNING_TASKS_PER_USER,
     translator,
     transcription,
-  );
+  });
   const taskReaper = new LeaseReaper(
     'task',
     {
@@ -497,21 +498,21 @@ function createExportWork(
       log,
     },
   );
-  const exports = new ExportsService(
+  const exports = new ExportsService({
     db,
     media,
-    exportsRepo,
-    tasksRepo,
+    repo: exportsRepo,
+    tasks: tasksRepo,
     storage,
     fileUrls,
     queue,
     billing,
     notifications,
     translator,
-    exportRenderer,
-    config.MAX_FRAMING_ANALYSES_PER_USER,
-    workGate,
-  );
+    renderer: exportRenderer,
+    maxFramingsPerUser: config.MAX_FRAMING_ANALYSES_PER_USER,
+    gate: workGate,
+  });
   const captions = new CaptionsService(db, fileUrls, translator, exports, exportRenderer.framing);
   const framingPreparer = new FramingPreparer(
     db,
