@@ -2,11 +2,11 @@ import fs from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createSpeechEngine, type SpeechEngine } from '@moments/ai/asr';
-import { createLlmClient, type LlmClient } from '@moments/ai/llm';
+import { llmClientFor, type LlmClient } from '@moments/ai/llm';
 import { translatorFor } from '@moments/ai/translate';
 import { systemClock, type Clock } from './clock.js';
 import { processWorkRoot } from './config/data-dir.js';
-import { publicUrlOf, type AppConfig } from './config/index.js';
+import { publicUrlOf, speechSettings, type AppConfig } from './config/index.js';
 import { createLogger, silentLogger, type Logger } from './logging.js';
 import { openDatabase, type Database } from './db/client.js';
 import { BackgroundWork } from './queue/background-work.js';
@@ -147,12 +147,17 @@ function mailTransportFor(config: AppConfig, log: Logger): Mailer {
 
 /** Faster-whisper on this machine, or the OpenAI-compatible endpoint of ASR_BASE_URL. */
 function speechEngineFor(config: AppConfig): SpeechEngine {
-  return createSpeechEngine({
-    ...process.env,
-    ...(config.ASR_PROCESSES && { ASR_PROCESSES: String(config.ASR_PROCESSES) }),
-    ...(config.ASR_ACCURACY && { ASR_ACCURACY: config.ASR_ACCURACY }),
-  });
+  return createSpeechEngine(speechSettings(config));
 }
+
+/** The OpenAI-compatible chat endpoint of LLM_BASE_URL and LLM_MODEL, or none. */
+const llmFor = (config: AppConfig) =>
+  llmClientFor({
+    baseUrl: config.LLM_BASE_URL,
+    model: config.LLM_MODEL,
+    apiKey: config.LLM_API_KEY,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+  });
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
 export const openConfiguredDatabase = (config: AppConfig, log: Logger = silentLogger) =>
@@ -196,8 +201,7 @@ async function openFoundation(config: AppConfig, overrides: ServiceOverrides, lo
   const bus = realtimeBusFor(config, database, log);
   const speech = overrides.speech ?? speechEngineFor(config);
   // `null` means no LLM whatever the environment says (the offline judge, no translation).
-  const llm =
-    overrides.llm === undefined ? createLlmClient(process.env) : (overrides.llm ?? undefined);
+  const llm = overrides.llm === undefined ? llmFor(config) : (overrides.llm ?? undefined);
   const mailTransport = overrides.mailTransport ?? mailTransportFor(config, log);
   const clock = overrides.clock ?? systemClock;
   return {
@@ -359,7 +363,7 @@ function createContent(
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
     log: log.child({ component: 'thumbnails' }),
   });
-  const translator = translatorFor(llm, process.env.LLM_MODEL);
+  const translator = translatorFor(llm, config.LLM_MODEL);
   return {
     tasksRepo,
     moments,
