@@ -336,9 +336,10 @@ function createContent(
   log: Logger,
 ) {
   const tasksRepo = new TasksRepository(db);
+  const momentsRepo = new MomentsRepository(db);
   const moments = new MomentsService(
     db,
-    new MomentsRepository(db),
+    momentsRepo,
     tasksRepo,
     fileUrls,
     llm,
@@ -346,8 +347,8 @@ function createContent(
     (momentId) => queue.send('span-cut', { momentId }),
   );
   const summariesRepo = new SummariesRepository(db);
-  const summaries = new SummariesService(db, summariesRepo, tasksRepo, billing, fileUrls, llm);
-  const notes = new NotesService(db, new NotesRepository(db), summariesRepo);
+  const summaries = new SummariesService(summariesRepo, tasksRepo, billing, fileUrls, llm);
+  const notes = new NotesService(new NotesRepository(db), summariesRepo, tasksRepo, momentsRepo);
   const clipShares = new ClipSharesService(new ClipSharesRepository(db));
   const shares = new SharesService(summaries, notes, clipShares, moments);
   const searchRepo = new SearchRepository(db, database.prepared);
@@ -517,7 +518,13 @@ function createExportWork(
     maxFramingsPerUser: config.MAX_FRAMING_ANALYSES_PER_USER,
     gate: workGate,
   });
-  const captions = new CaptionsService(db, fileUrls, translator, exports, exportRenderer.framing);
+  const captions = new CaptionsService(
+    tasksRepo,
+    fileUrls,
+    translator,
+    exports,
+    exportRenderer.framing,
+  );
   const framingPreparer = new FramingPreparer(
     db,
     media,

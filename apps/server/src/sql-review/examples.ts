@@ -100,6 +100,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     consumeRealtimeTicket: (r) => r.consumeRealtimeTicket('ticket', AT),
   }),
   source('tasks.repository', 'TasksRepository', (db) => new TasksRepository(db), {
+    findOwned: (r) => r.findOwned(USER, TASK),
     transcriptReused: (r) => r.transcriptReused(TASK),
     insert: (r) =>
       r.insert({ userId: USER, kind: 'viral', urlSource: 'direct', video: { url: 'x' } }),
@@ -127,6 +128,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     clearResults: (r) => r.clearResults(TASK),
   }),
   source('moments.repository', 'MomentsRepository', (db) => new MomentsRepository(db), {
+    findOwned: (r) => r.findOwned(USER, MOMENT),
     syncForTask: (r) => r.syncForTask(TASK, 'video_snippet', [NEW_MOMENT]),
     forTask: (r) => r.forTask(TASK),
     findById: (r) => r.findById(MOMENT),
@@ -160,6 +162,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     },
   ),
   source('notes.repository', 'NotesRepository', (db) => new NotesRepository(db), {
+    findOwned: (r) => r.findOwned(USER, NOTE),
     insert: (r) => r.insert({ userId: USER, title: 'x', contentHtml: '', plainText: '' }),
     list: (r) => r.list(USER, 'budget'),
     update: (r) => r.update(NOTE, { title: 'y' }),
