@@ -70,6 +70,7 @@ import { SummariesRepository } from './modules/summaries/summaries.repository.js
 import { SummariesService } from './modules/summaries/summaries.service.js';
 import { ThumbnailsRepository } from './modules/thumbnails/thumbnails.repository.js';
 import { ThumbnailsService } from './modules/thumbnails/thumbnails.service.js';
+import { UploadsRepository, UploadsService } from './modules/uploads/index.js';
 
 // The worker role lives with the queue; re-exported for the callers that start it from here.
 export { startWorkers } from './queue/workers.js';
@@ -121,6 +122,8 @@ export interface Services {
   shares: SharesService;
   clipShares: ClipSharesService;
   thumbnails: ThumbnailsService;
+  /** Received video files validated, stored and listed (POST /api/upload and resumable ones). */
+  uploads: UploadsService;
   // Mail preferences, account mails, invites, feedback
   presence: PresenceRegistry;
   users: UsersRepository;
@@ -365,6 +368,8 @@ function createContent(
     log: log.child({ component: 'thumbnails' }),
   });
   const translator = translatorFor(llm, config.LLM_MODEL);
+  // Received files wait in this process's work folder, on the disk uploads arrive on.
+  const uploads = new UploadsService(new UploadsRepository(db), media, storage, fileUrls, workRoot);
   return {
     tasksRepo,
     moments,
@@ -376,6 +381,7 @@ function createContent(
     searchIndexer,
     thumbnails,
     translator,
+    uploads,
   };
 }
 type Content = ReturnType<typeof createContent>;

@@ -16,6 +16,7 @@ import { SearchIndexRepository } from '../modules/search/search-index.repository
 import { SearchRepository } from '../modules/search/search.repository.js';
 import { SummariesRepository } from '../modules/summaries/summaries.repository.js';
 import { ThumbnailsRepository } from '../modules/thumbnails/thumbnails.repository.js';
+import { UploadsRepository } from '../modules/uploads/uploads.repository.js';
 import { AsrChunksRepository } from '../modules/tasks/asr-chunks.repository.js';
 import type { TaskRow } from '../modules/tasks/task-mapper.js';
 import { TasksRepository } from '../modules/tasks/tasks.repository.js';
@@ -421,5 +422,18 @@ export const QUERY_SOURCES: QuerySource[] = [
       await r.sharedItemPicture('job', JOB);
     },
     uploadThumbnail: (r) => r.uploadThumbnail(USER, USER),
+  }),
+  source('uploads.repository', 'UploadsRepository', (db) => new UploadsRepository(db), {
+    insert: (r) =>
+      r.insert({
+        id: USER,
+        userId: USER,
+        storageKey: 'users/u/uploads/x/source.mp4',
+        originalName: 'talk.mp4',
+        sizeBytes: 1000,
+        durationMs: 6000,
+        thumbnailKey: 'users/u/uploads/x/thumbnail.jpg',
+      }),
+    findOwned: (r) => r.findOwned(USER, USER),
   }),
 ];
