@@ -270,14 +270,14 @@ function createAccounts(
       'BILLING=test: the TEST MODE checkout takes test cards and charges nothing; set BILLING=stripe to take payments or BILLING=off for no plans',
     );
   }
-  const accountMails = new AccountMails(
+  const accountMails = new AccountMails({
     mailer,
     users,
     presence,
     publicUrl,
-    logMailError,
+    log: logMailError,
     pictureTokens,
-  );
+  });
   const referrals = new ReferralsService(
     new ReferralsRepository(db, billing.ledger),
     publicUrl,
@@ -340,15 +340,15 @@ function createContent(
 ) {
   const tasksRepo = new TasksRepository(db);
   const momentsRepo = new MomentsRepository(db);
-  const moments = new MomentsService(
+  const moments = new MomentsService({
     db,
-    momentsRepo,
-    tasksRepo,
+    repo: momentsRepo,
+    tasks: tasksRepo,
     fileUrls,
     llm,
-    new MomentSpans(media, storage, workRoot, background),
-    (momentId) => queue.send('span-cut', { momentId }),
-  );
+    spans: new MomentSpans(media, storage, workRoot, background),
+    sendSpanCut: (momentId) => queue.send('span-cut', { momentId }),
+  });
   const summariesRepo = new SummariesRepository(db);
   const summaries = new SummariesService(summariesRepo, tasksRepo, billing, fileUrls, llm);
   const notes = new NotesService(new NotesRepository(db), summariesRepo, tasksRepo, momentsRepo);

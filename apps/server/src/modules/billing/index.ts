@@ -72,16 +72,16 @@ export function createBilling(
   const ledger = new Ledger(ledgerRepo, { limits, onMoved: hooks.onCreditsMoved });
   const reads = new CreditReads(db, limits);
   const locks = new UserLocks(database);
-  const events = new SubscriptionEvents(
+  const events = new SubscriptionEvents({
     db,
     repo,
     ledger,
     locks,
     provider,
-    new BillingMail(repo, mailer, billingLog, publicUrlOf(config)),
+    mail: new BillingMail(repo, mailer, billingLog, publicUrlOf(config)),
     hooks,
-    billingLog,
-  );
+    log: billingLog,
+  });
   const refunds = new RefundOutbox(
     ledgerRepo,
     ledger,
