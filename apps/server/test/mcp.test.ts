@@ -227,6 +227,31 @@ describe('the MCP server at /mcp', () => {
     expect(moments).toEqual([]);
   });
 
+  it('starts once and charges once for a retried start with the same idempotency_key', async () => {
+    const uploadId = await uploadVideo(owner.token);
+    const args = { upload_id: uploadId, idempotency_key: `agent-retry-${uploadId}` };
+    const first = await output(Task, call(owner.mcp, 'start_task', args));
+    const again = await output(Task, call(owner.mcp, 'start_task', args));
+    expect(again.id).toBe(first.id);
+    const { movements } = await output(
+      CreditHistory,
+      call(owner.mcp, 'credits', { movements: 100 }),
+    );
+    const charged = movements
+      .filter((movement) => movement.task_id === first.id)
+      .reduce((sum, movement) => sum + movement.amount, 0);
+    expect(charged).toBe(-first.cost_credits);
+  });
+
+  it("refuses links as the API does: a private network's, and search words", async () => {
+    expect(
+      await refusal(call(owner.mcp, 'start_task', { url: 'http://192.168.1.20/talk.mp4' })),
+    ).toMatchObject({ code: 'PRIVATE_ADDRESS', status: 422 });
+    expect(
+      await refusal(call(owner.mcp, 'start_task', { url: 'how to edit videos' })),
+    ).toMatchObject({ code: 'INVALID_URL', status: 422 });
+  });
+
   it("refuses a tool's input outside its contract schema before calling the API", async () => {
     const answered = await call(owner.mcp, 'start_task', { kind: 'viral' });
     expect(answered.isError).toBe(true);

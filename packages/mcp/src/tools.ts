@@ -1,7 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  ERROR_CODES,
   IDEMPOTENCY_KEY_HEADER,
   MCP_TOOLS,
   exportTypeOf,
@@ -95,18 +94,21 @@ export function createMomentsMcpServer(client: MomentsClient, options: MomentsMc
   return server;
 }
 
-/** The upload's own video meta (its title, length), or a link's platform, then the start call. */
+/**
+ * An upload's own title, or a link's platform, then the start call. The body holds only what the
+ * server does not fill itself (the upload's other facts, a link's after its probe), so a retry
+ * with the same idempotency key is the same request.
+ */
 async function startTask(client: MomentsClient, input: StartTaskInput) {
-  const video = input.upload_id
-    ? await unwrap(client.GET('/api/upload/{id}', { params: { path: { id: input.upload_id } } }))
+  const { body, url_source } = input.upload_id
+    ? await uploadVideo(client, input.upload_id)
     : await linkVideo(client, input.url ?? '');
   const query = {
-    url_source: (input.upload_id ? 'upload' : (video.video_platform ?? 'direct')) as UrlSource,
+    url_source,
     source_lang: input.source_lang,
     clip_length: input.clip_length,
     ...(input.kind === 'question' ? { query: input.query } : {}),
   };
-  const body = { ...video, video_platform: video.video_platform as UrlSource | null };
   const headers = idempotencyHeaders(input.idempotency_key);
   return input.kind === 'caption'
     ? unwrap(
@@ -119,17 +121,21 @@ async function startTask(client: MomentsClient, input: StartTaskInput) {
     : unwrap(client.POST('/api/highlight_moment/task/start', { params: { query }, body, headers }));
 }
 
-/** A link as the start box reads it: normalised, with its platform (search words are refused). */
+async function uploadVideo(client: MomentsClient, id: string) {
+  const video = await unwrap(client.GET('/api/upload/{id}', { params: { path: { id } } }));
+  return { body: { url: video.url, title: video.title }, url_source: 'upload' as const };
+}
+
+/**
+ * A link as the start box reads it: normalised, with its platform. Search words go to the start
+ * call as they are, for the API to refuse with its own code.
+ */
 async function linkVideo(client: MomentsClient, url: string) {
   const parsed = await unwrap(client.POST('/api/parse_url', { params: { query: { url } } }));
-  if (parsed.input_type !== 'URL' || !parsed.url) {
-    throw new MomentsApiError(
-      422,
-      ERROR_CODES.INVALID_INPUT,
-      'This is not a video link Moments can fetch.',
-    );
-  }
-  return { url: parsed.url, video_platform: parsed.video_platform };
+  return {
+    body: { url: parsed.url ?? url },
+    url_source: (parsed.video_platform ?? 'direct') as UrlSource,
+  };
 }
 
 /** Reads the moment first: its list type decides the export type, as in the clip studio. */
