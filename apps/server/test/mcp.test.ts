@@ -287,6 +287,14 @@ describe('the MCP server at /mcp', () => {
     expect(reply.status).toBe(401);
     expect(((await reply.json()) as { code: string }).code).toBe('UNAUTHORIZED');
   });
+
+  it('answers GET with 405: a stateless server offers no server-sent stream', async () => {
+    const reply = await fetch(new URL('/mcp', t.url), {
+      headers: { authorization: `Bearer ${owner.token}`, accept: 'text/event-stream' },
+    });
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get('allow')).toBe('POST');
+  });
 });
 
 describe('moments-mcp, the stdio entry', () => {

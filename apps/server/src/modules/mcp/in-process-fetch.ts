@@ -13,10 +13,14 @@ export function inProcessFetch(app: App): (request: Request) => Promise<Response
   return async (request) => {
     const url = new URL(request.url);
     const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const requestHeaders: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      requestHeaders[name] = value;
+    });
     const reply = await app.inject({
       method: request.method as HTTPMethods,
       url: `${url.pathname}${url.search}`,
-      headers: Object.fromEntries(request.headers),
+      headers: requestHeaders,
       payload,
     });
     const headers = new Headers();
@@ -24,7 +28,7 @@ export function inProcessFetch(app: App): (request: Request) => Promise<Response
       if (value === undefined) continue;
       for (const one of Array.isArray(value) ? value : [value]) headers.append(name, String(one));
     }
-    return new Response(BODILESS.has(reply.statusCode) ? null : reply.rawPayload, {
+    return new Response(BODILESS.has(reply.statusCode) ? null : new Uint8Array(reply.rawPayload), {
       status: reply.statusCode,
       headers,
     });

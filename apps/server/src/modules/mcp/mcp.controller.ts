@@ -2,7 +2,6 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createMomentsClient } from '@moments/client';
 import { createMomentsMcpServer } from '@moments/mcp';
 import type { FastifyRequest } from 'fastify';
-import { requireUser } from '../../http/auth.js';
 import { unauthorized } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
 import { inProcessFetch } from './in-process-fetch.js';
@@ -24,7 +23,7 @@ export function registerMcpRoutes(app: App, options: { publicUrl?: string; versi
   app.post(
     MCP_PATH,
     // Not a JSON route of the API: JSON-RPC in and out, documented in docs/mcp.md.
-    { preHandler: [requireBearer, requireUser], schema: { hide: true } },
+    { preHandler: requireBearerUser, schema: { hide: true } },
     async (request, reply) => {
       const client = createMomentsClient({
         baseUrl: IN_PROCESS_ORIGIN,
@@ -68,9 +67,11 @@ export function registerMcpRoutes(app: App, options: { publicUrl?: string; versi
 }
 
 /**
- * Only a bearer token: an agent is no browser, and the session cookie alone (a page of another
- * site posting here) must not drive the tools.
+ * A bearer token the API's auth hook took (request.user is its verdict). Only a bearer: an agent
+ * is no browser, and the session cookie alone (a page of another site posting here) must not
+ * drive the tools. What the token may do is checked on each API call a tool makes, so a token
+ * that may only read still connects and reads.
  */
-async function requireBearer(request: FastifyRequest) {
-  if (!request.headers.authorization?.startsWith('Bearer ')) throw unauthorized();
+async function requireBearerUser(request: FastifyRequest) {
+  if (!request.headers.authorization?.startsWith('Bearer ') || !request.user) throw unauthorized();
 }
