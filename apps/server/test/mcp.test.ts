@@ -252,10 +252,26 @@ describe('the MCP server at /mcp', () => {
     ).toMatchObject({ code: 'INVALID_URL', status: 422 });
   });
 
+  it('starts a caption task on an upload', async () => {
+    const uploadId = await uploadVideo(stranger.token);
+    const task = await output(
+      Task,
+      call(stranger.mcp, 'start_task', { upload_id: uploadId, kind: 'caption' }),
+    );
+    expect(task).toMatchObject({ kind: 'caption', query: null, url_source: 'upload' });
+  });
+
   it("refuses a tool's input outside its contract schema before calling the API", async () => {
-    const answered = await call(owner.mcp, 'start_task', { kind: 'viral' });
-    expect(answered.isError).toBe(true);
-    expect(JSON.stringify(answered.content)).toMatch(/upload_id or url/);
+    for (const [args, why] of [
+      [{ kind: 'viral' }, /upload_id or url/],
+      [{ url: 'https://example.com/a.mp4', kind: 'question' }, /needs its query/],
+      [{ url: 'https://example.com/a.mp4', query: 'why?' }, /only a question task/],
+      [{ url: 'https://example.com/a.mp4', kind: 'highlights' }, /kind/],
+    ] as const) {
+      const answered = await call(owner.mcp, 'start_task', args);
+      expect(answered.isError).toBe(true);
+      expect(JSON.stringify(answered.content)).toMatch(why);
+    }
   });
 
   it('refuses a missing or wrong token, and the session cookie alone', async () => {

@@ -52,8 +52,8 @@ export const StartTaskInput = z
     message: 'Give either upload_id or url',
     path: ['upload_id'],
   })
-  .refine((input) => input.kind !== 'question' || !!input.query, {
-    message: 'A question task needs its query',
+  .refine((input) => (input.kind === 'question') === !!input.query, {
+    message: 'A question task needs its query, and only a question task takes one',
     path: ['query'],
   });
 export type StartTaskInput = z.infer<typeof StartTaskInput>;

@@ -111,13 +111,7 @@ async function startTask(client: MomentsClient, input: StartTaskInput) {
   };
   const headers = idempotencyHeaders(input.idempotency_key);
   return input.kind === 'caption'
-    ? unwrap(
-        client.POST('/api/tool-task/v2/caption/start', {
-          params: { query: { ...query, clip_length: undefined } },
-          body,
-          headers,
-        }),
-      )
+    ? unwrap(client.POST('/api/tool-task/v2/caption/start', { params: { query }, body, headers }))
     : unwrap(client.POST('/api/highlight_moment/task/start', { params: { query }, body, headers }));
 }
 
