@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseJsonReply, type LlmClient } from '../llm/index';
 import { momentFromSpan, settledScore, type SpanCandidate } from './candidates';
 import type { ScoringContext } from './scoring';
-import { normaliseHashtag } from './titles';
+import { HASHTAGS_MAX, normaliseHashtag } from './titles';
 import type { Moment } from './types';
 
 const judgementSchema = z.object({
@@ -113,7 +113,7 @@ export async function judgeWithLlm(
       ]),
       title: verdict.title,
       description: verdict.description || base.description,
-      hashtags: hashtags.length ? hashtags.slice(0, 6) : base.hashtags,
+      hashtags: hashtags.length ? hashtags.slice(0, HASHTAGS_MAX) : base.hashtags,
     });
   }
   if (moments.length === 0) return { ok: false, error: 'the LLM chose none of the candidates' };
