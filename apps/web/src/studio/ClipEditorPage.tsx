@@ -67,7 +67,8 @@ export default function ClipEditorPage() {
   const draft = useClipDraft(momentId);
   const exported = useExportSettings(jobId);
 
-  const failed = moment.error ?? task.error ?? transcript.error ?? draft.error ?? exported.error;
+  // An export that is gone (deleted since) opens the clip as its draft has it.
+  const failed = moment.error ?? task.error ?? transcript.error ?? draft.error;
   if (failed) {
     return (
       <EditorLoadFailed
@@ -85,7 +86,7 @@ export default function ClipEditorPage() {
     !task.data ||
     !transcript.data ||
     draft.data === undefined ||
-    (jobId && exported.data === undefined)
+    (jobId && exported.data === undefined && !exported.error)
   ) {
     return <EditorLoading label={t('studio.loading')} />;
   }

@@ -216,9 +216,14 @@ export function useClipDraft(momentId: string) {
 export function useExportSettings(jobId: string | null) {
   return useQuery({
     queryKey: studioKeys.jobSettings(jobId ?? ''),
-    queryFn: () => api.get<ClipSettings | null>(`/api/job/${encodeURIComponent(jobId!)}/settings`),
+    queryFn: () =>
+      api.get<ClipSettings | null>(`/api/job/${encodeURIComponent(jobId!)}/settings`, {
+        suppressErrorDialog: true,
+      }),
     enabled: !!jobId,
     staleTime: Infinity,
+    // A deleted export is not found: the editor opens the clip's draft instead, at once.
+    retry: false,
   });
 }
 
