@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ClipSettings } from '@moments/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clipDrafts } from '../src/db/schema.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { FakeMediaRepository } from './support/fake-media.repository.js';
@@ -138,6 +139,30 @@ describe.each(DATABASE_TARGETS)('clip editor drafts on $name', (target) => {
       code: 'PAYLOAD_TOO_LARGE',
     });
     expect((await draftCall('GET', owner, momentId)).json().data.settings).toEqual(SETTINGS);
+  });
+
+  it('opens a stored draft that no longer reads as settings as none, instead of failing', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const other = await signUp(t.app, 'draft-old');
+    const video = path.join(t.dataDir, 'old.mp4');
+    await fs.writeFile(video, 'stand-in media');
+    const seeded = await seedFinishedTask(t, other.userId, {
+      video,
+      title: 'An older draft',
+      durationMs: 30_000,
+      words: [{ text: 'only', startMs: 0, endMs: 500 }],
+      moment: { startMs: 0, endMs: 500, title: 'Old' },
+    });
+    // Saved before a setting existed: the row lacks it.
+    const { remove_fillers: _gone, ...older } = SETTINGS;
+    await t.services.database.db
+      .insert(clipDrafts)
+      .values({ userId: other.userId, momentId: seeded.momentId, settings: older });
+    const read = await draftCall('GET', other, seeded.momentId);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().data).toBeNull();
+    const saved = await draftCall('PUT', other, seeded.momentId, { settings: SETTINGS });
+    expect(saved.json().data.settings).toEqual(SETTINGS);
   });
 
   it('keeps the settings an export was made with, for its owner only', async (ctx) => {

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ClipDraft, type ClipSettings } from '@moments/contract';
+import { ClipSettings, ERROR_CODES, type ClipDraft } from '@moments/contract';
 import { isCaptionTemplateId } from '@moments/media/captions';
 import type { Db } from '../../db/client.js';
 import { findOwned } from '../../db/owned.js';
@@ -6,11 +6,15 @@ import { moments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { ClipDraftRow, ClipDraftsRepository } from './clip-drafts.repository.js';
 
-const toDraft = (row: ClipDraftRow): ClipDraft => ({
-  moment_id: row.momentId,
-  settings: row.settings as ClipSettings,
-  updated_at: row.updatedAt.getTime(),
-});
+/**
+ * A stored draft as the client reads it; null for one that no longer reads as today's settings
+ * (saved before a setting was added), which the editor then opens from its defaults.
+ */
+function toDraft(row: ClipDraftRow): ClipDraft | null {
+  const settings = ClipSettings.safeParse(row.settings);
+  if (!settings.success) return null;
+  return { moment_id: row.momentId, settings: settings.data, updated_at: row.updatedAt.getTime() };
+}
 
 /**
  * The clip editor's drafts: the settings of a moment's clip as its owner last left them (another
@@ -42,6 +46,8 @@ export class ClipDraftsService {
     if (settings.end_ms <= settings.start_ms) {
       throw new AppError(ERROR_CODES.INVALID_RANGE, 422, 'The clip must start before it ends.');
     }
-    return toDraft(await this.repo.save(userId, moment.id, settings));
+    const saved = toDraft(await this.repo.save(userId, moment.id, settings));
+    if (!saved) throw new Error(`clip draft of moment ${moment.id} does not read back`);
+    return saved;
   }
 }
