@@ -11,7 +11,7 @@ import type {
 } from '@moments/contract';
 import { ERROR_CODES, MAX_CLIP_EXPORT_MS, type ExportOptions } from '@moments/contract';
 import { formatDuration } from '@moments/domain';
-import { exportQuote } from '@moments/domain/plans';
+import { CHARGE_KIND_LABELS, exportQuote } from '@moments/domain/plans';
 import type { Translator } from '@moments/ai/translate';
 import { isCaptionTemplateId } from '@moments/media/captions';
 import type { Size } from '@moments/media/reframe';
@@ -131,7 +131,7 @@ export class ExportsService {
         { kind: charge.kind, jobId: inserted.id },
         charge.feature,
         charge.amount,
-        { tx, reason: `${charge.kind === 'export' ? 'Clip export' : 'Caption video export'}` },
+        { tx, reason: CHARGE_KIND_LABELS[charge.kind] },
       );
       // clipped/list: a moment the user exported is a clipped moment; the layout it was
       // exported with stays with the clip.

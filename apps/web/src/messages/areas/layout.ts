@@ -17,4 +17,6 @@ export const LAYOUT_MESSAGES = {
   'layout.notifications.emptyText': 'Finished exports and video tasks will show up here.',
   'layout.notifications.seeAll': 'See all notifications',
   'layout.video.views': '{views} views',
+  'layout.video.uploaded': 'Uploaded file',
+  'layout.video.from': 'From {source}',
 } as const;
