@@ -6,6 +6,8 @@ export const LAYOUT_MESSAGES = {
   'layout.upgrade': 'Upgrade',
   'layout.tools': 'Tools',
   'layout.community': 'Community',
+  'layout.community.intro':
+    'Questions, ideas or trouble? Write to the people who run this server; they answer by email.',
   'layout.accountSettingsFor': 'Account settings for {name}',
   'layout.brandHome': '{brand} home',
   'layout.menu.home': 'Home',

@@ -216,8 +216,7 @@ export const PAGES_MESSAGES = {
 
   // Settings → Plan.
   'pages.plan.paymentSuccess': 'Enjoy your subscription! Refresh the page to see the latest data.',
-  'pages.plan.topUpSuccess':
-    'Your credits were added. Refresh the page to see your new balance.',
+  'pages.plan.topUpSuccess': 'Your credits were added. Refresh the page to see your new balance.',
   'pages.plan.loadFailed': 'The plans could not be loaded.',
   'pages.plan.continues': 'Your subscription continues.',
   'pages.plan.whatCreditsBuy': 'What credits buy',
@@ -262,6 +261,9 @@ export const PAGES_MESSAGES = {
   'pages.plan.cancelsAtPeriodEnd': 'Cancels at the end of the period',
   'pages.plan.monthly': 'Monthly',
   'pages.plan.yearlySave': 'Yearly · save 50%',
+  // Under a yearly plan's price: the saving against the same plan paid monthly.
+  'pages.plan.savedAgainstMonthly':
+    'Save {percent}% (${saved} a month) against paying ${monthly} monthly',
   'pages.plan.subscription': 'Subscription',
   'pages.plan.portalText':
     'Payment method, billing address and receipts are in the billing portal.',

@@ -32,7 +32,8 @@ const FAQ: Array<{ q: MessageKey; a: MessageKey; more?: ReactNode }> = [
   { q: 'pages.faq.data.q', a: 'pages.faq.data.a' },
 ];
 
-function FeedbackForm() {
+/** The feedback form: signed in, sent as the user; a visitor gives an email to answer to. */
+export function FeedbackForm() {
   const { status } = useSession();
   const signedIn = status === 'authenticated';
   const [content, setContent] = useState('');
