@@ -74,6 +74,7 @@ export const STUDIO_MESSAGES = {
 
   'studio.preview': 'Clip preview',
   'studio.preview.analysing': 'Analysing framing…',
+  'studio.preview.loading': 'Loading the preview…',
   'studio.preview.play': 'Play preview',
   'studio.preview.pause': 'Pause preview',
   'studio.preview.position': 'Preview position',
