@@ -187,7 +187,8 @@ describe.each(DATABASE_TARGETS)('home search on $name', (target) => {
       ['The orchard in bloom', 0, 2700],
       ['Pruning the orchard', 2800, 4800],
     ]);
-    await keep(runs[1]!.id, 'search_snippet', [['The orchard in bloom', 300, 2700]]);
+    // The question task trims it otherwise (later start, later end): still the same moment.
+    await keep(runs[1]!.id, 'search_snippet', [['The orchard in bloom', 300, 3300]]);
     await t.services.searchIndexer.backfill();
 
     const reply = await searchOk({ query: 'orchard' }, owner);

@@ -49,6 +49,8 @@ export function ScoreBadge({ score }: { score: number }) {
       <Badge
         color={color}
         variant="light"
+        // The light variant's own text colour is under 4.5:1 on its tint (teal in particular).
+        c={`${color}.9`}
         size="lg"
         radius="sm"
         aria-label={t('moments.score.badge', { score })}

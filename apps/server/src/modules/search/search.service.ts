@@ -41,17 +41,22 @@ interface VideoGroup {
   moments: RankedHit[];
 }
 
-/** Moments closer than this at both ends, with the same title or words, are one moment. */
-const SAME_STRETCH_MS = 1000;
+/** Two moments of one video sharing this much of the shorter one's time are one stretch. */
+const SAME_STRETCH_SHARE = 0.6;
 
+/**
+ * Whether two moments of one video are the same moment to a reader: the same title (a question
+ * task and a moment task title the same sentence alike, however they trim it), or mostly the same
+ * stretch of the talk.
+ */
 function sameStretch(
-  a: { startMs: number; endMs: number; title: string; transcript: string },
-  b: { startMs: number; endMs: number; title: string; transcript: string },
+  a: { startMs: number; endMs: number; title: string },
+  b: { startMs: number; endMs: number; title: string },
 ): boolean {
-  const close =
-    Math.abs(a.startMs - b.startMs) <= SAME_STRETCH_MS &&
-    Math.abs(a.endMs - b.endMs) <= SAME_STRETCH_MS;
-  return close && (a.title === b.title || a.transcript === b.transcript);
+  if (a.title.trim().toLowerCase() === b.title.trim().toLowerCase()) return true;
+  const shared = Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs);
+  const shorter = Math.min(a.endMs - a.startMs, b.endMs - b.startMs);
+  return shorter > 0 && shared >= shorter * SAME_STRETCH_SHARE;
 }
 
 /** What a cursor binds: the page offset, to one query and one requester. */

@@ -86,11 +86,11 @@ const unitsOf = (movement: Pick<CreditMovement, 'feature' | 'balance_after'>, un
   movement.feature === 'CANVAS_EXPORT' && movement.balance_after === null && units === 0
     ? t('pages.credits.unlimitedExports')
     : movement.feature === 'CANVAS_EXPORT'
-    ? t(Math.abs(units) === 1 ? 'pages.credits.exports.one' : 'pages.credits.exports.other', {
-        sign: units > 0 ? '+' : '',
-        count: units,
-      })
-    : signed(units);
+      ? t(Math.abs(units) === 1 ? 'pages.credits.exports.one' : 'pages.credits.exports.other', {
+          sign: units > 0 ? '+' : '',
+          count: units,
+        })
+      : signed(units);
 
 function workLink(movement: CreditMovement) {
   const title =
@@ -171,7 +171,14 @@ export function CreditHistorySettings() {
                 <Table.Td>
                   <Stack gap={2}>
                     <Group gap={6} wrap="wrap">
-                      <Badge size="xs" variant="light" color={KIND_COLORS[movement.kind]}>
+                      <Badge
+                        size="xs"
+                        variant="light"
+                        color={KIND_COLORS[movement.kind]}
+                        c={`${KIND_COLORS[movement.kind]}.9`}
+                        // A word, not a code: never shown in capitals.
+                        tt="none"
+                      >
                         {t(KIND_LABELS[movement.kind])}
                       </Badge>
                       <Text size="sm" data-testid="credit-line">
