@@ -123,10 +123,10 @@ export function QueryPanel({ task }: { task: Task }) {
                     </Text>
                     <Badge
                       size="xs"
-                      variant="light"
-                      color={STATUS_COLORS[item.status]}
-                      // Darker than the light variant's text: readable (4.5:1) on its tint.
-                      c={`${STATUS_COLORS[item.status]}.9`}
+                      // White on the darkest shade reads at 5:1 or more; the light variant's
+                      // teal on its tint did not (4.5:1).
+                      variant="filled"
+                      color={`${STATUS_COLORS[item.status]}.9`}
                     >
                       {item.status === 'IN_PROGRESS'
                         ? t('tasks.row.progress', { percent: Math.round(item.progress) })
