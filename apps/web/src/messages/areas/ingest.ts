@@ -35,7 +35,8 @@ export const INGEST_MESSAGES = {
   'ingest.upload.resume': 'Resume',
   'ingest.upload.remove': 'Remove',
   'ingest.upload.cancel': 'Cancel',
-  'ingest.upload.unsupported': '“{name}” is not a supported video. Upload a file of type {extensions}.',
+  'ingest.upload.unsupported':
+    '“{name}” is not a supported video. Upload a file of type {extensions}.',
   'ingest.upload.empty': '“{name}” is empty.',
   'ingest.upload.interrupted':
     'The upload was interrupted. Check your connection and press Resume.',

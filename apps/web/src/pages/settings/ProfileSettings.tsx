@@ -62,7 +62,9 @@ function EntitlementRow({ entitlement }: { entitlement: Entitlement }) {
         <Table.Td>{unlimited ? t('pages.unlimited') : amount(feature, limit)}</Table.Td>
         <Table.Td>
           <Text fw={600}>
-            {unlimited ? t('pages.unlimited') : t('pages.profile.minutesPerVideo', { minutes: limit })}
+            {unlimited
+              ? t('pages.unlimited')
+              : t('pages.profile.minutesPerVideo', { minutes: limit })}
           </Text>
         </Table.Td>
       </Table.Tr>

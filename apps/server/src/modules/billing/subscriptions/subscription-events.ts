@@ -163,7 +163,12 @@ export class SubscriptionEvents {
       case 'grant-purchase':
         await this.ledger.grant(
           userId,
-          { source: 'purchased', amount: intent.credits, key: intent.key, reason: LEDGER_REASONS.topUp },
+          {
+            source: 'purchased',
+            amount: intent.credits,
+            key: intent.key,
+            reason: LEDGER_REASONS.topUp,
+          },
           { tx },
         );
         return;
