@@ -70,6 +70,7 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
   let token: string;
   let call: ApiCall;
   let task: Task;
+  let questionTask: Task;
   let moment: Moment;
   let job: Job;
   let inviteCode: string;
@@ -101,6 +102,21 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
     const moments = await call<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`);
     expect(moments.length).toBeGreaterThan(0);
     moment = moments[0]!;
+    // A question about the same video: a second task of one video, whose answers are moments
+    // the first task found too (the home search shows that video once, and no moment twice).
+    const asked = await call<Task>(
+      'POST',
+      `/api/highlight_moment/task/start?url_source=direct&source_lang=en&query=${encodeURIComponent(
+        'How long should the dough rest?',
+      )}&root_task_id=${task.id}`,
+      task.video,
+    );
+    for (let i = 0; i < 240; i++) {
+      questionTask = await call<Task>('GET', `/api/highlight_moment/task?id=${asked.id}`);
+      if (questionTask.status === 'DONE' || questionTask.status === 'ERROR') break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(questionTask!.status).toBe('DONE');
     job = await call<Job>('POST', '/api/job', {
       type: 'VIRAL_MOMENT_EXPORT',
       moment_id: moment!.id,
@@ -510,6 +526,133 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
     await context.setOffline(false);
     await dialog.waitFor({ state: 'hidden' });
     await failedRow.getByTestId('task-error').waitFor();
+  });
+
+  it('shows each video once in the home search, and no moment twice', async () => {
+    const { context } = await signedInContext(browser, baseUrl, { account });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto('/search/result?query=dough');
+    const hits = page.getByTestId('search-hit');
+    await hits.first().waitFor();
+    const rows = await hits.evaluateAll((cards) =>
+      cards.map((card) => ({
+        video: card.getAttribute('data-video'),
+        kind: card.getAttribute('data-kind'),
+        id: card.getAttribute('data-id'),
+        moments: Array.from(card.querySelectorAll('[data-testid="search-hit-moment"]')).map(
+          (link) => link.getAttribute('data-id'),
+        ),
+      })),
+    );
+    // The video was run twice (its moments and a question): one row.
+    const videos = rows.map((row) => row.video);
+    expect(videos.filter((video) => video === task.video.url)).toHaveLength(1);
+    expect(new Set(videos).size).toBe(videos.length);
+    const momentIds = rows.flatMap((row) => [
+      ...(row.kind === 'moment' ? [row.id] : []),
+      ...row.moments,
+    ]);
+    expect(new Set(momentIds).size).toBe(momentIds.length);
+    // Nor the same moment under another id: one title per row at most once.
+    const titles = await hits.evaluateAll((cards) =>
+      cards.map((card) =>
+        [
+          ...(card.getAttribute('data-kind') === 'moment'
+            ? [card.querySelector('[data-testid="search-hit-title"]')?.textContent ?? '']
+            : []),
+          ...Array.from(card.querySelectorAll('[data-testid="search-hit-moment"]')).map(
+            (link) => link.textContent ?? '',
+          ),
+        ].map((title) => title.trim()),
+      ),
+    );
+    for (const row of titles) expect(new Set(row).size).toBe(row.length);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'desktop-search-grouped.png') });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('words every credit history line, with no code of the ledger or the plans', async () => {
+    const { context } = await signedInContext(browser, baseUrl, { account });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto('/settings/credits');
+    const lines = page.getByTestId('credit-line');
+    await lines.first().waitFor();
+    // The sign-up's plan grant and the charges of the tasks above, at least.
+    expect(await lines.count()).toBeGreaterThanOrEqual(2);
+    const history = await page.getByTestId('credit-history').innerText();
+    // An upper-case code (CREATE, FREE_TOOL_CREDIT) or a plan's id (vip_year, free) never shows.
+    expect(history).not.toMatch(/\b[A-Z]{3,}(?:_[A-Z]+)*\b/);
+    expect(history).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+    // Each line is a sentence of the catalogue: the sign-up's plan by its name, the tasks' work.
+    const texts = await lines.allInnerTexts();
+    expect(texts).toContain('Plan started: Free');
+    expect(texts).toContain('Viral moments');
+    for (const text of texts) expect(text).toMatch(/^[A-Z][a-z]/);
+  });
+
+  it('fits every control of the clip editor on a 390x844 phone, none cut', async () => {
+    const { context } = await signedInContext(browser, baseUrl, {
+      account,
+      viewport: PHONE_VIEWPORT,
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`/moment/${moment.id}/clip`);
+    await page.getByText('Framing', { exact: true }).waitFor();
+    await settled(page);
+    const clipped = await page.evaluate(() => {
+      const problems: string[] = [];
+      const width = document.documentElement.clientWidth;
+      const controls = document.querySelectorAll<HTMLElement>(
+        'main button, main input:not([type=hidden]), main textarea, main [role=radio], ' +
+          'main .mantine-SegmentedControl-label, main .mantine-Select-input',
+      );
+      for (const control of Array.from(controls)) {
+        const box = control.getBoundingClientRect();
+        const style = getComputedStyle(control);
+        // Visually hidden inputs (a segmented control's radios) and hidden parts are not shown.
+        if (box.width < 2 || box.height < 2 || style.visibility === 'hidden') continue;
+        if (style.opacity === '0' || control.closest('[aria-hidden="true"]')) continue;
+        const name =
+          control.getAttribute('aria-label') ||
+          control.textContent?.trim() ||
+          control.getAttribute('placeholder') ||
+          control.tagName;
+        if (box.left < -1 || box.right > width + 1) {
+          problems.push(`${name}: ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`);
+        }
+        // Its own text cut (an ellipsis or overflow inside it).
+        if (control.scrollWidth > control.clientWidth + 1 && style.overflowX !== 'auto') {
+          problems.push(`${name}: text ${control.scrollWidth} px in ${control.clientWidth} px`);
+        }
+        // Inside a container that cuts it off.
+        for (let parent = control.parentElement; parent; parent = parent.parentElement) {
+          const parentStyle = getComputedStyle(parent);
+          if (parentStyle.overflowX === 'visible') continue;
+          const outer = parent.getBoundingClientRect();
+          if (box.left < outer.left - 1 || box.right > outer.right + 1) {
+            problems.push(`${name}: outside its ${parent.className || parent.tagName}`);
+          }
+          break;
+        }
+      }
+      return problems;
+    });
+    await page.screenshot({
+      path: path.join(SCREENSHOT_DIR, 'phone-clip-editor-controls.png'),
+      fullPage: true,
+    });
+    expect(clipped).toEqual([]);
+    // The framing choice shows all its labels whole, "Slide + speaker" too.
+    const framing = page.getByRole('radiogroup', { name: 'Framing' });
+    for (const label of ['Auto', 'Speaker', 'Split', 'Fit', 'Slide + speaker']) {
+      expect(await framing.getByText(label, { exact: true }).isVisible()).toBe(true);
+    }
   });
 
   it('unsubscribes from the link of a real mail, and refuses a tampered one', async () => {

@@ -450,6 +450,16 @@ from
 where
   "moments"."id" in ($1);
 
+-- SearchRepository.videoKeys
+select
+  "id",
+  "user_id",
+  "video" ->> 'url'
+from
+  "tasks"
+where
+  "tasks"."id" in ($1);
+
 -- SearchRepository.tasksByIds
 select
   "id",

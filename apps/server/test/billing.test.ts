@@ -246,7 +246,10 @@ describe.each(DATABASE_TARGETS)('billing in test mode on $name', (target) => {
     await subscribe(user, 'vip_month');
     const topUp = await call(user, 'POST', '/api/payment', { price: 'credit_100', quantity: 2 });
     expect(topUp.statusCode).toBe(200);
-    expect((await pay(user, topUp.json().data, '5555 5555 5555 4444')).statusCode).toBe(303);
+    const paidTopUp = await pay(user, topUp.json().data, '5555 5555 5555 4444');
+    expect(paidTopUp.statusCode).toBe(303);
+    // Back on the plan page told it was a top-up: it thanks for credits, not for a subscription.
+    expect(paidTopUp.headers.location).toMatch(/\/settings\/plan\?topup=1&session_id=cs_test_/);
     expect(limitOf(await info(user), 'CREDIT')).toBe(2000 + 2000);
 
     // 30 credits spent come out of the plan's grant first; the renewal gives a fresh grant and

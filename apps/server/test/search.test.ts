@@ -1,5 +1,7 @@
 import { SearchVideosReply, type SearchHit } from '@moments/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { tasks as tasksTable } from '../src/db/schema.js';
 import { MomentsRepository } from '../src/modules/moments/moments.repository.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
@@ -121,30 +123,94 @@ describe.each(DATABASE_TARGETS)('home search on $name', (target) => {
   };
   const idOf = (hit: SearchHit) => hit.moment_id ?? hit.task_id;
 
-  it('shows anonymous visitors shared moments only, title matches first', async (ctx) => {
+  it('shows anonymous visitors shared moments only, one row per video, title matches first', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const reply = await searchOk({ query: 'climate' });
-    expect(reply.items.map(idOf)).toEqual([ids.sharedTitleMoment, ids.sharedTextMoment]);
-    const [titleHit, textHit] = reply.items;
-    expect(titleHit).toMatchObject({
+    // Both shared moments are of one video: one row, the title match leading, the other under it.
+    expect(reply.items.map(idOf)).toEqual([ids.sharedTitleMoment]);
+    const [row] = reply.items;
+    expect(row).toMatchObject({
       kind: 'moment',
       task_id: ids.strangerTask,
       title: 'Why the climate matters',
       video: { title: 'Climate secrets of my diary' },
       score: 40,
     });
-    // The snippet is the sentence that matched, not the whole transcript.
-    expect(textHit!.snippet).toBe('The climate is warming up fast.');
-    expect(textHit!.start_ms).toBe(11_000);
+    expect(row!.moments).toEqual([
+      {
+        moment_id: ids.sharedTextMoment,
+        title: 'Rivers in spring',
+        // The snippet is the sentence that matched, not the whole transcript.
+        snippet: 'The climate is warming up fast.',
+        start_ms: 11_000,
+        score: 95,
+      },
+    ]);
     expect(reply.has_more).toBe(false);
+  });
+
+  it('never repeats a video run as several tasks, nor the same moment kept by two of them', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const db = t.services.database.db;
+    const moments = new MomentsRepository(db);
+    const video = { url: 'https://example.com/orchard.mp4', title: 'Orchard tour' };
+    const sentences = ['The apple orchard blooms in April.', 'Pruning keeps the orchard healthy.'];
+    // One link, run three times: a moment task, a question task and a caption task.
+    const runs = [];
+    for (const kind of ['viral', 'search', 'caption']) {
+      const task = await seedTranscribedTask(db, owner.userId, video.title, segmentsOf(sentences));
+      await db.update(tasksTable).set({ kind, video }).where(eq(tasksTable.id, task.id));
+      runs.push(task);
+    }
+    // The moment task and the question task both keep the first sentence; the moment task
+    // also keeps the second.
+    const keep = (taskId: string, type: string, spans: [string, number, number][]) =>
+      moments.syncForTask(
+        taskId,
+        type,
+        spans.map(([title, startMs, endMs], rank) => ({
+          taskId,
+          userId: owner.userId,
+          type,
+          rank,
+          startMs,
+          endMs,
+          score: 70 - rank * 10,
+          reasons: [],
+          title,
+          description: '',
+          hashtags: [],
+          transcript: sentences[rank]!,
+        })),
+      );
+    await keep(runs[0]!.id, 'video_snippet', [
+      ['The orchard in bloom', 0, 2700],
+      ['Pruning the orchard', 2800, 4800],
+    ]);
+    // The question task trims it otherwise (later start, later end): still the same moment.
+    await keep(runs[1]!.id, 'search_snippet', [['The orchard in bloom', 300, 3300]]);
+    await t.services.searchIndexer.backfill();
+
+    const reply = await searchOk({ query: 'orchard' }, owner);
+    expect(reply.items).toHaveLength(1);
+    const [row] = reply.items;
+    const shown = [row!.moment_id, ...row!.moments.map((m) => m.moment_id)].filter(Boolean);
+    expect(new Set(shown).size).toBe(shown.length);
+    const titles = [
+      ...(row!.kind === 'moment' ? [row!.title] : []),
+      ...row!.moments.map((m) => m.title),
+    ];
+    expect(titles.filter((title) => title === 'The orchard in bloom')).toHaveLength(1);
+    expect(titles).toContain('Pruning the orchard');
   });
 
   it("finds a signed-in user's own videos by title and transcript, and nobody else's private rows", async (ctx) => {
     if (skip) return ctx.skip(skip);
     const reply = await searchOk({ query: 'climate' }, owner);
     const found = reply.items.map(idOf);
+    // The stranger's two shared moments are one video: one row.
     expect(new Set(found)).toEqual(
-      new Set([ids.ownTitleTask, ids.sharedTitleMoment, ids.ownTextTask, ids.sharedTextMoment]),
+      new Set([ids.ownTitleTask, ids.sharedTitleMoment, ids.ownTextTask]),
     );
     // Title hits (the keynote, the shared title moment) come before transcript hits.
     expect(new Set(found.slice(0, 2))).toEqual(new Set([ids.ownTitleTask, ids.sharedTitleMoment]));
@@ -162,7 +228,11 @@ describe.each(DATABASE_TARGETS)('home search on $name', (target) => {
     expect((await searchOk({ query: 'zeppelin' }, owner)).items).toEqual([]);
     expect((await searchOk({ query: 'zeppelin' })).items).toEqual([]);
     const own = await searchOk({ query: 'zeppelin' }, stranger);
-    expect(new Set(own.items.map(idOf))).toEqual(new Set([ids.strangerTask, ids.privateMoment]));
+    // The stranger's video and its moment: one row.
+    expect(own.items).toHaveLength(1);
+    const [row] = own.items;
+    expect(row!.task_id).toBe(ids.strangerTask);
+    expect([row!.moment_id, ...row!.moments.map((m) => m.moment_id)]).toContain(ids.privateMoment);
 
     const strangers = (await searchOk({ query: 'climate' }, stranger)).items.map(idOf);
     expect(strangers).not.toContain(ids.ownTitleTask);
@@ -246,6 +316,6 @@ describe.each(DATABASE_TARGETS)('home search on $name', (target) => {
       expect(response.json().code).toBe('VALIDATION_FAILED');
     }
     const max = await searchOk({ query: 'climate', num: 100 });
-    expect(max.items.length).toBe(2);
+    expect(max.items.length).toBe(1);
   });
 });

@@ -225,6 +225,8 @@ describe.skipIf(!asr.available).each(DATABASE_TARGETS)('thumbnails on $name', (t
     expect(tag('og:video:type')).toBe('video/mp4');
     expect(tag('og:image')).toBe(`https://moments.test${job.poster_url}`);
     expect(Number(tag('video:duration'))).toBe(Math.round(job.duration_ms! / 1000));
+    // Said what it is, not a generic line: its length and where it was cut from.
+    expect(tag('og:description')).toMatch(/^A \d+ s clip\b/);
     const mp4 = await get(page.video_url, { range: 'bytes=0-99' });
     expect(mp4.statusCode).toBe(206);
     expect(mp4.headers['content-type']).toBe('video/mp4');

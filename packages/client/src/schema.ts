@@ -6619,6 +6619,13 @@ export interface paths {
                   snippet: string;
                   start_ms: number | null;
                   score: number | null;
+                  moments: {
+                    moment_id: string;
+                    title: string;
+                    snippet: string;
+                    start_ms: number;
+                    score: number;
+                  }[];
                 }[];
                 has_more: boolean;
               };
@@ -12623,6 +12630,10 @@ export interface paths {
                     duration_ms: number | null;
                     video_url: string;
                     poster_url: string | null;
+                    width: number | null;
+                    height: number | null;
+                    video_title: string | null;
+                    about: string | null;
                   };
             };
           };

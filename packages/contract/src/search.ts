@@ -12,6 +12,23 @@ export const SEARCH_SNIPPET_MAX = 200;
 export const SEARCH_HIT_KINDS = ['task', 'moment'] as const;
 export type SearchHitKind = (typeof SEARCH_HIT_KINDS)[number];
 
+/** Moments listed under one result, at most: the rest are on the video's moments page. */
+export const SEARCH_MOMENTS_PER_HIT = 4;
+
+/** Another moment of the same video that matched, under the result of its video. */
+export const SearchHitMoment = z.object({
+  moment_id: z.string(),
+  title: z.string(),
+  snippet: z.string().max(SEARCH_SNIPPET_MAX),
+  start_ms: z.number().int(),
+  score: z.number(),
+});
+export type SearchHitMoment = z.infer<typeof SearchHitMoment>;
+
+/**
+ * One result per video: its best match (the video's own passage or title, or a moment), and the
+ * video's other matching moments, best first, never one twice.
+ */
 export const SearchHit = z.object({
   /** `task`: one of the requester's own videos; `moment`: a shared moment or one of their own. */
   kind: z.enum(SEARCH_HIT_KINDS),
@@ -25,6 +42,8 @@ export const SearchHit = z.object({
   start_ms: z.number().int().nullable(),
   /** The moment's score 0..100; null for videos. */
   score: z.number().nullable(),
+  /** The video's other matching moments, best first (not the hit's own moment). */
+  moments: z.array(SearchHitMoment).max(SEARCH_MOMENTS_PER_HIT),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 

@@ -85,6 +85,12 @@ export const SharedPage = z.discriminatedUnion('kind', [
     duration_ms: z.number().int().nullable(),
     video_url: z.string(),
     poster_url: z.string().nullable(),
+    /** The MP4's frame size when known (a reframed export): a vertical clip plays upright. */
+    width: z.number().int().positive().nullable(),
+    height: z.number().int().positive().nullable(),
+    /** What the clip is: the title of the video it was cut from and the moment's own words. */
+    video_title: z.string().nullable(),
+    about: z.string().nullable(),
   }),
 ]);
 export type SharedPage = z.infer<typeof SharedPage>;

@@ -202,6 +202,7 @@ export const QUERY_SOURCES: QuerySource[] = [
       }),
     substringMatches: (r) => r.substringMatches(USER, ['glac'], 100),
     momentsWithTasks: (r) => r.momentsWithTasks([MOMENT]),
+    videoKeys: (r) => r.videoKeys([TASK]),
     tasksByIds: (r) => r.tasksByIds([TASK]),
     passages: (r) => r.passages(['1'], [TASK], 'glaciers melting'),
   }),

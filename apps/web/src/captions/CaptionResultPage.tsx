@@ -43,6 +43,7 @@ import {
   useTaskMedia,
   type TaskCaptionOptions,
 } from './api';
+import { languageLabel } from '../ingest/languages';
 import { t } from '../messages/catalogue';
 
 const POSITIONS: { value: CaptionPosition; label: string }[] = [
@@ -211,7 +212,7 @@ function CaptionResult({
         <EditorSubtitle>
           {t('captions.subtitle', {
             length: formatClock(durationMs),
-            language: transcript.language,
+            language: languageLabel(transcript.language) ?? t('ingest.language.unknown'),
           })}
         </EditorSubtitle>
       }

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Button,
   Group,
   SegmentedControl,
@@ -16,7 +17,7 @@ import { creditCostText } from '../account/plan';
 import { useSession } from '../account/session';
 import { IconAlertCircle, IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { isApiError } from '../api/client';
 import type { TaskStartOptions } from '../tasks/api';
 import { useStartTask } from '../tasks/useTasks';
@@ -166,7 +167,16 @@ export function StartTaskForm({
               placeholder={
                 wantsTranslation ? t('ingest.start.pickLanguage') : t('ingest.start.noTranslation')
               }
-              description={noEngine ? t('ingest.start.needsLlm') : undefined}
+              description={
+                noEngine ? (
+                  <span data-testid="translation-offer">
+                    {t('ingest.start.needsLlm')}{' '}
+                    <Anchor component={Link} to="/settings/faq?question=translation" inherit>
+                      {t('ingest.start.needsLlmHow')}
+                    </Anchor>
+                  </span>
+                ) : undefined
+              }
               data={targetLanguages}
               value={targetLang}
               onChange={(value) => {

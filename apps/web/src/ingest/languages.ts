@@ -27,7 +27,18 @@ export const SOURCE_LANGUAGES: ReadonlyArray<{ value: string; label: string }> =
 
 export const TARGET_LANGUAGES = SOURCE_LANGUAGES.filter((language) => language.value !== 'auto');
 
+/** Names of the languages outside the list, from the browser ("Swahili" for `sw`). */
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/** A language code as a person reads it: never the bare code on screen. */
 export function languageLabel(code: string | null | undefined): string | null {
   if (!code) return null;
-  return SOURCE_LANGUAGES.find((language) => language.value === code)?.label ?? code;
+  const listed = SOURCE_LANGUAGES.find((language) => language.value === code)?.label;
+  if (listed) return listed;
+  try {
+    return LANGUAGE_NAMES.of(code) ?? t('ingest.language.unknown');
+  } catch {
+    // Not a well-formed code (an old row's odd value): no name to give it.
+    return t('ingest.language.unknown');
+  }
 }

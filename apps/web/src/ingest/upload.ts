@@ -16,7 +16,13 @@ export function uploadRejection(file: Pick<File, 'name' | 'size'>): ApiError | n
   if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
     return new ApiError(
       ERROR_CODES.UNSUPPORTED_EXTENSION,
-      t('ingest.upload.unsupported', { name: file.name, extensions: UPLOAD_EXTENSIONS.join(', ') }),
+      t('ingest.upload.unsupported', {
+        name: file.name,
+        // "MP4, MOV or WEBM": the file types as a person names them, the last one after "or".
+        extensions: new Intl.ListFormat('en', { type: 'disjunction' }).format(
+          UPLOAD_EXTENSIONS.map((extension) => extension.toUpperCase()),
+        ),
+      }),
       400,
       true,
     );

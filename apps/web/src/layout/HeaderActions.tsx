@@ -1,4 +1,15 @@
-import { Anchor, Avatar, Button, Group, Menu, Tooltip } from '@mantine/core';
+import {
+  Anchor,
+  Avatar,
+  Button,
+  Group,
+  Loader,
+  Menu,
+  Modal,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import { EXTERNAL_TOOLS, type UserInfo } from '@moments/contract';
 import {
   IconBolt,
@@ -8,6 +19,7 @@ import {
   IconTools,
   IconUserPlus,
 } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { COMMUNITY_CHAT_URL, EXTERNAL_TOOL_LABELS, externalToolUrl } from '../config';
 import { NotificationBell } from './NotificationBell';
@@ -119,29 +131,61 @@ export function ToolsMenu() {
   );
 }
 
-// The default community link (the help page) opens in place; a configured chat in a new tab.
-const COMMUNITY_LINK_TARGET = COMMUNITY_CHAT_URL.startsWith('/')
-  ? {}
-  : { target: '_blank', rel: 'noopener noreferrer' };
+/** The help page's feedback form, loaded when a visitor opens it. */
+const FeedbackForm = lazy(() =>
+  import('../pages/settings/FaqSettings').then((module) => ({ default: module.FeedbackForm })),
+);
+
+/**
+ * The community link of the logged-out header: a configured chat opens in a new tab; without one
+ * the help page's feedback form would be behind the login, so a visitor gets the form right here.
+ */
+function CommunityLink() {
+  const [open, setOpen] = useState(false);
+  const label = (
+    <Group gap={6} wrap="nowrap">
+      <IconBrandDiscord size={16} aria-hidden />
+      {t('layout.community')}
+    </Group>
+  );
+  if (!COMMUNITY_CHAT_URL.startsWith('/')) {
+    return (
+      <Anchor
+        href={COMMUNITY_CHAT_URL}
+        target="_blank"
+        rel="noopener noreferrer"
+        c="dimmed"
+        size="sm"
+        fw={500}
+        px="xs"
+      >
+        {label}
+      </Anchor>
+    );
+  }
+  return (
+    <>
+      <Button variant="subtle" color="gray" size="sm" px="xs" onClick={() => setOpen(true)}>
+        {label}
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t('layout.community')} centered>
+        <Stack gap="sm">
+          <Text size="sm">{t('layout.community.intro')}</Text>
+          <Suspense fallback={<Loader size="sm" aria-label={t('a11y.loading')} />}>
+            <FeedbackForm />
+          </Suspense>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
 
 /** The header when logged out: Tools, community chat, Log in, Sign up free. */
 export function GuestActions() {
   return (
     <Group gap="xs" wrap="nowrap">
       <ToolsMenu />
-      <Anchor
-        href={COMMUNITY_CHAT_URL}
-        {...COMMUNITY_LINK_TARGET}
-        c="dimmed"
-        size="sm"
-        fw={500}
-        px="xs"
-      >
-        <Group gap={6} wrap="nowrap">
-          <IconBrandDiscord size={16} aria-hidden />
-          {t('layout.community')}
-        </Group>
-      </Anchor>
+      <CommunityLink />
       <Button component={Link} to="/login" variant="default">
         {t('layout.logIn')}
       </Button>

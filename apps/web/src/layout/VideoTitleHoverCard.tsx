@@ -4,6 +4,7 @@ import { formatDuration } from '@moments/domain/format';
 import { formatPublishedDate } from '../lib/format';
 import { t } from '../messages/catalogue';
 import { formatViewCount } from '../messages/domain';
+import { PLATFORM_LABELS } from '../ingest/VideoCard';
 import type { TopBarVideo } from './topBarVideo';
 
 /** On moment and job routes the top bar shows the video's title with a hover card. */
@@ -18,7 +19,15 @@ export function VideoTitleHoverCard({ video }: { video: TopBarVideo }) {
       text: t('layout.video.views', { views: formatViewCount(video.viewCount) }),
     });
   } else if (video.platform) {
-    facts.push({ icon: IconEye, text: video.platform });
+    facts.push({
+      icon: IconEye,
+      text:
+        video.platform === 'upload'
+          ? t('layout.video.uploaded')
+          : t('layout.video.from', {
+              source: PLATFORM_LABELS[video.platform] ?? t('ingest.platform.direct'),
+            }),
+    });
   }
   if (video.publishedAt != null) {
     facts.push({ icon: IconCalendar, text: formatPublishedDate(video.publishedAt) });

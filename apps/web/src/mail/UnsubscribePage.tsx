@@ -40,10 +40,12 @@ export default function UnsubscribePage() {
           )}
           {info.data && !stopped && (
             <>
-              <Text>
-                {t('mail.unsubscribe.askBefore')}{' '}
-                <b>{mailCategoryLabel(info.data.category, info.data.label).toLowerCase()}</b>{' '}
-                {t('mail.unsubscribe.askAfter', { email: info.data.email })}
+              <Text>{t('mail.unsubscribe.ask', { email: info.data.email })}</Text>
+              <Text fw={700} data-testid="unsubscribe-category">
+                {mailCategoryLabel(info.data.category, info.data.label)}
+              </Text>
+              <Text size="sm" c="dimmed">
+                {t('mail.unsubscribe.others')}
               </Text>
               <Button
                 color="red.9"
@@ -63,7 +65,7 @@ export default function UnsubscribePage() {
             <Text>
               {t('mail.unsubscribe.done', {
                 email: info.data.email,
-                category: mailCategoryLabel(info.data.category, info.data.label).toLowerCase(),
+                category: mailCategoryLabel(info.data.category, info.data.label),
               })}{' '}
               <Anchor component={Link} to="/settings/profile">
                 {t('mail.unsubscribe.settingsProfile')}

@@ -59,7 +59,7 @@ export const MESSAGES = {
   'tools.start.auto-caption-generator':
     'Auto caption generator: paste a link or upload a video and get word-by-word animated captions.',
   'tools.needsLlm':
-    'Translation needs an LLM endpoint: this server has none configured (LLM_BASE_URL), so captions can be made in the spoken language only.',
+    'This server makes captions in the language spoken (it transcribes 99 languages) but cannot translate them yet: translation needs a language model, which whoever runs this server can add.',
 
   // Words many screens share.
   'common.close': 'Close',

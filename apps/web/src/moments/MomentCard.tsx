@@ -42,6 +42,9 @@ export function Hashtags({ hashtags }: { hashtags: string[] }) {
 }
 
 /** One moment in a task's ranked list; selecting it plays its span in the page's player. */
+/** The folded transcript's line height: three whole lines show before the fold. */
+const TRANSCRIPT_LINE_PX = 22;
+
 export function MomentCard({
   moment,
   rank,
@@ -149,12 +152,14 @@ export function MomentCard({
 
         {moment.transcript && (
           <Spoiler
-            maxHeight={66}
+            maxHeight={TRANSCRIPT_LINE_PX * 3}
             showLabel={t('moments.transcript.more')}
             hideLabel={t('moments.transcript.less')}
           >
             <Text
               size="sm"
+              // A whole number of lines fits the fold: no line half cut under "Show full transcript".
+              lh={`${TRANSCRIPT_LINE_PX}px`}
               style={{ borderLeft: '3px solid var(--mantine-color-gray-3)', paddingLeft: 10 }}
               data-testid="moment-transcript"
             >

@@ -41,7 +41,14 @@ export function MomentReasons({ moment }: { moment: Pick<Moment, 'score' | 'reas
   const strongest = Math.max(...reasons.map((reason) => Math.abs(reason.weight)), 1);
   return (
     <Stack gap="xs">
-      <List spacing="xs" listStyleType="none" data-testid="moment-reasons">
+      <List
+        spacing="xs"
+        listStyleType="none"
+        data-testid="moment-reasons"
+        // Each row as wide as the list, so every bar's track is the same length (a label's width
+        // set it before: the list item's content is an inline box).
+        styles={{ itemWrapper: { display: 'flex', width: '100%' }, itemLabel: { flex: 1 } }}
+      >
         {reasons.map((reason, index) => {
           const Icon = REASON_ICONS[reason.kind] ?? IconBolt;
           return (

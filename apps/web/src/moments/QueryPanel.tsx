@@ -45,12 +45,20 @@ export function QueryPanel({ task }: { task: Task }) {
       <Stack gap="md">
         {task.query && (
           <Group gap="sm" wrap="nowrap" align="flex-start">
-            <IconMessageQuestion size={22} color="var(--mantine-color-violet-6)" />
-            <Stack gap={0}>
+            {/* Never shrunk: a long question squeezed the icon to a dot. */}
+            <IconMessageQuestion
+              size={22}
+              color="var(--mantine-color-violet-6)"
+              style={{ flexShrink: 0 }}
+              aria-hidden
+            />
+            <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
               <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                 {t('moments.query.yours')}
               </Text>
-              <Title order={4}>{task.query}</Title>
+              <Title order={4} style={{ overflowWrap: 'anywhere' }}>
+                {task.query}
+              </Title>
             </Stack>
           </Group>
         )}
@@ -113,10 +121,16 @@ export function QueryPanel({ task }: { task: Task }) {
                     <Text size="xs" c="dimmed">
                       {formatRelativeTime(item.created_at)}
                     </Text>
-                    <Badge size="xs" variant="light" color={STATUS_COLORS[item.status]}>
+                    <Badge
+                      size="xs"
+                      // White on the darkest shade reads at 5:1 or more; the light variant's
+                      // teal on its tint did not (4.5:1).
+                      variant="filled"
+                      color={`${STATUS_COLORS[item.status]}.9`}
+                    >
                       {item.status === 'IN_PROGRESS'
-                        ? `${Math.round(item.progress)}%`
-                        : item.status}
+                        ? t('tasks.row.progress', { percent: Math.round(item.progress) })
+                        : t(`tasks.status.${item.status}`)}
                     </Badge>
                   </Group>
                 </Group>

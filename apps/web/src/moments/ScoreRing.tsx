@@ -47,8 +47,10 @@ export function ScoreBadge({ score }: { score: number }) {
   return (
     <Tooltip label={t('moments.score.badge', { score })} withArrow>
       <Badge
-        color={color}
-        variant="light"
+        // Filled in the tier's darkest shade: white on it reads at 5:1 or more (the light
+        // variant's teal on its tint fell under 4.5:1).
+        color={`${color}.9`}
+        variant="filled"
         size="lg"
         radius="sm"
         aria-label={t('moments.score.badge', { score })}

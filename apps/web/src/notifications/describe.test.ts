@@ -32,6 +32,19 @@ describe('notification wording and targets', () => {
     expect(exportFailed.body).toContain('video “Captions”');
   });
 
+  it('names a finished task by what it made: moments, answers to a question, captions', () => {
+    const done = (task_kind: string) =>
+      describeNotification({
+        type: 'TASK_STATUS_UPDATE',
+        data: { task_status: 'DONE', task_title: 'Keynote', task_kind },
+      });
+    expect(done('viral').title).toBe('Your moments are ready');
+    expect(done('search').title).toBe('Your answers are ready');
+    expect(done('search').body).toContain('answer your question');
+    expect(done('caption').title).toBe('Your captions are ready');
+    expect(new Set(['viral', 'search', 'caption'].map((kind) => done(kind).title)).size).toBe(3);
+  });
+
   it('turns stored pushes into unread notifications and ignores live progress', () => {
     const data = {
       task_id: 't',

@@ -33,6 +33,16 @@ export function describeNotification(
           target: 'video-tasks',
         };
       }
+      // Named by what the task made: a question task's result is answers, not "your video".
+      const kind = data.task_kind;
+      if (kind === 'viral' || kind === 'search' || kind === 'caption') {
+        return {
+          title: t(`notifications.task.ready.${kind}`),
+          body: t(`notifications.task.readyBody.${kind}`, { title }),
+          tone: 'success',
+          target: 'video-tasks',
+        };
+      }
       return {
         title: t('notifications.task.ready'),
         body: t('notifications.task.readyBody', { title }),

@@ -91,23 +91,21 @@ export default function LoginPage() {
             referral: params.get(REFERRAL_QUERY_PARAM) ?? undefined,
           })
         : LoginBody.safeParse({ email, password });
-    if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.success ? [] : parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        next[field] ??= t(CLIENT_MESSAGES[field]);
-      }
-      setErrors(next);
-      return;
+    const next: FieldErrors = {};
+    for (const issue of parsed.success ? [] : parsed.error.issues) {
+      const field = issue.path[0] as Field;
+      next[field] ??= t(CLIENT_MESSAGES[field]);
     }
-    if (mode === 'signup') {
-      // The server's rule, checked here first (loaded on demand: its dictionaries are large).
+    if (mode === 'signup' && !next.password) {
+      // The server's rule, checked here first (loaded on demand: its dictionaries are large), and
+      // beside a bad email too: every field that is wrong says so at once.
       const { passwordProblem } = await import('@moments/domain/password');
       const problem = passwordProblem(password, email, username);
-      if (problem) {
-        setErrors({ password: passwordProblemText(problem) });
-        return;
-      }
+      if (problem) next.password = passwordProblemText(problem);
+    }
+    if (Object.keys(next).length > 0) {
+      setErrors(next);
+      return;
     }
     setErrors({});
     setSubmitting(true);

@@ -12,6 +12,7 @@ import {
   Typography,
 } from '@mantine/core';
 import { formatDuration } from '@moments/domain/format';
+import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../api/client';
 import type { SharedPage as SharedPageData } from '@moments/contract';
@@ -146,8 +147,18 @@ export default function SharedPage() {
   );
 }
 
-/** A shared export: its MP4 in a player, with its poster, for anyone with the link. */
+/** How much of the screen's height the player may take: title and controls stay in view. */
+const PLAYER_HEIGHT = '62dvh';
+
+/**
+ * A shared export: its MP4 in a player, with its poster, for anyone with the link. The player
+ * takes the clip's own shape (known from the export, else from the file once it loads), as wide
+ * as fits both the page and the height left, so a vertical clip is not a black-barred strip and
+ * its controls are on screen.
+ */
 function SharedClip({ clip }: { clip: Extract<SharedPageData, { kind: 'clip' }> }) {
+  const [loadedShape, setLoadedShape] = useState<number | null>(null);
+  const shape = clip.width && clip.height ? clip.width / clip.height : (loadedShape ?? 16 / 9);
   return (
     <Container size="sm" py="lg">
       <Stack gap="md">
@@ -162,7 +173,16 @@ function SharedClip({ clip }: { clip: Extract<SharedPageData, { kind: 'clip' }> 
             {formatDuration(clip.duration_ms)}
           </Text>
         ) : null}
-        <Card withBorder p={0} style={{ overflow: 'hidden', background: '#000' }}>
+        <Card
+          withBorder
+          p={0}
+          mx="auto"
+          style={{
+            overflow: 'hidden',
+            background: '#000',
+            width: `min(100%, calc(${PLAYER_HEIGHT} * ${shape.toFixed(4)}))`,
+          }}
+        >
           <video
             src={clip.video_url}
             poster={clip.poster_url ?? undefined}
@@ -171,7 +191,11 @@ function SharedClip({ clip }: { clip: Extract<SharedPageData, { kind: 'clip' }> 
             preload="metadata"
             aria-label={clip.title}
             data-testid="shared-clip-video"
-            style={{ display: 'block', width: '100%', maxHeight: '75vh' }}
+            onLoadedMetadata={(event) => {
+              const { videoWidth, videoHeight } = event.currentTarget;
+              if (videoWidth && videoHeight) setLoadedShape(videoWidth / videoHeight);
+            }}
+            style={{ display: 'block', width: '100%', aspectRatio: String(shape) }}
           />
         </Card>
         <Alert variant="light" color="gray">

@@ -70,6 +70,9 @@ export function CaptionPreviewPlayer({
   const wholeFrameRef = useRef(false);
   const [playing, setPlaying] = useState(false);
   const [timeMs, setTimeMs] = useState(trim.start);
+  // The first picture and the first caption document take seconds on a first open: until both
+  // are drawn the frame says it is loading instead of staying blank.
+  const [pictureShown, setPictureShown] = useState(false);
 
   useEffect(() => {
     trimRef.current = trim;
@@ -197,6 +200,7 @@ export function CaptionPreviewPlayer({
             preload="auto"
             aria-label={t('studio.preview')}
             data-testid="clip-video"
+            onLoadedData={() => setPictureShown(true)}
           />
         </div>
         {needsSecond && (
@@ -211,6 +215,14 @@ export function CaptionPreviewPlayer({
               preload="auto"
               aria-hidden
             />
+          </div>
+        )}
+        {(!pictureShown ||
+          overlayState === 'loading' ||
+          (overlayState === 'started' && documentsDrawn === 0)) && (
+          <div className={classes.previewLoading} role="status" data-testid="preview-loading">
+            <Loader size="sm" color="white" aria-hidden />
+            {t('studio.preview.loading')}
           </div>
         )}
         {analysing && (

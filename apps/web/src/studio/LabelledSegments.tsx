@@ -1,5 +1,13 @@
 import { SegmentedControl, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useId } from 'react';
+import { MOBILE_MEDIA_QUERY } from '../theme';
+
+/**
+ * Letters a phone's row of segments holds (390 px wide, less the panel's padding) before a label
+ * is cut ("Slide + sp…"): a longer choice stacks its segments on a phone.
+ */
+const PHONE_ROW_LETTERS = 26;
 
 /** A segmented choice with a visible label that also names it for screen readers. */
 export function LabelledSegments<T extends string>({
@@ -15,6 +23,10 @@ export function LabelledSegments<T extends string>({
   onChange(value: NoInfer<T>): void;
 }) {
   const id = useId();
+  const phone = useMediaQuery(MOBILE_MEDIA_QUERY) ?? false;
+  const letters = data
+    .map((item) => (typeof item === 'string' ? item : item.label).length)
+    .reduce((sum, length) => sum + length, 0);
   return (
     <div>
       <Text size="sm" fw={500} mb={4} id={id}>
@@ -23,6 +35,7 @@ export function LabelledSegments<T extends string>({
       <SegmentedControl
         fullWidth
         aria-labelledby={id}
+        orientation={phone && letters > PHONE_ROW_LETTERS ? 'vertical' : 'horizontal'}
         data={[...data]}
         value={value}
         onChange={(next) => onChange(next as T)}

@@ -16,6 +16,14 @@ import { t } from '../messages/catalogue';
 
 /** The summary page's cards: each timed line is a button that plays the video from its time. */
 
+/**
+ * The text beside a time: takes the rest of the row and breaks inside a long word (a link, a
+ * run of digits), so a line never runs past the card's edge.
+ */
+const LINE_TEXT = { flex: 1, minWidth: 0, overflowWrap: 'anywhere' } as const;
+/** A time beside its line keeps its width. */
+const TIME = { flexShrink: 0 } as const;
+
 function SummaryCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Card withBorder>
@@ -30,7 +38,9 @@ function SummaryCard({ title, children }: { title: string; children: ReactNode }
 export function OverviewCard({ overview }: { overview: string }) {
   return (
     <SummaryCard title={t('summaries.overview')}>
-      <Text data-testid="summary-overview">{overview || t('summaries.overview.empty')}</Text>
+      <Text data-testid="summary-overview" style={{ overflowWrap: 'anywhere' }}>
+        {overview || t('summaries.overview.empty')}
+      </Text>
     </SummaryCard>
   );
 }
@@ -54,10 +64,13 @@ export function KeyPointsCard({
                 onClick={() => seek(point.start)}
                 aria-label={t('summaries.playFrom', { time: formatDuration(point.start) })}
                 ff="monospace"
+                style={TIME}
               >
                 {formatDuration(point.start)}
               </Anchor>
-              <Text size="sm">{point.text}</Text>
+              <Text size="sm" style={LINE_TEXT}>
+                {point.text}
+              </Text>
             </Group>
           </li>
         ))}
@@ -105,7 +118,7 @@ export function ChaptersCard({
                 >
                   {formatDuration(chapter.start)}
                 </Badge>
-                <div style={{ minWidth: 0 }}>
+                <div style={LINE_TEXT}>
                   <Text fw={600} size="sm" data-testid="summary-chapter-title">
                     {chapter.title}
                   </Text>
@@ -142,10 +155,13 @@ export function TranscriptCard({
                 ff="monospace"
                 onClick={() => seek(line.start)}
                 aria-label={t('summaries.playFrom', { time: formatDuration(line.start) })}
+                style={TIME}
               >
                 {formatDuration(line.start)}
               </Anchor>
-              <Text size="sm">{line.text}</Text>
+              <Text size="sm" style={LINE_TEXT}>
+                {line.text}
+              </Text>
             </Group>
           ))}
         </Stack>

@@ -10,6 +10,7 @@ import {
   entitlementsForPlan,
   findPlan,
   formatDollars,
+  yearlySaving,
   isFeatureUsable,
   isUpgradeAllowed,
   monthlyDisplayCents,
@@ -80,6 +81,19 @@ describe('pricing table', () => {
     expect(item('vip_year').compare_at_monthly).toBe(1399);
     expect(billingText(item('vip_year'))).toContain('83.88 after the first year');
     expect(item('svip_year').compare_at_monthly).toBeUndefined();
+  });
+
+  it('says what yearly standard saves against its monthly price, not against the crossed-out 13.99', () => {
+    expect(yearlySaving('vip_year')).toEqual({
+      monthlyCents: 999,
+      perMonthCents: 499,
+      savedCents: 500,
+      percent: 50,
+    });
+    expect(yearlySaving('edu_vip_year')).toMatchObject({ monthlyCents: 799, perMonthCents: 399 });
+    expect(yearlySaving('vip_month')).toBeNull();
+    expect(yearlySaving('free')).toBeNull();
+    expect(yearlySaving('enterprise')).toBeNull();
   });
 
   it('yearly is at least 50% cheaper per month than monthly for every paid tier', () => {

@@ -64,6 +64,55 @@ export const CHARGE_KIND_LABELS: Record<ChargeKind, string> = {
   'caption-export': 'Caption video export',
 };
 
+/**
+ * The reasons the ledger writes on the lines it makes itself (kept in English in the database,
+ * for an operator reading it); a screen never shows them but words `ledgerLine`'s reading.
+ */
+export const LEDGER_REASONS = {
+  topUp: 'Credit top-up',
+  inviteReward: 'Invite reward',
+  planPeriodEnd: 'End of the plan period',
+  refundPrefix: 'Refund: ',
+} as const;
+
+/** The plan grant's reason: its change action (Start when none) and the plan's name. */
+export const planGrantReason = (action: string | null | undefined, plan: string) =>
+  `${action ?? 'Start'} ${plan}`;
+
+/** What a ledger line is, read from what the ledger stored, for a screen to word. */
+export type LedgerLine =
+  | { what: 'charge' | 'refund'; work: ChargeKind | null }
+  | { what: 'plan'; action: string | null; plan: string }
+  | { what: 'plan-end' | 'top-up' | 'invite-reward' | 'other' };
+
+/** Reads a ledger line's stored reason (and action) back into what it is. */
+export function ledgerLine(movement: {
+  kind: string;
+  reason: string;
+  action: string | null;
+}): LedgerLine {
+  const workOf = (label: string) =>
+    CHARGE_KINDS.find((kind) => CHARGE_KIND_LABELS[kind] === label.trim()) ?? null;
+  if (movement.kind === 'charge') return { what: 'charge', work: workOf(movement.reason) };
+  if (movement.kind === 'refund') {
+    const charged = movement.reason.startsWith(LEDGER_REASONS.refundPrefix)
+      ? movement.reason.slice(LEDGER_REASONS.refundPrefix.length)
+      : movement.reason;
+    return { what: 'refund', work: workOf(charged) };
+  }
+  if (movement.reason === LEDGER_REASONS.planPeriodEnd) return { what: 'plan-end' };
+  if (movement.reason === LEDGER_REASONS.topUp) return { what: 'top-up' };
+  if (movement.reason === LEDGER_REASONS.inviteReward) return { what: 'invite-reward' };
+  const grant = /^(\S+) (\S+)$/.exec(movement.reason);
+  if (movement.kind === 'grant' && grant) {
+    const action = grant[1] === 'Start' ? null : grant[1]!;
+    if (action === null || action === movement.action) {
+      return { what: 'plan', action, plan: grant[2]! };
+    }
+  }
+  return { what: 'other' };
+}
+
 export const startedMinutes = (durationMs: number) =>
   Math.max(1, Math.ceil(Math.max(0, durationMs) / 60_000));
 

@@ -207,6 +207,34 @@ export function monthlyDisplayCents(item: Pick<PricingItem, 'interval' | 'unit_a
   return item.interval === 'year' ? Math.round(amount / 12) : amount;
 }
 
+/**
+ * What a yearly plan saves against paying the same plan monthly, per month in cents and as a
+ * whole percent; null for a plan with no monthly twin (free, enterprise, a monthly plan). The
+ * crossed-out offer price (compare_at_monthly) is a marketing number: this is the real saving.
+ */
+export function yearlySaving(
+  plan: string,
+): { monthlyCents: number; perMonthCents: number; savedCents: number; percent: number } | null {
+  const yearly = findPlan(plan);
+  if (!yearly || yearly.interval !== 'year' || !yearly.unitAmount) return null;
+  const monthly = PLANS.find(
+    (candidate) =>
+      candidate.tier === yearly.tier &&
+      candidate.edu === yearly.edu &&
+      candidate.interval === 'month',
+  );
+  if (!monthly?.unitAmount) return null;
+  const perMonthCents = monthlyDisplayCents({ interval: 'year', unit_amount: yearly.unitAmount });
+  const savedCents = monthly.unitAmount - perMonthCents;
+  if (savedCents <= 0) return null;
+  return {
+    monthlyCents: monthly.unitAmount,
+    perMonthCents,
+    savedCents,
+    percent: Math.round((savedCents / monthly.unitAmount) * 100),
+  };
+}
+
 /** Which billing line a plan card shows under its price, with its amounts (dollars, "4.99"). */
 export type BillingLine =
   | { kind: 'custom' }

@@ -3,7 +3,8 @@
  * spaces of its sub-word tokens, so a hyphenated compound comes back as two words ("ill",
  * "-disposed") and a contraction sometimes does too ("did", "n't"; "I", "'m"). Every reader of a
  * transcript (the editor, SRT, VTT, ASS, burnt-in captions, titles) joins words with spaces, and
- * then shows "ill -disposed". Numbers too: "10" ",000" is "10,000", "4" ".5%" is "4.5%". Joining
+ * then shows "ill -disposed". Numbers too: "10" ",000" is "10,000", "4" ".5%" is "4.5%", "40" "%" is
+ * "40%" (the transcript's text writes it so; the captions showed "40 %"). Joining
  * them here keeps one word with the span of both parts.
  */
 
@@ -25,6 +26,8 @@ const ENDS_ON_HYPHEN = /[\p{L}\p{N}][-‐‑]$/u;
 const CONTRACTION_TAIL = /^(?:n['’]t|['’](?:s|t|m|d|re|ve|ll))\b/iu;
 /** ",000", ".5", ".45": the rest of a number whose first digits came as a word of their own. */
 const NUMBER_TAIL = /^[.,]\d/u;
+/** "%", "%.", "‰,": a percent sign heard as a word of its own after its number. */
+const PERCENT_TAIL = /^[%‰][^\p{L}\p{N}]*$/u;
 /** The word before ends in a letter or digit (not "Yes." or "well,", which end a clause). */
 const ENDS_IN_WORD = /[\p{L}\p{N}]$/u;
 
@@ -32,6 +35,7 @@ function joinsPrevious(previous: JoinableWord, word: JoinableWord): boolean {
   if (word.startMs - previous.endMs > MAX_JOIN_GAP_MS) return false;
   if (ENDS_ON_HYPHEN.test(previous.text) && /^[\p{L}\p{N}]/u.test(word.text)) return true;
   if (/\d$/u.test(previous.text) && NUMBER_TAIL.test(word.text)) return true;
+  if (/\d$/u.test(previous.text) && PERCENT_TAIL.test(word.text)) return true;
   if (!ENDS_IN_WORD.test(previous.text)) return false;
   return CONTINUES_AFTER_HYPHEN.test(word.text) || CONTRACTION_TAIL.test(word.text);
 }

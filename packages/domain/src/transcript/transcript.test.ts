@@ -85,6 +85,8 @@ describe('joinSplitWords ("ill -disposed" in every caption)', () => {
       word("n't", 1700, 1800, 0.4),
       word('I', 1900, 2000),
       word('’m', 2000, 2100),
+      word('40', 2200, 2400),
+      word('%.', 2400, 2500),
     ]);
     expect(joined.map((w) => w.text)).toEqual([
       'an',
@@ -93,6 +95,7 @@ describe('joinSplitWords ("ill -disposed" in every caption)', () => {
       'we',
       "didn't",
       'I’m',
+      '40%.',
     ]);
     expect(joined[1]).toEqual(word('ill-disposed', 120, 700, 0.53));
     expect(joined[4]).toMatchObject({ startMs: 1500, endMs: 1800, confidence: 0.4 });

@@ -45,6 +45,11 @@ export interface BuildCaptionsInput {
   keywords?: readonly string[];
   /** Where the captions sit; `bottom` (default) stays above the platforms' bottom UI. */
   position?: CaptionPosition;
+  /**
+   * A stretch of the frame (pixels from the top) the captions are centred in instead of at
+   * `position`: the gap between stacked panes, so that no caption runs across a face.
+   */
+  region?: CaptionRegion;
   /** Scale of the template's letter size (0.8 small, 1 medium, 1.2 large). */
   sizeScale?: number;
   /**
@@ -61,6 +66,10 @@ export interface BuildCaptionsInput {
 }
 
 export type CaptionPosition = 'bottom' | 'middle' | 'top';
+export interface CaptionRegion {
+  top: number;
+  bottom: number;
+}
 export type CaptionBacking = 'none' | 'outline' | 'box';
 
 /**
@@ -72,17 +81,19 @@ export function captionBand(
   height: number,
   position: CaptionPosition = 'bottom',
   display: CaptionDisplay = 'source',
+  region?: CaptionRegion,
 ): { top: number; bottom: number } {
-  const geometry = frameGeometry(width, height, display, position, 1);
-  const lines = display === 'all' ? 3.6 : 2.6;
+  const geometry = frameGeometry(width, height, display, position, 1, region);
+  const [above, below] = bandExtent(display);
   return {
-    top: Math.max(0, Math.round(geometry.sourceBottomY - lines * geometry.houseSize)),
-    bottom: Math.min(
-      height,
-      Math.round(geometry.sourceBottomY + (display === 'all' ? 1.6 : 0.3) * geometry.houseSize),
-    ),
+    top: Math.max(0, Math.round(geometry.sourceBottomY - above * geometry.houseSize)),
+    bottom: Math.min(height, Math.round(geometry.sourceBottomY + below * geometry.houseSize)),
   };
 }
+
+/** House sizes the band reaches above and below the source captions' bottom edge. */
+const bandExtent = (display: CaptionDisplay): [number, number] =>
+  display === 'all' ? [3.6, 1.6] : [2.6, 0.3];
 
 /** A page leaves the screen at most this long after its last word when speech pauses. */
 const HOLD_MS = 600;
@@ -167,7 +178,14 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
     throw new MediaError('TRANSLATION_MISSING', `Caption display "${display}" needs a translation`);
   }
 
-  const geometry = frameGeometry(width, height, display, input.position, input.sizeScale);
+  const geometry = frameGeometry(
+    width,
+    height,
+    display,
+    input.position,
+    input.sizeScale,
+    input.region,
+  );
   const offsetMs = input.offsetMs ?? 0;
   const animatedWords =
     display === 'translate'
@@ -212,6 +230,7 @@ function frameGeometry(
   display: CaptionDisplay,
   position: CaptionPosition = 'bottom',
   sizeScale = 1,
+  region?: CaptionRegion,
 ): Geometry {
   const portrait = height > width * 1.15;
   // 9:16 apps lay their buttons over the bottom fifth and the right edge: stay above and inside.
@@ -228,7 +247,12 @@ function frameGeometry(
         : bottomAnchor;
   const marginX = Math.round(width * 0.08);
   const marginRight = portrait ? Math.round(width * 0.15) : marginX;
-  const sourceBottomY = Math.round(height * anchor);
+  const houseSize = Math.min(width, height) * HOUSE_SIZE * Math.min(1.5, Math.max(0.5, sizeScale));
+  const [above, below] = bandExtent(display);
+  // Centred in the region: the band's middle is (above - below) / 2 house sizes over its edge.
+  const sourceBottomY = region
+    ? Math.round((region.top + region.bottom) / 2 + ((above - below) / 2) * houseSize)
+    : Math.round(height * anchor);
   return {
     width,
     height,
@@ -237,7 +261,7 @@ function frameGeometry(
     safeWidth: width - marginX - marginRight,
     sourceBottomY,
     translationTopY: sourceBottomY + Math.round(height * 0.015),
-    houseSize: Math.min(width, height) * HOUSE_SIZE * Math.min(1.5, Math.max(0.5, sizeScale)),
+    houseSize,
   };
 }
 

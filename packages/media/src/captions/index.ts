@@ -15,6 +15,7 @@ export {
   type BuildCaptionsInput,
   type CaptionBacking,
   type CaptionPosition,
+  type CaptionRegion,
 } from './build';
 export { burnCaptions, captionsFilter, escapeFilterValue, type BurnCaptionsOptions } from './burn';
 export {

@@ -276,6 +276,13 @@ async function runYtDlp(
     await proxy.close();
   }
   const refusal = proxy.refused[0];
+  if (refusal?.notFound) {
+    // A site that does not exist is no private address: said as a direct fetch says it.
+    const host = refusal.target.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+    throw new MediaError('LINK_UNREACHABLE', `The site ${host} could not be found.`, {
+      details: { refused: proxy.refused.slice(0, 10) },
+    });
+  }
   if (refusal) {
     throw new MediaError(
       'PRIVATE_ADDRESS',

@@ -108,4 +108,25 @@ describe('egress proxy for yt-dlp and ffmpeg', () => {
       await proxy.close();
     }
   });
+
+  it('tells a host with no address apart from a refused one', async () => {
+    const proxy = await startEgressProxy({
+      allowHosts: [],
+      lookup: async () => {
+        throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+      },
+    });
+    try {
+      expect(await tunnel(proxy, 'no-such-site.example:443')).toMatch(/^HTTP\/1.1 403/);
+      expect(proxy.refused).toEqual([
+        {
+          target: 'no-such-site.example:443',
+          reason: 'a host that could not be found',
+          notFound: true,
+        },
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
 });

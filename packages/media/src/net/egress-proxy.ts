@@ -31,7 +31,12 @@ export interface EgressRefusal {
   /** host:port the tool tried to reach. */
   target: string;
   reason: string;
+  /** The host has no address: not a refusal of a private network, the site does not exist. */
+  notFound?: boolean;
 }
+
+/** The reason given for a host the lookup found no address for. */
+const NOT_FOUND = 'a host that could not be found';
 
 export interface EgressProxy {
   /** `http://127.0.0.1:<port>`, for yt-dlp `--proxy` and ffmpeg `-http_proxy`. */
@@ -112,7 +117,7 @@ function egressGuard(opts: PublicUrlOptions, refused: EgressRefusal[]): EgressGu
           (await (opts.lookup ?? lookupAll)(bareHost).catch(() => [])).map(
             (entry) => entry.address,
           );
-      if (addresses.length === 0) throw new RefusedError('a host that could not be found');
+      if (addresses.length === 0) throw new RefusedError(NOT_FOUND);
       if (isAllowedHost(url, allowHosts)) return addresses[0]!;
       for (const address of addresses) {
         const reason = blockedAddressReason(address);
@@ -122,7 +127,7 @@ function egressGuard(opts: PublicUrlOptions, refused: EgressRefusal[]): EgressGu
     },
     refuse(target, error) {
       const reason = error instanceof RefusedError ? error.reason : 'an address that failed';
-      refused.push({ target, reason });
+      refused.push(reason === NOT_FOUND ? { target, reason, notFound: true } : { target, reason });
       return reason;
     },
   };

@@ -6,7 +6,7 @@
  */
 import { captionBand, type CaptionPosition } from '../captions/build';
 import type { SubjectAnalysis } from './analyze';
-import type { LayoutSegment } from './layout';
+import { captionGap, type LayoutSegment } from './layout';
 import { windowAt } from './path';
 import type { ReframePlan } from './plan';
 import { sceneCellAt, sceneGrid } from './scene';
@@ -32,8 +32,15 @@ export function captionBackgrounds(
 ): CaptionBackgrounds {
   const frames = analysis.frames.filter((frame) => frame.scene);
   const verdicts = {} as CaptionBackgrounds;
+  const region = captionRegion(plan) ?? undefined;
   for (const position of POSITIONS) {
-    const band = captionBand(plan.output.width, plan.output.height, position);
+    const band = captionBand(
+      plan.output.width,
+      plan.output.height,
+      position,
+      'source',
+      position === 'bottom' ? region : undefined,
+    );
     let light = 0;
     let busy = 0;
     for (const frame of frames) {
@@ -51,6 +58,26 @@ export function captionBackgrounds(
       light / count >= LIGHT_SHARE ? 'light' : busy / count >= BUSY_SHARE ? 'busy' : 'plain';
   }
   return verdicts;
+}
+
+/**
+ * Where the bottom captions go instead when every segment stacks its panes (two people, or a
+ * slide over its speaker): the gap all segments leave between the faces (or under the slide),
+ * so that no caption runs across a face. Null otherwise (one pane, a fit, a change of layout
+ * that has no common gap): the captions keep their place.
+ */
+export function captionRegion(
+  plan: Pick<ReframePlan, 'segments'>,
+): { top: number; bottom: number } | null {
+  let region: { top: number; bottom: number } | null = null;
+  for (const segment of plan.segments) {
+    const gap = captionGap(segment);
+    if (!gap) return null;
+    region = region
+      ? { top: Math.max(region.top, gap.top), bottom: Math.min(region.bottom, gap.bottom) }
+      : gap;
+  }
+  return region && region.bottom > region.top ? region : null;
 }
 
 /** Mean brightness and detail of the source under points spread over the band. */

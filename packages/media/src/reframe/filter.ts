@@ -47,6 +47,17 @@ export function reframeFilter(
         w: k.w * sx,
         h: k.h * sy,
       })),
+      ...(pane.cover
+        ? {
+            cover: {
+              x: Math.round(pane.cover.x * ox),
+              y: Math.round(pane.cover.y * oy),
+              w: Math.round(pane.cover.w * ox),
+              h: Math.round(pane.cover.h * oy),
+              grey: pane.cover.grey,
+            },
+          }
+        : {}),
     })),
   }));
   if (segments.length === 0) throw new RangeError('a plan needs at least one segment');
@@ -140,7 +151,11 @@ function paneFilter(pane: Pane, source: Size): string {
   const h = Math.min(evenFloor(first.h), evenFloor(source.height));
   // Bicubic: beside x264 at CRF 20 it looks the same as lanczos, and costs 7% less CPU per
   // export (measured on a 16 s 1080x1920 clip with two layouts).
-  const scale = `scale=${pane.w}:${pane.h}:flags=bicubic,setsar=1`;
+  const cover = pane.cover
+    ? `,drawbox=x=${pane.cover.x}:y=${pane.cover.y}:w=${pane.cover.w}:h=${pane.cover.h}` +
+      `:color=0x${pane.cover.grey.toString(16).padStart(2, '0').repeat(3)}:t=fill`
+    : '';
+  const scale = `scale=${pane.w}:${pane.h}:flags=bicubic,setsar=1${cover}`;
   if (w >= evenFloor(source.width) && h >= evenFloor(source.height)) return scale;
   const x = pathExpression(pane.keyframes, 'x', Math.max(0, source.width - w));
   const y = pathExpression(pane.keyframes, 'y', Math.max(0, source.height - h));

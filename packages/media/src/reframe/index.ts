@@ -48,7 +48,11 @@ export {
   type Pane,
 } from './layout';
 export { understandShots, whoSpeaks, type FrameShot, type ShotKind } from './shots';
-export type { CaptionBackground, CaptionBackgrounds } from './caption-background';
+export {
+  captionRegion,
+  type CaptionBackground,
+  type CaptionBackgrounds,
+} from './caption-background';
 export { measureScene, type SceneSample } from './scene';
 export { windowAt } from './path';
 export { reframeFilter } from './filter';

@@ -18,6 +18,7 @@ import {
 } from './follow';
 import type { CropKeyframe } from './plan';
 import type { FrameShot } from './shots';
+import { sceneCellAt, sceneGrid } from './scene';
 import { centerX, type SubjectTrack } from './track';
 
 /** How a stretch of the clip is framed. */
@@ -35,6 +36,11 @@ export interface Pane {
   h: number;
   /** The window of the source it shows (its aspect is the pane's), over clip time. */
   keyframes: CropKeyframe[];
+  /**
+   * A part of the pane painted over in one grey (pane pixels): the slide's own inset of the
+   * speaker, who is shown enlarged in the pane below; twice the same face reads as a glitch.
+   */
+  cover?: { x: number; y: number; w: number; h: number; grey: number };
 }
 
 export interface LayoutSegment {
@@ -324,15 +330,17 @@ function slideSpeakerPanes(run: Run, context: PaneContext): Pane[] {
     output.height,
     even((output.width * analysis.source.height) / analysis.source.width),
   );
+  const framesIn = framesOf(run, analysis);
+  const inset = speakerInset(framesIn, context, { w: output.width, h: slideHeight });
   const slide: Pane = {
     x: 0,
     y: 0,
     w: output.width,
     h: slideHeight,
     keyframes: [wholeFrame(run.startMs, analysis.source)],
+    ...(inset ? { cover: inset } : {}),
   };
   const below = { x: 0, y: slideHeight, w: output.width, h: output.height - slideHeight };
-  const framesIn = framesOf(run, analysis);
   const faceHeights = framesIn.flatMap((index) => {
     const face = shots[index]?.faces[0];
     return face ? [face.box.h] : [];
@@ -353,6 +361,73 @@ function slideSpeakerPanes(run: Run, context: PaneContext): Pane[] {
     }),
   };
   return [slide, speaker];
+}
+
+/** A face this small against the frame's height is an inset picture, not a person on stage. */
+const INSET_FACE_SHARE = 0.3;
+
+/**
+ * Where the slide's own picture of the speaker sits, in slide-pane pixels, with the grey of the
+ * slide beside it: the faces of the stretch, widened to head and shoulders, and nothing when the
+ * face is large (a presenter standing in front of the screen is part of the picture).
+ */
+function speakerInset(
+  framesIn: readonly number[],
+  { analysis, shots }: PaneContext,
+  pane: { w: number; h: number },
+): Pane['cover'] | undefined {
+  const boxes = framesIn.flatMap((index) => {
+    const face = shots[index]?.faces[0];
+    return face ? [face.box] : [];
+  });
+  const faces = unionBox(boxes);
+  if (!faces || median(boxes.map((box) => box.h)) > analysis.source.height * INSET_FACE_SHARE) {
+    return undefined;
+  }
+  const { width, height } = analysis.source;
+  const left = Math.max(0, faces.x - faces.w * 1.4);
+  const top = Math.max(0, faces.y - faces.h * 0.7);
+  const right = Math.min(width, faces.x + faces.w * 2.4);
+  const bottom = Math.min(height, faces.y + faces.h * 2);
+  // The slide's grey just beside the inset, where the slide's own background shows.
+  const beside = framesIn.flatMap((index) => {
+    const scene = analysis.frames[index]?.scene;
+    if (!scene) return [];
+    const fx =
+      left > width - right ? (left - width * 0.03) / width : (right + width * 0.03) / width;
+    return [sceneCellAt(sceneGrid(scene), fx, (top + bottom) / 2 / height).brightness];
+  });
+  // The slide pane shows the whole frame: source pixels scale straight to pane pixels.
+  const [sx, sy] = [pane.w / width, pane.h / height];
+  const x = Math.floor(left * sx);
+  const y = Math.floor(top * sy);
+  return {
+    x,
+    y,
+    w: Math.min(pane.w - x, Math.ceil(right * sx) - x),
+    h: Math.min(pane.h - y, Math.ceil(bottom * sy) - y),
+    grey: Math.round(beside.length ? median(beside) : 255),
+  };
+}
+
+/**
+ * Where the captions go in a segment whose panes are stacked, in output pixels: the stretch
+ * between the lower edge of the upper pane's face (or of the slide) and the upper edge of the
+ * lower pane's face, as the framing places faces; null when the panes are not stacked.
+ */
+export function captionGap(
+  segment: Pick<LayoutSegment, 'layout' | 'panes'>,
+): { top: number; bottom: number } | null {
+  const [upper, lower] = segment.panes;
+  if (!upper || !lower || segment.panes.length !== 2 || lower.y < upper.y + upper.h) return null;
+  const facesPerWindow =
+    segment.layout === 'split' ? SPLIT_FACES_PER_WINDOW : INSET_FACES_PER_WINDOW;
+  const faceTop = FACE_HEIGHT_IN_WINDOW - 0.5 / facesPerWindow;
+  const faceBottom = FACE_HEIGHT_IN_WINDOW + 0.5 / facesPerWindow;
+  if (segment.layout !== 'split' && segment.layout !== 'slide_speaker') return null;
+  // A slide has no face: the captions may start right under it.
+  const top = segment.layout === 'split' ? upper.y + upper.h * faceBottom : upper.y + upper.h;
+  return { top: Math.round(top), bottom: Math.round(lower.y + lower.h * faceTop) };
 }
 
 /**

@@ -19,6 +19,7 @@ import { humanAssetsDir, makeFootage, slideFontFile, SLIDE_LINES } from '../test
 import { loadFaceDetector, type FaceBox } from './detect';
 import {
   analyzeSubjects,
+  captionRegion,
   planReframe,
   reframeFilter,
   whoSpeaks,
@@ -79,6 +80,8 @@ async function render(file: string, plan: ReframePlan, name: string): Promise<st
       width: OUTPUT.width,
       height: OUTPUT.height,
       backing: verdict === 'light' ? 'box' : verdict === 'busy' ? 'outline' : 'none',
+      // Where the exporter puts them: between stacked panes, clear of the faces.
+      region: captionRegion(plan) ?? undefined,
     }),
   );
   const out = join(dir, `${name}.mp4`);
@@ -107,9 +110,13 @@ async function ocr(
   return stdout.replace(/\s+/g, ' ').toLowerCase();
 }
 
+/** The band the bottom captions occupy in an export of `plan`. */
+const bandOf = (plan: ReframePlan) =>
+  captionBand(OUTPUT.width, OUTPUT.height, 'bottom', 'source', captionRegion(plan) ?? undefined);
+
 /** The caption words, read by OCR in the band the bottom captions occupy, shortly after they start. */
-async function expectCaptionsRead(video: string, name: string): Promise<void> {
-  const band = captionBand(OUTPUT.width, OUTPUT.height, 'bottom');
+async function expectCaptionsRead(video: string, plan: ReframePlan, name: string): Promise<void> {
+  const band = bandOf(plan);
   const rect = { x: 0, y: band.top - 20, w: OUTPUT.width, h: band.bottom - band.top + 40 };
   const captions = await ocr(video, 0.9, rect, name);
   const read = wordsRead(CAPTION_WORDS.join(' '), captions);
@@ -165,6 +172,11 @@ function wholeIn(face: FaceBox, pane: Pick<Pane, 'x' | 'y' | 'w' | 'h'>): boolea
   );
 }
 
+/** Whether a face box and the caption band share any row of the frame. */
+function overlapsBand(face: FaceBox, band: { top: number; bottom: number }): boolean {
+  return face.y < band.bottom && face.y + face.h > band.top;
+}
+
 /**
  * Largest frame-to-frame move of any pane's window, in window widths per frame, leaving out the
  * jumps a plan makes on purpose (cuts, a change of speaker or layout).
@@ -213,7 +225,16 @@ describe.skipIf(!hasFootage)('9:16 exports of real-looking footage', { timeout: 
     );
     expect(withSpeaker.length / faces.length).toBeGreaterThanOrEqual(0.98);
 
-    await expectCaptionsRead(video, 'slide-captions');
+    await expectCaptionsRead(video, plan, 'slide-captions');
+    // The captions sit under the slide, clear of the speaker's face; the slide's own inset of the
+    // speaker is painted over (the detector finds no face in the slide pane).
+    const band = bandOf(plan);
+    expect(band.top).toBeGreaterThanOrEqual(slide!.y + slide!.h);
+    const speakerFaces = faces.flat().filter((face) => wholeIn(face, speaker!));
+    expect(speakerFaces.every((face) => !overlapsBand(face, band))).toBe(true);
+    const inSlide = faces.flat().filter((face) => face.y + face.h <= slide!.y + slide!.h);
+    console.log(`slide talk: ${inSlide.length} faces found in the slide pane`);
+    expect(inSlide).toEqual([]);
   });
 
   it('fitted whole, the white slide puts a box behind the white captions, and OCR reads both', async () => {
@@ -226,14 +247,24 @@ describe.skipIf(!hasFootage)('9:16 exports of real-looking footage', { timeout: 
     const readable = SLIDE_LINES.filter((line) => wordsRead(line, slideText) >= 0.8).length;
     console.log(`slide talk (fit): ${readable} of ${SLIDE_LINES.length} slide lines read`);
     expect(readable, `slide read as: ${slideText}`).toBeGreaterThanOrEqual(2);
-    await expectCaptionsRead(video, 'fit-captions');
+    await expectCaptionsRead(video, plan, 'fit-captions');
   });
 
-  it('two people sitting apart, both talking: both faces whole in at least 80% of frames', async () => {
+  it('two people sitting apart, both talking: both faces whole in at least 80% of frames, the captions between them', async () => {
     const { file, plan } = await planned('two_people', 10, { talker: 'both' });
     expect(plan.layout).toBe('split');
     const [top, bottom] = plan.segments[0]!.panes;
-    const faces = await facesInExport(await render(file, plan, 'two'), 0.5);
+    const video = await render(file, plan, 'two');
+    await expectCaptionsRead(video, plan, 'two-captions');
+    const faces = await facesInExport(video, 0.5);
+    // The caption band lies between the two faces: it crosses neither.
+    const band = bandOf(plan);
+    const overlapping = faces.flat().filter((face) => overlapsBand(face, band));
+    console.log(
+      `two people: caption band ${band.top}-${band.bottom}, ${overlapping.length} of ` +
+        `${faces.flat().length} faces overlap it`,
+    );
+    expect(overlapping).toEqual([]);
     const both = faces.filter(
       (frame) =>
         frame.some((face) => wholeIn(face, top!)) && frame.some((face) => wholeIn(face, bottom!)),

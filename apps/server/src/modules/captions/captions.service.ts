@@ -11,7 +11,12 @@ import type { FileUrls } from '../../storage/index.js';
 import type { ExportRenderer } from '../exports/export-renderer.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
 import { fileBaseName, type ExportsService } from '../exports/exports.service.js';
-import { buildClipCaptions, captionBacking, captionFontUrl, captionText } from './clip-captions.js';
+import {
+  buildClipCaptions,
+  captionFontUrl,
+  captionPlacement,
+  captionText,
+} from './clip-captions.js';
 import {
   bilingualCues,
   displayForLanguage,
@@ -46,8 +51,8 @@ export class CaptionsService {
       source.options.aspect === 'original'
         ? await this.clips.sourceSize(source.task)
         : { width: 0, height: 0 };
-    // The export's captions get a box or outline from its framing plan (when it is known yet):
-    // the preview draws the same document.
+    // The export's captions get their place and a box or outline from its framing plan (when it
+    // is known yet): the preview draws the same document.
     const framing = await this.framing.stored(source.task.mediaKey!, source.options);
     const captions = await buildClipCaptions(
       source.transcript,
@@ -55,8 +60,8 @@ export class CaptionsService {
       size,
       this.translator,
       undefined,
-      captionBacking(
-        framing?.layout === 'scale' ? undefined : framing?.plan.captionBackground,
+      captionPlacement(
+        framing?.layout === 'scale' ? undefined : framing?.plan,
         source.options.captionPosition,
       ),
     );

@@ -19,13 +19,15 @@ import {
   captionFontFiles,
   retimeWords,
   type CaptionBacking,
+  type CaptionRegion,
   type CaptionTemplateId,
   type CaptionWord,
 } from '@moments/media/captions';
 import {
+  captionRegion,
   outputSize,
-  type CaptionBackgrounds,
   type LayoutChoice,
+  type ReframePlan,
   type Size,
 } from '@moments/media/reframe';
 import { AppError } from '../../http/errors.js';
@@ -84,8 +86,8 @@ export async function buildClipCaptions(
   source: Size,
   translator: Translator,
   signal?: AbortSignal,
-  /** Help for the template on a light or busy background (see `captionBacking`). */
-  backing: CaptionBacking = 'none',
+  /** Help for the template on a light or busy background, and its place (`captionPlacement`). */
+  placement: CaptionPlacement = { backing: 'none' },
 ): Promise<ClipCaptions> {
   const frame = exportFrameSize(options.aspect, options.quality, source);
   const { words, translationLines } = await captionText(transcript, options, translator, signal);
@@ -103,21 +105,31 @@ export async function buildClipCaptions(
     turnStartsMs: transcript.segments.slice(1).map((segment) => segment.startMs),
     position: options.captionPosition,
     sizeScale: CAPTION_SIZE_SCALE[options.captionSize ?? 'medium'],
-    backing,
+    backing: placement.backing,
+    region: placement.region,
   });
   return { ass, ...frame, words, fonts: fontsUsedBy(ass) };
 }
 
+export interface CaptionPlacement {
+  backing: CaptionBacking;
+  region?: CaptionRegion;
+}
+
 /**
- * What the captions need on the picture the framing puts under them: a box on a light one (white
- * letters on a white slide), a heavy outline on a busy one, the template as it is otherwise.
+ * Where the framing lets the captions sit and what they need on the picture under them. Bottom
+ * captions of stacked panes (two people, a slide over its speaker) move into the gap between the
+ * faces, never across one. Then a box on a light picture (white letters on a white slide), a
+ * heavy outline on a busy one, the template as it is otherwise.
  */
-export function captionBacking(
-  background: CaptionBackgrounds | undefined,
+export function captionPlacement(
+  plan: Pick<ReframePlan, 'captionBackground' | 'segments'> | undefined,
   position: CaptionPosition = 'bottom',
-): CaptionBacking {
-  const verdict = background?.[position];
-  return verdict === 'light' ? 'box' : verdict === 'busy' ? 'outline' : 'none';
+): CaptionPlacement {
+  const verdict = plan?.captionBackground[position];
+  const backing = verdict === 'light' ? 'box' : verdict === 'busy' ? 'outline' : 'none';
+  const region = plan && position === 'bottom' ? captionRegion(plan) : null;
+  return region ? { backing, region } : { backing };
 }
 
 /**

@@ -19,7 +19,7 @@ import { keptSpans } from '@moments/domain/captions';
 import { retimeWords } from '@moments/media/captions';
 import {
   buildClipCaptions,
-  captionBacking,
+  captionPlacement,
   exportFrameSize,
   wordsInSpan,
   type ResolvedClipOptions,
@@ -417,8 +417,9 @@ export class ExportRenderer {
   }
 
   /**
-   * The captions, with a box or a heavy outline where the framed picture under them is light or
-   * busy (the plan's verdict), written for the render to burn in.
+   * The captions, placed clear of the faces of stacked panes, with a box or a heavy outline where
+   * the framed picture under them is light or busy (the plan's verdict), written for the render
+   * to burn in.
    */
   private async writeCaptions(
     transcript: StoredTranscript,
@@ -428,14 +429,14 @@ export class ExportRenderer {
     assFile: string,
     signal: AbortSignal,
   ): Promise<void> {
-    const background = framing.layout === 'scale' ? undefined : framing.plan.captionBackground;
+    const plan = framing.layout === 'scale' ? undefined : framing.plan;
     const captions = await buildClipCaptions(
       transcript,
       options,
       source,
       this.translator,
       signal,
-      captionBacking(background, options.captionPosition),
+      captionPlacement(plan, options.captionPosition),
     );
     await fs.writeFile(assFile, captions.ass, 'utf8');
   }

@@ -11,7 +11,7 @@ import type {
   VideoMeta,
 } from '@moments/contract';
 import { ERROR_CODES, type ExportOptions } from '@moments/contract';
-import { exportQuote } from '@moments/domain/plans';
+import { CHARGE_KIND_LABELS, exportQuote } from '@moments/domain/plans';
 import type { Translator } from '@moments/ai/translate';
 import { isCaptionTemplateId } from '@moments/media/captions';
 import type { Size } from '@moments/media/reframe';
@@ -164,7 +164,7 @@ export class ExportsService {
         { kind: charge.kind, jobId: inserted.id },
         charge.feature,
         charge.amount,
-        { tx, reason: `${charge.kind === 'export' ? 'Clip export' : 'Caption video export'}` },
+        { tx, reason: CHARGE_KIND_LABELS[charge.kind] },
       );
       // clipped/list: a moment the user exported is a clipped moment; the layout it was
       // exported with stays with the clip.

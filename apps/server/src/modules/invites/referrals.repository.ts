@@ -1,3 +1,4 @@
+import { LEDGER_REASONS } from '@moments/domain/plans';
 import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { referralCodes, referrals, users } from '../../db/schema.js';
@@ -75,7 +76,7 @@ export class ReferralsRepository {
       const reward = (userId: string, amount: number, key: string) =>
         this.ledger.grant(
           userId,
-          { source: 'reward', amount, key, reason: 'Invite reward' },
+          { source: 'reward', amount, key, reason: LEDGER_REASONS.inviteReward },
           { tx },
         );
       await reward(claimed.referrerId, amounts.referrer, `referral:${referredId}:referrer`);

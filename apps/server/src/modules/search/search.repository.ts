@@ -242,6 +242,19 @@ export class SearchRepository {
       .where(inArray(moments.id, ids));
   }
 
+  /**
+   * What makes results the same video: its owner and its address (a follow-up task, a caption
+   * task and a rerun of one link or upload all carry the same one).
+   */
+  async videoKeys(taskIds: string[]): Promise<Map<string, string>> {
+    if (!taskIds.length) return new Map();
+    const rows = await this.db
+      .select({ id: tasks.id, userId: tasks.userId, url: sql<string>`${tasks.video}->>'url'` })
+      .from(tasks)
+      .where(inArray(tasks.id, taskIds));
+    return new Map(rows.map((row) => [row.id, `${row.userId}\u0000${row.url ?? row.id}`]));
+  }
+
   tasksByIds(ids: string[]) {
     if (!ids.length) return Promise.resolve([]);
     return this.db

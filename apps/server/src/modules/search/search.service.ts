@@ -2,9 +2,11 @@ import { contentTerms } from '@moments/ai/search';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   ERROR_CODES,
+  SEARCH_MOMENTS_PER_HIT,
   SEARCH_PAGE_SIZE,
   VideoMeta as VideoMetaSchema,
   type SearchHit,
+  type SearchHitMoment,
   type SearchVideosReply,
 } from '@moments/contract';
 import { AppError } from '../../http/errors.js';
@@ -31,6 +33,30 @@ export interface SearchRequest {
   query: string;
   num?: number;
   search_id?: string;
+}
+
+/** A video's results: its best match, and its other matching moments, best first. */
+interface VideoGroup {
+  best: RankedHit;
+  moments: RankedHit[];
+}
+
+/** Two moments of one video sharing this much of the shorter one's time are one stretch. */
+const SAME_STRETCH_SHARE = 0.6;
+
+/**
+ * Whether two moments of one video are the same moment to a reader: the same title (a question
+ * task and a moment task title the same sentence alike, however they trim it), or mostly the same
+ * stretch of the talk.
+ */
+function sameStretch(
+  a: { startMs: number; endMs: number; title: string },
+  b: { startMs: number; endMs: number; title: string },
+): boolean {
+  if (a.title.trim().toLowerCase() === b.title.trim().toLowerCase()) return true;
+  const shared = Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs);
+  const shorter = Math.min(a.endMs - a.startMs, b.endMs - b.startMs);
+  return shorter > 0 && shared >= shorter * SAME_STRETCH_SHARE;
 }
 
 /** What a cursor binds: the page offset, to one query and one requester. */
@@ -80,19 +106,40 @@ export class SearchService {
       ? this.openCursor(request.search_id, request.query, userId)
       : 0;
     const ranked = await this.ranking.rank(userId, request.query);
-    const page = ranked.slice(offset, offset + num);
+    const groups = await this.byVideo(ranked);
+    const page = groups.slice(offset, offset + num);
     const items = await this.hydrate(page, request.query);
     return {
       search_id: this.makeCursor(offset + page.length, request.query, userId),
       items,
-      has_more: ranked.length > offset + num,
+      has_more: groups.length > offset + num,
     };
   }
 
+  /**
+   * One result per video, at the place of its best match; the video's other moments follow that
+   * match, best first. (One link run as a moment task, a question and a caption task is one
+   * video: it used to come back once per task, with the same snippet.)
+   */
+  private async byVideo(ranked: RankedHit[]): Promise<VideoGroup[]> {
+    const keys = await this.repo.videoKeys([...new Set(ranked.map((hit) => hit.taskId))]);
+    const groups = new Map<string, VideoGroup>();
+    for (const hit of ranked) {
+      const key = keys.get(hit.taskId) ?? hit.taskId;
+      const group = groups.get(key);
+      if (!group) groups.set(key, { best: hit, moments: [] });
+      else if (hit.momentId) group.moments.push(hit);
+    }
+    return [...groups.values()];
+  }
+
   /** The page's rows, shaped as the contract says, each with the sentence that answers. */
-  private async hydrate(page: RankedHit[], query: string): Promise<SearchHit[]> {
+  private async hydrate(groups: VideoGroup[], query: string): Promise<SearchHit[]> {
+    const page = groups.map((group) => group.best);
     const terms = contentTerms(query);
-    const momentIds = page.flatMap((hit) => (hit.momentId ? [hit.momentId] : []));
+    const momentIds = groups.flatMap((group) =>
+      [group.best, ...group.moments].flatMap((hit) => (hit.momentId ? [hit.momentId] : [])),
+    );
     const taskHits = page.filter((hit) => hit.kind === 'task');
     const [momentRows, taskRows, passageRows] = await Promise.all([
       this.repo.momentsWithTasks(momentIds),
@@ -117,8 +164,38 @@ export class SearchService {
       return (await this.nearestSnippet(query, passages, snippetTerms)) ?? snippet;
     };
 
+    /**
+     * The group's other moments that are not the same moment again: a question task and a moment
+     * task of one video often keep the same stretch (same words, start and end within a second).
+     */
+    const otherMoments = (group: VideoGroup): SearchHitMoment[] => {
+      const shown = group.best.momentId ? [momentsById.get(group.best.momentId)?.moment] : [];
+      const listed: SearchHitMoment[] = [];
+      for (const hit of group.moments) {
+        const moment = momentsById.get(hit.momentId!)?.moment;
+        if (!moment || listed.length >= SEARCH_MOMENTS_PER_HIT) continue;
+        if (shown.some((other) => other && sameStretch(other, moment))) continue;
+        shown.push(moment);
+        listed.push({
+          moment_id: moment.id,
+          title: moment.title,
+          snippet: bestSnippet(
+            [
+              { text: moment.transcript, startMs: moment.startMs },
+              { text: moment.description, startMs: moment.startMs },
+            ],
+            snippetTerms,
+          ).text,
+          start_ms: moment.startMs,
+          score: moment.score,
+        });
+      }
+      return listed;
+    };
+
     const items: SearchHit[] = [];
-    for (const hit of page) {
+    for (const group of groups) {
+      const hit = group.best;
       if (hit.momentId) {
         const row = momentsById.get(hit.momentId);
         if (!row) continue; // deleted between the two queries
@@ -141,6 +218,7 @@ export class SearchService {
           snippet: snippet.text,
           start_ms: moment.startMs,
           score: moment.score,
+          moments: otherMoments(group),
         });
         continue;
       }
@@ -167,6 +245,7 @@ export class SearchService {
         // Where the matched sentence is heard; for a passage found by meaning, where it starts.
         start_ms: snippet.matched ? snippet.startMs : (answering?.start_ms ?? null),
         score: null,
+        moments: otherMoments(group),
       });
     }
     return items;

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { findOwned } from '../../db/owned.js';
-import { jobs } from '../../db/schema.js';
+import { jobs, moments, tasks } from '../../db/schema.js';
 
 export type ExportRow = typeof jobs.$inferSelect;
 
@@ -18,8 +18,23 @@ export class ClipSharesRepository {
     await this.db.update(jobs).set({ shareId }).where(eq(jobs.id, jobId));
   }
 
-  async byShareId(shareId: string): Promise<ExportRow | undefined> {
-    const [job] = await this.db.select().from(jobs).where(eq(jobs.shareId, shareId)).limit(1);
-    return job;
+  /** The shared export with where it came from: its video's title and its moment's own words. */
+  async byShareId(
+    shareId: string,
+  ): Promise<{ job: ExportRow; videoTitle: string | null; momentText: string | null } | undefined> {
+    const [row] = await this.db
+      .select({
+        job: jobs,
+        videoTitle: sql<string | null>`${tasks.video}->>'title'`,
+        momentText: sql<
+          string | null
+        >`coalesce(nullif(${moments.description}, ''), ${moments.transcript})`,
+      })
+      .from(jobs)
+      .leftJoin(tasks, eq(tasks.id, jobs.taskId))
+      .leftJoin(moments, eq(moments.id, jobs.momentId))
+      .where(eq(jobs.shareId, shareId))
+      .limit(1);
+    return row;
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { thumbnailPath } from '@moments/contract';
+import { outputSize } from '@moments/domain/frame';
 import { AppError, notFound } from '../../http/errors.js';
 import type { ClipSharesRepository } from './clip-shares.repository.js';
 
@@ -13,6 +14,12 @@ export interface SharedClip {
   /** Key of the MP4 in storage (served only while the share lasts). */
   fileKey: string;
   posterUrl: string | null;
+  /** The MP4's frame size when the export fixed it (a reframed aspect), for players and previews. */
+  width: number | null;
+  height: number | null;
+  /** Where it came from: the video's title and the moment's own words, when they still exist. */
+  videoTitle: string | null;
+  momentText: string | null;
 }
 
 export const sharedClipPath = (shareId: string) => `/s/${shareId}?clip=1`;
@@ -44,14 +51,28 @@ export class ClipSharesService {
   /** The shared clip, or 404 when the link is unknown or was revoked. */
   async shared(shareId: string): Promise<SharedClip> {
     if (!SHARE_ID.test(shareId)) throw notFound('Shared clip');
-    const job = await this.repo.byShareId(shareId);
+    const row = await this.repo.byShareId(shareId);
+    const job = row?.job;
     if (!job || job.status !== 'DONE' || !job.fileKey) throw notFound('Shared clip');
+    const options = (job.options ?? {}) as { aspect?: string; quality?: string };
+    // An "original" export keeps its source's shape, which the job does not record.
+    const size =
+      options.aspect && /^\d+:\d+$/.test(options.aspect)
+        ? outputSize(
+            options.aspect as `${number}:${number}`,
+            options.quality === '720p' ? '720p' : '1080p',
+          )
+        : null;
     return {
       shareId,
       title: job.title || 'Clip',
       durationMs: job.durationMs,
       fileKey: job.fileKey,
       posterUrl: job.posterKey ? thumbnailPath('job', job.id) : null,
+      width: size?.width ?? null,
+      height: size?.height ?? null,
+      videoTitle: row?.videoTitle || null,
+      momentText: row?.momentText || null,
     };
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { injectPreviewTags } from './shares.controller.js';
+import { clipDescription } from './shares.service.js';
 
 const INDEX =
   '<!doctype html><html><head><title>Moments</title></head><body><div id="root"></div></body></html>';
@@ -30,5 +31,41 @@ describe('link preview tags of /s/ pages', () => {
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<img');
     expect(html).toContain('content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+  });
+
+  it('previews a vertical clip with its size and says what the clip is', () => {
+    const description = clipDescription({
+      duration_ms: 42_400,
+      video_title: 'The kitchen show',
+      about: 'Let the dough rest overnight in the fridge.',
+    });
+    expect(description).toBe(
+      'A 42 s clip from “The kitchen show”: Let the dough rest overnight in the fridge.',
+    );
+    expect(clipDescription({ duration_ms: null, video_title: null, about: null })).toBe(
+      'A clip, made with Moments.',
+    );
+    expect(
+      clipDescription({ duration_ms: 1000, video_title: 'T', about: 'word '.repeat(80) }).length,
+    ).toBeLessThanOrEqual(200);
+    const html = injectPreviewTags(
+      INDEX,
+      {
+        title: 'Best bit',
+        description,
+        image: 'https://moments.test/api/thumbnail/job/j1',
+        imageSize: { width: 1080, height: 1920 },
+        video: { url: 'https://moments.test/api/share/s1/clip.mp4', width: 1080, height: 1920 },
+      },
+      'https://moments.test/s/s1?clip=1',
+    );
+    for (const [property, value] of [
+      ['og:image:width', '1080'],
+      ['og:image:height', '1920'],
+      ['og:video:width', '1080'],
+      ['og:video:height', '1920'],
+    ]) {
+      expect(html).toContain(`<meta property="${property}" content="${value}" />`);
+    }
   });
 });

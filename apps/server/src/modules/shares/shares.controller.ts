@@ -27,11 +27,23 @@ export function injectPreviewTags(indexHtml: string, tags: PreviewTags, url: str
     ['og:description', tags.description],
     ['og:url', url],
     ...(tags.image ? [['og:image', tags.image]] : []),
+    ...(tags.image && tags.imageSize
+      ? [
+          ['og:image:width', String(tags.imageSize.width)],
+          ['og:image:height', String(tags.imageSize.height)],
+        ]
+      : []),
     ...(video
       ? [
           ['og:video', video.url],
           ['og:video:secure_url', video.url],
           ['og:video:type', 'video/mp4'],
+          ...(video.width && video.height
+            ? [
+                ['og:video:width', String(video.width)],
+                ['og:video:height', String(video.height)],
+              ]
+            : []),
           ...(video.durationSec !== undefined
             ? [['video:duration', String(video.durationSec)]]
             : []),

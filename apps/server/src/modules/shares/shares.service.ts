@@ -12,8 +12,24 @@ export interface PreviewTags {
   title: string;
   description: string;
   image?: string;
-  /** A playable MP4 (og:video), with its length in seconds when known. */
-  video?: { url: string; durationSec?: number };
+  /** A playable MP4 (og:video), with its length in seconds and frame size when known. */
+  video?: { url: string; durationSec?: number; width?: number; height?: number };
+  /** The preview image's size (og:image:width/height), when known. */
+  imageSize?: { width: number; height: number };
+}
+
+/**
+ * What a shared clip is, for its link preview: its length, the video it was cut from and the
+ * moment's own words ("A 42 s clip from “Kitchen show”: Let the dough rest overnight…").
+ */
+export function clipDescription(
+  page: Pick<Extract<SharedPage, { kind: 'clip' }>, 'duration_ms' | 'video_title' | 'about'>,
+): string {
+  const seconds = page.duration_ms ? Math.round(page.duration_ms / 1000) : null;
+  const clip = seconds ? `A ${seconds} s clip` : 'A clip';
+  const from = page.video_title ? `${clip} from “${page.video_title}”` : clip;
+  const text = page.about ? `${from}: ${page.about}` : `${from}, made with Moments.`;
+  return text.length > 200 ? `${text.slice(0, 199).trimEnd()}…` : text;
 }
 
 /** Which kind of /s/ page: `?note=1` a note, `?clip=1` an exported clip, else a summary. */
@@ -43,6 +59,10 @@ export class SharesService {
         duration_ms: clip.durationMs,
         video_url: sharedClipVideoPath(shareId),
         poster_url: clip.posterUrl,
+        width: clip.width,
+        height: clip.height,
+        video_title: clip.videoTitle,
+        about: clip.momentText ? clip.momentText.slice(0, 300) : null,
       };
     }
     if (kind === 'note') {
@@ -63,13 +83,17 @@ export class SharesService {
     const page = await this.page(shareId, kind).catch(() => undefined);
     if (!page) return undefined;
     if (page.kind === 'clip') {
+      const size = page.width && page.height ? { width: page.width, height: page.height } : null;
       return {
         title: page.title,
-        description: 'A clip made with Moments.',
+        description: clipDescription(page),
         image: page.poster_url ?? undefined,
+        // The poster is a frame of the clip: the clip's own size.
+        ...(size && page.poster_url ? { imageSize: size } : {}),
         video: {
           url: page.video_url,
           ...(page.duration_ms ? { durationSec: Math.round(page.duration_ms / 1000) } : {}),
+          ...(size ?? {}),
         },
       };
     }

@@ -35,7 +35,8 @@ export const INGEST_MESSAGES = {
   'ingest.upload.resume': 'Resume',
   'ingest.upload.remove': 'Remove',
   'ingest.upload.cancel': 'Cancel',
-  'ingest.upload.unsupported': '“{name}” is not a supported video. Upload an {extensions} file.',
+  'ingest.upload.unsupported':
+    '“{name}” is not a supported video. Upload a file of type {extensions}.',
   'ingest.upload.empty': '“{name}” is empty.',
   'ingest.upload.interrupted':
     'The upload was interrupted. Check your connection and press Resume.',
@@ -77,8 +78,9 @@ export const INGEST_MESSAGES = {
   'ingest.start.pickLanguage': 'Pick a language',
   'ingest.start.noTranslation': 'No translation',
   'ingest.start.needsLlm':
-    'Translation needs a configured LLM endpoint (LLM_BASE_URL) on this server.',
-  'ingest.start.languageNeedsLlm': '{language} (needs an LLM endpoint)',
+    'This server makes captions in the language spoken (it transcribes 99 languages) but cannot translate them yet: translation needs a language model, which whoever runs this server can add.',
+  'ingest.start.needsLlmHow': 'How translation is added',
+  'ingest.start.languageNeedsLlm': '{language} (not on this server yet)',
   'ingest.start.audience': 'Audience (optional)',
   'ingest.start.audienceExample': 'e.g. startup founders',
   'ingest.start.audienceHelp': 'Moments picks clips that speak to them.',
@@ -89,6 +91,7 @@ export const INGEST_MESSAGES = {
 
   // Languages offered in the start form.
   'ingest.language.auto': 'Detect automatically',
+  'ingest.language.unknown': 'language not known',
   'ingest.language.en': 'English',
   'ingest.language.es': 'Spanish',
   'ingest.language.fr': 'French',

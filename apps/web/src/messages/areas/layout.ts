@@ -6,6 +6,8 @@ export const LAYOUT_MESSAGES = {
   'layout.upgrade': 'Upgrade',
   'layout.tools': 'Tools',
   'layout.community': 'Community',
+  'layout.community.intro':
+    'Questions, ideas or trouble? Write to the people who run this server; they answer by email.',
   'layout.accountSettingsFor': 'Account settings for {name}',
   'layout.brandHome': '{brand} home',
   'layout.menu.home': 'Home',
@@ -17,4 +19,6 @@ export const LAYOUT_MESSAGES = {
   'layout.notifications.emptyText': 'Finished exports and video tasks will show up here.',
   'layout.notifications.seeAll': 'See all notifications',
   'layout.video.views': '{views} views',
+  'layout.video.uploaded': 'Uploaded file',
+  'layout.video.from': 'From {source}',
 } as const;

@@ -5,11 +5,11 @@ export const MAIL_MESSAGES = {
   'mail.unsubscribe.doneTitle': 'You are unsubscribed',
   'mail.unsubscribe.invalid':
     'This unsubscribe link is not valid. Use the link from the mail exactly as it came, or choose which mails you get in',
-  // "Stop <b>news</b> mails to …": the sentence split around the mail category in bold.
-  'mail.unsubscribe.askBefore': 'Stop',
-  'mail.unsubscribe.askAfter': 'mails to {email}? Other mails from Moments are not affected.',
+  // The question, then the kind of mail in bold on a line of its own, then what stays.
+  'mail.unsubscribe.ask': 'Stop sending this kind of mail to {email}?',
+  'mail.unsubscribe.others': 'Other mails from Moments are not affected.',
   'mail.unsubscribe.button': 'Unsubscribe',
   'mail.unsubscribe.done':
-    '{email} no longer gets {category} mails. You can turn them back on any time in',
+    '{email} no longer gets this kind of mail: {category}. You can turn it back on any time in',
   'mail.unsubscribe.settingsProfile': 'Settings → Profile',
 } as const;

@@ -7,6 +7,16 @@ export const NOTIFICATIONS_MESSAGES = {
   'notifications.task.failedBodyWithReason': '“{title}” could not be processed. {reason}',
   'notifications.task.ready': 'Your video is ready',
   'notifications.task.readyBody': '“{title}” has finished processing.',
+  // A finished task, named by what it made.
+  'notifications.task.ready.viral': 'Your moments are ready',
+  'notifications.task.readyBody.viral':
+    'The viral moments of “{title}” are ready to watch and clip.',
+  'notifications.task.ready.search': 'Your answers are ready',
+  'notifications.task.readyBody.search':
+    'The moments of “{title}” that answer your question are ready.',
+  'notifications.task.ready.caption': 'Your captions are ready',
+  'notifications.task.readyBody.caption':
+    'The captions of “{title}” are ready to style and export.',
   'notifications.export.untitled.video': 'Your video',
   'notifications.export.untitled.moment': 'Your moment',
   'notifications.export.failed': 'Export failed',

@@ -10,7 +10,8 @@ export const PAGES_MESSAGES = {
   'pages.home.viral.title': 'Find viral moments',
   'pages.home.viral.text': 'Turn long videos into ranked short clips.',
   'pages.home.captions.title': 'Animated captions',
-  'pages.home.captions.text': 'Word-by-word captions in 100+ languages.',
+  'pages.home.captions.text':
+    'Word-by-word captions in the language spoken: 99 languages are transcribed. Translation when the server has a language model set up.',
   'pages.home.reframe.title': 'One-click reframing',
   'pages.home.reframe.text': 'Keep the speaker in frame for every platform.',
   'pages.home.sources.title': 'Any source',
@@ -110,10 +111,36 @@ export const PAGES_MESSAGES = {
   'pages.credits.bucket.plan': 'Plan credits',
   'pages.credits.bucket.reward': 'Rewards',
   'pages.credits.bucket.purchased': 'Bought credits',
-  'pages.credits.kind.charge': 'charge',
-  'pages.credits.kind.refund': 'refund',
-  'pages.credits.kind.grant': 'grant',
-  'pages.credits.kind.expire': 'expire',
+  // The line of a history row naming what moved, when it is not credits.
+  'pages.credits.feature.FREE_TOOL_CREDIT': 'Free tool credits',
+  'pages.credits.feature.CANVAS_EXPORT': 'Clip exports of your plan',
+  'pages.credits.unlimitedExports': 'Unlimited exports',
+  // What a history row is: the ledger's own reasons are never shown.
+  'pages.credits.line.charge': '{work}',
+  'pages.credits.line.refund': 'Refund: {work}',
+  'pages.credits.line.work.task-run': 'Viral moments',
+  'pages.credits.line.work.question': 'Question',
+  'pages.credits.line.work.caption-task': 'Caption task',
+  'pages.credits.line.work.summary': 'Summary',
+  'pages.credits.line.work.summary-refresh': 'Summary refresh',
+  'pages.credits.line.work.export': 'Clip export',
+  'pages.credits.line.work.caption-export': 'Caption video export',
+  'pages.credits.line.work.unknown': 'Work',
+  'pages.credits.line.plan.START': 'Plan started: {plan}',
+  'pages.credits.line.plan.CREATE': 'Plan started: {plan}',
+  'pages.credits.line.plan.Recharge': 'Plan renewed: {plan}',
+  'pages.credits.line.plan.UPGRADE': 'Plan changed to {plan}',
+  'pages.credits.line.plan.UNSUBSCRIBE': 'Plan cancelled, back to {plan}',
+  'pages.credits.line.plan.RESUBSCRIBE': 'Plan resumed: {plan}',
+  'pages.credits.line.plan.CREDIT': 'Plan credits: {plan}',
+  'pages.credits.line.planEnd': 'Unused plan credits ended with the period',
+  'pages.credits.line.topUp': 'Credits bought',
+  'pages.credits.line.inviteReward': 'Invite reward',
+  'pages.credits.line.other': 'Credit change',
+  'pages.credits.kind.charge': 'Spent',
+  'pages.credits.kind.refund': 'Given back',
+  'pages.credits.kind.grant': 'Added',
+  'pages.credits.kind.expire': 'Expired',
   'pages.credits.exports.one': '{sign}{count} export',
   'pages.credits.exports.other': '{sign}{count} exports',
   'pages.credits.deletedWork': 'Deleted work',
@@ -143,6 +170,9 @@ export const PAGES_MESSAGES = {
   'pages.profile.noAllowances': 'Your plan has no usage allowances yet.',
   'pages.profile.feature': 'Feature',
   'pages.profile.used': 'Used',
+  // A limit on each video, not an allowance used up.
+  'pages.profile.eachVideo': 'Applies to each video',
+  'pages.profile.minutesPerVideo': '{minutes} min per video',
   'pages.profile.limit': 'Limit',
   'pages.profile.remaining': 'Remaining',
 
@@ -152,7 +182,7 @@ export const PAGES_MESSAGES = {
     'You give it a long video by link or upload. Moments transcribes it, finds the moments most likely to work as short clips, adds word-by-word animated captions, reframes them for vertical platforms and exports MP4 files.',
   'pages.faq.sources.q': 'Which video sources are supported?',
   'pages.faq.sources.a':
-    'Links from YouTube, Google Drive, Dailymotion, Vimeo, TikTok, Facebook, Twitch and Bilibili, direct links to media files, and uploads of mp4, mov and webm files.',
+    'Links from YouTube, Google Drive, Dailymotion, Vimeo, TikTok, Facebook, Twitch and Bilibili, direct links to media files, and uploads of MP4, MOV and WebM files.',
   'pages.faq.credits.q': 'How are credits counted?',
   'pages.faq.credits.a':
     'Tasks and the whole-video caption export use credits; the cost is shown before you start. Failed tasks and exports are refunded. Settings → Credits shows every movement and what is left.',
@@ -161,7 +191,10 @@ export const PAGES_MESSAGES = {
     'The task card in Library → Video tasks shows the link or file it came from and the reason, for example a link that answered 404, a private video, or a file without an audio track. Fix the cause and press Retry; a failed task used no credits.',
   'pages.faq.clip.q': 'How do I get a vertical clip with captions?',
   'pages.faq.clip.a':
-    'Open a moment, press Clip, pick the aspect ratio and a caption template, adjust the start and end, and export. You get a notification (and a mail when you are away) when the file is ready.',
+    'Open a moment, press Edit clip, pick the aspect ratio and a caption template, adjust the start and end, and export. You get a notification (and a mail when you are away) when the file is ready.',
+  'pages.faq.translation.q': 'Can captions be translated?',
+  'pages.faq.translation.a':
+    'This server transcribes speech in 99 languages and makes captions in the language spoken. Translating captions into another language needs an OpenAI-compatible language model (a hosted one, or Ollama or vLLM on your own machine). Whoever runs this server adds one by setting LLM_BASE_URL and LLM_MODEL in its .env file and restarting it; the Configuration section of the README and docs/configuration.md describe both settings. The translation languages are offered as soon as the server has one.',
   'pages.faq.invites.q': 'How do invites work?',
   'pages.faq.invites.a':
     'Share your link from Invite friends. When a friend signs up through it and starts a first paid plan, you both get credits, once per friend.',
@@ -184,6 +217,7 @@ export const PAGES_MESSAGES = {
 
   // Settings → Plan.
   'pages.plan.paymentSuccess': 'Enjoy your subscription! Refresh the page to see the latest data.',
+  'pages.plan.topUpSuccess': 'Your credits were added. Refresh the page to see your new balance.',
   'pages.plan.loadFailed': 'The plans could not be loaded.',
   'pages.plan.continues': 'Your subscription continues.',
   'pages.plan.whatCreditsBuy': 'What credits buy',
@@ -230,6 +264,9 @@ export const PAGES_MESSAGES = {
   'pages.plan.cancelsAtPeriodEnd': 'Cancels at the end of the period',
   'pages.plan.monthly': 'Monthly',
   'pages.plan.yearlySave': 'Yearly · save 50%',
+  // Under a yearly plan's price: the saving against the same plan paid monthly.
+  'pages.plan.savedAgainstMonthly':
+    'Save {percent}% (${saved} a month) against paying ${monthly} monthly',
   'pages.plan.subscription': 'Subscription',
   'pages.plan.portalText':
     'Payment method, billing address and receipts are in the billing portal.',

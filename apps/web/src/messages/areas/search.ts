@@ -17,5 +17,7 @@ export const SEARCH_MESSAGES = {
   'search.hit.moment': 'Moment',
   'search.hit.ownVideo': 'Your video',
   'search.hit.fromVideo': 'from {title}',
+  'search.hit.moreMoments': 'More moments of this video',
+  'search.hit.momentAt': '{title}, at {time}',
   'search.shared.title': 'Shared moments',
 } as const;

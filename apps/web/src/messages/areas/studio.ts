@@ -73,7 +73,7 @@ export const STUDIO_MESSAGES = {
   'studio.display.none': 'No captions',
   'studio.translateInto': 'Translate into',
   'studio.translateInto.placeholder': 'Pick a language',
-  'studio.translateInto.needsLlm': '{language} (needs an LLM endpoint)',
+  'studio.translateInto.needsLlm': '{language} (not on this server yet)',
 
   'studio.text.label': 'Transcript of the clip',
   'studio.text.help': 'Fix misheard words here; the captions of the words you change are re-timed.',
@@ -87,6 +87,7 @@ export const STUDIO_MESSAGES = {
 
   'studio.preview': 'Clip preview',
   'studio.preview.analysing': 'Analysing framing…',
+  'studio.preview.loading': 'Loading the preview…',
   'studio.preview.play': 'Play preview',
   'studio.preview.pause': 'Pause preview',
   'studio.preview.position': 'Preview position',

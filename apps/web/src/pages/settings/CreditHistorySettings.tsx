@@ -1,10 +1,13 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { CreditMovement } from '@moments/contract';
 import { formatCredits } from '@moments/domain/format';
+import { CHARGE_KINDS, ledgerLine, type ChargeKind } from '@moments/domain/plans';
+import { PLAN_CHANGE_ACTIONS } from '@moments/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { fetchCreditHistory } from '../../api/billing';
+import { describePlan } from '../../account/plan';
 import { t, type MessageKey } from '../../messages/catalogue';
 import { creditMovementText } from '../../messages/domain';
 
@@ -30,6 +33,52 @@ const KIND_COLORS: Record<CreditMovement['kind'], string> = {
   expire: 'gray',
 };
 const PAGE_SIZE = 20;
+
+const workWords = (work: ChargeKind | null) =>
+  t(
+    work && (CHARGE_KINDS as readonly string[]).includes(work)
+      ? (`pages.credits.line.work.${work}` as MessageKey)
+      : 'pages.credits.line.work.unknown',
+  );
+
+/** What a row is, in the catalogue's words: the ledger's stored reason is for operators. */
+function lineText(movement: CreditMovement): string {
+  const line = ledgerLine(movement);
+  switch (line.what) {
+    case 'charge':
+      return t('pages.credits.line.charge', { work: workWords(line.work) });
+    case 'refund':
+      // A refund that records its cause says why the credits went back.
+      return movement.refund_cause && movement.charge_kind
+        ? creditMovementText(movement)
+        : t('pages.credits.line.refund', { work: workWords(line.work) });
+    case 'plan': {
+      const action = line.action ?? 'START';
+      const key = (PLAN_CHANGE_ACTIONS as readonly string[]).includes(action)
+        ? (`pages.credits.line.plan.${action}` as MessageKey)
+        : 'pages.credits.line.plan.START';
+      return t(key, { plan: describePlan(line.plan) });
+    }
+    case 'plan-end':
+      return t('pages.credits.line.planEnd');
+    case 'top-up':
+      return t('pages.credits.line.topUp');
+    case 'invite-reward':
+      return t('pages.credits.line.inviteReward');
+    case 'other':
+      return t('pages.credits.line.other');
+  }
+}
+
+const FEATURE_LINES: Record<string, MessageKey> = {
+  FREE_TOOL_CREDIT: 'pages.credits.feature.FREE_TOOL_CREDIT',
+  CANVAS_EXPORT: 'pages.credits.feature.CANVAS_EXPORT',
+};
+/** Which balance moved: the bucket for credits, the allowance for the plan's other features. */
+const movedWhat = (movement: CreditMovement) => {
+  const key = FEATURE_LINES[movement.feature];
+  return key ? t(key) : bucketLabel(movement.bucket);
+};
 /** The balance cards, in the order credits are spent. */
 const BUCKETS = ['plan', 'reward', 'purchased'] as const;
 
@@ -37,13 +86,15 @@ const BUCKETS = ['plan', 'reward', 'purchased'] as const;
 const signed = (units: number) =>
   `${units > 0 ? '+' : units < 0 ? '−' : ''}${formatCredits(Math.abs(units))}`;
 /** Exports count the plan's exports, not credits. */
-const unitsOf = (movement: Pick<CreditMovement, 'feature'>, units: number) =>
-  movement.feature === 'CANVAS_EXPORT'
-    ? t(Math.abs(units) === 1 ? 'pages.credits.exports.one' : 'pages.credits.exports.other', {
-        sign: units > 0 ? '+' : '',
-        count: units,
-      })
-    : signed(units);
+const unitsOf = (movement: Pick<CreditMovement, 'feature' | 'balance_after'>, units: number) =>
+  movement.feature === 'CANVAS_EXPORT' && movement.balance_after === null && units === 0
+    ? t('pages.credits.unlimitedExports')
+    : movement.feature === 'CANVAS_EXPORT'
+      ? t(Math.abs(units) === 1 ? 'pages.credits.exports.one' : 'pages.credits.exports.other', {
+          sign: units > 0 ? '+' : '',
+          count: units,
+        })
+      : signed(units);
 
 function workLink(movement: CreditMovement) {
   const title =
@@ -124,13 +175,22 @@ export function CreditHistorySettings() {
                 <Table.Td>
                   <Stack gap={2}>
                     <Group gap={6} wrap="wrap">
-                      <Badge size="xs" variant="light" color={KIND_COLORS[movement.kind]}>
+                      <Badge
+                        size="xs"
+                        variant="light"
+                        color={KIND_COLORS[movement.kind]}
+                        c={`${KIND_COLORS[movement.kind]}.9`}
+                        // A word, not a code: never shown in capitals.
+                        tt="none"
+                      >
                         {t(KIND_LABELS[movement.kind])}
                       </Badge>
-                      <Text size="sm">{creditMovementText(movement)}</Text>
+                      <Text size="sm" data-testid="credit-line">
+                        {lineText(movement)}
+                      </Text>
                     </Group>
                     <Text size="xs" c="dimmed">
-                      {bucketLabel(movement.bucket)}
+                      {movedWhat(movement)}
                     </Text>
                     {workLink(movement)}
                   </Stack>

@@ -26,12 +26,14 @@ const FAQ: Array<{ q: MessageKey; a: MessageKey; more?: ReactNode }> = [
   { q: 'pages.faq.credits.q', a: 'pages.faq.credits.a', more: <PriceList /> },
   { q: 'pages.faq.failed.q', a: 'pages.faq.failed.a' },
   { q: 'pages.faq.clip.q', a: 'pages.faq.clip.a' },
+  { q: 'pages.faq.translation.q', a: 'pages.faq.translation.a' },
   { q: 'pages.faq.invites.q', a: 'pages.faq.invites.a' },
   { q: 'pages.faq.emails.q', a: 'pages.faq.emails.a' },
   { q: 'pages.faq.data.q', a: 'pages.faq.data.a' },
 ];
 
-function FeedbackForm() {
+/** The feedback form: signed in, sent as the user; a visitor gives an email to answer to. */
+export function FeedbackForm() {
   const { status } = useSession();
   const signedIn = status === 'authenticated';
   const [content, setContent] = useState('');
@@ -98,7 +100,10 @@ function FeedbackForm() {
   );
 }
 
-/** /settings/faq; `?feedback=1` (legacy user-feedback link) opens the feedback form. */
+/**
+ * /settings/faq; `?feedback=1` (legacy user-feedback link) opens the feedback form, `?question=`
+ * opens that answer (the start form links to `translation`).
+ */
 export function FaqSettings() {
   const [params, setParams] = useSearchParams();
   const open = params.get('feedback') === '1';
@@ -133,7 +138,10 @@ export function FaqSettings() {
         <Title order={2} size="h4" mb="md">
           {t('pages.faq.title')}
         </Title>
-        <Accordion variant="separated">
+        <Accordion
+          variant="separated"
+          defaultValue={params.get('question') ? `pages.faq.${params.get('question')}.q` : null}
+        >
           {FAQ.map(({ q, a, more }) => (
             <Accordion.Item key={q} value={q}>
               <Accordion.Control>{t(q)}</Accordion.Control>

@@ -81,12 +81,14 @@ export function PlanSettings() {
     const { history, isNew } = trackPaymentSession(readSessionHistory(), sessionId);
     writeStored(STORAGE_KEYS.paymentSessions, JSON.stringify(history));
     if (isNew) {
-      flash(t('pages.plan.paymentSuccess'));
+      // The spec's message thanks for a subscription; a top-up bought credits.
+      flash(t(params.get('topup') ? 'pages.plan.topUpSuccess' : 'pages.plan.paymentSuccess'));
       reloadSoon();
     }
     setParams(
       (prev) => {
         prev.delete('session_id');
+        prev.delete('topup');
         return prev;
       },
       { replace: true },

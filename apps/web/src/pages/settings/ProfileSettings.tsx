@@ -52,6 +52,25 @@ function EntitlementRow({ entitlement }: { entitlement: Entitlement }) {
   const remaining = remainingUnits(entitlement);
   const unlimited = limit === -1;
   const usedPercent = unlimited || limit <= 0 ? 0 : Math.min(100, (usage / limit) * 100);
+  if (feature === 'MAX_VIDEO_MINUTES') {
+    // A limit on each video, nothing that is used up: no "Used 0".
+    return (
+      <Table.Tr>
+        <Table.Td>
+          <Text fw={500}>{featureLabel(feature)}</Text>
+        </Table.Td>
+        <Table.Td>{t('pages.profile.eachVideo')}</Table.Td>
+        <Table.Td>{unlimited ? t('pages.unlimited') : amount(feature, limit)}</Table.Td>
+        <Table.Td>
+          <Text fw={600}>
+            {unlimited
+              ? t('pages.unlimited')
+              : t('pages.profile.minutesPerVideo', { minutes: limit })}
+          </Text>
+        </Table.Td>
+      </Table.Tr>
+    );
+  }
   return (
     <Table.Tr>
       <Table.Td>

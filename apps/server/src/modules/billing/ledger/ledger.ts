@@ -1,7 +1,9 @@
 import { CHARGE_REFUSALS, ERROR_STATUS, type PlanChangeAction } from '@moments/contract';
 import {
   CHARGE_KIND_LABELS,
+  LEDGER_REASONS,
   entitlementsForPlan,
+  planGrantReason,
   type RefundCause,
   splitCharge,
   type BucketBalance,
@@ -167,7 +169,7 @@ export class Ledger {
         if (!charge || charge.kind !== 'charge') return false;
         owner = charge.userId;
         await this.repo.lockUser(tx, charge.userId);
-        const reason = `Refund: ${charge.reason}`;
+        const reason = `${LEDGER_REASONS.refundPrefix}${charge.reason}`;
         const claimed = await this.repo.claim(tx, {
           key: `refund:${opKey}`,
           userId: charge.userId,
@@ -232,7 +234,7 @@ export class Ledger {
         }
         const grants = entitlementsForPlan(request.plan).filter((g) => isBalanceFeature(g.feature));
         const credit = grants.find((g) => g.feature === 'CREDIT')?.limit ?? 0;
-        const reason = `${request.action ?? 'Start'} ${request.plan}`;
+        const reason = planGrantReason(request.action, request.plan);
         const claimed = await this.repo.claim(tx, {
           key: request.key,
           userId,
@@ -242,7 +244,7 @@ export class Ledger {
           reason,
         });
         if (!claimed) return false;
-        await this.expireIn(tx, userId, `${request.key}:expire`, 'End of the plan period');
+        await this.expireIn(tx, userId, `${request.key}:expire`, LEDGER_REASONS.planPeriodEnd);
         for (const grant of grants) {
           await this.setPlanBucket(tx, userId, grant.feature, grant.limit, {
             operationKey: request.key,

@@ -21,7 +21,7 @@ const TopUpPack = TopUpBody.extend({
 /** Invoices, credit top-ups, the billing portal, the cancel survey and the enterprise form. */
 export function registerAccountRoutes(app: App, context: BillingRouteContext) {
   const { checkouts, account } = context.billing;
-  const { billingOn, origin, urlsFor } = context;
+  const { billingOn, origin, urlsFor, topUpUrls } = context;
 
   app.get(
     '/api/payment/invoice',
@@ -54,7 +54,7 @@ export function registerAccountRoutes(app: App, context: BillingRouteContext) {
           currentUser(request).id,
           request.body.price,
           request.body.quantity,
-          urlsFor(),
+          topUpUrls(),
         ),
       ),
   );

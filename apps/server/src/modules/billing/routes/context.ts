@@ -29,6 +29,11 @@ export function billingRouteContext(options: BillingRoutesOptions) {
     const page = `${origin}${PLAN_PAGE}${period ? `?type=${period}` : ''}`;
     return { returnUrl: page, cancelUrl: page };
   };
+  /** The plan page, told that the checkout was a credit top-up (it thanks for credits, not a plan). */
+  const topUpUrls = () => {
+    const page = `${origin}${PLAN_PAGE}?topup=1`;
+    return { returnUrl: page, cancelUrl: `${origin}${PLAN_PAGE}` };
+  };
   const withSessionId = (url: string, id: string) =>
     `${url}${url.includes('?') ? '&' : '?'}session_id=${encodeURIComponent(id)}`;
   /** The signed-in user's id, or null after redirecting a page request to the login. */
@@ -37,7 +42,7 @@ export function billingRouteContext(options: BillingRoutesOptions) {
     void reply.redirect(`/login?redirect=${encodeURIComponent(request.url)}`);
     return null;
   };
-  return { ...options, billingOn, origin, urlsFor, withSessionId, userOrLogin };
+  return { ...options, billingOn, origin, urlsFor, topUpUrls, withSessionId, userOrLogin };
 }
 
 export type BillingRouteContext = ReturnType<typeof billingRouteContext>;

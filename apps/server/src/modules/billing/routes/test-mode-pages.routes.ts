@@ -24,7 +24,9 @@ const CardForm = z
 /** The TEST MODE provider's own pages: checkout, invoice and portal. */
 export function registerTestModePages(app: App, context: BillingRouteContext) {
   const { checkouts, account } = context.billing;
-  const { urlsFor, withSessionId, userOrLogin } = context;
+  const { urlsFor, topUpUrls, withSessionId, userOrLogin } = context;
+  const urlsOf = (session: { kind: string; plan: string | null }) =>
+    session.kind === 'subscription' ? urlsFor(session.plan) : topUpUrls();
 
   // Forms post urlencoded bodies, parsed only in this scope.
   void app.register(async (scope) => {
@@ -45,7 +47,7 @@ export function registerTestModePages(app: App, context: BillingRouteContext) {
           userId,
           (request.params as { id: string }).id,
         );
-        const urls = urlsFor(session.plan);
+        const urls = urlsOf(session);
         reply.type('text/html; charset=utf-8');
         if (session.status !== 'open') return closedCheckoutPage(urls.returnUrl);
         return checkoutPage({
@@ -78,7 +80,7 @@ export function registerTestModePages(app: App, context: BillingRouteContext) {
         const card = { number: form.number, expiry: form.expiry, cvc: form.cvc };
         const result = await checkouts.payTestCheckout(userId, id, card);
         const { session, email, description } = await checkouts.testCheckout(userId, id);
-        const urls = urlsFor(session.plan);
+        const urls = urlsOf(session);
         if (result.ok) return reply.redirect(withSessionId(urls.returnUrl, id), 303);
         reply.status(402).type('text/html; charset=utf-8');
         return checkoutPage({

@@ -1,4 +1,4 @@
-import { findCreditPack } from '@moments/domain';
+import { LEDGER_REASONS, findCreditPack } from '@moments/domain';
 import type { Db } from '../../../db/client.js';
 import { silentLogger, type Logger } from '../../../logging.js';
 import type { BillingRepository, CheckoutRow } from '../billing.repository.js';
@@ -183,7 +183,12 @@ export class SubscriptionEvents {
       case 'grant-purchase':
         await this.ledger.grant(
           userId,
-          { source: 'purchased', amount: intent.credits, key: intent.key, reason: 'Credit top-up' },
+          {
+            source: 'purchased',
+            amount: intent.credits,
+            key: intent.key,
+            reason: LEDGER_REASONS.topUp,
+          },
           { tx },
         );
         return;

@@ -1,6 +1,11 @@
 import { Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import { formatCredits } from '@moments/domain/format';
-import { formatDollars, monthlyDisplayCents, type PricingItem } from '@moments/domain/plans';
+import {
+  formatDollars,
+  monthlyDisplayCents,
+  yearlySaving,
+  type PricingItem,
+} from '@moments/domain/plans';
 import { IconCheck } from '@tabler/icons-react';
 import { tierLabel, type planButtonState } from '../../../account/plan';
 import { t, type MessageKey } from '../../../messages/catalogue';
@@ -69,6 +74,7 @@ export function PlanCard({
   onChoose(): void;
 }) {
   const perMonth = monthlyDisplayCents(item);
+  const saving = yearlySaving(item.plan);
   const labels: Record<typeof state, MessageKey> = {
     current: 'pages.plan.button.current',
     disabled: item.unit_amount === 0 ? 'pages.plan.free' : 'pages.plan.button.notAvailable',
@@ -110,6 +116,15 @@ export function PlanCard({
         <Text size="xs" c="dimmed">
           {billingText(item)}
         </Text>
+        {saving && (
+          <Text size="sm" c="teal.9" fw={600} data-testid="yearly-saving">
+            {t('pages.plan.savedAgainstMonthly', {
+              percent: saving.percent,
+              saved: formatDollars(saving.savedCents),
+              monthly: formatDollars(saving.monthlyCents),
+            })}
+          </Text>
+        )}
         <List spacing={4} size="sm" icon={<IconCheck size={14} />}>
           {item.entitlements.map((grant) => (
             <List.Item key={grant.feature}>
