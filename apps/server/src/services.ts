@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createSpeechEngine } from '@moments/ai/asr';
@@ -62,6 +63,10 @@ import { ClipSharesService } from './modules/shares/clip-shares.service.js';
 import { SummariesRepository } from './modules/summaries/summaries.repository.js';
 import { SummariesService } from './modules/summaries/summaries.service.js';
 import { ThumbnailsService } from './modules/thumbnails/thumbnails.service.js';
+import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
+import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
+import { WebhooksRepository } from './modules/webhooks/webhooks.repository.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 // The worker role lives with the queue; re-exported for the callers that start it from here.
 export { startWorkers } from './queue/workers.js';
@@ -121,12 +126,19 @@ export interface Services {
   pictureTokens: PictureTokens;
   accountMails: AccountMails;
   referrals: ReferralsService;
+  /** Personal API tokens (Bearer `mom_…`) for scripts and agents. */
+  apiTokens: ApiTokensService;
+  /** Signed webhooks: finished work and low balances, delivered by `webhook-deliver` jobs. */
+  webhooks: WebhooksService;
   /**
    * Stops taking jobs, stops the runs and other background work under way (a stopped run is
    * resumed by a worker after TASK_LEASE_MS) and resolves once nothing writes any more.
    */
   close(): Promise<void>;
 }
+
+/** How long after a credit movement its caller's transaction has surely committed. */
+const CREDITS_SETTLE_MS = 250;
 
 /** SMTP when SMTP_URL is set, else the outbox folder (and the log). */
 function mailTransportFor(config: AppConfig, log: Logger): Mailer {
@@ -195,7 +207,7 @@ type Foundation = Awaited<ReturnType<typeof openFoundation>>;
 /** People and money: users, sign-in, mail, billing, invites, notifications. */
 function createAccounts(
   config: AppConfig,
-  { database, db, queue, bus, appSecret }: Foundation,
+  { database, db, queue, bus, appSecret, background }: Foundation,
   billingHooks: BillingHooks,
   log: Logger,
 ) {
@@ -224,10 +236,17 @@ function createAccounts(
     {
       onFirstPaidPlan: (userId, referral) => referrals.rewardFirstPaidPlan(userId, referral),
       // Every balance on screen follows the ledger, in every tab of the user.
-      onCreditsMoved: (userId) =>
+      onCreditsMoved: (userId) => {
         void bus
           .publish(userId, { type: 'CREDITS_CHANGED', data: {} })
-          .catch((err: unknown) => log.warn({ err }, 'could not push a balance change')),
+          .catch((err: unknown) => log.warn({ err }, 'could not push a balance change'));
+        // Told before a caller's transaction commits: the balance is read a moment later.
+        background.detach(
+          'credits.low check',
+          () => sleep(CREDITS_SETTLE_MS).then(() => webhooks.creditsMoved(userId)),
+          { userId },
+        );
+      },
       ...billingHooks,
     },
     log,
@@ -266,8 +285,24 @@ function createAccounts(
     },
     billing,
   );
-  const notifications = new NotificationsService(db, bus, (userId, type, data) =>
-    accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
+  const webhooks = new WebhooksService(
+    new WebhooksRepository(db),
+    queue,
+    {
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
+    },
+    log.child({ component: 'webhooks' }),
+  );
+  const apiTokens = new ApiTokensService(new ApiTokensRepository(db), log, bus);
+  const notifications = new NotificationsService(
+    db,
+    bus,
+    (userId, type, data) =>
+      accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
+    (work) => webhooks.finished(work),
   );
   return {
     users,
@@ -282,6 +317,8 @@ function createAccounts(
     referrals,
     auth,
     notifications,
+    apiTokens,
+    webhooks,
   };
 }
 type Accounts = ReturnType<typeof createAccounts>;
@@ -539,6 +576,12 @@ export async function createServices(
   const content = createContent(config, foundation, accounts, log);
   const taskWork = createTaskWork(config, foundation, accounts, content, log);
   const exportWork = createExportWork(config, foundation, accounts, content, log);
+  // Events carry the same JSON the API answers for their object.
+  accounts.webhooks.readObjectsWith({
+    task: (userId, taskId) => taskWork.tasks.get(userId, taskId),
+    job: (userId, jobId) => exportWork.exports.get(userId, jobId),
+    credits: (userId) => accounts.billing.reads.spendable(userId, 'CREDIT'),
+  });
   const idempotencyKeys = new IdempotencyKeysRepository(foundation.db);
   const housekeeping = new Housekeeping({
     users: accounts.users,
