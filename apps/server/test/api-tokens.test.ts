@@ -191,9 +191,7 @@ describe.each(DATABASE_TARGETS)('personal API tokens on $name', (target) => {
     const kept = await makeToken(user, { name: 'kept', scopes: ['read'] });
     await db.delete(users).where(eq(users.id, user.userId));
     expect((await whoAmI(kept.token)).statusCode).toBe(401);
-    expect(await db.select().from(apiTokens).where(eq(apiTokens.userId, user.userId))).toEqual(
-      [],
-    );
+    expect(await db.select().from(apiTokens).where(eq(apiTokens.userId, user.userId))).toEqual([]);
   });
 
   it('limits each token on its own: past the limit it answers 429, another token still works', async (ctx) => {

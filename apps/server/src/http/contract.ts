@@ -92,11 +92,7 @@ export function derivedErrors(route: RouteOptions): ErrorCode[] {
   const hooks = hooksOf(route);
   if (hooks.includes(requireUser)) {
     // A personal API token is refused beyond its scopes and limited per token.
-    codes.push(
-      ERROR_CODES.UNAUTHORIZED,
-      ERROR_CODES.INSUFFICIENT_SCOPE,
-      ERROR_CODES.RATE_LIMITED,
-    );
+    codes.push(ERROR_CODES.UNAUTHORIZED, ERROR_CODES.INSUFFICIENT_SCOPE, ERROR_CODES.RATE_LIMITED);
     if (requiredScopeOf(route) === 'session') codes.push(ERROR_CODES.SESSION_REQUIRED);
   }
   for (const hook of hooks) {

@@ -18,7 +18,6 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 /** How stale `last used` may get: one write a minute at most per token. */
 const TOUCH_EVERY_MS = 60_000;
 
-
 /** Who a request with an API token is, and what the token may do. */
 export interface ApiTokenIdentity {
   userId: string;

@@ -55,7 +55,8 @@ export function eventOf(work: FinishedWork): WebhookEvent | null {
     if (work.status === 'DONE') return 'export.done';
     return work.status === 'ERROR' ? 'export.error' : null;
   }
-  if (work.status === 'DONE') return work.taskKind === 'caption' ? 'caption_task.done' : 'task.done';
+  if (work.status === 'DONE')
+    return work.taskKind === 'caption' ? 'caption_task.done' : 'task.done';
   return work.status === 'ERROR' ? 'task.error' : null;
 }
 
