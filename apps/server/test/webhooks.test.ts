@@ -342,6 +342,21 @@ describe.each(DATABASE_TARGETS)('webhooks on $name', (target) => {
       expect(response.json().code).toBe('VALIDATION_FAILED');
     }
 
+    const unparsable = await post({ url: 'http://[::1/hook', events: ['task.done'] });
+    expect(unparsable.statusCode).toBe(422);
+    expect(unparsable.json().code).toBe('INVALID_URL');
+    // Repeated events are one subscription.
+    const repeated = await addWebhook(user, receiver.url('/repeat'), ['task.done', 'task.done']);
+    const listed = (
+      await t.app.inject({ method: 'GET', url: '/api/webhooks/list', headers: user.headers })
+    ).json().data as { id: string; events: string[] }[];
+    expect(listed.find((hook) => hook.id === repeated.id)!.events).toEqual(['task.done']);
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/webhooks/${repeated.id}`,
+      headers: user.headers,
+    });
+
     for (let i = 0; i < WEBHOOKS_PER_USER_MAX; i++) {
       await addWebhook(user, receiver.url(`/many/${i}`), ['task.done']);
     }

@@ -70,7 +70,7 @@ export class ApiTokensService {
       name: body.name,
       tokenHash: hashToken(token),
       prefix: token.slice(0, API_TOKEN_PREFIX.length + 4),
-      scopes: body.scopes,
+      scopes: [...new Set(body.scopes)],
       expiresAt: body.expires_at != null ? new Date(body.expires_at) : null,
     });
     return { id: row.id, token };

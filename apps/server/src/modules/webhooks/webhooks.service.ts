@@ -110,7 +110,12 @@ export class WebhooksService {
     }
     await this.assertReachable(body.url);
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    const row = await this.webhooks.insert({ userId, url: body.url, events: body.events, secret });
+    const row = await this.webhooks.insert({
+      userId,
+      url: body.url,
+      events: [...new Set(body.events)],
+      secret,
+    });
     return { id: row.id, secret };
   }
 
@@ -124,7 +129,7 @@ export class WebhooksService {
     return toDto(
       await this.webhooks.update(row.id, {
         ...(body.url !== undefined && { url: body.url }),
-        ...(body.events !== undefined && { events: body.events }),
+        ...(body.events !== undefined && { events: [...new Set(body.events)] }),
         ...(body.enabled !== undefined && { enabled: body.enabled }),
       }),
     );
