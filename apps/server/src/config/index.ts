@@ -72,7 +72,7 @@ export const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /**
    * The wait before a failed delivery's first retry, in seconds; each next retry waits about
-   * twice as long (8 retries: from 30 s, about four hours in all).
+   * twice as long (8 retries: from 30 s, two to four hours in all).
    */
   WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Requests one API token may make per window (each token counted on its own). */
