@@ -253,3 +253,13 @@ order by
   "webhook_deliveries"."id" desc
 limit
   $2;
+
+-- WebhooksRepository.removeSettledBefore
+delete from "webhook_deliveries"
+where
+  (
+    "webhook_deliveries"."created_at" < $1
+    and "webhook_deliveries"."status" in ($2, $3)
+  )
+returning
+  "id";

@@ -589,6 +589,7 @@ export async function createServices(
     log: log.child({ component: 'housekeeping' }),
     thumbnails: content.thumbnails,
     idempotencyKeys,
+    webhookDeliveries: new WebhooksRepository(foundation.db),
   });
   const { database: db, background, workRoot, storage, fileUrls, media, queue, bus } = foundation;
   const { speech, ...tasks } = taskWork;

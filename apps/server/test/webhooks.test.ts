@@ -12,6 +12,8 @@ import { WEBHOOKS_PER_USER_MAX } from '@moments/contract';
 import { MediaError } from '@moments/media/errors';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { webhookDeliveries } from '../src/db/schema.js';
 import { waitFor } from '../src/realtime/stomp-test-kit.js';
 import type { TaskRow } from '../src/modules/tasks/task-mapper.js';
 import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
@@ -275,6 +277,14 @@ describe.each(DATABASE_TARGETS)('webhooks on $name', (target) => {
       response_code: 204,
     });
     expect(log[0]!.attempt_log.map((attempt) => attempt.response_code)).toEqual([500, 500, 204]);
+
+    // A month on, housekeeping clears settled deliveries from the log.
+    await t.services.database.db
+      .update(webhookDeliveries)
+      .set({ createdAt: new Date(Date.now() - 40 * 86_400_000) })
+      .where(eq(webhookDeliveries.id, log[0]!.id));
+    await t.services.housekeeping.runOnce();
+    expect(await deliveriesOf(user, hook.id)).toEqual([]);
   });
 
   it('announces credits.low once when the balance falls below the threshold', async (ctx) => {

@@ -380,5 +380,6 @@ export const QUERY_SOURCES: QuerySource[] = [
         'pending',
       ),
     deliveriesOf: (r) => r.deliveriesOf(WEBHOOK, 50),
+    removeSettledBefore: (r) => r.removeSettledBefore(AT),
   }),
 ];

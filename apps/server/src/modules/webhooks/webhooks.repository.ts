@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { findOwned } from '../../db/owned.js';
 import { webhookDeliveries, webhooks } from '../../db/schema.js';
@@ -123,5 +123,19 @@ export class WebhooksRepository {
       .where(eq(webhookDeliveries.webhookId, webhookId))
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
       .limit(limit);
+  }
+
+  /** Removes delivered and failed deliveries made before `before`; how many went. */
+  async removeSettledBefore(before: Date): Promise<number> {
+    const rows = await this.db
+      .delete(webhookDeliveries)
+      .where(
+        and(
+          lt(webhookDeliveries.createdAt, before),
+          inArray(webhookDeliveries.status, ['succeeded', 'failed']),
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    return rows.length;
   }
 }
