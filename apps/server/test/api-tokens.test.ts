@@ -4,7 +4,7 @@
  * realtime CONNECT, held to their scopes and their own rate limit, and answering 401 everywhere
  * once revoked, expired, or their user is gone.
  */
-import { API_TOKEN_PREFIX } from '@moments/contract';
+import { API_TOKEN_PREFIX, LATEST_EXPIRY_MS } from '@moments/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokens, tasks, users } from '../src/db/schema.js';
@@ -222,11 +222,15 @@ describe.each(DATABASE_TARGETS)('personal API tokens on $name', (target) => {
       { name: 'x'.repeat(10_000), scopes: ['read'] },
       { name: '', scopes: ['read'] },
       { name: 'x', scopes: ['read'], expires_at: 'tomorrow' },
+      // Past year 9999: a date the database cannot store.
+      { name: 'x', scopes: ['read'], expires_at: 8_639_999_999_999_999 },
     ]) {
       const response = await post(payload);
       expect(response.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
       expect(response.json().code).toBe('VALIDATION_FAILED');
     }
+    const latest = await post({ name: 'x', scopes: ['read'], expires_at: LATEST_EXPIRY_MS });
+    expect(latest.statusCode, latest.body).toBe(200);
     const past = await post({ name: 'x', scopes: ['read'], expires_at: Date.now() - 1000 });
     expect(past.statusCode).toBe(422);
     expect(past.json().code).toBe('INVALID_INPUT');

@@ -50,11 +50,14 @@ const WebhookUrl = z
   .max(WEBHOOK_URL_MAX)
   .regex(/^https?:\/\/[^\s/?#]+[^\s]*$/i, 'an http(s) address');
 
+/** The end of year 9999: the latest time the database's timestamps hold. */
+export const LATEST_EXPIRY_MS = 253_402_300_799_999;
+
 export const CreateApiTokenBody = z.object({
   name: z.string().min(1).max(API_TOKEN_NAME_MAX),
   scopes: Scopes,
   /** When it stops working, in milliseconds since the epoch; absent, never. */
-  expires_at: z.number().int().positive().max(8.64e15).nullable().optional(),
+  expires_at: z.number().int().positive().max(LATEST_EXPIRY_MS).nullable().optional(),
 });
 export type CreateApiTokenBody = z.infer<typeof CreateApiTokenBody>;
 
