@@ -7,3 +7,4 @@ export * from './billing.js';
 export * from './summaries.js';
 export * from './surface.js';
 export * from './integrations.js';
+export * from './mcp.js';
