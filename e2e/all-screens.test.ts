@@ -377,6 +377,7 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
         path: /\/settings\/credits$/,
         go: inOrder(closeDialog, click('tab', 'Credits')),
       },
+      { name: 'settings-api', path: /\/settings\/api$/, go: click('tab', 'API') },
       { name: 'settings-faq', path: /\/settings\/faq$/, go: click('tab', 'Help & FAQ') },
       { name: 'settings-feedback', path: /feedback=1/, go: click('button', 'Write feedback') },
       phone

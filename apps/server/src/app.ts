@@ -38,6 +38,9 @@ import { registerInviteRoutes } from './modules/invites/index.js';
 import { registerMailRoutes } from './modules/mail/index.js';
 import { registerMcpRoutes } from './modules/mcp/mcp.controller.js';
 import { registerFileRoutes } from './storage/index.js';
+import { registerApiTokenRoutes } from './modules/api-tokens/api-tokens.controller.js';
+import { isApiToken } from './modules/api-tokens/api-tokens.service.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.controller.js';
 
 /** Assembles the HTTP API: plugins, auth hook, error envelope, routes, OpenAPI and the web app. */
 export async function buildHttpApp(config: AppConfig, services: Services): Promise<App> {
@@ -51,6 +54,7 @@ export async function buildHttpApp(config: AppConfig, services: Services): Promi
 
   await installPlugins(app, config);
   installSessionHook(app, services);
+  installApiTokenRateLimit(app, config);
   registerIdempotency(app, services.idempotencyKeys);
   await registerRoutes(app, config, services);
 
@@ -106,15 +110,40 @@ async function installPlugins(app: App, config: AppConfig) {
 function installSessionHook(app: App, services: Services) {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
+  app.decorateRequest('apiToken', null);
   app.addHook('onRequest', async (request) => {
     const token = tokenFromRequest(request);
     if (!token) return;
+    if (isApiToken(token)) {
+      const identity = await services.apiTokens.authenticate(token);
+      if (identity) {
+        request.user = { id: identity.userId };
+        request.apiToken = { tokenId: identity.tokenId, scopes: identity.scopes };
+      }
+      return;
+    }
     const session = await services.auth.authenticate(token);
     if (session) {
       request.user = { id: session.userId };
       request.sessionToken = token;
     }
   });
+}
+
+/**
+ * Each personal API token has its own request budget on the signed-in routes (sessions are
+ * people at a screen and are not counted).
+ */
+function installApiTokenRateLimit(app: App, config: AppConfig) {
+  app.addHook(
+    'preHandler',
+    app.rateLimit({
+      max: config.API_TOKEN_RATE_LIMIT_MAX,
+      timeWindow: config.API_TOKEN_RATE_LIMIT_WINDOW_MS,
+      keyGenerator: (request) => `api-token:${request.apiToken?.tokenId ?? ''}`,
+      allowList: (request) => !request.apiToken || !request.routeOptions.config?.signedIn,
+    }),
+  );
 }
 
 /** Every feature's routes, in the order the OpenAPI document lists them. */
@@ -184,6 +213,8 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
     tokens: services.unsubscribeTokens,
     users: services.users,
   });
+  registerApiTokenRoutes(app, services.apiTokens);
+  registerWebhookRoutes(app, services.webhooks);
   registerFeedbackRoutes(app, {
     db: services.database.db,
     users: services.users,

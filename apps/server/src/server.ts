@@ -5,11 +5,21 @@ import { attachStompServer } from './realtime/index.js';
 import type { App } from './http/types.js';
 import type { Logger } from './logging.js';
 import { createServices, startWorkers, type Services } from './services.js';
+import { apiTokenSessionKey, isApiToken } from './modules/api-tokens/api-tokens.service.js';
+import { scopesAllow } from './http/token-scopes.js';
 
-/** The STOMP endpoint beside the HTTP API on the same port, authenticated by a realtime ticket (or an API client's session token). */
+/**
+ * The STOMP endpoint beside the HTTP API on the same port, authenticated by a realtime ticket, an
+ * API client's session token, or a personal API token that may read.
+ */
 export function attachRealtime(app: App, services: Services) {
   const stomp = attachStompServer(app.server, {
-    authenticate: (token) => services.auth.authenticateRealtime(token),
+    authenticate: async (token) => {
+      if (!isApiToken(token)) return services.auth.authenticateRealtime(token);
+      const identity = await services.apiTokens.authenticate(token);
+      if (!identity || !scopesAllow(identity.scopes, 'read')) return null;
+      return { userId: identity.userId, sessionKey: apiTokenSessionKey(identity.tokenId) };
+    },
     bus: services.bus,
     logger: app.log,
     maxConnectionsPerUser: services.config.REALTIME_MAX_CONNECTIONS_PER_USER,

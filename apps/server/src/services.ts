@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createSpeechEngine, type SpeechEngine } from '@moments/ai/asr';
@@ -73,6 +74,10 @@ import { SummariesService } from './modules/summaries/summaries.service.js';
 import { ThumbnailsRepository } from './modules/thumbnails/thumbnails.repository.js';
 import { ThumbnailsService } from './modules/thumbnails/thumbnails.service.js';
 import { UploadsRepository, UploadsService } from './modules/uploads/index.js';
+import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
+import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
+import { WebhooksRepository } from './modules/webhooks/webhooks.repository.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 // The worker role lives with the queue; re-exported for the callers that start it from here.
 export { startWorkers } from './queue/workers.js';
@@ -136,12 +141,19 @@ export interface Services {
   pictureTokens: PictureTokens;
   accountMails: AccountMails;
   referrals: ReferralsService;
+  /** Personal API tokens (Bearer `mom_…`) for scripts and agents. */
+  apiTokens: ApiTokensService;
+  /** Signed webhooks: finished work and low balances, delivered by `webhook-deliver` jobs. */
+  webhooks: WebhooksService;
   /**
    * Stops taking jobs, stops the runs and other background work under way (a stopped run is
    * resumed by a worker after TASK_LEASE_MS) and resolves once nothing writes any more.
    */
   close(): Promise<void>;
 }
+
+/** How long after a credit movement its caller's transaction has surely committed. */
+const CREDITS_SETTLE_MS = 250;
 
 /** SMTP when SMTP_URL is set, else the outbox folder (and the log). */
 function mailTransportFor(config: AppConfig, log: Logger): Mailer {
@@ -233,7 +245,7 @@ type Foundation = Awaited<ReturnType<typeof openFoundation>>;
 /** People and money: users, sign-in, mail, billing, invites, notifications. */
 function createAccounts(
   config: AppConfig,
-  { database, db, queue, bus, appSecret, mailTransport, clock }: Foundation,
+  { database, db, queue, bus, appSecret, mailTransport, clock, background }: Foundation,
   billingHooks: BillingHooks,
   log: Logger,
 ) {
@@ -261,10 +273,17 @@ function createAccounts(
     {
       onFirstPaidPlan: (userId, referral) => referrals.rewardFirstPaidPlan(userId, referral),
       // Every balance on screen follows the ledger, in every tab of the user.
-      onCreditsMoved: (userId) =>
+      onCreditsMoved: (userId) => {
         void bus
           .publish(userId, { type: 'CREDITS_CHANGED', data: {} })
-          .catch((err: unknown) => log.warn({ err }, 'could not push a balance change')),
+          .catch((err: unknown) => log.warn({ err }, 'could not push a balance change'));
+        // Told before a caller's transaction commits: the balance is read a moment later.
+        background.detach(
+          'credits.low check',
+          () => sleep(CREDITS_SETTLE_MS).then(() => webhooks.creditsMoved(userId)),
+          { userId },
+        );
+      },
       ...billingHooks,
     },
     log,
@@ -304,8 +323,24 @@ function createAccounts(
     credits: billing,
     clock,
   });
-  const notifications = new NotificationsService(db, bus, (userId, type, data) =>
-    accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
+  const webhooks = new WebhooksService(
+    new WebhooksRepository(db),
+    queue,
+    {
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
+    },
+    log.child({ component: 'webhooks' }),
+  );
+  const apiTokens = new ApiTokensService(new ApiTokensRepository(db), log, bus);
+  const notifications = new NotificationsService(
+    db,
+    bus,
+    (userId, type, data) =>
+      accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
+    (work) => webhooks.finished(work),
   );
   return {
     users,
@@ -320,6 +355,8 @@ function createAccounts(
     referrals,
     auth,
     notifications,
+    apiTokens,
+    webhooks,
   };
 }
 type Accounts = ReturnType<typeof createAccounts>;
@@ -604,6 +641,12 @@ export async function createServices(
   const content = createContent(config, foundation, accounts, log);
   const taskWork = createTaskWork(config, foundation, accounts, content, log);
   const exportWork = createExportWork(config, foundation, accounts, content, log);
+  // Events carry the same JSON the API answers for their object.
+  accounts.webhooks.readObjectsWith({
+    task: (userId, taskId) => taskWork.tasks.get(userId, taskId),
+    job: (userId, jobId) => exportWork.exports.get(userId, jobId),
+    credits: (userId) => accounts.billing.reads.spendable(userId, 'CREDIT'),
+  });
   const idempotencyKeys = new IdempotencyKeysRepository(foundation.db);
   const housekeeping = new Housekeeping({
     users: accounts.users,
@@ -611,6 +654,7 @@ export async function createServices(
     log: log.child({ component: 'housekeeping' }),
     thumbnails: content.thumbnails,
     idempotencyKeys,
+    webhookDeliveries: new WebhooksRepository(foundation.db),
   });
   const { database: db, background, workRoot, storage, fileUrls, media, queue, bus } = foundation;
   const { tasksRepo: _tasksRepo, translator: _translator, ...services } = content;

@@ -174,6 +174,8 @@ describe('a route that answers an error it does not declare', () => {
         'FORBIDDEN',
         'DISK_FULL',
         'UNAUTHORIZED',
+        // An API token beyond its scopes; its own rate limit.
+        'INSUFFICIENT_SCOPE',
         'RATE_LIMITED',
         'NOT_FOUND',
       ]),

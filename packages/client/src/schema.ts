@@ -706,13 +706,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE, SESSION_REQUIRED */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE_SESSION_REQUIRED'];
           };
         };
         /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
@@ -731,6 +731,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -829,6 +838,24 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -1184,13 +1211,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
@@ -1218,6 +1245,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_INVALID_URL_PRIVATE_ADDRESS_LINK_NOT_FOUND_LINK_NOT_MEDIA_LINK_UNREACHABLE_DOWNLOAD_FAILED'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -1369,13 +1405,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
@@ -1403,6 +1439,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_INVALID_URL_PRIVATE_ADDRESS_LINK_NOT_FOUND_LINK_NOT_MEDIA_LINK_UNREACHABLE_DOWNLOAD_FAILED'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -1663,13 +1708,13 @@ export interface paths {
             'application/json': components['schemas']['Error402_BALANCE_NOT_ENOUGH_VIDEO_TOO_LONG'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -1726,13 +1771,13 @@ export interface paths {
             'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_TRANSLATION_UNAVAILABLE_INVALID_URL_PRIVATE_ADDRESS_LINK_NOT_FOUND_LINK_NOT_MEDIA_LINK_UNREACHABLE_DOWNLOAD_FAILED'];
           };
         };
-        /** @description Too Many Requests: TOO_MANY_RUNNING */
+        /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
         429: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error429_TOO_MANY_RUNNING'];
+            'application/json': components['schemas']['Error429_RATE_LIMITED_TOO_MANY_RUNNING'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -1991,13 +2036,13 @@ export interface paths {
             'application/json': components['schemas']['Error402_BALANCE_NOT_ENOUGH_VIDEO_TOO_LONG'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -2054,13 +2099,13 @@ export interface paths {
             'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_TRANSLATION_UNAVAILABLE_INVALID_URL_PRIVATE_ADDRESS_LINK_NOT_FOUND_LINK_NOT_MEDIA_LINK_UNREACHABLE_DOWNLOAD_FAILED'];
           };
         };
-        /** @description Too Many Requests: TOO_MANY_RUNNING */
+        /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
         429: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error429_TOO_MANY_RUNNING'];
+            'application/json': components['schemas']['Error429_RATE_LIMITED_TOO_MANY_RUNNING'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -2273,13 +2318,13 @@ export interface paths {
             'application/json': components['schemas']['Error402_BALANCE_NOT_ENOUGH_VIDEO_TOO_LONG'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -2336,13 +2381,13 @@ export interface paths {
             'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_TRANSLATION_UNAVAILABLE'];
           };
         };
-        /** @description Too Many Requests: TOO_MANY_RUNNING */
+        /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
         429: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error429_TOO_MANY_RUNNING'];
+            'application/json': components['schemas']['Error429_RATE_LIMITED_TOO_MANY_RUNNING'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -2520,6 +2565,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description URI Too Long: URI_TOO_LONG */
         414: {
           headers: {
@@ -2527,6 +2581,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -2705,6 +2768,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -2721,6 +2793,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -2808,13 +2889,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -2851,6 +2932,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -3026,6 +3116,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -3042,6 +3141,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -3147,6 +3255,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -3163,6 +3280,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -3277,6 +3403,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -3293,6 +3428,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -3407,6 +3551,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -3423,6 +3576,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -3545,6 +3707,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description URI Too Long: URI_TOO_LONG */
         414: {
           headers: {
@@ -3552,6 +3723,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -3659,13 +3839,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
@@ -3684,6 +3864,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -3782,13 +3971,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
@@ -3807,6 +3996,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -3913,13 +4111,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
@@ -3938,6 +4136,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -4385,6 +4592,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -4401,6 +4617,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -4544,13 +4769,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -4587,6 +4812,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -4697,13 +4931,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -4740,6 +4974,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -4864,13 +5107,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -4907,6 +5150,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -5032,13 +5284,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -5075,6 +5327,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -5187,6 +5448,24 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
         431: {
           headers: {
@@ -5297,6 +5576,24 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -5431,13 +5728,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -5474,6 +5771,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -5574,13 +5880,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -5617,6 +5923,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -5724,13 +6039,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -5767,6 +6082,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -5852,13 +6176,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -5895,6 +6219,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -6128,13 +6461,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -6171,6 +6504,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -6932,13 +7274,13 @@ export interface paths {
             'application/json': components['schemas']['Error402_EXPORT_LIMIT_REACHED_BALANCE_NOT_ENOUGH'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -6986,13 +7328,13 @@ export interface paths {
             'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
-        /** @description Too Many Requests: TOO_MANY_RUNNING */
+        /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
         429: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error429_TOO_MANY_RUNNING'];
+            'application/json': components['schemas']['Error429_RATE_LIMITED_TOO_MANY_RUNNING'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -7119,6 +7461,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description URI Too Long: URI_TOO_LONG */
         414: {
           headers: {
@@ -7126,6 +7477,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -7243,6 +7603,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -7259,6 +7628,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -7346,13 +7724,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -7389,6 +7767,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -7719,13 +8106,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -7771,6 +8158,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -8011,13 +8407,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -8065,13 +8461,13 @@ export interface paths {
             'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
-        /** @description Too Many Requests: TOO_MANY_RUNNING */
+        /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
         429: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error429_TOO_MANY_RUNNING'];
+            'application/json': components['schemas']['Error429_RATE_LIMITED_TOO_MANY_RUNNING'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -8189,6 +8585,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -8223,6 +8628,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -8333,6 +8747,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -8349,6 +8772,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -8725,13 +9157,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -8768,6 +9200,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_INVALID_URL'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -9024,13 +9465,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
@@ -9058,6 +9499,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_UNSUPPORTED_EXTENSION_EMPTY_FILE_NOT_A_VIDEO_VIDEO_FRAME_TOO_LARGE_CORRUPT_MEDIA'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -9203,6 +9653,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -9219,6 +9678,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -9438,13 +9906,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -9490,6 +9958,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -9605,13 +10082,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Conflict: NO_SUBSCRIPTION, PLAN_NOT_ALLOWED */
@@ -9639,6 +10116,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -9764,13 +10250,13 @@ export interface paths {
             'application/json': components['schemas']['Error402_PAYMENT_DECLINED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, NO_SUBSCRIPTION, PLAN_NOT_ALLOWED */
@@ -9807,6 +10293,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -9905,13 +10400,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Conflict: NO_SUBSCRIPTION */
@@ -9939,6 +10434,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -10037,13 +10541,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Conflict: NO_SUBSCRIPTION */
@@ -10071,6 +10575,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -10163,6 +10676,24 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -10274,13 +10805,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -10326,6 +10857,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -10425,13 +10965,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Conflict: NO_SUBSCRIPTION */
@@ -10459,6 +10999,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -10567,13 +11116,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
@@ -10601,6 +11150,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_INVALID_INPUT'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -10880,6 +11438,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description URI Too Long: URI_TOO_LONG */
         414: {
           headers: {
@@ -10887,6 +11454,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -11042,6 +11618,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -11058,6 +11643,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -11227,13 +11821,13 @@ export interface paths {
             'application/json': components['schemas']['Error402_BALANCE_NOT_ENOUGH'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -11288,6 +11882,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_INVALID_INPUT'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -11390,13 +11993,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -11433,6 +12036,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -11518,13 +12130,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -11561,6 +12173,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -11666,6 +12287,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description URI Too Long: URI_TOO_LONG */
         414: {
           headers: {
@@ -11673,6 +12303,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -11781,6 +12420,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -11797,6 +12445,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -11897,13 +12554,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -11940,6 +12597,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -12043,13 +12709,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -12077,6 +12743,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -12162,13 +12837,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -12205,6 +12880,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -12306,13 +12990,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -12349,6 +13033,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -12434,13 +13127,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -12477,6 +13170,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -12878,13 +13580,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -12930,6 +13632,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -13015,13 +13726,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -13058,6 +13769,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -13150,6 +13870,24 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -13584,6 +14322,24 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
         431: {
           headers: {
@@ -13679,13 +14435,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
@@ -13704,6 +14460,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -13744,6 +14509,1353 @@ export interface paths {
         };
       };
     };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make a personal API token (`Authorization: Bearer mom_…`); the token is in this reply only. Needs a signed-in session, not a token */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name: string;
+            scopes: ('read' | 'write' | 'billing')[];
+            expires_at?: number | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+                token: string;
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE, SESSION_REQUIRED */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE_SESSION_REQUIRED'];
+          };
+        };
+        /** @description Conflict: TOO_MANY_TOKENS */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_TOO_MANY_TOKENS'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Unprocessable Entity: INVALID_INPUT */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error422_INVALID_INPUT'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tokens/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The user's API tokens: name, scopes, created, last used, expiry (never the token) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+                name: string;
+                scopes: ('read' | 'write' | 'billing')[];
+                prefix: string;
+                created: number;
+                last_used: number | null;
+                expires_at: number | null;
+              }[];
+            };
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tokens/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke an API token: it answers 401 from now on, its realtime sockets close */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              /** @enum {string|null} */
+              data: null;
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add a webhook: events are POSTed to `url`, signed per Standard Webhooks with the `secret` of this reply (shown once) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            url: string & unknown;
+            events: (
+              | 'task.done'
+              | 'task.error'
+              | 'export.done'
+              | 'export.error'
+              | 'caption_task.done'
+              | 'credits.low'
+            )[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+                secret: string;
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Conflict: TOO_MANY_WEBHOOKS */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_TOO_MANY_WEBHOOKS'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Unprocessable Entity: INVALID_URL, PRIVATE_ADDRESS, LINK_UNREACHABLE */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error422_INVALID_URL_PRIVATE_ADDRESS_LINK_UNREACHABLE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The user's webhooks, newest first (never the secret) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+                url: string;
+                events: (
+                  | 'task.done'
+                  | 'task.error'
+                  | 'export.done'
+                  | 'export.error'
+                  | 'caption_task.done'
+                  | 'credits.low'
+                )[];
+                enabled: boolean;
+                created: number;
+                updated: number;
+              }[];
+            };
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Change a webhook's address, events or whether it is on */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            url?: string & unknown;
+            events?: (
+              | 'task.done'
+              | 'task.error'
+              | 'export.done'
+              | 'export.error'
+              | 'caption_task.done'
+              | 'credits.low'
+            )[];
+            enabled?: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+                url: string;
+                events: (
+                  | 'task.done'
+                  | 'task.error'
+                  | 'export.done'
+                  | 'export.error'
+                  | 'caption_task.done'
+                  | 'credits.low'
+                )[];
+                enabled: boolean;
+                created: number;
+                updated: number;
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Unprocessable Entity: INVALID_URL, PRIVATE_ADDRESS, LINK_UNREACHABLE */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error422_INVALID_URL_PRIVATE_ADDRESS_LINK_UNREACHABLE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Delete a webhook and its delivery log */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              /** @enum {string|null} */
+              data: null;
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a `webhook.test` event to this webhook now; its delivery is in the log */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+                event: string;
+                /** @enum {string} */
+                status: 'pending' | 'succeeded' | 'failed';
+                attempts: number;
+                response_code: number | null;
+                created: number;
+                last_attempt: number | null;
+                attempt_log: {
+                  at: number;
+                  response_code: number | null;
+                  error: string | null;
+                  duration_ms: number;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The webhook's latest deliveries, newest first: status, response code, every attempt and its time */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+                event: string;
+                /** @enum {string} */
+                status: 'pending' | 'succeeded' | 'failed';
+                attempts: number;
+                response_code: number | null;
+                created: number;
+                last_attempt: number | null;
+                attempt_log: {
+                  at: number;
+                  response_code: number | null;
+                  error: string | null;
+                  duration_ms: number;
+                }[];
+              }[];
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -14129,9 +16241,33 @@ export interface components {
       data: null;
       details?: unknown;
     };
+    Error403_FORBIDDEN_INSUFFICIENT_SCOPE_SESSION_REQUIRED: {
+      /** @enum {string} */
+      code: 'FORBIDDEN' | 'INSUFFICIENT_SCOPE' | 'SESSION_REQUIRED';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error403_INSUFFICIENT_SCOPE: {
+      /** @enum {string} */
+      code: 'INSUFFICIENT_SCOPE';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
     Error414_URI_TOO_LONG: {
       /** @enum {string} */
       code: 'URI_TOO_LONG';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error403_FORBIDDEN_INSUFFICIENT_SCOPE: {
+      /** @enum {string} */
+      code: 'FORBIDDEN' | 'INSUFFICIENT_SCOPE';
       message: string;
       /** @enum {string|null} */
       data: null;
@@ -14207,9 +16343,9 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error429_TOO_MANY_RUNNING: {
+    Error429_RATE_LIMITED_TOO_MANY_RUNNING: {
       /** @enum {string} */
-      code: 'TOO_MANY_RUNNING';
+      code: 'RATE_LIMITED' | 'TOO_MANY_RUNNING';
       message: string;
       /** @enum {string|null} */
       data: null;
@@ -14418,6 +16554,30 @@ export interface components {
     Error404_NOT_FOUND_INVALID_UNSUBSCRIBE_LINK: {
       /** @enum {string} */
       code: 'NOT_FOUND' | 'INVALID_UNSUBSCRIBE_LINK';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error409_TOO_MANY_TOKENS: {
+      /** @enum {string} */
+      code: 'TOO_MANY_TOKENS';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error409_TOO_MANY_WEBHOOKS: {
+      /** @enum {string} */
+      code: 'TOO_MANY_WEBHOOKS';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error422_INVALID_URL_PRIVATE_ADDRESS_LINK_UNREACHABLE: {
+      /** @enum {string} */
+      code: 'INVALID_URL' | 'PRIVATE_ADDRESS' | 'LINK_UNREACHABLE';
       message: string;
       /** @enum {string|null} */
       data: null;

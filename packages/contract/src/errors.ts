@@ -81,6 +81,13 @@ export const ERROR_CODES = {
   VIDEO_TOO_LONG: 'VIDEO_TOO_LONG',
   // mail
   INVALID_UNSUBSCRIBE_LINK: 'INVALID_UNSUBSCRIBE_LINK',
+  // API tokens and webhooks
+  /** The API token lacks the scope this call needs (`read`, `write`, `billing`) (403). */
+  INSUFFICIENT_SCOPE: 'INSUFFICIENT_SCOPE',
+  /** Only a signed-in session may do this (make tokens, password, email, the account) (403). */
+  SESSION_REQUIRED: 'SESSION_REQUIRED',
+  TOO_MANY_TOKENS: 'TOO_MANY_TOKENS',
+  TOO_MANY_WEBHOOKS: 'TOO_MANY_WEBHOOKS',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -152,6 +159,10 @@ export const ERROR_STATUS = {
   EXPORT_LIMIT_REACHED: 402,
   VIDEO_TOO_LONG: 402,
   INVALID_UNSUBSCRIBE_LINK: 404,
+  INSUFFICIENT_SCOPE: 403,
+  SESSION_REQUIRED: 403,
+  TOO_MANY_TOKENS: 409,
+  TOO_MANY_WEBHOOKS: 409,
 } as const satisfies Record<ErrorCode, number>;
 
 export const isErrorCode = (code: string): code is ErrorCode =>

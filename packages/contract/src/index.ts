@@ -7,4 +7,5 @@ export * from './billing.js';
 export * from './summaries.js';
 export * from './surface.js';
 export * from './drafts.js';
+export * from './integrations.js';
 export * from './mcp.js';

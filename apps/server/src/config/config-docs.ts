@@ -244,6 +244,30 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
     meaning:
       'Hosts a video link may reach although they resolve to private addresses (every other private address is refused).',
   },
+  WEBHOOK_ALLOW_PRIVATE: {
+    group: 'limits',
+    meaning:
+      'Webhooks may call private and loopback addresses (a receiver on your LAN, a test); off, such an address is refused when a webhook is saved (422 `PRIVATE_ADDRESS`) and at every delivery.',
+  },
+  WEBHOOK_TIMEOUT_MS: {
+    group: 'limits',
+    meaning:
+      'How long a webhook receiver has to answer one delivery attempt; longer is a failed attempt.',
+  },
+  WEBHOOK_RETRY_DELAY_SECONDS: {
+    group: 'limits',
+    meaning:
+      'The wait before a failed webhook delivery is tried again; each next retry waits about twice as long, 9 attempts in all.',
+  },
+  API_TOKEN_RATE_LIMIT_MAX: {
+    group: 'limits',
+    meaning:
+      'Requests one personal API token may make per window, each token counted on its own; more answer 429 `RATE_LIMITED`.',
+  },
+  API_TOKEN_RATE_LIMIT_WINDOW_MS: {
+    group: 'limits',
+    meaning: 'The window of `API_TOKEN_RATE_LIMIT_MAX`.',
+  },
   TASK_LEASE_MS: {
     group: 'work',
     meaning:

@@ -64,6 +64,21 @@ export const EnvSchema = z.object({
   /** Hosts (or host:port) that links may point at although they resolve to private addresses. */
   MEDIA_FETCH_ALLOW_HOSTS: csv,
   /**
+   * Webhooks may point at private and loopback addresses (a receiver on the operator's LAN, a
+   * test); off, such addresses are refused when a webhook is saved and again at each delivery.
+   */
+  WEBHOOK_ALLOW_PRIVATE: bool(false),
+  /** How long a webhook receiver has to answer one delivery attempt, in milliseconds. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * The wait before a failed delivery's first retry, in seconds; each next retry waits about
+   * twice as long (8 retries: from 30 s, two to four hours in all).
+   */
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Requests one API token may make per window (each token counted on its own). */
+  API_TOKEN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
+  API_TOKEN_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
+  /**
    * Which proxies' X-Forwarded-* headers to believe (Fastify `trustProxy`): unset trusts none (the
    * client address is the socket's), `true` every hop, a number that many hops, otherwise a comma
    * list of addresses/CIDRs such as `127.0.0.1,10.0.0.0/8`.

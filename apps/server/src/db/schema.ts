@@ -720,3 +720,83 @@ export const clipDrafts = pgTable(
     index('clip_drafts_moment_idx').on(t.momentId),
   ],
 );
+
+/**
+ * Personal API tokens (`Authorization: Bearer mom_…`) for scripts and agents. Only the token's
+ * SHA-256 is kept, like sessions; `prefix` is its first characters, to tell tokens apart on the
+ * settings screen. A deleted user's tokens go with the user.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    /** The scopes granted (`read`, `write`, `billing`). */
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_token_hash_key').on(t.tokenHash),
+    index('api_tokens_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * A user's webhooks: where finished work and low balances are announced, signed with `secret`
+ * (Standard Webhooks, `whsec_…`). `creditsLowSent` holds back a second `credits.low` until the
+ * balance has risen above the threshold again.
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    secret: text('secret').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    creditsLowSent: boolean('credits_low_sent').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhooks_user_idx').on(t.userId)],
+);
+
+/**
+ * One event for one webhook, sent by a `webhook-deliver` job (retried with backoff); `payload`
+ * is the exact body every attempt sends, `attemptLog` what each attempt got back.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    /** The `webhook-id` header (`msg_…`): receivers use it to drop repeats. */
+    id: text('id').primaryKey(),
+    webhookId: uuid('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    payload: jsonb('payload').notNull(),
+    /** `pending` until an attempt succeeds or the last one fails. */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    responseCode: integer('response_code'),
+    attemptLog: jsonb('attempt_log')
+      .$type<
+        { at: number; response_code: number | null; error: string | null; duration_ms: number }[]
+      >()
+      .notNull()
+      .default([]),
+    createdAt: createdAt(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+  },
+  (t) => [index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt)],
+);

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiTokenScope } from '@moments/contract';
 import { unauthorized } from './errors.js';
+import { assertTokenMayCall } from './token-scopes.js';
 
 export const SESSION_COOKIE = 'moments_session';
 
@@ -12,6 +14,8 @@ declare module 'fastify' {
     /** Set by the auth hook when a valid cookie or bearer token came with the request. */
     user: AuthenticatedUser | null;
     sessionToken: string | null;
+    /** Set instead of `sessionToken` when the bearer token is a personal API token. */
+    apiToken: { tokenId: string; scopes: ApiTokenScope[] } | null;
   }
 }
 
@@ -22,9 +26,10 @@ export function tokenFromRequest(request: FastifyRequest): string | null {
   return request.cookies[SESSION_COOKIE] ?? null;
 }
 
-/** preHandler for routes that need a signed-in user. */
+/** preHandler for routes that need a signed-in user (an API token's scopes must cover the call). */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply) {
   if (!request.user) throw unauthorized();
+  if (request.apiToken) assertTokenMayCall(request, request.apiToken.scopes);
 }
 
 /** The signed-in user of a request behind `requireUser`. */

@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { z } from 'zod';
 import { requireUser } from './auth.js';
+import { requiredScopeOf } from './token-scopes.js';
 import type { App } from './types.js';
 
 /**
@@ -89,7 +90,11 @@ export function derivedErrors(route: RouteOptions): ErrorCode[] {
     );
   }
   const hooks = hooksOf(route);
-  if (hooks.includes(requireUser)) codes.push(ERROR_CODES.UNAUTHORIZED);
+  if (hooks.includes(requireUser)) {
+    // A personal API token is refused beyond its scopes and limited per token.
+    codes.push(ERROR_CODES.UNAUTHORIZED, ERROR_CODES.INSUFFICIENT_SCOPE, ERROR_CODES.RATE_LIMITED);
+    if (requiredScopeOf(route) === 'session') codes.push(ERROR_CODES.SESSION_REQUIRED);
+  }
   for (const hook of hooks) {
     const declared = (hook as { [DECLARED]?: readonly ErrorCode[] } | undefined)?.[DECLARED];
     if (declared) codes.push(...declared);
@@ -155,6 +160,7 @@ export function installApiContract(app: App, options: { strict: boolean }) {
 
   app.addHook('onRoute', (route) => {
     recordPath(paths, knownMethods, route);
+    if (hooksOf(route).includes(requireUser)) route.config = { ...route.config, signedIn: true };
     if (!route.schema || route.schema.hide) return;
     assertParamsFitRouter(route);
     const never = new Set(route.config?.neverAnswers ?? []);

@@ -2,6 +2,7 @@ import { IDEMPOTENCY_KEY_TTL_HOURS } from '@moments/contract';
 import { sweepDeadProcessFolders, sweepStaleWorkFolders } from '../config/data-dir.js';
 import type { Logger } from '../logging.js';
 import type { UsersRepository } from '../modules/auth/users.repository.js';
+import type { WebhooksRepository } from '../modules/webhooks/webhooks.repository.js';
 import type { IdempotencyKeysRepository } from '../modules/idempotency/idempotency-keys.repository.js';
 import type { ThumbnailsService } from '../modules/thumbnails/thumbnails.service.js';
 
@@ -20,7 +21,12 @@ export interface HousekeepingParts {
   log: Logger;
   thumbnails: Pick<ThumbnailsService, 'removeStaleLinkPreviews'>;
   idempotencyKeys: Pick<IdempotencyKeysRepository, 'removeOlderThan'>;
+  /** Settled webhook deliveries leave the log after WEBHOOK_DELIVERY_KEEP_DAYS. */
+  webhookDeliveries?: Pick<WebhooksRepository, 'removeSettledBefore'>;
 }
+
+/** How long the delivery log keeps a settled delivery (the screen shows the latest 50). */
+const WEBHOOK_DELIVERY_KEEP_DAYS = 30;
 
 export class Housekeeping {
   private readonly users: UsersRepository;
@@ -28,6 +34,7 @@ export class Housekeeping {
   private readonly log: Logger;
   private readonly thumbnails: HousekeepingParts['thumbnails'];
   private readonly idempotencyKeys: HousekeepingParts['idempotencyKeys'];
+  private readonly webhookDeliveries: HousekeepingParts['webhookDeliveries'];
 
   constructor(parts: HousekeepingParts) {
     ({
@@ -36,6 +43,7 @@ export class Housekeeping {
       log: this.log,
       thumbnails: this.thumbnails,
       idempotencyKeys: this.idempotencyKeys,
+      webhookDeliveries: this.webhookDeliveries,
     } = parts);
   }
 
@@ -50,8 +58,13 @@ export class Housekeeping {
       (await sweepDeadProcessFolders(this.workRoot)) +
       (await sweepStaleWorkFolders(this.workRoot, now.getTime()));
     const linkPreviews = await this.thumbnails.removeStaleLinkPreviews(now);
-    const done = { ...purged, workFolders, linkPreviews, idempotencyKeys };
-    if (purged.sessions || purged.tickets || workFolders || linkPreviews || idempotencyKeys) {
+    const webhookDeliveries =
+      (await this.webhookDeliveries?.removeSettledBefore(
+        new Date(now.getTime() - WEBHOOK_DELIVERY_KEEP_DAYS * 86_400_000),
+      )) ?? 0;
+    const done = { ...purged, workFolders, linkPreviews, idempotencyKeys, webhookDeliveries };
+    const changed = workFolders || linkPreviews || idempotencyKeys || webhookDeliveries;
+    if (purged.sessions || purged.tickets || changed) {
       this.log.info(done, 'housekeeping');
     }
     return done;

@@ -57,6 +57,17 @@ export const JOB_KINDS = {
     retryBackoff: true,
     expireInSeconds: 120,
   },
+  /**
+   * Sends one webhook delivery (signed, through the link guard, with a timeout). A receiver that
+   * fails or does not answer is tried again with backoff, from WEBHOOK_RETRY_DELAY_SECONDS (the
+   * send sets it), 9 attempts in all; every worker takes it, whatever WORKER_QUEUES says.
+   */
+  'webhook-deliver': {
+    retryLimit: 8,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  },
   /** Backfills the home search's index (passages, embeddings, corpus statistics); sent at worker start. */
   'search-index': { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 6 * 3600 },
   /**
@@ -135,6 +146,7 @@ export interface JobPayloads {
   'asr-chunk': { taskId: string; index: number };
   'credit-refund': { key: string; userId: string; taskId: string | null; jobId: string | null };
   'mail-send': { category: string; userId?: string; mail: QueuedMail };
+  'webhook-deliver': { deliveryId: string };
   'search-index': Periodic;
   'span-cut': { momentId: string };
   'thumbnail-backfill': Periodic;

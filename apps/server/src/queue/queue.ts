@@ -27,6 +27,8 @@ export interface SendOptions {
   expireInSeconds?: number;
   /** Not taken before this many seconds from now. */
   startAfterSeconds?: number;
+  /** Overrides the kind's wait before its first retry (an operator's setting). */
+  retryDelaySeconds?: number;
 }
 
 /** pg-boss refuses expiries of a day or more. */
@@ -126,6 +128,7 @@ export async function createJobQueue(
         ...queuePolicy(policy),
         ...(policy.priority !== undefined && { priority: policy.priority }),
         ...(options.startAfterSeconds && { startAfter: options.startAfterSeconds }),
+        ...(options.retryDelaySeconds && { retryDelay: options.retryDelaySeconds }),
         expireInSeconds,
         ...(tx ? { db: { executeSql: (text, values) => executeIn(tx, text, values) } } : {}),
       });

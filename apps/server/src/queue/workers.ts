@@ -14,12 +14,13 @@ import { taskReap } from './handlers/task-reap.js';
 import { taskRun } from './handlers/task-run.js';
 import { thumbnailBackfill } from './handlers/thumbnail-backfill.js';
 import { uploadSweep } from './handlers/upload-sweep.js';
+import { webhookDeliver } from './handlers/webhook-deliver.js';
 import type { JobHandlers } from './job-kinds.js';
 
 /**
  * The handlers this worker takes. WORKER_QUEUES splits the roles: GPU machines take `asr`
  * (tasks and what follows them), CPU machines `render` (exports and framing); every worker takes
- * the refund outbox, the mail and the housekeeping kinds.
+ * the refund outbox, the mail, the webhooks and the housekeeping kinds.
  */
 export function workerHandlers(services: Services): Partial<JobHandlers> {
   const queues = services.config.WORKER_QUEUES;
@@ -41,6 +42,7 @@ export function workerHandlers(services: Services): Partial<JobHandlers> {
     }),
     'credit-refund': creditRefund(services),
     'mail-send': mailSend(services),
+    'webhook-deliver': webhookDeliver(services),
     housekeeping: housekeeping(services),
     'upload-sweep': uploadSweep(services),
     'subscription-renewals': subscriptionRenewals(services),

@@ -22,6 +22,8 @@ import { AsrChunksRepository } from '../modules/tasks/asr-chunks.repository.js';
 import type { TaskRow } from '../modules/tasks/task-mapper.js';
 import { TasksRepository } from '../modules/tasks/tasks.repository.js';
 import type { RealtimeBus } from '../realtime/index.js';
+import { ApiTokensRepository } from '../modules/api-tokens/api-tokens.repository.js';
+import { WebhooksRepository } from '../modules/webhooks/webhooks.repository.js';
 
 /** The public methods of T: each needs an example call, or the registry does not typecheck. */
 type Methods<T> = {
@@ -64,6 +66,7 @@ const OTHER_USER = '00000000-0000-4000-8000-000000000002';
 const TASK = '00000000-0000-4000-8000-000000000010';
 const MOMENT = '00000000-0000-4000-8000-000000000020';
 const JOB = '00000000-0000-4000-8000-000000000030';
+const WEBHOOK = '00000000-0000-4000-8000-000000000040';
 const NOTE = '00000000-0000-4000-8000-000000000040';
 const TOKEN = 'run-token';
 const AT = new Date('2026-01-01T00:00:00Z');
@@ -456,5 +459,47 @@ export const QUERY_SOURCES: QuerySource[] = [
         caption_size: 'medium',
         remove_fillers: false,
       }),
+  }),
+  source('api-tokens.repository', 'ApiTokensRepository', (db) => new ApiTokensRepository(db), {
+    insert: (r) =>
+      r.insert({
+        userId: USER,
+        name: 'script',
+        tokenHash: 'hash',
+        prefix: 'mom_AbCd',
+        scopes: ['read'],
+      }),
+    countOf: (r) => r.countOf(USER),
+    listOf: (r) => r.listOf(USER),
+    delete: (r) => r.delete(USER, WEBHOOK),
+    findByHash: (r) => r.findByHash('hash'),
+    touch: (r) => r.touch(WEBHOOK, AT, AT),
+  }),
+  source('webhooks.repository', 'WebhooksRepository', (db) => new WebhooksRepository(db), {
+    insert: (r) =>
+      r.insert({
+        userId: USER,
+        url: 'https://example.com/hook',
+        events: ['task.done'],
+        secret: 's',
+      }),
+    countOf: (r) => r.countOf(USER),
+    listOf: (r) => r.listOf(USER),
+    owned: (r) => r.owned(USER, WEBHOOK),
+    update: (r) => r.update(WEBHOOK, { enabled: false }),
+    delete: (r) => r.delete(WEBHOOK),
+    subscribedTo: (r) => r.subscribedTo(USER, 'task.done'),
+    setCreditsLowSent: (r) => r.setCreditsLowSent(USER, true),
+    insertDelivery: (r) =>
+      r.insertDelivery({ id: 'msg_1', webhookId: WEBHOOK, event: 'task.done', payload: {} }),
+    delivery: (r) => r.delivery('msg_1'),
+    recordAttempt: (r) =>
+      r.recordAttempt(
+        'msg_1',
+        { at: 0, response_code: 500, error: 'answered 500', duration_ms: 5 },
+        'pending',
+      ),
+    deliveriesOf: (r) => r.deliveriesOf(WEBHOOK, 50),
+    removeSettledBefore: (r) => r.removeSettledBefore(AT),
   }),
 ];

@@ -4,6 +4,7 @@ import { CAPTIONS_MESSAGES } from './areas/captions';
 import { DOMAIN_MESSAGES } from './areas/domain';
 import { ERRORS_MESSAGES } from './areas/errors';
 import { INGEST_MESSAGES } from './areas/ingest';
+import { INTEGRATIONS_MESSAGES } from './areas/integrations';
 import { INVITES_MESSAGES } from './areas/invites';
 import { JOBS_MESSAGES } from './areas/jobs';
 import { LAYOUT_MESSAGES } from './areas/layout';
@@ -158,6 +159,7 @@ export const MESSAGES = {
   ...DOMAIN_MESSAGES,
   ...ERRORS_MESSAGES,
   ...INGEST_MESSAGES,
+  ...INTEGRATIONS_MESSAGES,
   ...INVITES_MESSAGES,
   ...JOBS_MESSAGES,
   ...LAYOUT_MESSAGES,

@@ -164,15 +164,8 @@ export function isAllowedHost(url: URL, allowHosts: string[], address?: string):
   );
 }
 
-/**
- * Refuse a URL our server must not fetch: anything but http(s), and hosts that resolve to
- * loopback, private, link-local, CGNAT, unique-local or other non-public addresses, unless the
- * operator allowed the host. Returns the parsed URL and its addresses.
- */
-export async function assertPublicUrl(
-  link: string | URL,
-  opts: PublicUrlOptions = {},
-): Promise<{ url: URL; addresses: string[] }> {
+/** The parsed address, when it is one and http(s); INVALID_URL otherwise. */
+export function httpUrlOf(link: string | URL): URL {
   let url: URL;
   try {
     url = new URL(link);
@@ -182,6 +175,19 @@ export async function assertPublicUrl(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new MediaError('INVALID_URL', 'Only http and https links are supported.');
   }
+  return url;
+}
+
+/**
+ * Refuse a URL our server must not fetch: anything but http(s), and hosts that resolve to
+ * loopback, private, link-local, CGNAT, unique-local or other non-public addresses, unless the
+ * operator allowed the host. Returns the parsed URL and its addresses.
+ */
+export async function assertPublicUrl(
+  link: string | URL,
+  opts: PublicUrlOptions = {},
+): Promise<{ url: URL; addresses: string[] }> {
+  const url = httpUrlOf(link);
   const allowHosts = opts.allowHosts ?? allowHostsFromEnv();
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
@@ -493,5 +499,90 @@ async function writeAtMost(response: IncomingMessage, outFile: string, maxBytes:
 function tooLarge(maxBytes: number): MediaError {
   return new MediaError('FILE_TOO_LARGE', `The file is larger than ${maxBytes} bytes.`, {
     details: { maxBytes },
+  });
+}
+
+export interface PostToPublicUrlOptions extends PublicUrlOptions {
+  headers: Record<string, string>;
+  body: string;
+  /** The whole exchange, connect to last byte; default 10 s. */
+  timeoutMs?: number;
+  /** Private and loopback addresses too (an operator's LAN, a test); still http(s) only. */
+  allowPrivate?: boolean;
+}
+
+/** What a receiver answered: its status and the start of its body (for a delivery log). */
+export interface PostAnswer {
+  status: number;
+  bodyStart: string;
+}
+
+/**
+ * POSTs `body` to a user-given address through the same guard as every link: the address and,
+ * at connect time, every address its host resolves to must be public (unless `allowPrivate`).
+ * Redirects are not followed, a receiver's 3xx is its answer. Errors: INVALID_URL,
+ * PRIVATE_ADDRESS, LINK_UNREACHABLE (network failure), TIMEOUT.
+ */
+export async function postToPublicUrl(
+  link: string,
+  options: PostToPublicUrlOptions,
+): Promise<PostAnswer> {
+  const allowHosts = options.allowHosts ?? allowHostsFromEnv();
+  const url = options.allowPrivate
+    ? httpUrlOf(link)
+    : (await assertPublicUrl(link, { ...options, allowHosts })).url;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'user-agent': 'moments-webhooks/1',
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(options.body)),
+          ...options.headers,
+        },
+        ...(options.allowPrivate ? {} : { lookup: guardedLookup(url, options, allowHosts) }),
+      },
+      (response) => {
+        readStart(response, 1024).then(
+          (bodyStart) => {
+            clearTimeout(timer);
+            resolve({ status: response.statusCode ?? 0, bodyStart });
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(
+              new MediaError('LINK_UNREACHABLE', 'The answer could not be read.', { cause: error }),
+            );
+          },
+        );
+      },
+    );
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error('timed out'), { code: 'TIMEOUT' })),
+      timeoutMs,
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (error.code === 'PRIVATE_ADDRESS') {
+        reject(new MediaError('PRIVATE_ADDRESS', 'This address cannot be reached from here.'));
+      } else if (error.code === 'TIMEOUT') {
+        reject(new MediaError('TIMEOUT', `No answer within ${Math.round(timeoutMs / 1000)} s.`));
+      } else {
+        reject(
+          new MediaError(
+            'LINK_UNREACHABLE',
+            `The address could not be reached (${error.message}).`,
+            {
+              cause: error,
+            },
+          ),
+        );
+      }
+    });
+    req.end(options.body);
   });
 }

@@ -3,6 +3,7 @@ import {
   type JobStatus,
   type Notification,
   type NotificationType,
+  type TaskKind,
   type TaskPartial,
   type TaskStatus,
 } from '@moments/contract';
@@ -11,6 +12,7 @@ import type { Db } from '../../db/client.js';
 import { notifications } from '../../db/schema.js';
 import type { RealtimeBus } from '../../realtime/index.js';
 import type { TaskRow } from '../tasks/task-mapper.js';
+import type { FinishedWork } from '../webhooks/webhooks.service.js';
 
 type NotificationRow = typeof notifications.$inferSelect;
 
@@ -40,6 +42,11 @@ export class NotificationsService {
       type: NotificationType,
       data: Record<string, unknown>,
     ) => Promise<void>,
+    /**
+     * Told once per finished task or export (DONE or ERROR), where its notification is stored:
+     * the webhooks' one source of these events; must not throw.
+     */
+    private readonly onFinished?: (work: FinishedWork) => Promise<void>,
   ) {}
 
   async taskChanged(task: TaskRow, statusChanged: boolean): Promise<void> {
@@ -57,6 +64,13 @@ export class NotificationsService {
     };
     if (statusChanged && TERMINAL_TASK_STATUSES.has(status)) {
       const stored = await this.store(task.userId, 'TASK_STATUS_UPDATE', data);
+      await this.onFinished?.({
+        kind: 'task',
+        userId: task.userId,
+        id: task.id,
+        status,
+        taskKind: task.kind as TaskKind,
+      });
       await this.bus.publish(task.userId, {
         type: 'TASK_STATUS_UPDATE',
         id: stored.id,
@@ -113,6 +127,7 @@ export class NotificationsService {
     };
     if (statusChanged && job.status !== 'IN_PROGRESS') {
       const stored = await this.store(userId, type, data);
+      await this.onFinished?.({ kind: 'job', userId, id: job.id, status: job.status });
       await this.bus.publish(userId, { type, id: stored.id, data: stored.data });
       return;
     }
