@@ -15,6 +15,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { serveWebApp } from './http/static.js';
 import type { App } from './http/types.js';
 import { registerAuthRoutes } from './modules/auth/auth.controller.js';
+import { registerAccountRoutes } from './modules/auth/account.controller.js';
 import { registerBillingRoutes, registerCreditRoutes } from './modules/billing/index.js';
 import { registerCaptionRoutes } from './modules/captions/captions.controller.js';
 import { registerExportRoutes } from './modules/exports/exports.controller.js';
@@ -133,6 +134,14 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
     signupRateLimit: {
       max: config.SIGNUP_RATE_LIMIT_MAX,
       timeWindow: config.SIGNUP_RATE_LIMIT_WINDOW_MS,
+    },
+  });
+
+  registerAccountRoutes(app, {
+    account: services.account,
+    passwordRateLimit: {
+      max: config.LOGIN_RATE_LIMIT_MAX,
+      timeWindow: config.LOGIN_RATE_LIMIT_WINDOW_MS,
     },
   });
 

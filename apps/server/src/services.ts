@@ -15,6 +15,7 @@ import { createJobQueue, type JobQueue } from './queue/queue.js';
 import { WorkGate } from './queue/work-gate.js';
 import { PictureTokens } from './modules/thumbnails/picture-tokens.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { AccountService } from './modules/auth/account.service.js';
 import { createBilling, type Billing, type BillingHooks } from './modules/billing/index.js';
 import { MediaAnalysesRepository } from './modules/exports/media-analyses.repository.js';
 import { ExportRenderer } from './modules/exports/export-renderer.js';
@@ -89,6 +90,8 @@ export interface Services {
   /** The configured transport itself: SMTP (taken by `mail-send` jobs) or the outbox folder. */
   mailTransport: Mailer;
   auth: AuthService;
+  /** Password and email changes, account deletion. */
+  account: AccountService;
   notifications: NotificationsService;
   moments: MomentsService;
   search: SearchService;
@@ -430,6 +433,7 @@ function createTaskWork(
   );
   return { speech, transcription, taskRunner, tasks, taskReaper };
 }
+type TaskWork = ReturnType<typeof createTaskWork>;
 
 /** Exports: the renderer, its service, the background framing and the reaper. */
 function createExportWork(
@@ -437,6 +441,7 @@ function createExportWork(
   { db, storage, queue, workRoot, background, fileUrls, media }: Foundation,
   { billing, notifications }: Accounts,
   { tasksRepo, translator, thumbnails }: Content,
+  { tasks }: Pick<TaskWork, 'tasks'>,
   log: Logger,
 ) {
   const exportsRepo = new ExportsRepository(db);
@@ -482,6 +487,8 @@ function createExportWork(
     workGate,
   );
   const captions = new CaptionsService(db, fileUrls, translator, exports, exportRenderer.framing);
+  // Exports belong to their task: deleting the task deletes them, files and links included.
+  tasks.whenDeleting((task) => exports.deleteForTask(task.userId, task.id));
   const framingPreparer = new FramingPreparer(
     db,
     media,
@@ -538,8 +545,19 @@ export async function createServices(
   const accounts = createAccounts(config, foundation, billingHooks, log);
   const content = createContent(config, foundation, accounts, log);
   const taskWork = createTaskWork(config, foundation, accounts, content, log);
-  const exportWork = createExportWork(config, foundation, accounts, content, log);
+  const exportWork = createExportWork(config, foundation, accounts, content, taskWork, log);
   const idempotencyKeys = new IdempotencyKeysRepository(foundation.db);
+  const account = new AccountService({
+    db: foundation.db,
+    users: accounts.users,
+    auth: accounts.auth,
+    mailer: accounts.mailer,
+    publicUrl: publicUrlOf(config),
+    storage: foundation.storage,
+    tasks: taskWork.tasks,
+    exports: exportWork.exports,
+    log: log.child({ component: 'account' }),
+  });
   const housekeeping = new Housekeeping({
     users: accounts.users,
     workRoot: path.join(config.DATA_DIR, 'tmp'),
@@ -562,6 +580,7 @@ export async function createServices(
     queue,
     bus,
     idempotencyKeys,
+    account,
     ...accounts,
     ...services,
     ...tasks,

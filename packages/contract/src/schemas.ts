@@ -101,6 +101,12 @@ export const SignupBody = z.object({
 export type SignupBody = z.infer<typeof SignupBody>;
 export const LoginBody = z.object({ email: Email, password: Password });
 export type LoginBody = z.infer<typeof LoginBody>;
+/** Account deletion asks for the password again: a left-open session alone cannot delete. */
+export const DeleteAccountBody = z.object({ password: Password });
+export const ChangePasswordBody = z.object({ current_password: Password, new_password: Password });
+/** The new address gets a confirmation link; the email changes only when it is opened. */
+export const ChangeEmailBody = z.object({ password: Password, email: Email });
+export const ConfirmEmailBody = z.object({ token: z.string().min(1).max(200) });
 
 export const Entitlement = z.object({
   feature: z.enum(FEATURES).or(z.string()),
@@ -134,6 +140,8 @@ export type ComingSoonBody = z.infer<typeof ComingSoonBody>;
 // ---------- video metadata ----------
 
 export const VideoMeta = z.object({
+  /** An upload's id, in the upload's reply (what `DELETE /api/upload/{id}` takes); a start ignores it. */
+  id: z.string().max(100).optional(),
   url: z.string().min(1).max(4096),
   title: z.string().max(1000).default(''),
   thumbnail: z.string().max(4096).nullable().default(null),

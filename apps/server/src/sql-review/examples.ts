@@ -94,9 +94,23 @@ export const QUERY_SOURCES: QuerySource[] = [
     deleteSession: (r) => r.deleteSession('hash'),
     createRealtimeTicket: (r) => r.createRealtimeTicket('ticket', 'hash', USER, AT),
     consumeRealtimeTicket: (r) => r.consumeRealtimeTicket('ticket', AT),
+    deleteSessionsOf: (r) => r.deleteSessionsOf(USER, 'hash'),
+    updatePassword: (r) => r.updatePassword(USER, 'x'),
+    createEmailChange: (r) =>
+      r.createEmailChange({
+        tokenHash: 'hash',
+        userId: USER,
+        newEmail: 'b@example.com',
+        expiresAt: AT,
+      }),
+    findEmailChange: (r) => r.findEmailChange('hash'),
+    applyEmailChange: (r) => r.applyEmailChange('hash', USER, 'b@example.com', AT),
+    anonymise: (r) => r.anonymise(USER, 'x', AT),
+    deletePersonalRows: (r) => r.deletePersonalRows(USER),
   }),
   source('tasks.repository', 'TasksRepository', (db) => new TasksRepository(db), {
     transcriptReused: (r) => r.transcriptReused(TASK),
+    mediaKeyInUse: (r) => r.mediaKeyInUse(`users/${USER}/tasks/${TASK}/source.mp4`),
     insert: (r) =>
       r.insert({ userId: USER, kind: 'viral', urlSource: 'direct', video: { url: 'x' } }),
     findById: (r) => r.findById(TASK),
@@ -141,6 +155,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     listForUser: (r) => r.listForUser(USER, 20, 20, 'VIRAL_MOMENT_EXPORT'),
     updateRun: (r) => r.updateRun(JOB, TOKEN, { progress: 50 }),
     delete: (r) => r.delete(JOB),
+    idsForTask: (r) => r.idsForTask(TASK),
     claimRun: (r) => r.claimRun(JOB, TOKEN, AT),
     findOrphaned: (r) => r.findOrphaned(AT),
   }),

@@ -16,8 +16,16 @@ import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
 import type { MediaRepository } from '../media/media.repository.js';
+import { formatBytes } from './display-name.js';
 import { TUS_PATH, TusUploads } from './tus-uploads.js';
+import { UploadLimitsGuard } from './upload-limits.js';
 import { UploadsService } from './uploads.service.js';
+
+/** What starting an upload can answer besides the file's own faults: the plan's limits. */
+const UPLOAD_LIMIT_ERRORS = [
+  ERROR_CODES.UPLOAD_RATE_LIMITED,
+  ERROR_CODES.STORAGE_QUOTA_EXCEEDED,
+] as const;
 
 export interface UploadRoutesDeps {
   config: Pick<AppConfig, 'DATA_DIR' | 'UPLOAD_MAX_BYTES'>;
@@ -45,7 +53,15 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
   const maxBytes = deps.config.UPLOAD_MAX_BYTES;
   const tmpDir = deps.workRoot;
   await fs.mkdir(tmpDir, { recursive: true });
-  const uploads = new UploadsService(deps.db, deps.media, deps.storage, deps.fileUrls, tmpDir);
+  const limits = new UploadLimitsGuard(deps.db);
+  const uploads = new UploadsService(
+    deps.db,
+    deps.media,
+    deps.storage,
+    deps.fileUrls,
+    tmpDir,
+    limits,
+  );
   const tus = new TusUploads(uploads, {
     directory: path.join(deps.config.DATA_DIR, 'tus'),
     maxBytes,
@@ -62,7 +78,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
       '/api/upload',
       {
         preHandler: requireUser,
-        config: { errors: [...UPLOADED_FILE_ERRORS] },
+        config: { errors: [...UPLOADED_FILE_ERRORS, ...UPLOAD_LIMIT_ERRORS] },
         schema: {
           tags: ['upload'],
           summary: 'Upload a video (multipart field `file`: mp4, mov or webm)',
@@ -76,9 +92,12 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
           throw badRequest('Send the video as multipart/form-data in a field named "file".');
         }
         // Refuse early what cannot fit; the streamed byte count below is what really counts.
-        if (Number(request.headers['content-length']) > maxBytes + 1024 * 1024) {
+        const declared = Number(request.headers['content-length']) || 0;
+        if (declared > maxBytes + 1024 * 1024) {
           throw tooLarge(maxBytes);
         }
+        // The plan's rate and room, from the declared length, before a byte is stored.
+        await limits.assertCanStart(user.id, declared);
         const part = await request.file().catch(malformedMultipart);
         if (!part || part.fieldname !== 'file') {
           part?.file.resume();
@@ -114,6 +133,22 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
     ({ userId, params }) => uploads.getVideoMeta(userId, params.id),
   );
 
+  jsonRoutes(app, ['upload']).user(
+    'delete',
+    '/api/upload/:id',
+    {
+      summary:
+        'Delete an upload for good: its file and thumbnail leave storage and its links stop working (409 while a task still processes it)',
+      params: z.object({ id: z.string().min(1).max(100) }),
+      data: z.null(),
+      errors: [ERROR_CODES.UPLOAD_IN_USE],
+    },
+    async ({ userId, params }) => {
+      await uploads.delete(userId, params.id);
+      return null;
+    },
+  );
+
   await app.register(async (scope) => {
     // tus reads PATCH bodies itself from the raw request.
     scope.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) =>
@@ -126,10 +161,20 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
       if (uploadId !== undefined && !(await tus.isOwnedBy(uploadId, user.id))) {
         throw notFound('Upload');
       }
+      // A creation declares its length: the plan's rate and room are checked before any byte
+      // (one longer than the file limit is left to tus, which answers it 413).
+      const declared = Number(request.headers['upload-length']) || 0;
+      if (uploadId === undefined && request.method === 'POST' && declared <= maxBytes) {
+        await limits.assertCanStart(user.id, declared);
+      }
       reply.hijack();
       await tus.handle(user.id, request.raw, reply.raw);
     };
-    const routeOptions = { preHandler: requireUser, schema: { hide: true } };
+    const routeOptions = {
+      preHandler: requireUser,
+      schema: { hide: true },
+      config: { errors: [...UPLOAD_LIMIT_ERRORS] },
+    };
     scope.all(TUS_PATH, routeOptions, forwardToTus);
     scope.all(`${TUS_PATH}/*`, routeOptions, forwardToTus);
   });
@@ -148,15 +193,4 @@ function isFileTooLarge(error: unknown): boolean {
     ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' ||
       (error as { statusCode?: number }).statusCode === 413)
   );
-}
-
-function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }

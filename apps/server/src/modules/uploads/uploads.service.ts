@@ -9,13 +9,16 @@ import {
   type VideoMeta,
 } from '@moments/contract';
 import { MediaError } from '@moments/media/errors';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { uploads } from '../../db/schema.js';
+import { tasks, uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { findOwned } from '../../db/owned.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
 import type { MediaRepository } from '../media/media.repository.js';
+import { MediaAnalysesRepository } from '../exports/media-analyses.repository.js';
 import { safeDisplayName, titleFromFileName } from './display-name.js';
+import type { UploadLimitsGuard } from './upload-limits.js';
 
 /** Presigned S3 links live at most 7 days; the task page asks again when it needs a fresh one. */
 export const THUMBNAIL_URL_TTL_SEC = 7 * 24 * 3600;
@@ -50,15 +53,19 @@ export class UploadsService {
     private readonly fileUrls: FileUrls,
     /** Scratch folder for thumbnails, on the same disk as received files (DATA_DIR/tmp). */
     private readonly tmpDir: string,
+    /** The plan's storage quota, checked against the received bytes before they are stored. */
+    private readonly limits?: UploadLimitsGuard,
   ) {}
 
   async ingest(input: IngestInput): Promise<VideoMeta> {
     const uploadId = input.uploadId ?? randomUUID();
     const displayName = safeDisplayName(input.originalName);
     const thumbnailFile = path.join(this.tmpDir, `${uploadId}-thumbnail.jpg`);
-    const folder = `users/${input.userId}/uploads/${uploadId}/`;
+    const folder = uploadFolder(input.userId, uploadId);
     let stored = false;
     try {
+      // The real bytes, whatever length the request declared when it started.
+      await this.limits?.assertFits(input.userId, (await fs.stat(input.file)).size);
       const info = await this.media.validateUpload(input.file, displayName).catch(asUserFileError);
       // A frame worth looking at: not the black first frame or a fade-in.
       await this.media
@@ -100,9 +107,41 @@ export class UploadsService {
     return this.videoMeta(await findOwned(this.db, uploads, userId, uploadId, 'Upload'));
   }
 
+  /**
+   * Deletes an upload for good: its row, its stored file and thumbnail (local or S3), and what
+   * was measured of it. Refused with 409 UPLOAD_IN_USE while a task still reads it; finished
+   * tasks made from it keep their transcript, moments and exports, and a new export of them
+   * ends with a clear error (its source is gone). Another user's id answers 404.
+   */
+  async delete(userId: string, uploadId: string): Promise<void> {
+    const row = await findOwned(this.db, uploads, userId, uploadId, 'Upload');
+    const running = await this.db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(
+        and(
+          eq(tasks.userId, userId),
+          sql`${tasks.video}->>'url' = ${UPLOAD_URL_PREFIX + row.id}`,
+          inArray(tasks.status, ['START', 'IN_PROGRESS']),
+        ),
+      )
+      .limit(1);
+    if (running.length) {
+      throw new AppError(
+        ERROR_CODES.UPLOAD_IN_USE,
+        409,
+        'A task is still processing this video. Delete the upload once it has finished, or delete the task first.',
+      );
+    }
+    await this.db.delete(uploads).where(eq(uploads.id, row.id));
+    await this.storage.deletePrefix(uploadFolder(userId, row.id));
+    await new MediaAnalysesRepository(this.db).deleteForMedia(row.storageKey);
+  }
+
   /** The video metadata, passed back as the task start body. */
   async videoMeta(row: UploadRow): Promise<VideoMeta> {
     return {
+      id: row.id,
       url: `${UPLOAD_URL_PREFIX}${row.id}`,
       title: titleFromFileName(row.originalName),
       thumbnail: row.thumbnailKey
@@ -116,6 +155,8 @@ export class UploadsService {
     };
   }
 }
+
+const uploadFolder = (userId: string, uploadId: string) => `users/${userId}/uploads/${uploadId}/`;
 
 function asUserFileError(error: unknown): never {
   if (error instanceof MediaError && USER_FILE_CODES.has(error.code)) {
