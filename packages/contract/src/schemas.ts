@@ -103,9 +103,12 @@ export const LoginBody = z.object({ email: Email, password: Password });
 export type LoginBody = z.infer<typeof LoginBody>;
 /** Account deletion asks for the password again: a left-open session alone cannot delete. */
 export const DeleteAccountBody = z.object({ password: Password });
+export type DeleteAccountBody = z.infer<typeof DeleteAccountBody>;
 export const ChangePasswordBody = z.object({ current_password: Password, new_password: Password });
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 /** The new address gets a confirmation link; the email changes only when it is opened. */
 export const ChangeEmailBody = z.object({ password: Password, email: Email });
+export type ChangeEmailBody = z.infer<typeof ChangeEmailBody>;
 export const ConfirmEmailBody = z.object({ token: z.string().min(1).max(200) });
 
 export const Entitlement = z.object({

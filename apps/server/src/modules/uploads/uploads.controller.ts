@@ -122,32 +122,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
     );
   });
 
-  jsonRoutes(app, ['upload']).user(
-    'get',
-    '/api/upload/:id',
-    {
-      summary: "An upload's video meta (the body to start a task with)",
-      params: z.object({ id: z.string().min(1).max(100) }),
-      data: VideoMeta,
-    },
-    ({ userId, params }) => uploads.getVideoMeta(userId, params.id),
-  );
-
-  jsonRoutes(app, ['upload']).user(
-    'delete',
-    '/api/upload/:id',
-    {
-      summary:
-        'Delete an upload for good: its file and thumbnail leave storage and its links stop working (409 while a task still processes it)',
-      params: z.object({ id: z.string().min(1).max(100) }),
-      data: z.null(),
-      errors: [ERROR_CODES.UPLOAD_IN_USE],
-    },
-    async ({ userId, params }) => {
-      await uploads.delete(userId, params.id);
-      return null;
-    },
-  );
+  registerUploadRecordRoutes(app, uploads);
 
   await app.register(async (scope) => {
     // tus reads PATCH bodies itself from the raw request.
@@ -178,6 +153,37 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
     scope.all(TUS_PATH, routeOptions, forwardToTus);
     scope.all(`${TUS_PATH}/*`, routeOptions, forwardToTus);
   });
+}
+
+/** An upload's video meta, and its deletion. */
+function registerUploadRecordRoutes(app: App, uploads: UploadsService) {
+  const route = jsonRoutes(app, ['upload']);
+  route.user(
+    'get',
+    '/api/upload/:id',
+    {
+      summary: "An upload's video meta (the body to start a task with)",
+      params: z.object({ id: z.string().min(1).max(100) }),
+      data: VideoMeta,
+    },
+    ({ userId, params }) => uploads.getVideoMeta(userId, params.id),
+  );
+
+  route.user(
+    'delete',
+    '/api/upload/:id',
+    {
+      summary:
+        'Delete an upload for good: its file and thumbnail leave storage and its links stop working (409 while a task still processes it)',
+      params: z.object({ id: z.string().min(1).max(100) }),
+      data: z.null(),
+      errors: [ERROR_CODES.UPLOAD_IN_USE],
+    },
+    async ({ userId, params }) => {
+      await uploads.delete(userId, params.id);
+      return null;
+    },
+  );
 }
 
 /** busboy's complaints (no boundary, a body cut short) are the client's malformed body: 400. */
