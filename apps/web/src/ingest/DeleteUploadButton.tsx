@@ -1,33 +1,25 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { UPLOAD_URL_PREFIX, type VideoMeta } from '@moments/contract';
+import type { VideoMeta } from '@moments/contract';
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client';
 import { t } from '../messages/catalogue';
 
-/** The upload's id: its reply names it; an older reply only has it in its `upload://` address. */
-export function uploadIdOf(video: VideoMeta): string | null {
-  if (video.id) return video.id;
-  return video.url.startsWith(UPLOAD_URL_PREFIX) ? video.url.slice(UPLOAD_URL_PREFIX.length) : null;
-}
-
 /**
  * The upload result page's delete: the file and its thumbnail leave the server for good (a
  * task still processing it answers UPLOAD_IN_USE, shown in the dialog).
  */
-export function DeleteUploadButton({ video }: { video: VideoMeta }) {
+export function DeleteUploadButton({ video, uploadId }: { video: VideoMeta; uploadId: string }) {
   const [opened, setOpened] = useState(false);
-  const uploadId = uploadIdOf(video);
   const remove = useMutation({
     mutationFn: () =>
-      api.delete<null>(`/api/upload/${encodeURIComponent(uploadId ?? '')}`, {
+      api.delete<null>(`/api/upload/${encodeURIComponent(uploadId)}`, {
         suppressErrorDialog: true,
       }),
     // A full load leaves no state of the deleted upload behind (the page, the upload form).
     onSuccess: () => window.location.assign('/home'),
   });
-  if (!uploadId) return null;
   return (
     <>
       <Group justify="flex-end">

@@ -221,7 +221,9 @@ export function IngestPanel() {
       {chosen && (
         <Stack gap="md">
           <VideoCard video={chosen.video} />
-          {chosen.urlSource === 'upload' && <DeleteUploadButton video={chosen.video} />}
+          {uploadIdOf(chosen.video) && (
+            <DeleteUploadButton video={chosen.video} uploadId={uploadIdOf(chosen.video)!} />
+          )}
           <Card p={{ base: 'md', sm: 'lg' }}>
             <Title order={2} size="h4" mb="md">
               {t('ingest.whatToMake')}
