@@ -143,8 +143,6 @@ export type ComingSoonBody = z.infer<typeof ComingSoonBody>;
 // ---------- video metadata ----------
 
 export const VideoMeta = z.object({
-  /** An upload's id, in the upload's reply (what `DELETE /api/upload/{id}` takes); a start ignores it. */
-  id: z.string().max(100).optional(),
   url: z.string().min(1).max(4096),
   title: z.string().max(1000).default(''),
   thumbnail: z.string().max(4096).nullable().default(null),
@@ -158,6 +156,12 @@ export const VideoMeta = z.object({
   published_at: z.number().int().min(0).max(4_102_444_800).nullable().default(null),
 });
 export type VideoMeta = z.infer<typeof VideoMeta>;
+/**
+ * An upload's reply: its video meta (the task start body, as it is: a start ignores the extra
+ * field) and the upload's id, which `DELETE /api/upload/{id}` takes.
+ */
+export const UploadedVideoMeta = VideoMeta.extend({ id: z.string() });
+export type UploadedVideoMeta = z.infer<typeof UploadedVideoMeta>;
 export const VideoMetaInput = z.object({ url: z.string().min(1).max(4096) });
 export const GetVideoMetaBody = z.object({ video_url: z.string().min(1).max(4096) });
 

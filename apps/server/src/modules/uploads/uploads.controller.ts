@@ -4,7 +4,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import { envelopeOf, ERROR_CODES, UPLOADED_FILE_ERRORS, VideoMeta } from '@moments/contract';
+import {
+  envelopeOf,
+  ERROR_CODES,
+  UPLOADED_FILE_ERRORS,
+  UploadedVideoMeta,
+} from '@moments/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/index.js';
@@ -83,7 +88,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
           tags: ['upload'],
           summary: 'Upload a video (multipart field `file`: mp4, mov or webm)',
           multipart: { fields: { file: 'file' }, required: ['file'] },
-          response: { 200: envelopeOf(VideoMeta) },
+          response: { 200: envelopeOf(UploadedVideoMeta) },
         },
       },
       async (request) => {
@@ -164,7 +169,7 @@ function registerUploadRecordRoutes(app: App, uploads: UploadsService) {
     {
       summary: "An upload's video meta (the body to start a task with)",
       params: z.object({ id: z.string().min(1).max(100) }),
-      data: VideoMeta,
+      data: UploadedVideoMeta,
     },
     ({ userId, params }) => uploads.getVideoMeta(userId, params.id),
   );

@@ -6,7 +6,7 @@ import {
   ERROR_STATUS,
   UPLOAD_URL_PREFIX,
   type ErrorCode,
-  type VideoMeta,
+  type UploadedVideoMeta,
 } from '@moments/contract';
 import { MediaError } from '@moments/media/errors';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -57,7 +57,7 @@ export class UploadsService {
     private readonly limits?: UploadLimitsGuard,
   ) {}
 
-  async ingest(input: IngestInput): Promise<VideoMeta> {
+  async ingest(input: IngestInput): Promise<UploadedVideoMeta> {
     const uploadId = input.uploadId ?? randomUUID();
     const displayName = safeDisplayName(input.originalName);
     const thumbnailFile = path.join(this.tmpDir, `${uploadId}-thumbnail.jpg`);
@@ -103,7 +103,7 @@ export class UploadsService {
   }
 
   /** An upload's video meta for its owner; another user's id is a 404 like a missing one. */
-  async getVideoMeta(userId: string, uploadId: string): Promise<VideoMeta> {
+  async getVideoMeta(userId: string, uploadId: string): Promise<UploadedVideoMeta> {
     return this.videoMeta(await findOwned(this.db, uploads, userId, uploadId, 'Upload'));
   }
 
@@ -139,7 +139,7 @@ export class UploadsService {
   }
 
   /** The video metadata, passed back as the task start body. */
-  async videoMeta(row: UploadRow): Promise<VideoMeta> {
+  async videoMeta(row: UploadRow): Promise<UploadedVideoMeta> {
     return {
       id: row.id,
       url: `${UPLOAD_URL_PREFIX}${row.id}`,
