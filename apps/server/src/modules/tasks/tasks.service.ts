@@ -49,6 +49,9 @@ export interface RetryParams {
 
 /** Starting, retrying, listing and deleting tasks; the work itself runs in TaskRunner. */
 export class TasksService {
+  /** Run before a task's row is deleted (`whenDeleting`). */
+  private readonly deleteListeners: ((task: TaskRow) => Promise<void>)[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly repo: TasksRepository,
@@ -283,7 +286,6 @@ export class TasksService {
    * Called with a task about to be deleted, before its row goes (its exports are found by it):
    * the export module removes the task's exports and their files this way.
    */
-  private readonly deleteListeners: ((task: TaskRow) => Promise<void>)[] = [];
   whenDeleting(listener: (task: TaskRow) => Promise<void>): void {
     this.deleteListeners.push(listener);
   }
