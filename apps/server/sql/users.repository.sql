@@ -114,6 +114,12 @@ where
 returning
   "ticket_hash";
 
+delete from "email_changes"
+where
+  "email_changes"."expires_at" < $1
+returning
+  "token_hash";
+
 -- UsersRepository.deleteSession
 delete from "sessions"
 where

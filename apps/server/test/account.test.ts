@@ -208,5 +208,8 @@ describe.each(DATABASE_TARGETS)('the account on $name', (target) => {
     expect(late.statusCode).toBe(410);
     expect(late.json().code).toBe('EMAIL_LINK_EXPIRED');
     expect(await emailOf()).toBe(newEmail);
+    // Housekeeping removes expired links.
+    expect((await t.services.housekeeping.runOnce()).emailLinks).toBeGreaterThanOrEqual(1);
+    expect((await confirm(lateToken!)).statusCode).toBe(404);
   });
 });

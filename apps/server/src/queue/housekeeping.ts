@@ -51,7 +51,14 @@ export class Housekeeping {
       (await sweepStaleWorkFolders(this.workRoot, now.getTime()));
     const linkPreviews = await this.thumbnails.removeStaleLinkPreviews(now);
     const done = { ...purged, workFolders, linkPreviews, idempotencyKeys };
-    if (purged.sessions || purged.tickets || workFolders || linkPreviews || idempotencyKeys) {
+    if (
+      purged.sessions ||
+      purged.tickets ||
+      purged.emailLinks ||
+      workFolders ||
+      linkPreviews ||
+      idempotencyKeys
+    ) {
       this.log.info(done, 'housekeeping');
     }
     return done;

@@ -62,8 +62,13 @@ export class UsersRepository {
     return rows[0]?.userId;
   }
 
-  /** Housekeeping: sessions and realtime tickets past their expiry; returns how many went. */
-  async purgeExpired(now: Date): Promise<{ sessions: number; tickets: number }> {
+  /**
+   * Housekeeping: sessions, realtime tickets and email-change links past their expiry; returns
+   * how many went.
+   */
+  async purgeExpired(
+    now: Date,
+  ): Promise<{ sessions: number; tickets: number; emailLinks: number }> {
     const gone = await this.db
       .delete(sessions)
       .where(lt(sessions.expiresAt, now))
@@ -72,7 +77,11 @@ export class UsersRepository {
       .delete(realtimeTickets)
       .where(lt(realtimeTickets.expiresAt, now))
       .returning({ ticketHash: realtimeTickets.ticketHash });
-    return { sessions: gone.length, tickets: tickets.length };
+    const emailLinks = await this.db
+      .delete(emailChanges)
+      .where(lt(emailChanges.expiresAt, now))
+      .returning({ tokenHash: emailChanges.tokenHash });
+    return { sessions: gone.length, tickets: tickets.length, emailLinks: emailLinks.length };
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
