@@ -25,7 +25,7 @@ export function DeleteUploadButton({ video, uploadId }: { video: VideoMeta; uplo
       <Group justify="flex-end">
         <Button
           variant="subtle"
-          color="red"
+          color="red.9"
           size="xs"
           leftSection={<IconTrash size={14} />}
           onClick={() => setOpened(true)}
@@ -50,7 +50,7 @@ export function DeleteUploadButton({ video, uploadId }: { video: VideoMeta; uplo
             <Button variant="default" onClick={() => setOpened(false)}>
               {t('pages.profile.account.cancel')}
             </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+            <Button color="red.9" loading={remove.isPending} onClick={() => remove.mutate()}>
               {t('ingest.upload.deleteConfirm')}
             </Button>
           </Group>

@@ -160,7 +160,7 @@ function DeleteAccount() {
         {t('pages.profile.account.deleteHint')}
       </Text>
       <Group>
-        <Button color="red" variant="light" onClick={() => setOpened(true)}>
+        <Button color="red.9" variant="outline" onClick={() => setOpened(true)}>
           {t('pages.profile.account.deleteAccount')}
         </Button>
       </Group>
@@ -186,7 +186,7 @@ function DeleteAccount() {
               <Button variant="default" onClick={() => setOpened(false)}>
                 {t('pages.profile.account.cancel')}
               </Button>
-              <Button type="submit" color="red" loading={form.pending} disabled={!password}>
+              <Button type="submit" color="red.9" loading={form.pending} disabled={!password}>
                 {t('pages.profile.account.deleteForGood')}
               </Button>
             </Group>
