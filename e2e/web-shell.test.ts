@@ -117,6 +117,46 @@ describe.skipIf(!hasChromium)('web app shell', () => {
     expect(pathOf(page)).toBe('/login');
   });
 
+  it('changes the password, then deletes the account with its password, from the profile', async () => {
+    const account = newAccount('leaving');
+    await registerAccount(server.baseUrl, account);
+    const page = await openPage();
+    await page.goto('/login');
+    await fillLogin(page, account);
+    await page.waitForURL('**/home');
+    await page.goto('/settings/profile');
+    const card = page.getByTestId('account-security');
+    const renewed = `${account.password}-renewed`;
+    await card
+      .getByLabel(t('pages.profile.account.currentPassword'))
+      .first()
+      .fill(account.password);
+    await card.getByLabel(t('pages.profile.account.newPassword')).fill(renewed);
+    await card.getByRole('button', { name: t('pages.profile.account.changePassword') }).click();
+    await card.getByText(t('pages.profile.account.passwordChanged')).waitFor();
+
+    await card.getByRole('button', { name: t('pages.profile.account.deleteAccount') }).click();
+    const dialog = page.getByRole('dialog', {
+      name: t('pages.profile.account.deleteConfirmTitle'),
+    });
+    const password = dialog.getByLabel(t('pages.profile.account.currentPassword'));
+    const confirm = dialog.getByRole('button', { name: t('pages.profile.account.deleteForGood') });
+    // The old password no longer counts: the account stays.
+    await password.fill(account.password);
+    await confirm.click();
+    await dialog.getByText(t('pages.profile.account.wrongPassword')).waitFor();
+    await password.fill(renewed);
+    await confirm.click();
+    await page.waitForURL('**/home');
+    await page.getByRole('link', { name: 'Log in' }).first().waitFor();
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: account.email, password: renewed }),
+    });
+    expect(login.status).toBe(401);
+  });
+
   it('returns to the protected page, with its query, after logging in', async () => {
     const account = newAccount('redirect');
     await registerAccount(server.baseUrl, account);

@@ -74,6 +74,13 @@ where
 returning
   "id";
 
+-- ApiTokensRepository.deleteAllOf
+delete from "api_tokens"
+where
+  "api_tokens"."user_id" = $1
+returning
+  "id";
+
 -- ApiTokensRepository.findByHash
 select
   "id",

@@ -10,7 +10,8 @@ select
   "edu_verified",
   "current_plan",
   "cancel_at_period_end",
-  "created_at"
+  "created_at",
+  "deleted_at"
 from
   "users"
 where
@@ -236,7 +237,8 @@ select
   "edu_verified",
   "current_plan",
   "cancel_at_period_end",
-  "created_at"
+  "created_at",
+  "deleted_at"
 from
   "users"
 where

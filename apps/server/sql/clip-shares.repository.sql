@@ -42,28 +42,35 @@ where
 
 -- ClipSharesRepository.byShareId
 select
-  "id",
-  "user_id",
-  "moment_id",
-  "task_id",
-  "type",
-  "status",
-  "progress",
-  "title",
-  "options",
-  "file_key",
-  "poster_key",
-  "share_id",
-  "error_reason",
-  "duration_ms",
-  "cost_credits",
-  "run_token",
-  "started_at",
-  "heartbeat_at",
-  "created_at",
-  "updated_at"
+  "jobs"."id",
+  "jobs"."user_id",
+  "jobs"."moment_id",
+  "jobs"."task_id",
+  "jobs"."type",
+  "jobs"."status",
+  "jobs"."progress",
+  "jobs"."title",
+  "jobs"."options",
+  "jobs"."file_key",
+  "jobs"."poster_key",
+  "jobs"."share_id",
+  "jobs"."error_reason",
+  "jobs"."duration_ms",
+  "jobs"."cost_credits",
+  "jobs"."run_token",
+  "jobs"."started_at",
+  "jobs"."heartbeat_at",
+  "jobs"."created_at",
+  "jobs"."updated_at",
+  "tasks"."video" ->> 'title',
+  coalesce(
+    nullif("moments"."description", ''),
+    "moments"."transcript"
+  )
 from
   "jobs"
+  left join "tasks" on "tasks"."id" = "jobs"."task_id"
+  left join "moments" on "moments"."id" = "jobs"."moment_id"
 where
   "jobs"."share_id" = $1
 limit

@@ -173,6 +173,14 @@ delete from "jobs"
 where
   "jobs"."id" = $1;
 
+-- ExportsRepository.idsForTask
+select
+  "id"
+from
+  "jobs"
+where
+  "jobs"."task_id" = $1;
+
 -- ExportsRepository.claimRun
 update "jobs"
 set

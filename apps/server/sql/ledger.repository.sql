@@ -151,6 +151,7 @@ insert into
     "balance_after",
     "reason",
     "action",
+    "cause",
     "task_id",
     "job_id",
     "created_at"
@@ -166,6 +167,7 @@ values
     $6,
     $7,
     $8,
+    default,
     default,
     $9,
     default,

@@ -56,6 +56,16 @@ where
 limit
   $3;
 
+-- TasksRepository.mediaKeyInUse
+select
+  "id"
+from
+  "tasks"
+where
+  "tasks"."media_key" = $1
+limit
+  $2;
+
 -- TasksRepository.insert
 insert into
   "tasks" (

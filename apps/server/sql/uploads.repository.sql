@@ -61,3 +61,22 @@ where
   )
 limit
   $3;
+
+-- UploadsRepository.isReadByRunningTask
+select
+  "id"
+from
+  "tasks"
+where
+  (
+    "tasks"."user_id" = $1
+    and "tasks"."video" ->> 'url' = $2
+    and "tasks"."status" in ($3, $4)
+  )
+limit
+  $5;
+
+-- UploadsRepository.remove
+delete from "uploads"
+where
+  "uploads"."id" = $1;

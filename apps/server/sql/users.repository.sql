@@ -10,7 +10,8 @@ select
   "edu_verified",
   "current_plan",
   "cancel_at_period_end",
-  "created_at"
+  "created_at",
+  "deleted_at"
 from
   "users"
 where
@@ -27,7 +28,8 @@ select
   "edu_verified",
   "current_plan",
   "cancel_at_period_end",
-  "created_at"
+  "created_at",
+  "deleted_at"
 from
   "users"
 where
@@ -47,7 +49,8 @@ insert into
     "edu_verified",
     "current_plan",
     "cancel_at_period_end",
-    "created_at"
+    "created_at",
+    "deleted_at"
   )
 values
   (
@@ -57,6 +60,7 @@ values
     $3,
     default,
     $4,
+    default,
     default,
     default
   )
@@ -68,7 +72,8 @@ returning
   "edu_verified",
   "current_plan",
   "cancel_at_period_end",
-  "created_at";
+  "created_at",
+  "deleted_at";
 
 commit;
 
@@ -109,6 +114,12 @@ where
 returning
   "ticket_hash";
 
+delete from "email_changes"
+where
+  "email_changes"."expires_at" < $1
+returning
+  "token_hash";
+
 -- UsersRepository.deleteSession
 delete from "sessions"
 where
@@ -137,3 +148,157 @@ returning
   "user_id",
   "session_hash",
   "expires_at";
+
+-- UsersRepository.deleteSessionsOf
+delete from "sessions"
+where
+  (
+    "sessions"."user_id" = $1
+    and "sessions"."token_hash" <> $2
+  )
+returning
+  "token_hash";
+
+-- UsersRepository.updatePassword
+update "users"
+set
+  "password_hash" = $1
+where
+  "users"."id" = $2;
+
+-- UsersRepository.createEmailChange
+begin;
+
+delete from "email_changes"
+where
+  (
+    "email_changes"."user_id" = $1
+    and "email_changes"."used_at" is null
+  );
+
+insert into
+  "email_changes" (
+    "token_hash",
+    "user_id",
+    "new_email",
+    "expires_at",
+    "used_at",
+    "created_at"
+  )
+values
+  ($1, $2, $3, $4, default, default);
+
+commit;
+
+-- UsersRepository.findEmailChange
+select
+  "token_hash",
+  "user_id",
+  "new_email",
+  "expires_at",
+  "used_at",
+  "created_at"
+from
+  "email_changes"
+where
+  "email_changes"."token_hash" = $1
+limit
+  $2;
+
+-- UsersRepository.applyEmailChange
+begin;
+
+update "email_changes"
+set
+  "used_at" = $1
+where
+  (
+    "email_changes"."token_hash" = $2
+    and "email_changes"."used_at" is null
+  )
+returning
+  "token_hash";
+
+update "users"
+set
+  "email" = $1
+where
+  "users"."id" = $2;
+
+commit;
+
+-- UsersRepository.anonymise
+update "users"
+set
+  "email" = $1,
+  "username" = $2,
+  "password_hash" = $3,
+  "edu_verified" = $4,
+  "deleted_at" = $5
+where
+  "users"."id" = $6;
+
+-- UsersRepository.deletePersonalRows
+begin;
+
+delete from "uploads"
+where
+  "uploads"."user_id" = $1;
+
+delete from "upload_starts"
+where
+  "upload_starts"."user_id" = $1;
+
+delete from "notes"
+where
+  "notes"."user_id" = $1;
+
+delete from "notifications"
+where
+  "notifications"."user_id" = $1;
+
+delete from "contact_requests"
+where
+  "contact_requests"."user_id" = $1;
+
+delete from "subscription_feedback"
+where
+  "subscription_feedback"."user_id" = $1;
+
+delete from "feedback"
+where
+  "feedback"."user_id" = $1;
+
+delete from "mail_opt_outs"
+where
+  "mail_opt_outs"."user_id" = $1;
+
+delete from "referral_codes"
+where
+  "referral_codes"."user_id" = $1;
+
+delete from "link_previews"
+where
+  "link_previews"."user_id" = $1;
+
+delete from "idempotency_keys"
+where
+  "idempotency_keys"."user_id" = $1;
+
+delete from "email_changes"
+where
+  "email_changes"."user_id" = $1;
+
+delete from "realtime_tickets"
+where
+  "realtime_tickets"."user_id" = $1;
+
+delete from "webhooks"
+where
+  "webhooks"."user_id" = $1;
+
+delete from "media_analyses"
+where
+  "media_analyses"."media_key" like $1;
+
+commit;

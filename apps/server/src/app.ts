@@ -15,6 +15,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { serveWebApp } from './http/static.js';
 import type { App } from './http/types.js';
 import { registerAuthRoutes } from './modules/auth/auth.controller.js';
+import { registerAccountRoutes } from './modules/auth/account.controller.js';
 import { registerBillingRoutes, registerCreditRoutes } from './modules/billing/index.js';
 import { registerCaptionRoutes } from './modules/captions/captions.controller.js';
 import { registerExportRoutes } from './modules/exports/exports.controller.js';
@@ -167,6 +168,14 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
     },
   });
 
+  registerAccountRoutes(app, {
+    account: services.account,
+    passwordRateLimit: {
+      max: config.LOGIN_RATE_LIMIT_MAX,
+      timeWindow: config.LOGIN_RATE_LIMIT_WINDOW_MS,
+    },
+  });
+
   registerVideoRoutes(
     app,
     new VideoService(services.media, services.thumbnails, config.MEDIA_FETCH_ALLOW_HOSTS),
@@ -187,6 +196,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
   await registerUploadRoutes(app, {
     config,
     uploads: services.uploads,
+    uploadLimits: services.uploadLimits,
     workRoot: services.workRoot,
   });
 

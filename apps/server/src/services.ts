@@ -17,6 +17,7 @@ import { createJobQueue, type JobQueue } from './queue/queue.js';
 import { WorkGate } from './queue/work-gate.js';
 import { PictureTokens } from './modules/thumbnails/picture-tokens.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { AccountService } from './modules/auth/account.service.js';
 import { createBilling, type Billing, type BillingHooks } from './modules/billing/index.js';
 import { MediaAnalysesRepository } from './modules/exports/media-analyses.repository.js';
 import { ExportRenderer } from './modules/exports/export-renderer.js';
@@ -73,7 +74,7 @@ import { SummariesRepository } from './modules/summaries/summaries.repository.js
 import { SummariesService } from './modules/summaries/summaries.service.js';
 import { ThumbnailsRepository } from './modules/thumbnails/thumbnails.repository.js';
 import { ThumbnailsService } from './modules/thumbnails/thumbnails.service.js';
-import { UploadsRepository, UploadsService } from './modules/uploads/index.js';
+import { UploadLimitsGuard, UploadsRepository, UploadsService } from './modules/uploads/index.js';
 import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { WebhooksRepository } from './modules/webhooks/webhooks.repository.js';
@@ -105,6 +106,8 @@ export interface Services {
   /** The configured transport itself: SMTP (taken by `mail-send` jobs) or the outbox folder. */
   mailTransport: Mailer;
   auth: AuthService;
+  /** Password and email changes, account deletion. */
+  account: AccountService;
   notifications: NotificationsService;
   moments: MomentsService;
   /** The clip editor's saved settings per moment. */
@@ -133,6 +136,7 @@ export interface Services {
   thumbnails: ThumbnailsService;
   /** Received video files validated, stored and listed (POST /api/upload and resumable ones). */
   uploads: UploadsService;
+  uploadLimits: UploadLimitsGuard;
   // Mail preferences, account mails, invites, feedback
   presence: PresenceRegistry;
   users: UsersRepository;
@@ -411,7 +415,16 @@ function createContent(
   });
   const translator = translatorFor(llm, config.LLM_MODEL);
   // Received files wait in this process's work folder, on the disk uploads arrive on.
-  const uploads = new UploadsService(new UploadsRepository(db), media, storage, fileUrls, workRoot);
+  const uploadLimits = new UploadLimitsGuard(db);
+  const uploads = new UploadsService(
+    new UploadsRepository(db),
+    media,
+    storage,
+    fileUrls,
+    workRoot,
+    uploadLimits,
+    new MediaAnalysesRepository(db),
+  );
   return {
     tasksRepo,
     moments,
@@ -425,6 +438,7 @@ function createContent(
     thumbnails,
     translator,
     uploads,
+    uploadLimits,
   };
 }
 type Content = ReturnType<typeof createContent>;
@@ -516,6 +530,7 @@ function createTaskWork(
   );
   return { transcription, taskRunner, tasks, taskReaper };
 }
+type TaskWork = ReturnType<typeof createTaskWork>;
 
 /** Exports: the renderer, its service, the background framing and the reaper. */
 function createExportWork(
@@ -523,6 +538,7 @@ function createExportWork(
   { db, storage, queue, workRoot, background, fileUrls, media }: Foundation,
   { billing, notifications }: Accounts,
   { tasksRepo, translator, thumbnails }: Content,
+  { tasks }: Pick<TaskWork, 'tasks'>,
   log: Logger,
 ) {
   const exportsRepo = new ExportsRepository(db);
@@ -574,6 +590,8 @@ function createExportWork(
     exports,
     exportRenderer.framing,
   );
+  // Exports belong to their task: deleting the task deletes them, files and links included.
+  tasks.whenDeleting((task) => exports.deleteForTask(task.userId, task.id));
   const framingPreparer = new FramingPreparer(
     db,
     media,
@@ -640,7 +658,7 @@ export async function createServices(
   const accounts = createAccounts(config, foundation, billingHooks, log);
   const content = createContent(config, foundation, accounts, log);
   const taskWork = createTaskWork(config, foundation, accounts, content, log);
-  const exportWork = createExportWork(config, foundation, accounts, content, log);
+  const exportWork = createExportWork(config, foundation, accounts, content, taskWork, log);
   // Events carry the same JSON the API answers for their object.
   accounts.webhooks.readObjectsWith({
     task: (userId, taskId) => taskWork.tasks.get(userId, taskId),
@@ -648,6 +666,18 @@ export async function createServices(
     credits: (userId) => accounts.billing.reads.spendable(userId, 'CREDIT'),
   });
   const idempotencyKeys = new IdempotencyKeysRepository(foundation.db);
+  const account = new AccountService({
+    db: foundation.db,
+    users: accounts.users,
+    auth: accounts.auth,
+    apiTokens: accounts.apiTokens,
+    mailer: accounts.mailer,
+    publicUrl: publicUrlOf(config),
+    storage: foundation.storage,
+    tasks: taskWork.tasks,
+    exports: exportWork.exports,
+    log: log.child({ component: 'account' }),
+  });
   const housekeeping = new Housekeeping({
     users: accounts.users,
     workRoot: path.join(config.DATA_DIR, 'tmp'),
@@ -670,6 +700,7 @@ export async function createServices(
     queue,
     bus,
     idempotencyKeys,
+    account,
     ...accounts,
     ...services,
     ...taskWork,

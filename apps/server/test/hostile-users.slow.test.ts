@@ -253,6 +253,7 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
       `DELETE /api/job/${ids.job}`,
       `POST /api/job`,
       `GET /api/upload/${ids.upload}`,
+      `DELETE /api/upload/${ids.upload}`,
       `POST /api/notify/viewed`,
       `GET /api/note`,
       `PUT /api/note`,

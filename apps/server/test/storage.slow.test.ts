@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import Fastify from 'fastify';
 import {
   serializerCompiler,
@@ -28,7 +28,7 @@ import {
   type Storage,
 } from '../src/storage/index.js';
 import { parseByteRange } from '../src/storage/file-routes.js';
-import { signUp, startTestApp, type TestApp } from './support/app.js';
+import { multipartFile, signUp, startTestApp, type TestApp } from './support/app.js';
 import { hasMoto, MOTO_SERVER, startMoto } from './support/moto.js';
 import { seedFinishedTask, waitForJob } from './support/fixtures.js';
 import { DATABASE_TARGETS } from './support/databases.js';
@@ -384,6 +384,85 @@ describe.skipIf(!hasMoto)('uploads and exports on S3 storage', () => {
     // The source was copied into the run's folder, which went with the run.
     expect(await fs.readdir(t.services.workRoot)).toEqual([]);
   }, 180_000);
+
+  it('deletes an upload, a task and an account leaving no object in the bucket and no working link', async () => {
+    // A bucket answers a presigned link to a missing object 404, or 403 where listing is denied.
+    const GONE = [403, 404];
+    const video = await makeTestVideo(path.join(tmpRoot, 'for-s3.webm'), { durationSec: 1 });
+    const user = await signUp(t.app, 's3leaver');
+    const bucket = (t.services.storage as S3Storage).client;
+    const objects = async () =>
+      (
+        await bucket.send(
+          new ListObjectsV2Command({ Bucket: 'moments-uploads', Prefix: `users/${user.userId}/` }),
+        )
+      ).Contents ?? [];
+    const upload = async () => {
+      const body = multipartFile('garden.webm', await fs.readFile(video));
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/upload',
+        payload: body.payload,
+        headers: { ...user.headers, ...body.headers },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().data as { id: string; thumbnail: string };
+    };
+
+    const first = await upload();
+    expect((await fetch(first.thumbnail)).status).toBe(200);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/upload/${first.id}`,
+      headers: user.headers,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await objects()).toEqual([]);
+    expect(GONE).toContain((await fetch(first.thumbnail)).status);
+
+    const { taskId } = await seedFinishedTask(t, user.userId, {
+      video,
+      title: 'Bucket talk',
+      durationMs: 1000,
+      words: [{ text: 'garden', startMs: 0, endMs: 500 }],
+      moment: { startMs: 0, endMs: 1000, title: 'Garden' },
+    });
+    const sourceKey = `users/${user.userId}/tasks/${taskId}/source.mp4`;
+    const sourceLink = await t.services.fileUrls.signFileUrl(sourceKey, { expiresInSec: 600 });
+    expect((await fetch(sourceLink)).status).toBe(200);
+    const task = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/highlight_moment/task?id=${taskId}`,
+      headers: user.headers,
+    });
+    expect(task.statusCode, task.body).toBe(200);
+    expect(await objects()).toEqual([]);
+    expect(GONE).toContain((await fetch(sourceLink)).status);
+
+    const second = await upload();
+    expect(await objects()).toHaveLength(2);
+    const account = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/delete_account',
+      headers: user.headers,
+      payload: { password: 'a sturdy passphrase' },
+    });
+    expect(account.statusCode, account.body).toBe(200);
+    expect(await objects()).toEqual([]);
+    expect(GONE).toContain((await fetch(second.thumbnail)).status);
+    const info = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/info',
+      headers: user.headers,
+    });
+    expect(info.statusCode).toBe(401);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: 'a sturdy passphrase' },
+    });
+    expect(login.statusCode).toBe(401);
+  }, 120_000);
 });
 
 // ---------- signed /files links on the local driver ----------

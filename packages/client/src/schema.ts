@@ -995,6 +995,617 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/user/change_password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Change the password (the current one is asked); every other session ends, this one stays */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            current_password: string;
+            new_password: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              /** @enum {string|null} */
+              data: null;
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE, SESSION_REQUIRED, WRONG_PASSWORD */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE_SESSION_REQUIRED_WRONG_PASSWORD'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Unprocessable Entity: WEAK_PASSWORD */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error422_WEAK_PASSWORD'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/user/change_email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ask to change the email: a single-use link (24 hours) goes to the new address, and the email changes when it is opened */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            password: string;
+            /** Format: email */
+            email: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                email: string;
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE, SESSION_REQUIRED, WRONG_PASSWORD */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE_SESSION_REQUIRED_WRONG_PASSWORD'];
+          };
+        };
+        /** @description Conflict: EMAIL_TAKEN */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_EMAIL_TAKEN'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Unprocessable Entity: INVALID_INPUT */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error422_INVALID_INPUT'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/user/confirm_email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Open a mailed email-change link: the account takes the new address */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            token: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                email: string;
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Conflict: EMAIL_TAKEN */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_EMAIL_TAKEN'];
+          };
+        };
+        /** @description Gone: EMAIL_LINK_USED, EMAIL_LINK_EXPIRED */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error410_EMAIL_LINK_USED_EMAIL_LINK_EXPIRED'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/user/delete_account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Delete the account with its files (local or S3) and sessions; the credit ledger stays, anonymised */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            password: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              /** @enum {string|null} */
+              data: null;
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE, SESSION_REQUIRED, WRONG_PASSWORD */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE_SESSION_REQUIRED_WRONG_PASSWORD'];
+          };
+        };
+        /** @description Conflict: SUBSCRIPTION_ACTIVE */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_SUBSCRIPTION_ACTIVE'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/parse_url': {
     parameters: {
       query?: never;
@@ -6634,6 +7245,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -6650,6 +7270,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -6782,13 +7411,13 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
-        /** @description Forbidden: FORBIDDEN */
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
         /** @description Not Found: NOT_FOUND */
@@ -6834,6 +7463,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -7891,6 +8529,15 @@ export interface paths {
             'application/json': components['schemas']['Error401_UNAUTHORIZED'];
           };
         };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
         /** @description Not Found: NOT_FOUND */
         404: {
           headers: {
@@ -7907,6 +8554,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -9443,6 +10099,7 @@ export interface paths {
                 view_count: number | null;
                 /** @default null */
                 published_at: number | null;
+                id: string;
               };
             };
           };
@@ -9474,13 +10131,13 @@ export interface paths {
             'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
           };
         };
-        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE, STORAGE_QUOTA_EXCEEDED */
         413: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE_STORAGE_QUOTA_EXCEEDED'];
           };
         };
         /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
@@ -9501,13 +10158,13 @@ export interface paths {
             'application/json': components['schemas']['Error422_UNSUPPORTED_EXTENSION_EMPTY_FILE_NOT_A_VIDEO_VIDEO_FRAME_TOO_LARGE_CORRUPT_MEDIA'];
           };
         };
-        /** @description Too Many Requests: RATE_LIMITED */
+        /** @description Too Many Requests: RATE_LIMITED, UPLOAD_RATE_LIMITED */
         429: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+            'application/json': components['schemas']['Error429_RATE_LIMITED_UPLOAD_RATE_LIMITED'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -9631,6 +10288,7 @@ export interface paths {
                 view_count: number | null;
                 /** @default null */
                 published_at: number | null;
+                id: string;
               };
             };
           };
@@ -9729,7 +10387,152 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    delete?: never;
+    /** Delete an upload for good: its file and thumbnail leave storage and its links stop working (409 while a task still processes it) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              /** @enum {string|null} */
+              data: null;
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Conflict: UPLOAD_IN_USE */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_UPLOAD_IN_USE'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -16257,6 +17060,46 @@ export interface components {
       data: null;
       details?: unknown;
     };
+    Error403_FORBIDDEN_INSUFFICIENT_SCOPE_SESSION_REQUIRED_WRONG_PASSWORD: {
+      /** @enum {string} */
+      code: 'FORBIDDEN' | 'INSUFFICIENT_SCOPE' | 'SESSION_REQUIRED' | 'WRONG_PASSWORD';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error422_INVALID_INPUT: {
+      /** @enum {string} */
+      code: 'INVALID_INPUT';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error404_NOT_FOUND: {
+      /** @enum {string} */
+      code: 'NOT_FOUND';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error410_EMAIL_LINK_USED_EMAIL_LINK_EXPIRED: {
+      /** @enum {string} */
+      code: 'EMAIL_LINK_USED' | 'EMAIL_LINK_EXPIRED';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error409_SUBSCRIPTION_ACTIVE: {
+      /** @enum {string} */
+      code: 'SUBSCRIPTION_ACTIVE';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
     Error414_URI_TOO_LONG: {
       /** @enum {string} */
       code: 'URI_TOO_LONG';
@@ -16306,14 +17149,6 @@ export interface components {
     Error402_BALANCE_NOT_ENOUGH_VIDEO_TOO_LONG: {
       /** @enum {string} */
       code: 'BALANCE_NOT_ENOUGH' | 'VIDEO_TOO_LONG';
-      message: string;
-      /** @enum {string|null} */
-      data: null;
-      details?: unknown;
-    };
-    Error404_NOT_FOUND: {
-      /** @enum {string} */
-      code: 'NOT_FOUND';
       message: string;
       /** @enum {string|null} */
       data: null;
@@ -16378,14 +17213,6 @@ export interface components {
     Error422_UNKNOWN_TEMPLATE_INVALID_RANGE: {
       /** @enum {string} */
       code: 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE';
-      message: string;
-      /** @enum {string|null} */
-      data: null;
-      details?: unknown;
-    };
-    Error422_INVALID_INPUT: {
-      /** @enum {string} */
-      code: 'INVALID_INPUT';
       message: string;
       /** @enum {string|null} */
       data: null;
@@ -16474,6 +17301,14 @@ export interface components {
       data: null;
       details?: unknown;
     };
+    Error413_PAYLOAD_TOO_LARGE_STORAGE_QUOTA_EXCEEDED: {
+      /** @enum {string} */
+      code: 'PAYLOAD_TOO_LARGE' | 'STORAGE_QUOTA_EXCEEDED';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
     Error422_UNSUPPORTED_EXTENSION_EMPTY_FILE_NOT_A_VIDEO_VIDEO_FRAME_TOO_LARGE_CORRUPT_MEDIA: {
       /** @enum {string} */
       code:
@@ -16487,9 +17322,25 @@ export interface components {
       data: null;
       details?: unknown;
     };
+    Error429_RATE_LIMITED_UPLOAD_RATE_LIMITED: {
+      /** @enum {string} */
+      code: 'RATE_LIMITED' | 'UPLOAD_RATE_LIMITED';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
     Error502_FFPROBE_FAILED_FFMPEG_FAILED_TOOL_MISSING: {
       /** @enum {string} */
       code: 'FFPROBE_FAILED' | 'FFMPEG_FAILED' | 'TOOL_MISSING';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error409_UPLOAD_IN_USE: {
+      /** @enum {string} */
+      code: 'UPLOAD_IN_USE';
       message: string;
       /** @enum {string|null} */
       data: null;

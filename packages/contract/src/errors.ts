@@ -35,6 +35,14 @@ export const ERROR_CODES = {
   USERNAME_TAKEN: 'USERNAME_TAKEN',
   WEAK_PASSWORD: 'WEAK_PASSWORD',
   INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
+  /** The account's current password, asked before a change to it or its deletion, is wrong (403). */
+  WRONG_PASSWORD: 'WRONG_PASSWORD',
+  /** An email confirmation link past its time: ask for a new one (410). */
+  EMAIL_LINK_EXPIRED: 'EMAIL_LINK_EXPIRED',
+  /** An email confirmation link already opened once (links are single-use) (410). */
+  EMAIL_LINK_USED: 'EMAIL_LINK_USED',
+  /** A paid subscription still renews: it is cancelled first, then the account can go (409). */
+  SUBSCRIPTION_ACTIVE: 'SUBSCRIPTION_ACTIVE',
   // codes with a dialog of their own in the web catalogue
   BALANCE_NOT_ENOUGH: 'BALANCE_NOT_ENOUGH',
   USAGE_LIMIT_REACHED: 'USAGE_LIMIT_REACHED',
@@ -68,6 +76,12 @@ export const ERROR_CODES = {
   /** A moment's clip is longer than the plan's longest clip (MAX_CLIP_MINUTES); details.limit_ms. */
   CLIP_TOO_LONG: 'CLIP_TOO_LONG',
   UNKNOWN_TEMPLATE: 'UNKNOWN_TEMPLATE',
+  /** More uploads than the plan takes per hour: Retry-After says when the next is taken (429). */
+  UPLOAD_RATE_LIMITED: 'UPLOAD_RATE_LIMITED',
+  /** The plan's storage for uploads is full: delete uploads or change plan (413). */
+  STORAGE_QUOTA_EXCEEDED: 'STORAGE_QUOTA_EXCEEDED',
+  /** A task that is still running reads this upload: it cannot be deleted until it ends (409). */
+  UPLOAD_IN_USE: 'UPLOAD_IN_USE',
   // reliability: one user runs at most so many tasks / framing analyses at once
   TOO_MANY_RUNNING: 'TOO_MANY_RUNNING',
   // billing
@@ -123,6 +137,10 @@ export const ERROR_STATUS = {
   USERNAME_TAKEN: 409,
   WEAK_PASSWORD: 422,
   INVALID_CREDENTIALS: 401,
+  WRONG_PASSWORD: 403,
+  EMAIL_LINK_EXPIRED: 410,
+  EMAIL_LINK_USED: 410,
+  SUBSCRIPTION_ACTIVE: 409,
   BALANCE_NOT_ENOUGH: 402,
   USAGE_LIMIT_REACHED: 402,
   CREDIT_LIMIT_REACHED: 402,
@@ -151,6 +169,9 @@ export const ERROR_STATUS = {
   INVALID_RANGE: 422,
   CLIP_TOO_LONG: 422,
   UNKNOWN_TEMPLATE: 422,
+  UPLOAD_RATE_LIMITED: 429,
+  STORAGE_QUOTA_EXCEEDED: 413,
+  UPLOAD_IN_USE: 409,
   TOO_MANY_RUNNING: 429,
   PAYMENT_DECLINED: 402,
   PLAN_NOT_ALLOWED: 409,

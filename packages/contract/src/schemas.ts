@@ -102,6 +102,15 @@ export const SignupBody = z.object({
 export type SignupBody = z.infer<typeof SignupBody>;
 export const LoginBody = z.object({ email: Email, password: Password });
 export type LoginBody = z.infer<typeof LoginBody>;
+/** Account deletion asks for the password again: a left-open session alone cannot delete. */
+export const DeleteAccountBody = z.object({ password: Password });
+export type DeleteAccountBody = z.infer<typeof DeleteAccountBody>;
+export const ChangePasswordBody = z.object({ current_password: Password, new_password: Password });
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+/** The new address gets a confirmation link; the email changes only when it is opened. */
+export const ChangeEmailBody = z.object({ password: Password, email: Email });
+export type ChangeEmailBody = z.infer<typeof ChangeEmailBody>;
+export const ConfirmEmailBody = z.object({ token: z.string().min(1).max(200) });
 
 export const Entitlement = z.object({
   feature: z.enum(FEATURES).or(z.string()),
@@ -148,6 +157,12 @@ export const VideoMeta = z.object({
   published_at: z.number().int().min(0).max(4_102_444_800).nullable().default(null),
 });
 export type VideoMeta = z.infer<typeof VideoMeta>;
+/**
+ * An upload's reply: its video meta (the task start body, as it is: a start ignores the extra
+ * field) and the upload's id, which `DELETE /api/upload/{id}` takes.
+ */
+export const UploadedVideoMeta = VideoMeta.extend({ id: z.string() });
+export type UploadedVideoMeta = z.infer<typeof UploadedVideoMeta>;
 export const VideoMetaInput = z.object({ url: z.string().min(1).max(4096) });
 export const GetVideoMetaBody = z.object({ video_url: z.string().min(1).max(4096) });
 

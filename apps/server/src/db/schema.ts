@@ -31,6 +31,8 @@ export const users = pgTable(
     currentPlan: text('current_plan').notNull().default('free'),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     createdAt: createdAt(),
+    /** Set when the account was deleted: the row stays, anonymised, for the ledger's sake. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );
@@ -799,4 +801,34 @@ export const webhookDeliveries = pgTable(
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
   },
   (t) => [index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt)],
+);
+
+/** A change of email waiting for its link (mailed to the new address) to be opened. */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    newEmail: text('new_email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Set when the link was opened: a second opening is refused. */
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_changes_user_idx').on(t.userId)],
+);
+
+/** Every upload a user started, for the per-plan upload rate (packages/domain UPLOAD_LIMITS). */
+export const uploadStarts = pgTable(
+  'upload_starts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('upload_starts_user_idx').on(t.userId, t.createdAt)],
 );

@@ -84,6 +84,7 @@ export function errorReplyOf(error: FastifyError | AppError, request: FastifyReq
       code: error.code,
       message: error.message,
       details: error.details,
+      ...(error.headers && { headers: error.headers }),
     };
   }
   if (hasZodFastifySchemaValidationErrors(error)) return validationReply(error);

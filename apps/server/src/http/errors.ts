@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly status: number,
     message: string,
     readonly details?: unknown,
+    /** Headers the reply carries, e.g. Retry-After with a rate limit. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }

@@ -64,7 +64,7 @@ export class Housekeeping {
       )) ?? 0;
     const done = { ...purged, workFolders, linkPreviews, idempotencyKeys, webhookDeliveries };
     const changed = workFolders || linkPreviews || idempotencyKeys || webhookDeliveries;
-    if (purged.sessions || purged.tickets || changed) {
+    if (purged.sessions || purged.tickets || purged.emailLinks || changed) {
       this.log.info(done, 'housekeeping');
     }
     return done;

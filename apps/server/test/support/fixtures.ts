@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { Job } from '@moments/contract';
 import { moments, uploads } from '../../src/db/schema.js';
 import type { App } from '../../src/http/types.js';
@@ -135,4 +137,17 @@ export async function seedUpload(t: TestApp, userId: string, durationMs = 150_00
     })
     .returning();
   return { url: `upload://${row!.id}`, title: 'A talk' };
+}
+
+/** Every file stored under the user's folder in local storage, as keys. */
+export async function storedKeys(t: TestApp, userId: string): Promise<string[]> {
+  const root = path.join(t.dataDir, 'files');
+  const folder = path.join(root, 'users', userId);
+  const names = await fs.readdir(folder, { recursive: true }).catch(() => [] as string[]);
+  const keys: string[] = [];
+  for (const name of names) {
+    const full = path.join(folder, name);
+    if ((await fs.stat(full)).isFile()) keys.push(path.relative(root, full));
+  }
+  return keys.sort();
 }

@@ -1,6 +1,9 @@
 import type {
   AuthResult,
+  ChangeEmailBody,
+  ChangePasswordBody,
   ComingSoonBody,
+  DeleteAccountBody,
   LoginBody,
   SignupBody,
   UserInfo,
@@ -67,4 +70,32 @@ export async function fetchUserInfo(): Promise<UserInfo | null> {
 /** POST /sys/coming_soon. */
 export async function subscribeToComingSoon(body: ComingSoonBody): Promise<void> {
   await api.post<null>('/sys/coming_soon', body, { suppressErrorDialog: true });
+}
+
+// The profile screen's account changes: each form shows its own failure next to its fields.
+
+/** Ends every other session; this one stays signed in. */
+export function changePassword(body: ChangePasswordBody): Promise<null> {
+  return api.post<null>('/api/user/change_password', body, { suppressErrorDialog: true });
+}
+
+/** Mails a confirmation link to the new address; the email changes once it is opened. */
+export function changeEmail(body: ChangeEmailBody): Promise<{ email: string }> {
+  return api.post<{ email: string }>('/api/user/change_email', body, {
+    suppressErrorDialog: true,
+  });
+}
+
+export function confirmEmail(token: string): Promise<{ email: string }> {
+  return api.post<{ email: string }>(
+    '/api/user/confirm_email',
+    { token },
+    { suppressErrorDialog: true },
+  );
+}
+
+/** Deletes the account and everything in it; the session ends with it. */
+export async function deleteAccount(body: DeleteAccountBody): Promise<void> {
+  await api.post<null>('/api/user/delete_account', body, { suppressErrorDialog: true });
+  writeStored(STORAGE_KEYS.authToken, null);
 }

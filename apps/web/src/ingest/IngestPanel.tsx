@@ -24,6 +24,7 @@ import { t } from '../messages/catalogue';
 import { StartTaskForm } from './StartTaskForm';
 import { UploadArea } from './UploadArea';
 import { finishedUpload, useVideoUpload } from './upload';
+import { DeleteUploadButton } from './DeleteUploadButton';
 import { useLinkPreview, type LinkPreview } from './useLinkPreview';
 import { VideoCard, VideoCardSkeleton } from './VideoCard';
 
@@ -220,6 +221,9 @@ export function IngestPanel() {
       {chosen && (
         <Stack gap="md">
           <VideoCard video={chosen.video} />
+          {uploadIdOf(chosen.video) && (
+            <DeleteUploadButton video={chosen.video} uploadId={uploadIdOf(chosen.video)!} />
+          )}
           <Card p={{ base: 'md', sm: 'lg' }}>
             <Title order={2} size="h4" mb="md">
               {t('ingest.whatToMake')}

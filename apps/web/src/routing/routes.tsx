@@ -43,6 +43,11 @@ export const routes: RouteObject[] = [
             path: 'unsubscribe/:encodedParam',
             lazy: page(() => import('../mail/UnsubscribePage')),
           },
+          // Opened from a mail, maybe on a device without the session: the token is the proof.
+          {
+            path: 'settings/email/confirm',
+            lazy: page(() => import('../pages/settings/ConfirmEmailPage')),
+          },
           { path: 'privacy-policy', lazy: page(() => import('../pages/PrivacyPolicyPage')) },
           { path: 'terms-of-use', lazy: page(() => import('../pages/TermsOfUsePage')) },
           // "not marked as login" in the route table: export results can be opened from a link.

@@ -6,6 +6,7 @@ export * from './pricing.js';
 export * from './credits.js';
 export * from './forms.js';
 export * from './buckets.js';
+export * from './upload-limits.js';
 
 /** The plan a new account starts on. */
 export const DEFAULT_PLAN = 'free';

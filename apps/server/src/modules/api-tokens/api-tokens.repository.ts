@@ -38,6 +38,15 @@ export class ApiTokensRepository {
     return rows.length > 0;
   }
 
+  /** Removes every token of the user; the ids removed. */
+  async deleteAllOf(userId: string): Promise<string[]> {
+    const rows = await this.db
+      .delete(apiTokens)
+      .where(eq(apiTokens.userId, userId))
+      .returning({ id: apiTokens.id });
+    return rows.map((row) => row.id);
+  }
+
   async findByHash(tokenHash: string): Promise<ApiTokenRow | undefined> {
     const [row] = await this.db
       .select()

@@ -86,6 +86,13 @@ export class ApiTokensService {
     await this.bus?.publish(userId, disconnectMessage(apiTokenSessionKey(id)));
   }
 
+  /** Revokes all of a user's tokens (the account is deleted): each answers 401, its sockets close. */
+  async revokeAll(userId: string): Promise<void> {
+    for (const id of await this.tokens.deleteAllOf(userId)) {
+      await this.bus?.publish(userId, disconnectMessage(apiTokenSessionKey(id)));
+    }
+  }
+
   /** The identity of a valid, unexpired API token, or null. Records its use. */
   async authenticate(token: string): Promise<ApiTokenIdentity | null> {
     if (!isApiToken(token) || token.length > 200) return null;

@@ -4,10 +4,10 @@ import type { AuthResult, LoginBody, SignupBody, UserInfo } from '@moments/contr
 import { ERROR_CODES } from '@moments/contract';
 import { DEFAULT_PLAN } from '@moments/domain';
 import { systemClock, type Clock } from '../../clock.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, unauthorized } from '../../http/errors.js';
 import type { RealtimeBus } from '../../realtime/bus.js';
 import { disconnectMessage } from '../../realtime/bus.js';
-import type { UsersRepository } from './users.repository.js';
+import type { UserRow, UsersRepository } from './users.repository.js';
 import type { CreditReads, Ledger } from '../billing/index.js';
 import { passwordWeakness } from '@moments/domain/password';
 
@@ -17,6 +17,10 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 /** Realtime tickets look different from session tokens, so CONNECT knows which it got. */
 const TICKET_PREFIX = 'rt_';
 const TICKET_TTL_MS = 60_000;
+
+export const hashPassword = (password: string) => hash(password, ARGON2_OPTIONS);
+/** The token's SHA-256: what the database keeps of session tokens and mailed links. */
+export { hashToken };
 
 /** A valid hash to verify against when the email is unknown, so timing does not reveal accounts. */
 let decoyHash: Promise<string> | undefined;
@@ -57,7 +61,7 @@ export class AuthService {
     if (await this.users.findByEmail(body.email)) {
       throw new AppError(ERROR_CODES.EMAIL_TAKEN, 409, 'An account with this email already exists');
     }
-    const passwordHash = await hash(body.password, ARGON2_OPTIONS);
+    const passwordHash = await hashPassword(body.password);
     let user;
     try {
       user = await this.users.create(
@@ -88,7 +92,7 @@ export class AuthService {
     const user = await this.users.findByEmail(body.email);
     decoyHash ??= hash('decoy-password-for-timing', ARGON2_OPTIONS);
     const valid = await verify(user?.passwordHash ?? (await decoyHash), body.password);
-    if (!user || !valid) {
+    if (!user || !valid || user.deletedAt) {
       throw new AppError(ERROR_CODES.INVALID_CREDENTIALS, 401, 'Wrong email or password');
     }
     return { token: await this.startSession(user.id), user: await this.userInfo(user.id) };
@@ -100,6 +104,42 @@ export class AuthService {
     await this.users.deleteSession(sessionHash);
     // Sockets opened with this session close on every API process.
     if (session) await this.bus?.publish(session.userId, disconnectMessage(sessionHash));
+  }
+
+  /**
+   * Ends the user's credentials: every session but `keepToken`'s (the caller's own, after a
+   * password change) and the realtime sockets opened with them, on every API process. The one
+   * place that ends a user's ways in: credentials added later (API tokens) are revoked here too.
+   */
+  async revokeCredentials(userId: string, options: { keepToken?: string } = {}): Promise<void> {
+    const keep = options.keepToken ? hashToken(options.keepToken) : undefined;
+    const ended = await this.users.deleteSessionsOf(userId, keep);
+    for (const sessionHash of ended) {
+      await this.bus?.publish(userId, disconnectMessage(sessionHash));
+    }
+  }
+
+  /** 403 WRONG_PASSWORD unless `password` is the account's; asked before changes to it. */
+  async assertPassword(userId: string, password: string): Promise<UserRow> {
+    const user = await this.users.findById(userId);
+    if (!user || user.deletedAt) throw unauthorized();
+    if (!(await verify(user.passwordHash, password))) {
+      throw new AppError(ERROR_CODES.WRONG_PASSWORD, 403, 'The password is not right.');
+    }
+    return user;
+  }
+
+  async changePassword(
+    userId: string,
+    sessionToken: string,
+    body: { current_password: string; new_password: string },
+  ): Promise<void> {
+    const user = await this.assertPassword(userId, body.current_password);
+    const weakness = passwordWeakness(body.new_password, user.email, user.username);
+    if (weakness) throw new AppError(ERROR_CODES.WEAK_PASSWORD, 422, weakness);
+    await this.users.updatePassword(userId, await hashPassword(body.new_password));
+    // Whoever else held a session (a lost laptop, a thief) is out; this one stays.
+    await this.revokeCredentials(userId, { keepToken: sessionToken });
   }
 
   /**

@@ -48,6 +48,12 @@ export class ExportsRepository {
     await this.db.delete(jobs).where(eq(jobs.id, id));
   }
 
+  /** The exports made of a task (its moments' clips and its caption videos). */
+  async idsForTask(taskId: string): Promise<string[]> {
+    const rows = await this.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.taskId, taskId));
+    return rows.map((row) => row.id);
+  }
+
   /**
    * Claims the run for one worker: only a queued run, or one whose worker stopped heart-beating,
    * can be claimed, so a second delivery of the same token (pg-boss expiry retry) is refused

@@ -222,6 +222,11 @@ export class ExportsService {
     await this.storage.delete(jobPosterKey(userId, row.id));
   }
 
+  /** A task is deleted: its exports go with it, files and share pages included. */
+  async deleteForTask(userId: string, taskId: string): Promise<void> {
+    for (const id of await this.repo.idsForTask(taskId)) await this.delete(userId, id);
+  }
+
   /**
    * The framing the export with these options would use, from the exporter's own planner (the
    * plan is kept, and an export started after this renders exactly it). `signal` stops waiting

@@ -25,7 +25,8 @@ export class MomentSpans {
   ) {}
 
   keyOf(moment: MomentRow): string {
-    return `users/${moment.userId}/shared-spans/${moment.id}-${moment.startMs}-${moment.endMs}.mp4`;
+    // In the task's folder, so deleting the task removes its shared spans too.
+    return `users/${moment.userId}/tasks/${moment.taskId}/spans/${moment.id}-${moment.startMs}-${moment.endMs}.mp4`;
   }
 
   async cut(moment: MomentRow, mediaKey: string): Promise<string> {

@@ -105,6 +105,16 @@ export class TasksRepository {
     await this.db.delete(tasks).where(eq(tasks.id, id));
   }
 
+  /** Whether any task still reads the media at `mediaKey` (a follow-up reads its root's). */
+  async mediaKeyInUse(mediaKey: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(eq(tasks.mediaKey, mediaKey))
+      .limit(1);
+    return rows.length > 0;
+  }
+
   /** Whether a follow-up question started from the transcript of this chain's root. */
   async transcriptReused(rootId: string): Promise<boolean> {
     const rows = await this.db

@@ -27,6 +27,11 @@ import type { TaskCharges } from '../billing/index.js';
 import { SummariesRepository } from '../summaries/summaries.repository.js';
 import type { TasksRepository } from './tasks.repository.js';
 
+/** A task's folder in storage: its downloaded source and everything made from it. */
+export const taskFolder = (userId: string, taskId: string) => `users/${userId}/tasks/${taskId}/`;
+/** Folders of what a task makes from its source (speech chunks, moment pictures, shared spans). */
+const TASK_DERIVED_FOLDERS = ['asr', 'moments', 'spans'] as const;
+
 /** What a follow-up takes over from the task it follows (nothing when the video differs). */
 interface ReusedWork {
   mediaKey: string | null;
@@ -60,6 +65,9 @@ export interface TasksServiceOptions {
 
 /** Starting, retrying, listing and deleting tasks; the work itself runs in TaskRunner. */
 export class TasksService {
+  /** Run before a task's row is deleted (`whenDeleting`). */
+  private readonly deleteListeners: ((task: TaskRow) => Promise<void>)[] = [];
+
   private readonly db: Db;
   private readonly repo: TasksRepository;
   private readonly queue: JobQueue;
@@ -301,9 +309,18 @@ export class TasksService {
     return toTaskDto(await findOwned(this.db, tasks, userId, id, 'Task'));
   }
 
+  /**
+   * Called with a task about to be deleted, before its row goes (its exports are found by it):
+   * the export module removes the task's exports and their files this way.
+   */
+  whenDeleting(listener: (task: TaskRow) => Promise<void>): void {
+    this.deleteListeners.push(listener);
+  }
+
   async delete(userId: string, id: unknown): Promise<void> {
     const task = await findOwned(this.db, tasks, userId, id, 'Task');
     this.runner.cancel(task.id);
+    for (const listener of this.deleteListeners) await listener(task);
     await this.repo.delete(task.id);
     // An unfinished task costs nothing, its summary included (a worker in another process
     // refunds too, idempotently; a refund that fails now is retried by the outbox).
@@ -311,12 +328,34 @@ export class TasksService {
       const reused = task.rootTaskId === null && (await this.repo.transcriptReused(task.id));
       await this.charges.refundDeleted(task, reused);
     }
-    // Uploaded media belongs to the upload, not the task; downloaded media goes with the task.
-    await this.storage.deletePrefix(`users/${userId}/tasks/${task.id}/`);
-    // What was measured about media deleted with the task goes too (framing plans, loudness).
-    if (task.mediaKey?.startsWith(`users/${userId}/tasks/${task.id}/`)) {
-      await new MediaAnalysesRepository(this.db).deleteForMedia(task.mediaKey);
+    await this.deleteFiles(task);
+  }
+
+  /**
+   * What a deleted task leaves in storage goes (its thumbnails, pictures, shared spans, speech
+   * chunks and downloaded source), except media another task still reads: a follow-up reads
+   * its root's downloaded source, which then stays until the last task reading it is deleted.
+   * Uploaded media belongs to the upload, not the task (DELETE /api/upload/{id} removes it).
+   */
+  private async deleteFiles(task: TaskRow): Promise<void> {
+    const folder = taskFolder(task.userId, task.id);
+    const mediaKey = task.mediaKey;
+    const sourceStays = !!mediaKey && (await this.repo.mediaKeyInUse(mediaKey));
+    if (mediaKey?.startsWith(folder) && sourceStays) {
+      for (const sub of TASK_DERIVED_FOLDERS) await this.storage.deletePrefix(`${folder}${sub}/`);
+      if (task.thumbnailKey?.startsWith(folder)) await this.storage.delete(task.thumbnailKey);
+      await this.storage.delete(`${folder}thumbnail.jpg`);
+      return;
     }
+    await this.storage.deletePrefix(folder);
+    if (!mediaKey || sourceStays || mediaKey.startsWith(`users/${task.userId}/uploads/`)) return;
+    // A follow-up was the last reader of a source downloaded by a root deleted before it.
+    const owner = new RegExp(`^users/${task.userId}/tasks/([0-9a-f-]{36})/`).exec(mediaKey);
+    if (owner && owner[1] !== task.id && !(await this.repo.findById(owner[1]!))) {
+      await this.storage.deletePrefix(taskFolder(task.userId, owner[1]!));
+    }
+    // What was measured about the deleted media goes too (framing plans, loudness).
+    await new MediaAnalysesRepository(this.db).deleteForMedia(mediaKey);
   }
 
   async history(userId: string, rootTaskId: unknown): Promise<Task[]> {

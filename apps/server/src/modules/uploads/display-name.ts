@@ -35,3 +35,15 @@ export function titleFromFileName(displayName: string): string {
   const extension = path.extname(displayName);
   return (extension ? displayName.slice(0, -extension.length) : displayName).trim() || 'video';
 }
+
+/** A byte count as people read it: 8 GB, 1.5 MB. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}

@@ -2,3 +2,4 @@ export { registerUploadRoutes, type UploadRoutesDeps } from './uploads.controlle
 export { safeDisplayName, titleFromFileName } from './display-name.js';
 export { THUMBNAIL_URL_TTL_SEC, UploadsService, type IngestInput } from './uploads.service.js';
 export { UploadsRepository } from './uploads.repository.js';
+export { UploadLimitsGuard } from './upload-limits.js';

@@ -4,7 +4,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import { envelopeOf, ERROR_CODES, UPLOADED_FILE_ERRORS, VideoMeta } from '@moments/contract';
+import {
+  envelopeOf,
+  ERROR_CODES,
+  UPLOADED_FILE_ERRORS,
+  UploadedVideoMeta,
+} from '@moments/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/index.js';
@@ -13,14 +18,24 @@ import { ok } from '../../http/envelope.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
+import { formatBytes } from './display-name.js';
 import { TUS_PATH, TusUploads } from './tus-uploads.js';
+import type { UploadLimitsGuard } from './upload-limits.js';
 import type { UploadsService } from './uploads.service.js';
+
+/** What starting an upload can answer besides the file's own faults: the plan's limits. */
+const UPLOAD_LIMIT_ERRORS = [
+  ERROR_CODES.UPLOAD_RATE_LIMITED,
+  ERROR_CODES.STORAGE_QUOTA_EXCEEDED,
+] as const;
 
 export interface UploadRoutesDeps {
   config: Pick<AppConfig, 'DATA_DIR' | 'UPLOAD_MAX_BYTES'>;
   /** This process's work folder: partial uploads a crash leaves are swept from it at start. */
   workRoot: string;
   uploads: UploadsService;
+  /** The plan's upload rate and storage room, checked as an upload starts. */
+  uploadLimits: UploadLimitsGuard;
 }
 
 const tooLarge = (maxBytes: number) =>
@@ -39,7 +54,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
   const maxBytes = deps.config.UPLOAD_MAX_BYTES;
   const tmpDir = deps.workRoot;
   await fs.mkdir(tmpDir, { recursive: true });
-  const { uploads } = deps;
+  const { uploads, uploadLimits: limits } = deps;
   const tus = new TusUploads(uploads, {
     directory: path.join(deps.config.DATA_DIR, 'tus'),
     maxBytes,
@@ -56,12 +71,12 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
       '/api/upload',
       {
         preHandler: requireUser,
-        config: { errors: [...UPLOADED_FILE_ERRORS] },
+        config: { errors: [...UPLOADED_FILE_ERRORS, ...UPLOAD_LIMIT_ERRORS] },
         schema: {
           tags: ['upload'],
           summary: 'Upload a video (multipart field `file`: mp4, mov or webm)',
           multipart: { fields: { file: 'file' }, required: ['file'] },
-          response: { 200: envelopeOf(VideoMeta) },
+          response: { 200: envelopeOf(UploadedVideoMeta) },
         },
       },
       async (request) => {
@@ -70,9 +85,12 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
           throw badRequest('Send the video as multipart/form-data in a field named "file".');
         }
         // Refuse early what cannot fit; the streamed byte count below is what really counts.
-        if (Number(request.headers['content-length']) > maxBytes + 1024 * 1024) {
+        const declared = Number(request.headers['content-length']) || 0;
+        if (declared > maxBytes + 1024 * 1024) {
           throw tooLarge(maxBytes);
         }
+        // The plan's rate and room, from the declared length, before a byte is stored.
+        await limits.assertCanStart(user.id, declared);
         const part = await request.file().catch(malformedMultipart);
         if (!part || part.fieldname !== 'file') {
           part?.file.resume();
@@ -97,16 +115,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
     );
   });
 
-  jsonRoutes(app, ['upload']).user(
-    'get',
-    '/api/upload/:id',
-    {
-      summary: "An upload's video meta (the body to start a task with)",
-      params: z.object({ id: z.string().min(1).max(100) }),
-      data: VideoMeta,
-    },
-    ({ userId, params }) => uploads.getVideoMeta(userId, params.id),
-  );
+  registerUploadRecordRoutes(app, uploads);
 
   await app.register(async (scope) => {
     // tus reads PATCH bodies itself from the raw request.
@@ -120,13 +129,54 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
       if (uploadId !== undefined && !(await tus.isOwnedBy(uploadId, user.id))) {
         throw notFound('Upload');
       }
+      // A creation declares its length: the plan's rate and room are checked before any byte
+      // (one longer than the file limit is left to tus, which answers it 413).
+      const declared = Number(request.headers['upload-length']) || 0;
+      if (uploadId === undefined && request.method === 'POST' && declared <= maxBytes) {
+        await limits.assertCanStart(user.id, declared);
+      }
       reply.hijack();
       await tus.handle(user.id, request.raw, reply.raw);
     };
-    const routeOptions = { preHandler: requireUser, schema: { hide: true } };
+    const routeOptions = {
+      preHandler: requireUser,
+      schema: { hide: true },
+      config: { errors: [...UPLOAD_LIMIT_ERRORS] },
+    };
     scope.all(TUS_PATH, routeOptions, forwardToTus);
     scope.all(`${TUS_PATH}/*`, routeOptions, forwardToTus);
   });
+}
+
+/** An upload's video meta, and its deletion. */
+function registerUploadRecordRoutes(app: App, uploads: UploadsService) {
+  const route = jsonRoutes(app, ['upload']);
+  route.user(
+    'get',
+    '/api/upload/:id',
+    {
+      summary: "An upload's video meta (the body to start a task with)",
+      params: z.object({ id: z.string().min(1).max(100) }),
+      data: UploadedVideoMeta,
+    },
+    ({ userId, params }) => uploads.getVideoMeta(userId, params.id),
+  );
+
+  route.user(
+    'delete',
+    '/api/upload/:id',
+    {
+      summary:
+        'Delete an upload for good: its file and thumbnail leave storage and its links stop working (409 while a task still processes it)',
+      params: z.object({ id: z.string().min(1).max(100) }),
+      data: z.null(),
+      errors: [ERROR_CODES.UPLOAD_IN_USE],
+    },
+    async ({ userId, params }) => {
+      await uploads.delete(userId, params.id);
+      return null;
+    },
+  );
 }
 
 /** busboy's complaints (no boundary, a body cut short) are the client's malformed body: 400. */
@@ -142,15 +192,4 @@ function isFileTooLarge(error: unknown): boolean {
     ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' ||
       (error as { statusCode?: number }).statusCode === 413)
   );
-}
-
-function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }

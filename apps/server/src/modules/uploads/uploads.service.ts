@@ -6,13 +6,15 @@ import {
   ERROR_STATUS,
   UPLOAD_URL_PREFIX,
   type ErrorCode,
-  type VideoMeta,
+  type UploadedVideoMeta,
 } from '@moments/contract';
 import { MediaError } from '@moments/media/errors';
 import { AppError } from '../../http/errors.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
+import type { MediaAnalysesRepository } from '../exports/media-analyses.repository.js';
 import type { MediaRepository } from '../media/media.repository.js';
 import { safeDisplayName, titleFromFileName } from './display-name.js';
+import type { UploadLimitsGuard } from './upload-limits.js';
 import type { UploadRow, UploadsRepository } from './uploads.repository.js';
 
 /** Presigned S3 links live at most 7 days; the task page asks again when it needs a fresh one. */
@@ -46,15 +48,21 @@ export class UploadsService {
     private readonly fileUrls: FileUrls,
     /** Scratch folder for thumbnails, on the same disk as received files (DATA_DIR/tmp). */
     private readonly tmpDir: string,
+    /** The plan's storage quota, checked against the received bytes before they are stored. */
+    private readonly limits?: UploadLimitsGuard,
+    /** What was measured of an upload's file, removed with it. */
+    private readonly analyses?: MediaAnalysesRepository,
   ) {}
 
-  async ingest(input: IngestInput): Promise<VideoMeta> {
+  async ingest(input: IngestInput): Promise<UploadedVideoMeta> {
     const uploadId = input.uploadId ?? randomUUID();
     const displayName = safeDisplayName(input.originalName);
     const thumbnailFile = path.join(this.tmpDir, `${uploadId}-thumbnail.jpg`);
-    const folder = `users/${input.userId}/uploads/${uploadId}/`;
+    const folder = uploadFolder(input.userId, uploadId);
     let stored = false;
     try {
+      // The real bytes, whatever length the request declared when it started.
+      await this.limits?.assertFits(input.userId, (await fs.stat(input.file)).size);
       const info = await this.media.validateUpload(input.file, displayName).catch(asUserFileError);
       // A frame worth looking at: not the black first frame or a fade-in.
       await this.media
@@ -89,13 +97,34 @@ export class UploadsService {
   }
 
   /** An upload's video meta for its owner; another user's id is a 404 like a missing one. */
-  async getVideoMeta(userId: string, uploadId: string): Promise<VideoMeta> {
+  async getVideoMeta(userId: string, uploadId: string): Promise<UploadedVideoMeta> {
     return this.videoMeta(await this.repo.findOwned(userId, uploadId));
   }
 
+  /**
+   * Deletes an upload for good: its row, its stored file and thumbnail (local or S3), and what
+   * was measured of it. Refused with 409 UPLOAD_IN_USE while a task still reads it; finished
+   * tasks made from it keep their transcript, moments and exports, and a new export of them
+   * ends with a clear error (its source is gone). Another user's id answers 404.
+   */
+  async delete(userId: string, uploadId: string): Promise<void> {
+    const row = await this.repo.findOwned(userId, uploadId);
+    if (await this.repo.isReadByRunningTask(userId, `${UPLOAD_URL_PREFIX}${row.id}`)) {
+      throw new AppError(
+        ERROR_CODES.UPLOAD_IN_USE,
+        409,
+        'A task is still processing this video. Delete the upload once it has finished, or delete the task first.',
+      );
+    }
+    await this.repo.remove(row.id);
+    await this.storage.deletePrefix(uploadFolder(userId, row.id));
+    await this.analyses?.deleteForMedia(row.storageKey);
+  }
+
   /** The video metadata, passed back as the task start body. */
-  async videoMeta(row: UploadRow): Promise<VideoMeta> {
+  async videoMeta(row: UploadRow): Promise<UploadedVideoMeta> {
     return {
+      id: row.id,
       url: `${UPLOAD_URL_PREFIX}${row.id}`,
       title: titleFromFileName(row.originalName),
       thumbnail: row.thumbnailKey
@@ -109,6 +138,8 @@ export class UploadsService {
     };
   }
 }
+
+const uploadFolder = (userId: string, uploadId: string) => `users/${userId}/uploads/${uploadId}/`;
 
 function asUserFileError(error: unknown): never {
   if (error instanceof MediaError && USER_FILE_CODES.has(error.code)) {

@@ -23,6 +23,11 @@ export const INGEST_MESSAGES = {
 
   // The upload area.
   'ingest.upload.drop': 'Drop a video here',
+  'ingest.upload.delete': 'Delete upload',
+  'ingest.upload.deleteTitle': 'Delete this upload?',
+  'ingest.upload.deleteText':
+    'The file of "{title}" is deleted from the server for good. Videos already processed from it keep their moments and exports, but new exports of them will not work.',
+  'ingest.upload.deleteConfirm': 'Delete for good',
   'ingest.upload.formats': 'MP4, MOV or WebM. Large files resume if the connection drops.',
   'ingest.upload.choose': 'Choose a file',
   'ingest.upload.phase.uploading': 'Uploading',

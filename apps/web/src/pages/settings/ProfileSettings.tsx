@@ -21,6 +21,7 @@ import { useSession } from '../../account/session';
 import { logout } from '../../api/account';
 import { userInitial } from '../../layout/HeaderActions';
 import { MailPreferencesCard } from '../../mail/MailPreferencesCard';
+import { AccountSecurityCard } from './AccountSecurityCard';
 import { t, type MessageKey } from '../../messages/catalogue';
 
 const FEATURE_LABELS: Record<string, MessageKey> = {
@@ -181,6 +182,8 @@ export function ProfileSettings() {
       </Card>
 
       <MailPreferencesCard />
+
+      <AccountSecurityCard />
     </Stack>
   );
 }

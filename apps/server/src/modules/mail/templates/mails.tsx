@@ -135,6 +135,34 @@ export function referralMail(input: {
   };
 }
 
+/**
+ * The link that confirms a new email address, sent to that address: the account's email changes
+ * only once it is opened, so nobody can move an account to an address they do not read.
+ */
+export function emailChangeMail(input: {
+  username: string;
+  confirmUrl: string;
+  validHours: number;
+}): MailTemplate {
+  return {
+    subject: 'Confirm your new email address',
+    body: (footer) => (
+      <MailLayout
+        preview="Confirm the new address of your Moments account."
+        heading="Confirm your new email address"
+        action={{ label: 'Confirm this address', href: input.confirmUrl }}
+        footer={footer}
+      >
+        <Paragraph>
+          {input.username}, open the link to make this the email address of your Moments account. It
+          works once, for {input.validHours} hours. If you did not ask for this, ignore this mail:
+          nothing changes.
+        </Paragraph>
+      </MailLayout>
+    ),
+  };
+}
+
 /** A payment receipt; the card is named the one way the invoices name it ("Card ending in 4242"). */
 export function receiptMail(input: {
   amount: string;
