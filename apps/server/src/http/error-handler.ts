@@ -51,7 +51,7 @@ export function rateLimitRefusal(_request: FastifyRequest, context: { ttl: numbe
 }
 
 /** What a failure means for the client: every failure becomes an envelope with a 4xx/5xx status. */
-export function errorReplyOf(error: FastifyError | AppError, request: FastifyRequest): ErrorReply {
+function errorReplyOf(error: FastifyError | AppError, request: FastifyRequest): ErrorReply {
   const failure: unknown = error;
   // The files' disk or the database's: either way nothing of the request was kept.
   if (asDiskFull(failure) || isDatabaseDiskFull(failure)) {
@@ -142,7 +142,7 @@ export function frameworkReply(status: number, message: string): ErrorReply {
  * Sends an error envelope. A code the route's contract does not declare is logged; under tests
  * (strict) it becomes a 500 whose message says what to declare, so the document never lags.
  */
-export function sendError(
+function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   contract: ApiContract,

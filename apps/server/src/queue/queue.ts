@@ -17,7 +17,6 @@ import { readQueueOverview, type QueueOverview } from './queue-overview.js';
 import { currentRunIds, withRunIds } from './run-context.js';
 import type { WorkGate } from './work-gate.js';
 
-export { JOB_KINDS, isBackground } from './job-kinds.js';
 export type { JobHandler, JobHandlers, JobKind, JobPayloads } from './job-kinds.js';
 
 export interface SendOptions {

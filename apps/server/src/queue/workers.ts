@@ -21,7 +21,7 @@ import type { JobHandlers } from './job-kinds.js';
  * (tasks and what follows them), CPU machines `render` (exports and framing); every worker takes
  * the refund outbox, the mail and the housekeeping kinds.
  */
-export function workerHandlers(services: Services): Partial<JobHandlers> {
+function workerHandlers(services: Services): Partial<JobHandlers> {
   const queues = services.config.WORKER_QUEUES;
   const takesTasks = queues.includes('asr');
   const takesExports = queues.includes('render');

@@ -17,7 +17,7 @@ const NOTIFY_PAYLOAD_LIMIT_BYTES = 7_900;
 // this many units stays under the limit once wrapped in its chunk envelope.
 const CHUNK_UNITS = 2_500;
 /** Larger messages are refused: the realtime channel carries notifications, not documents. */
-export const MAX_REALTIME_MESSAGE_BYTES = 1024 * 1024;
+const MAX_REALTIME_MESSAGE_BYTES = 1024 * 1024;
 const CHUNK_ASSEMBLY_TIMEOUT_MS = 30_000;
 const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000];
 

@@ -4,7 +4,6 @@ import { LocalStorage } from './local-storage.js';
 import { S3Storage } from './s3-storage.js';
 import type { Storage } from './storage.js';
 
-export { contentTypeForKey } from './content-types.js';
 export { registerFileRoutes } from './file-routes.js';
 export {
   FileUrls,
@@ -15,8 +14,6 @@ export {
 export { LocalStorage } from './local-storage.js';
 export { S3Storage, type S3StorageOptions } from './s3-storage.js';
 export {
-  assertValidKey,
-  InvalidStorageKeyError,
   StorageNotFoundError,
   type ByteRange,
   type Storage,

@@ -19,7 +19,7 @@ export { describePlan, tierLabel } from '../messages/domain';
 /** Features whose amounts are credits (displayed divided by 10). */
 export const CREDIT_FEATURES: ReadonlySet<string> = new Set(['CREDIT', 'FREE_TOOL_CREDIT']);
 
-export function findEntitlement(
+function findEntitlement(
   user: Pick<UserInfo, 'entitlements'> | null | undefined,
   feature: string,
 ): Entitlement | undefined {
@@ -57,7 +57,7 @@ export function planChangeKind(currentPlan: string | null | undefined): 'checkou
 }
 
 /** The payment-return success event is tracked once per session id, last 30 kept. */
-export const PAYMENT_SESSION_HISTORY = 30;
+const PAYMENT_SESSION_HISTORY = 30;
 
 export function trackPaymentSession(
   history: readonly string[],

@@ -8,7 +8,7 @@ import { MOBILE_MEDIA_QUERY } from '../theme';
 import { t } from '../messages/catalogue';
 import { formatRelativeTime, formatViewCount } from '../messages/domain';
 
-export const PLATFORM_LABELS: Record<string, string> = {
+const PLATFORM_LABELS: Record<string, string> = {
   youtube: t('ingest.platform.youtube'),
   upload: t('ingest.platform.upload'),
   google_drive: t('ingest.platform.google_drive'),
@@ -22,7 +22,7 @@ export const PLATFORM_LABELS: Record<string, string> = {
 };
 
 /** Views and age, as "1.2M views · 3 months ago"; either half is left out when unknown. */
-export function videoFacts(video: VideoMeta, nowMs = Date.now()): string[] {
+function videoFacts(video: VideoMeta, nowMs = Date.now()): string[] {
   const facts: string[] = [];
   if (video.view_count != null) {
     const count = formatViewCount(video.view_count);

@@ -8,7 +8,7 @@ import { ScoreBadge } from '../moments/ScoreRing';
 import { t } from '../messages/catalogue';
 
 /** Own videos open their moments page; moments open their public view. */
-export function hitPath(hit: SearchHit): string {
+function hitPath(hit: SearchHit): string {
   return hit.moment_id
     ? `/home/moment/${encodeURIComponent(hit.moment_id)}`
     : `/video/${encodeURIComponent(hit.task_id)}/moments`;

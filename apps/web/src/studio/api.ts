@@ -31,7 +31,7 @@ export type ClipOptions = Pick<
   | 'transcript_text'
 > & { start_ms: number; end_ms: number };
 
-export const studioKeys = {
+const studioKeys = {
   moment: (id: string) => ['moments', 'view', id] as const,
   task: (id: string) => ['tasks', 'detail', id] as const,
   transcript: (taskId: string) => ['tasks', 'transcript', taskId] as const,

@@ -55,7 +55,7 @@ export interface ResolvedClipOptions {
 }
 
 /** Letter size per caption size; medium is the house size, readable on a 6-inch phone. */
-export const CAPTION_SIZE_SCALE: Record<CaptionSize, number> = {
+const CAPTION_SIZE_SCALE: Record<CaptionSize, number> = {
   small: 0.85,
   medium: 1,
   large: 1.2,
@@ -151,7 +151,7 @@ export async function captionText(
   };
 }
 
-export const needsTranslation = (display: CaptionDisplay) =>
+const needsTranslation = (display: CaptionDisplay) =>
   display === 'all' || display === 'translate';
 
 function requireTargetLang(options: ResolvedClipOptions): string {
@@ -227,7 +227,7 @@ export function exportFrameSize(aspect: ExportAspect, quality: ExportQuality, so
 }
 
 /** Every transcript word, in time order. */
-export function transcriptWords(transcript: StoredTranscript): CaptionWord[] {
+function transcriptWords(transcript: StoredTranscript): CaptionWord[] {
   return storedTranscriptWords(transcript.segments);
 }
 

@@ -10,7 +10,6 @@ import type {
 } from '@moments/contract';
 import {
   CLIP_LENGTH_RANGES_MS,
-  MOMENT_LIST_TYPES,
   VideoMeta as VideoMetaSchema,
 } from '@moments/contract';
 import type { LlmClient } from '@moments/ai/llm';
@@ -325,6 +324,3 @@ export class MomentsService {
     return toDto(updated!);
   }
 }
-
-export const isMomentListType = (value: string): value is MomentListType =>
-  (MOMENT_LIST_TYPES as readonly string[]).includes(value);

@@ -18,7 +18,7 @@ export interface SharedClip {
   posterUrl: string | null;
 }
 
-export const sharedClipPath = (shareId: string) => `/s/${shareId}?clip=1`;
+const sharedClipPath = (shareId: string) => `/s/${shareId}?clip=1`;
 export const sharedClipVideoPath = (shareId: string) => `/api/share/${shareId}/clip.mp4`;
 
 /**

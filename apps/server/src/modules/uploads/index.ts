@@ -1,3 +1,3 @@
 export { registerUploadRoutes, type UploadRoutesDeps } from './uploads.controller.js';
 export { safeDisplayName, titleFromFileName } from './display-name.js';
-export { THUMBNAIL_URL_TTL_SEC, UploadsService, type IngestInput } from './uploads.service.js';
+export { type IngestInput } from './uploads.service.js';

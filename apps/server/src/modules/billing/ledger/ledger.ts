@@ -16,7 +16,7 @@ import { operationKey, workOf, type ChargeKey } from './charge-keys.js';
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Features that are balances (counted down); other plan entitlements are ceilings. */
-export const BALANCE_FEATURES = ['CREDIT', 'FREE_TOOL_CREDIT', 'CANVAS_EXPORT'] as const;
+const BALANCE_FEATURES = ['CREDIT', 'FREE_TOOL_CREDIT', 'CANVAS_EXPORT'] as const;
 export type BalanceFeature = (typeof BALANCE_FEATURES)[number];
 const isBalanceFeature = (feature: string): feature is BalanceFeature =>
   (BALANCE_FEATURES as readonly string[]).includes(feature);
