@@ -13,15 +13,40 @@ import type { Services } from '../services.js';
  * tasks and what follows them, `render` for exports and framing, or every worker) and its handler
  * (`handle`, given the process's services). `npm run jobs` shows each queue.
  */
+/**
+ * A leased run (a task, an export): failures end it as ERROR (the user retries); the one retry
+ * covers a job whose worker died before it marked the run IN_PROGRESS. Later deaths are resumed
+ * by the kind's reaper.
+ */
+const LEASED_RUN = {
+  retryLimit: 1,
+  retryDelay: 5,
+  retryBackoff: false,
+  expireInSeconds: 6 * 3600,
+} as const;
+
+/** A reaper of leased runs: each minute, one pass at a time. */
+const REAPER = {
+  retryLimit: 0,
+  expireInSeconds: 5 * 60,
+  concurrency: 1,
+  every: '* * * * *',
+} as const;
+
+/** Hourly upkeep at minute `minute`: one pass at a time, retried once five minutes later. */
+const hourly = (minute: number) =>
+  ({
+    retryLimit: 1,
+    retryDelay: 300,
+    expireInSeconds: 30 * 60,
+    concurrency: 1,
+    every: `${minute} * * * *`,
+  }) as const;
+
 export const JOB_KINDS = {
   /** Runs a task's stages: download, probe, transcribe, analyse (modules/tasks/task-pipeline.ts). */
-  // Failures end the task as ERROR (the user retries); the one retry covers a job whose worker
-  // died before it marked the task IN_PROGRESS. Later deaths are resumed by task-reap.
   'task-run': {
-    retryLimit: 1,
-    retryDelay: 5,
-    retryBackoff: false,
-    expireInSeconds: 6 * 3600,
+    ...LEASED_RUN,
     takenBy: 'asr',
     // Tracked as background work by the runner itself.
     handle:
@@ -29,12 +54,9 @@ export const JOB_KINDS = {
       ({ taskId, runToken }) =>
         services.taskRunner.run(taskId, runToken),
   },
-  /** Renders one export to MP4. Same policy as task-run: failures end the job as ERROR; export-reap resumes dead runs. */
+  /** Renders one export to MP4. */
   'export-render': {
-    retryLimit: 1,
-    retryDelay: 5,
-    retryBackoff: false,
-    expireInSeconds: 6 * 3600,
+    ...LEASED_RUN,
     takenBy: 'render',
     // Tracked as background work by the renderer itself.
     handle:
@@ -148,10 +170,7 @@ export const JOB_KINDS = {
    * Also sent at worker start, and once more a lease later, for the runs a crash just left.
    */
   'task-reap': {
-    retryLimit: 0,
-    expireInSeconds: 5 * 60,
-    concurrency: 1,
-    every: '* * * * *',
+    ...REAPER,
     takenBy: 'asr',
     // A pass under way is awaited by close.
     handle: (services) => () =>
@@ -159,10 +178,7 @@ export const JOB_KINDS = {
   },
   /** Periodic: the same for export renders. */
   'export-reap': {
-    retryLimit: 0,
-    expireInSeconds: 5 * 60,
-    concurrency: 1,
-    every: '* * * * *',
+    ...REAPER,
     takenBy: 'render',
     handle: (services) => () =>
       services.background.run(async () => void (await services.exportLeases.resumeOrphans())),
@@ -172,11 +188,7 @@ export const JOB_KINDS = {
    * process left leave DATA_DIR/tmp (also sent at worker start).
    */
   housekeeping: {
-    retryLimit: 1,
-    retryDelay: 300,
-    expireInSeconds: 30 * 60,
-    concurrency: 1,
-    every: '17 * * * *',
+    ...hourly(17),
     takenBy: 'every',
     // Awaited by close: it removes files.
     handle: (services) => () =>
@@ -184,11 +196,7 @@ export const JOB_KINDS = {
   },
   /** Periodic: unfinished resumable (tus) uploads older than a day leave DATA_DIR/tus. */
   'upload-sweep': {
-    retryLimit: 1,
-    retryDelay: 300,
-    expireInSeconds: 30 * 60,
-    concurrency: 1,
-    every: '43 * * * *',
+    ...hourly(43),
     takenBy: 'every',
     // Awaited by close: it removes files.
     handle: (services) => () =>

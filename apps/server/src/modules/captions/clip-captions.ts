@@ -151,8 +151,7 @@ export async function captionText(
   };
 }
 
-const needsTranslation = (display: CaptionDisplay) =>
-  display === 'all' || display === 'translate';
+const needsTranslation = (display: CaptionDisplay) => display === 'all' || display === 'translate';
 
 function requireTargetLang(options: ResolvedClipOptions): string {
   if (!options.targetLang) {
@@ -252,24 +251,16 @@ export function snapToWords(
   span: { startMs: number; endMs: number },
   chosen: { startMs?: number; endMs?: number },
 ): { startMs: number; endMs: number } {
-  const words = transcriptWords(transcript).map((word) => ({
-    start: word.startMs,
-    end: word.endMs,
-  }));
-  const startMs =
-    chosen.startMs === undefined
-      ? span.startMs
+  const words = transcriptWords(transcript);
+  const snapped = (given: number | undefined, edge: number, key: 'startMs' | 'endMs') =>
+    given === undefined
+      ? edge
       : snapEdge(
-          chosen.startMs,
-          words.map((w) => w.start),
+          given,
+          words.map((word) => word[key]),
         );
-  const endMs =
-    chosen.endMs === undefined
-      ? span.endMs
-      : snapEdge(
-          chosen.endMs,
-          words.map((w) => w.end),
-        );
+  const startMs = snapped(chosen.startMs, span.startMs, 'startMs');
+  const endMs = snapped(chosen.endMs, span.endMs, 'endMs');
   // Snapping never turns a valid range into an empty one.
   if (endMs <= startMs) return span;
   return { startMs, endMs };
