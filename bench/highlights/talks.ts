@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSpeechEngine, type Transcript } from '../../packages/ai/src/asr/index';
-import { speakWithPauses } from '../../packages/media/src/testing/index';
+import { speakWithPauses } from '../../packages/media/test/support/index';
 
 const HERE = import.meta.dirname;
 const TALKS_DIR = join(HERE, 'talks');

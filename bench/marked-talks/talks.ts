@@ -20,7 +20,7 @@ import {
   withWrittenWords,
   type Transcript,
 } from '../../packages/ai/src/asr/index';
-import { speakWithPauses, type SpokenPart } from '../../packages/media/src/testing/index';
+import { speakWithPauses, type SpokenPart } from '../../packages/media/test/support/index';
 
 export interface MarkedSentence {
   text: string;
