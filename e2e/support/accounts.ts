@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createMomentsClient, unwrap } from '@moments/client';
 
 export interface TestAccount {
   email: string;
@@ -17,10 +18,9 @@ export function newAccount(prefix = 'user'): TestAccount {
 
 /** Creates the account through the real API (no browser), for tests that start logged out. */
 export async function registerAccount(baseUrl: string, account: TestAccount): Promise<void> {
-  const reply = await fetch(`${baseUrl}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(account),
-  });
-  if (reply.status !== 200) throw new Error(`signup failed: ${reply.status} ${await reply.text()}`);
+  await unwrap(createMomentsClient({ baseUrl }).POST('/api/auth/signup', { body: account })).catch(
+    (error: Error) => {
+      throw new Error(`signup failed: ${error.message}`);
+    },
+  );
 }

@@ -35,6 +35,7 @@ import type { Services } from './services.js';
 import { registerFeedbackRoutes } from './modules/feedback/feedback.controller.js';
 import { registerInviteRoutes } from './modules/invites/index.js';
 import { registerMailRoutes } from './modules/mail/index.js';
+import { registerMcpRoutes } from './modules/mcp/mcp.controller.js';
 import { registerFileRoutes } from './storage/index.js';
 
 /** Assembles the HTTP API: plugins, auth hook, error envelope, routes, OpenAPI and the web app. */
@@ -191,6 +192,8 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
     operatorEmail: config.OPERATOR_EMAIL,
     rateLimit: formRateLimit,
   });
+  // Agents: the MCP tools, calling the routes above with the agent's own token.
+  registerMcpRoutes(app, { publicUrl: config.PUBLIC_URL, version: APP_VERSION });
 }
 
 /** `TRUST_PROXY=<n>`: believe the nearest n proxies' forwarded headers. */

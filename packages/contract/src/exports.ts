@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CAPTION_DISPLAYS, EXPORT_LAYOUTS, JOB_TYPES } from './constants.js';
+import {
+  CAPTION_DISPLAYS,
+  EXPORT_LAYOUTS,
+  JOB_TYPES,
+  type JobType,
+  type MomentListType,
+} from './constants.js';
 import { NonBlank, OptionalTargetLanguage } from './schemas.js';
 
 /**
@@ -55,6 +61,13 @@ export const JobCreateBody = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ANIMATED_CAPTION_EXPORT'), task_id: Id, options: exportOptions }),
 ]);
 export type JobCreateBody = z.infer<typeof JobCreateBody>;
+
+/** A moment's list type decides its export type. */
+export function exportTypeOf(
+  listType: MomentListType,
+): Exclude<JobType, 'ANIMATED_CAPTION_EXPORT'> {
+  return listType === 'search_snippet' ? 'VIRAL_FIND_MOMENT_EXPORT' : 'VIRAL_MOMENT_EXPORT';
+}
 
 export const JobListQuery = z.object({
   page_num: z.coerce.number().int().min(1).default(1),

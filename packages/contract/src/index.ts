@@ -6,3 +6,4 @@ export * from './search.js';
 export * from './billing.js';
 export * from './summaries.js';
 export * from './surface.js';
+export * from './mcp.js';

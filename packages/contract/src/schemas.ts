@@ -5,6 +5,7 @@ import {
   EXPORT_LAYOUTS,
   FEATURES,
   FEEDBACK_ACTIONS,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
   JOB_STATUSES,
   JOB_TYPES,
   MOMENT_LIST_TYPES,
@@ -341,3 +342,10 @@ export const Job = z.object({
 export type Job = z.infer<typeof Job>;
 
 export const HealthReply = z.object({ status: z.literal('ok'), version: z.string() });
+
+/** The `Idempotency-Key` of a call that starts paid work: printable ASCII, as Stripe takes it. */
+export const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(IDEMPOTENCY_KEY_MAX_LENGTH)
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');

@@ -11,8 +11,8 @@ import { createHash } from 'node:crypto';
 import {
   ERROR_CODES,
   IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_TTL_HOURS,
+  IdempotencyKey,
 } from '@moments/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import stringify from 'safe-stable-stringify';
@@ -30,15 +30,9 @@ const POLL_MS = 100;
 
 /** The header as the routes document and check it: printable ASCII, as Stripe takes it. */
 export const IdempotencyHeaders = z.object({
-  [HEADER]: z
-    .string()
-    .min(1)
-    .max(IDEMPOTENCY_KEY_MAX_LENGTH)
-    .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
-    .optional()
-    .describe(
-      `Optional. A key of your choosing (a UUID) for this action: repeating the request with the same key within ${IDEMPOTENCY_KEY_TTL_HOURS} h answers the first reply again and charges once.`,
-    ),
+  [HEADER]: IdempotencyKey.optional().describe(
+    `Optional. A key of your choosing (a UUID) for this action: repeating the request with the same key within ${IDEMPOTENCY_KEY_TTL_HOURS} h answers the first reply again and charges once.`,
+  ),
 });
 
 declare module 'fastify' {

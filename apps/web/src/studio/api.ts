@@ -8,7 +8,6 @@ import type {
   Job,
   Moment,
   JobType,
-  MomentListType,
   MomentView,
   Task,
   Transcript,
@@ -171,10 +170,8 @@ export function useKeepLayout(momentId: string) {
   });
 }
 
-/** A moment's list type decides its export type. */
-export function exportTypeOf(listType: MomentListType): JobType {
-  return listType === 'search_snippet' ? 'VIRAL_FIND_MOMENT_EXPORT' : 'VIRAL_MOMENT_EXPORT';
-}
+// Shared with the MCP server's export tool.
+export { exportTypeOf } from '@moments/contract';
 
 /** POST /api/job; a used-up free plan answers 402, which the global handler turns into its dialog. */
 export function useStartExport() {

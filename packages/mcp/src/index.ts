@@ -1,0 +1,1 @@
+export { createMomentsMcpServer, type MomentsMcpOptions } from './tools.js';
