@@ -253,4 +253,3 @@ export async function taskStages(dir: string, inputs: number[]): Promise<void> {
     await server.close();
   }
 }
-

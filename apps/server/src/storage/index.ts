@@ -13,11 +13,7 @@ export {
 } from './file-urls.js';
 export { LocalStorage } from './local-storage.js';
 export { S3Storage, type S3StorageOptions } from './s3-storage.js';
-export {
-  StorageNotFoundError,
-  type ByteRange,
-  type Storage,
-} from './storage.js';
+export { StorageNotFoundError, type ByteRange, type Storage } from './storage.js';
 
 /**
  * The configured driver: DATA_DIR/files by default, a bucket with STORAGE_DRIVER=s3 (its local

@@ -8,10 +8,7 @@ import type {
   MomentListType,
   MomentView,
 } from '@moments/contract';
-import {
-  CLIP_LENGTH_RANGES_MS,
-  VideoMeta as VideoMetaSchema,
-} from '@moments/contract';
+import { CLIP_LENGTH_RANGES_MS, VideoMeta as VideoMetaSchema } from '@moments/contract';
 import type { LlmClient } from '@moments/ai/llm';
 import {
   findViralMoments,

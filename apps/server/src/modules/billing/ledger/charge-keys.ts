@@ -1,4 +1,3 @@
-
 /**
  * The typed keys of every charge: one per piece of work, so a retried or concurrent
  * charge of the same work is a no-op, and a refund finds exactly what that work took. Each attempt
