@@ -155,10 +155,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
   });
   await registerUploadRoutes(app, {
     config,
-    db: services.database.db,
-    media: services.media,
-    storage: services.storage,
-    fileUrls: services.fileUrls,
+    uploads: services.uploads,
     workRoot: services.workRoot,
   });
 

@@ -1,11 +1,12 @@
 import fs from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { createSpeechEngine } from '@moments/ai/asr';
-import { createLlmClient } from '@moments/ai/llm';
-import { createTranslator } from '@moments/ai/translate';
+import { createSpeechEngine, type SpeechEngine } from '@moments/ai/asr';
+import { llmClientFor, type LlmClient } from '@moments/ai/llm';
+import { translatorFor } from '@moments/ai/translate';
+import { systemClock, type Clock } from './clock.js';
 import { processWorkRoot } from './config/data-dir.js';
-import { publicUrlOf, type AppConfig } from './config/index.js';
+import { publicUrlOf, speechSettings, type AppConfig } from './config/index.js';
 import { createLogger, silentLogger, type Logger } from './logging.js';
 import { openDatabase, type Database } from './db/client.js';
 import { BackgroundWork } from './queue/background-work.js';
@@ -55,7 +56,12 @@ import {
   type Mailer,
 } from './modules/mail/index.js';
 import { ReferralsRepository, ReferralsService } from './modules/invites/index.js';
-import { AccountMails, MailPreferencesService, UserMailer } from './modules/mail/index.js';
+import {
+  AccountMails,
+  MailPreferencesRepository,
+  MailPreferencesService,
+  UserMailer,
+} from './modules/mail/index.js';
 import { PresenceRegistry, createRealtimeBus, type RealtimeBus } from './realtime/index.js';
 import { FileUrls, createStorage, loadAppSecret, type Storage } from './storage/index.js';
 import { UsersRepository } from './modules/auth/users.repository.js';
@@ -63,10 +69,13 @@ import { MomentSpans } from './modules/moments/moment-spans.js';
 import { NotesRepository } from './modules/notes/notes.repository.js';
 import { NotesService } from './modules/notes/notes.service.js';
 import { SharesService } from './modules/shares/shares.service.js';
+import { ClipSharesRepository } from './modules/shares/clip-shares.repository.js';
 import { ClipSharesService } from './modules/shares/clip-shares.service.js';
 import { SummariesRepository } from './modules/summaries/summaries.repository.js';
 import { SummariesService } from './modules/summaries/summaries.service.js';
+import { ThumbnailsRepository } from './modules/thumbnails/thumbnails.repository.js';
 import { ThumbnailsService } from './modules/thumbnails/thumbnails.service.js';
+import { UploadsRepository, UploadsService } from './modules/uploads/index.js';
 
 // The worker role lives with the queue; re-exported for the callers that start it from here.
 export { startWorkers } from './queue/workers.js';
@@ -119,6 +128,8 @@ export interface Services {
   shares: SharesService;
   clipShares: ClipSharesService;
   thumbnails: ThumbnailsService;
+  /** Received video files validated, stored and listed (POST /api/upload and resumable ones). */
+  uploads: UploadsService;
   // Mail preferences, account mails, invites, feedback
   presence: PresenceRegistry;
   users: UsersRepository;
@@ -142,6 +153,20 @@ function mailTransportFor(config: AppConfig, log: Logger): Mailer {
     ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, line)
     : new OutboxMailer(path.join(config.DATA_DIR, 'outbox'), line);
 }
+
+/** Faster-whisper on this machine, or the OpenAI-compatible endpoint of ASR_BASE_URL. */
+function speechEngineFor(config: AppConfig): SpeechEngine {
+  return createSpeechEngine(speechSettings(config));
+}
+
+/** The OpenAI-compatible chat endpoint of LLM_BASE_URL and LLM_MODEL, or none. */
+const llmFor = (config: AppConfig) =>
+  llmClientFor({
+    baseUrl: config.LLM_BASE_URL,
+    model: config.LLM_MODEL,
+    apiKey: config.LLM_API_KEY,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+  });
 
 /** Opens the configured database: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR. */
 export const openConfiguredDatabase = (config: AppConfig, log: Logger = silentLogger) =>
@@ -174,7 +199,7 @@ async function openFoundation(config: AppConfig, overrides: ServiceOverrides, lo
   const database = overrides.database ?? (await openConfiguredDatabase(config, log));
   const background = new BackgroundWork(log.child({ component: 'background' }));
   const workRoot = processWorkRoot(config.DATA_DIR);
-  const storage = createStorage(config, workRoot);
+  const storage = overrides.storage ?? createStorage(config, workRoot);
   const appSecret = await loadAppSecret(config.DATA_DIR, config.APP_SECRET);
   const fileUrls = new FileUrls(storage, appSecret);
   const media: MediaRepository = overrides.media ?? new ToolsMediaRepository();
@@ -183,6 +208,11 @@ async function openFoundation(config: AppConfig, overrides: ServiceOverrides, lo
     clockSeconds: config.JOB_CLOCK_SECONDS,
   });
   const bus = realtimeBusFor(config, database, log);
+  const speech = overrides.speech ?? speechEngineFor(config);
+  // `null` means no LLM whatever the environment says (the offline judge, no translation).
+  const llm = overrides.llm === undefined ? llmFor(config) : (overrides.llm ?? undefined);
+  const mailTransport = overrides.mailTransport ?? mailTransportFor(config, log);
+  const clock = overrides.clock ?? systemClock;
   return {
     database,
     db: database.db,
@@ -194,6 +224,10 @@ async function openFoundation(config: AppConfig, overrides: ServiceOverrides, lo
     media,
     queue,
     bus,
+    speech,
+    llm,
+    mailTransport,
+    clock,
   };
 }
 type Foundation = Awaited<ReturnType<typeof openFoundation>>;
@@ -201,17 +235,16 @@ type Foundation = Awaited<ReturnType<typeof openFoundation>>;
 /** People and money: users, sign-in, mail, billing, invites, notifications. */
 function createAccounts(
   config: AppConfig,
-  { database, db, queue, bus, appSecret }: Foundation,
+  { database, db, queue, bus, appSecret, mailTransport, clock }: Foundation,
   billingHooks: BillingHooks,
   log: Logger,
 ) {
   const users = new UsersRepository(db);
   const publicUrl = publicUrlOf(config);
   const presence = new PresenceRegistry();
-  const mailPreferences = new MailPreferencesService(db);
+  const mailPreferences = new MailPreferencesService(new MailPreferencesRepository(db));
   const unsubscribeTokens = new UnsubscribeTokens(appSecret);
   const pictureTokens = new PictureTokens(appSecret);
-  const mailTransport = mailTransportFor(config, log);
   // SMTP can be slow or down: its mail goes through the job table (`mail-send`, retried). The
   // outbox is a local file write, done in the request as before.
   const mailer: Mailer = new UserMailer(
@@ -243,14 +276,14 @@ function createAccounts(
       'BILLING=test: the TEST MODE checkout takes test cards and charges nothing; set BILLING=stripe to take payments or BILLING=off for no plans',
     );
   }
-  const accountMails = new AccountMails(
+  const accountMails = new AccountMails({
     mailer,
     users,
     presence,
     publicUrl,
-    logMailError,
+    log: logMailError,
     pictureTokens,
-  );
+  });
   const referrals = new ReferralsService(
     new ReferralsRepository(db, billing.ledger),
     publicUrl,
@@ -262,16 +295,17 @@ function createAccounts(
     },
     async (userId) => (await users.findById(userId))?.username,
   );
-  const auth = new AuthService(
+  const auth = new AuthService({
     users,
-    config.SESSION_TTL_DAYS,
+    sessionTtlDays: config.SESSION_TTL_DAYS,
     bus,
-    async (userId, referral) => {
+    onSignedUp: async (userId, referral) => {
       await referrals.recordSignup(userId, referral);
       await accountMails.safely('welcome', () => accountMails.welcome(userId));
     },
-    billing,
-  );
+    credits: billing,
+    clock,
+  });
   const notifications = new NotificationsService(db, bus, (userId, type, data) =>
     accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
   );
@@ -295,25 +329,36 @@ type Accounts = ReturnType<typeof createAccounts>;
 /** What a task leaves: moments, summaries, notes, shares, search, thumbnails. */
 function createContent(
   config: AppConfig,
-  { database, db, storage, workRoot, background, fileUrls, appSecret, queue, media }: Foundation,
+  {
+    database,
+    db,
+    storage,
+    workRoot,
+    background,
+    fileUrls,
+    appSecret,
+    queue,
+    media,
+    llm,
+  }: Foundation,
   { billing }: Accounts,
   log: Logger,
 ) {
   const tasksRepo = new TasksRepository(db);
-  const llm = createLlmClient(process.env);
-  const moments = new MomentsService(
+  const momentsRepo = new MomentsRepository(db);
+  const moments = new MomentsService({
     db,
-    new MomentsRepository(db),
-    tasksRepo,
+    repo: momentsRepo,
+    tasks: tasksRepo,
     fileUrls,
     llm,
-    new MomentSpans(media, storage, workRoot, background),
-    (momentId) => queue.send('span-cut', { momentId }),
-  );
+    spans: new MomentSpans(media, storage, workRoot, background),
+    sendSpanCut: (momentId) => queue.send('span-cut', { momentId }),
+  });
   const summariesRepo = new SummariesRepository(db);
-  const summaries = new SummariesService(db, summariesRepo, tasksRepo, billing, fileUrls, llm);
-  const notes = new NotesService(db, new NotesRepository(db), summariesRepo);
-  const clipShares = new ClipSharesService(db);
+  const summaries = new SummariesService(summariesRepo, tasksRepo, billing, fileUrls, llm);
+  const notes = new NotesService(new NotesRepository(db), summariesRepo, tasksRepo, momentsRepo);
+  const clipShares = new ClipSharesService(new ClipSharesRepository(db));
   const shares = new SharesService(summaries, notes, clipShares, moments);
   const searchRepo = new SearchRepository(db, database.prepared);
   const searchLog = log.child({ component: 'search' });
@@ -323,12 +368,14 @@ function createContent(
     appSecret,
   );
   const searchIndexer = new SearchIndexer(new SearchIndexRepository(db), undefined, searchLog);
-  const thumbnails = new ThumbnailsService(db, media, storage, {
+  const thumbnails = new ThumbnailsService(new ThumbnailsRepository(db), media, storage, {
     tmpDir: path.join(config.DATA_DIR, 'tmp'),
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
     log: log.child({ component: 'thumbnails' }),
   });
-  const translator = createTranslator(process.env);
+  const translator = translatorFor(llm, config.LLM_MODEL);
+  // Received files wait in this process's work folder, on the disk uploads arrive on.
+  const uploads = new UploadsService(new UploadsRepository(db), media, storage, fileUrls, workRoot);
   return {
     tasksRepo,
     moments,
@@ -340,6 +387,7 @@ function createContent(
     searchIndexer,
     thumbnails,
     translator,
+    uploads,
   };
 }
 type Content = ReturnType<typeof createContent>;
@@ -350,7 +398,7 @@ const heartbeatOf = (config: AppConfig) => Math.max(500, Math.floor(config.TASK_
 /** Tasks: the runner of the pipeline (modules/tasks/task-pipeline.ts), its chunks and its reaper. */
 function createTaskWork(
   config: AppConfig,
-  { db, storage, queue, workRoot, background, media }: Foundation,
+  { db, storage, queue, workRoot, background, media, speech }: Foundation,
   { billing, notifications }: Accounts,
   content: Content,
   log: Logger,
@@ -360,11 +408,6 @@ function createTaskWork(
   const fetcher = new StorageMediaFetcher(db, media, storage, {
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
     maxHeight: config.PROCESSING_MAX_HEIGHT,
-  });
-  const speech = createSpeechEngine({
-    ...process.env,
-    ...(config.ASR_PROCESSES && { ASR_PROCESSES: String(config.ASR_PROCESSES) }),
-    ...(config.ASR_ACCURACY && { ASR_ACCURACY: config.ASR_ACCURACY }),
   });
   const heartbeatMs = heartbeatOf(config);
   const taskLeases = new Leases<TaskRow, TaskPatch>({
@@ -413,20 +456,20 @@ function createTaskWork(
       log,
     },
   );
-  const tasks = new TasksService(
+  const tasks = new TasksService({
     db,
-    tasksRepo,
+    repo: tasksRepo,
     queue,
-    taskRunner,
+    runner: taskRunner,
     storage,
     hooks,
-    config.MEDIA_FETCH_ALLOW_HOSTS,
-    billing.tasks,
-    config.MAX_RUNNING_TASKS_PER_USER,
+    allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
+    charges: billing.tasks,
+    maxRunningPerUser: config.MAX_RUNNING_TASKS_PER_USER,
     translator,
     transcription,
-  );
-  return { speech, transcription, taskRunner, tasks, taskLeases };
+  });
+  return { transcription, taskRunner, tasks, taskLeases };
 }
 
 /** Exports: the renderer, its service, the background framing and the reaper. */
@@ -475,22 +518,28 @@ function createExportWork(
       log,
     },
   );
-  const exports = new ExportsService(
+  const exports = new ExportsService({
     db,
     media,
-    exportsRepo,
-    tasksRepo,
+    repo: exportsRepo,
+    tasks: tasksRepo,
     storage,
     fileUrls,
     queue,
     billing,
     notifications,
     translator,
-    exportRenderer,
-    config.MAX_FRAMING_ANALYSES_PER_USER,
-    workGate,
+    renderer: exportRenderer,
+    maxFramingsPerUser: config.MAX_FRAMING_ANALYSES_PER_USER,
+    gate: workGate,
+  });
+  const captions = new CaptionsService(
+    tasksRepo,
+    fileUrls,
+    translator,
+    exports,
+    exportRenderer.framing,
   );
-  const captions = new CaptionsService(db, fileUrls, translator, exports, exportRenderer.framing);
   const framingPreparer = new FramingPreparer(
     db,
     media,
@@ -516,6 +565,16 @@ export interface ServiceOverrides {
   log?: Logger;
   /** The media tools; tests give a fake that answers without ffmpeg. */
   media?: MediaRepository;
+  /** The speech engine (ASR); tests give one that hears the words they set, without Whisper. */
+  speech?: SpeechEngine;
+  /** The LLM that judges moments, writes summaries and translates; `null` for none. */
+  llm?: LlmClient | null;
+  /** Where user files live; default the configured driver (DATA_DIR/files or S3). */
+  storage?: Storage;
+  /** What mail is finally handed to (SMTP or the outbox folder); tests keep it in memory. */
+  mailTransport?: Mailer;
+  /** When sessions and tickets expire; tests move it forward. */
+  clock?: Clock;
 }
 
 export async function createServices(
@@ -538,7 +597,6 @@ export async function createServices(
     idempotencyKeys,
   });
   const { database: db, background, workRoot, storage, fileUrls, media, queue, bus } = foundation;
-  const { speech, ...tasks } = taskWork;
   const { tasksRepo: _tasksRepo, translator: _translator, ...services } = content;
   return {
     config,
@@ -554,7 +612,7 @@ export async function createServices(
     idempotencyKeys,
     ...accounts,
     ...services,
-    ...tasks,
+    ...taskWork,
     ...exportWork,
     housekeeping,
     async close() {
@@ -566,7 +624,7 @@ export async function createServices(
       await background.close();
       // 3. Then the connections, and this process's scratch folder.
       await queue.stop();
-      speech.close?.();
+      foundation.speech.close?.();
       await bus.close();
       await accounts.billing.close();
       await db.close();

@@ -134,17 +134,14 @@ const cuesOf = (text: string) =>
 describe.each(DATABASE_TARGETS)('caption files and charges on $name', (target) => {
   let skip: string | null = null;
   let t: TestApp;
-  const savedLlm = process.env.LLM_BASE_URL;
 
   beforeAll(async () => {
     skip = await target.unavailable();
     if (skip) return;
-    // This suite is about a default install: no LLM endpoint.
-    delete process.env.LLM_BASE_URL;
+    // This suite is about a default install: no LLM endpoint (the test config sets none).
     t = await startTestApp(await target.open(), {}, { workers: true });
   });
   afterAll(async () => {
-    if (savedLlm !== undefined) process.env.LLM_BASE_URL = savedLlm;
     await t?.close();
   });
 
@@ -379,24 +376,14 @@ describe('translated caption files with an LLM endpoint (PGlite)', () => {
   const target = DATABASE_TARGETS[0]!;
   let t: TestApp;
   let llm: Awaited<ReturnType<typeof standInLlm>>;
-  const saved = { url: process.env.LLM_BASE_URL, model: process.env.LLM_MODEL };
 
   beforeAll(async () => {
     llm = await standInLlm();
-    process.env.LLM_BASE_URL = llm.url;
-    process.env.LLM_MODEL = 'stand-in';
-    t = await startTestApp(await target.open());
+    t = await startTestApp(await target.open(), { LLM_BASE_URL: llm.url, LLM_MODEL: 'stand-in' });
   });
   afterAll(async () => {
     await t?.close();
     await llm?.close();
-    for (const [key, value] of [
-      ['LLM_BASE_URL', saved.url],
-      ['LLM_MODEL', saved.model],
-    ] as const) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
   });
 
   it('times each translated line to the span of the source line it translates', async () => {

@@ -3,7 +3,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.js';
 import { creditBuckets, creditLedger } from '../src/db/schema.js';
-import { CreditReads, Ledger, type ChargeKey } from '../src/modules/billing/index.js';
+import {
+  CreditReads,
+  Ledger,
+  LedgerRepository,
+  type ChargeKey,
+} from '../src/modules/billing/index.js';
 import { UsersRepository } from '../src/modules/auth/users.repository.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 
@@ -17,7 +22,7 @@ describe.each(DATABASE_TARGETS)('credit ledger under concurrency on $name', (tar
     skip = await target.unavailable();
     if (skip) return;
     database = await target.open();
-    ledger = new Ledger(database.db);
+    ledger = new Ledger(new LedgerRepository(database.db));
     reads = new CreditReads(database.db);
   });
   afterAll(async () => {

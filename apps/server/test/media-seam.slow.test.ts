@@ -17,6 +17,7 @@ import { AppError } from '../src/http/errors.js';
 import { ExportRenderer } from '../src/modules/exports/export-renderer.js';
 import { ExportsRepository } from '../src/modules/exports/exports.repository.js';
 import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
+import { UploadsRepository } from '../src/modules/uploads/uploads.repository.js';
 import { UploadsService } from '../src/modules/uploads/uploads.service.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { entitlementOf } from './support/credits.js';
@@ -153,7 +154,7 @@ describe('export renderer with the fake media repository', () => {
 describe('uploads service with the fake media repository', () => {
   const uploadsWith = (media: FakeMediaRepository) =>
     new UploadsService(
-      t.services.database.db,
+      new UploadsRepository(t.services.database.db),
       media,
       t.services.storage,
       t.services.fileUrls,

@@ -45,7 +45,6 @@ let dir: string;
 let served: ServedFiles;
 let transcriber: TranscriptionStandIn;
 let t: TestApp;
-const savedAsrUrl = process.env.ASR_BASE_URL;
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-real-length-'));
@@ -78,11 +77,9 @@ beforeAll(async () => {
   ]);
   served = await serveFiles(dir);
   transcriber = await startTranscriptionStandIn(TALK, 140_000);
-  // The speech engine is chosen from the process environment when the services start.
-  process.env.ASR_BASE_URL = transcriber.baseUrl;
   t = await startTestApp(
     await openDatabase({}),
-    { MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1' },
+    { MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1', ASR_BASE_URL: transcriber.baseUrl },
     { workers: true },
   );
 }, 180_000);
@@ -91,8 +88,6 @@ afterAll(async () => {
   await t?.close();
   await served?.close();
   await transcriber?.close();
-  if (savedAsrUrl === undefined) delete process.env.ASR_BASE_URL;
-  else process.env.ASR_BASE_URL = savedAsrUrl;
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tasks } from '../src/db/schema.js';
 import type { S3Storage } from '../src/storage/index.js';
 import type { MediaRepository } from '../src/modules/media/media.repository.js';
+import { ThumbnailsRepository } from '../src/modules/thumbnails/thumbnails.repository.js';
 import {
   LINK_PREVIEW_TTL_MS,
   ThumbnailsService,
@@ -102,10 +103,15 @@ describe.each(SETUPS)('thumbnail leftovers on $name', ({ target, s3 }) => {
         return real.probe(file, options);
       }) satisfies MediaRepository['probe'],
     });
-    const service = new ThumbnailsService(t.services.database.db, media, t.services.storage, {
-      tmpDir: path.join(t.dataDir, 'tmp'),
-      allowHosts: ['127.0.0.1'],
-    });
+    const service = new ThumbnailsService(
+      new ThumbnailsRepository(t.services.database.db),
+      media,
+      t.services.storage,
+      {
+        tmpDir: path.join(t.dataDir, 'tmp'),
+        allowHosts: ['127.0.0.1'],
+      },
+    );
     return { service, probes };
   };
 

@@ -16,6 +16,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, moments as momentRows, tasks } from '../src/db/schema.js';
+import { ThumbnailsRepository } from '../src/modules/thumbnails/thumbnails.repository.js';
 import { ThumbnailsService } from '../src/modules/thumbnails/thumbnails.service.js';
 import { multipartFile, signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
 import { DATABASE_TARGETS } from './support/databases.js';
@@ -289,7 +290,7 @@ describe.skipIf(!asr.available).each(DATABASE_TARGETS)('thumbnails on $name', (t
     expect(served.requests).not.toContain('/og.png');
 
     const allowing = new ThumbnailsService(
-      t.services.database.db,
+      new ThumbnailsRepository(t.services.database.db),
       t.services.media,
       t.services.storage,
       {

@@ -37,8 +37,7 @@ const GROUPS = {
     title: 'Speech recognition',
     intro:
       'The local engine is faster-whisper with the models `scripts/setup.sh` installs ' +
-      '([models.md](models.md)); `ASR_BASE_URL` swaps in any OpenAI-compatible endpoint. ' +
-      'More knobs of the local engine are read outside the schema (below).',
+      '([models.md](models.md)); `ASR_BASE_URL` swaps in any OpenAI-compatible endpoint.',
   },
   llm: {
     title: 'LLM (optional)',
@@ -285,6 +284,64 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
       'Long-lived Whisper processes a worker keeps, each transcribing one chunk at a time with `cores / ASR_PROCESSES` threads.',
     unset: '2 on a CPU (fewer on one core), 1 on a GPU',
   },
+  ASR_THREADS: {
+    group: 'speech',
+    meaning: 'Threads of each Whisper process.',
+    unset: 'cores / processes',
+  },
+  ASR_BEAM_SIZE: {
+    group: 'speech',
+    meaning:
+      'Beams of the main model (1: greedy, 1.5x faster on a CPU at the same word error rate).',
+    unset: '`1` (CPU), `5` (GPU)',
+  },
+  ASR_BATCH_SIZE: {
+    group: 'speech',
+    meaning:
+      'Batch size of the main model (0: sequential). Batching is faster on a CPU but mishears the first word after a pause.',
+    unset: '`0` (CPU), `16` (GPU)',
+  },
+  ASR_COMPUTE_TYPE: {
+    group: 'speech',
+    meaning: 'CTranslate2 quantisation.',
+    unset: '`int8` (CPU), `float16` (GPU)',
+  },
+  ASR_PYTHON: {
+    group: 'speech',
+    meaning: 'The Python with faster-whisper.',
+    unset: '`.tools/venv/bin/python`',
+  },
+  ASR_ENGLISH_MODEL_DIR: {
+    group: 'speech',
+    meaning: 'The English model of `ASR_ACCURACY=fast`.',
+    unset: '`.tools/models/whisper-tiny-en`',
+  },
+  ASR_ENGLISH_BATCH_SIZE: {
+    group: 'speech',
+    meaning: 'Batch size of the English model.',
+    unset: '`4`',
+  },
+  ASR_ENGLISH_BEAM_SIZE: {
+    group: 'speech',
+    meaning: 'Beams of the English model.',
+    unset: '`5`',
+  },
+  ASR_ENGLISH_CLIP_SECONDS: {
+    group: 'speech',
+    meaning: 'Longest stretch of speech the batched English pipeline decodes at once (5-30).',
+    unset: '`30`',
+  },
+  ASR_PROCESS_MAX_MB: {
+    group: 'speech',
+    meaning: 'A Whisper process resident past this many MB is restarted after its file.',
+    unset: '`1500`',
+  },
+  ASR_PROCESS_MAX_GROWTH_MB: {
+    group: 'speech',
+    meaning:
+      'A Whisper process grown by more than this over its size after its first transcription is restarted after its file.',
+    unset: '`120`',
+  },
   ASR_MODEL_DIR: {
     group: 'speech',
     meaning:
@@ -309,6 +366,10 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
   },
   LLM_MODEL: { group: 'llm', meaning: 'The model name sent to `LLM_BASE_URL`.' },
   LLM_API_KEY: { group: 'llm', meaning: 'Bearer key of `LLM_BASE_URL`.' },
+  LLM_TIMEOUT_MS: {
+    group: 'llm',
+    meaning: 'How long one LLM reply may take before the offline result is used.',
+  },
   SMTP_URL: {
     group: 'mail',
     meaning:
@@ -350,72 +411,9 @@ interface OutsideVariable {
  */
 export const READ_OUTSIDE_THE_SCHEMA: readonly OutsideVariable[] = [
   {
-    name: 'ASR_THREADS',
-    default: 'cores / processes',
-    meaning: 'Threads of each Whisper process.',
-  },
-  {
-    name: 'ASR_BEAM_SIZE',
-    default: '`1` (CPU), `5` (GPU)',
-    meaning:
-      'Beams of the main model (1: greedy, 1.5x faster on a CPU at the same word error rate).',
-  },
-  {
-    name: 'ASR_BATCH_SIZE',
-    default: '`0` (CPU), `16` (GPU)',
-    meaning:
-      'Batch size of the main model (0: sequential). Batching is faster on a CPU but mishears the first word after a pause.',
-  },
-  {
-    name: 'ASR_COMPUTE_TYPE',
-    default: '`int8` (CPU), `float16` (GPU)',
-    meaning: 'CTranslate2 quantisation.',
-  },
-  {
-    name: 'ASR_PYTHON',
-    default: '`.tools/venv/bin/python`',
-    meaning: 'The Python with faster-whisper.',
-  },
-  {
-    name: 'ASR_ENGLISH_MODEL_DIR',
-    default: '`.tools/models/whisper-tiny-en`',
-    meaning: 'The English model of `ASR_ACCURACY=fast`.',
-  },
-  {
-    name: 'ASR_ENGLISH_BATCH_SIZE',
-    default: '`4`',
-    meaning: 'Batch size of the English model.',
-  },
-  {
-    name: 'ASR_ENGLISH_BEAM_SIZE',
-    default: '`5`',
-    meaning: 'Beams of the English model.',
-  },
-  {
-    name: 'ASR_ENGLISH_CLIP_SECONDS',
-    default: '`30`',
-    meaning: 'Longest stretch of speech the batched English pipeline decodes at once (5-30).',
-  },
-  {
-    name: 'ASR_PROCESS_MAX_MB',
-    default: '`1500`',
-    meaning: 'A Whisper process resident past this many MB is restarted after its file.',
-  },
-  {
-    name: 'ASR_PROCESS_MAX_GROWTH_MB',
-    default: '`120`',
-    meaning:
-      'A Whisper process grown by more than this over its size after its first transcription is restarted after its file.',
-  },
-  {
     name: 'EMBEDDING_MODEL_DIR',
     default: '`.tools/models/all-minilm-l6-v2`',
     meaning: 'The MiniLM sentence model; missing, search and moments fall back to words alone.',
-  },
-  {
-    name: 'LLM_TIMEOUT_MS',
-    default: '`60000`',
-    meaning: 'How long one LLM reply may take before the offline result is used.',
   },
   {
     name: 'FFMPEG_PATH',
@@ -558,9 +556,8 @@ export async function renderConfigDocs(): Promise<string> {
   lines.push(
     '## Read outside the validated schema',
     '',
-    'The speech engine, the sentence model, the LLM client and the media tools read these ' +
-      'directly. They are not checked at start: a value that is not a valid number falls back ' +
-      'to the default.',
+    'The sentence model and the media tools read these directly. They are not checked at ' +
+      'start: a path that does not exist fails where the tool is first run.',
     '',
     ...outsideTable(READ_OUTSIDE_THE_SCHEMA),
     '',

@@ -1,6 +1,7 @@
+import { fasterWhisperOptionsFromEnv } from '@moments/ai/asr';
 import { describe, expect, it } from 'vitest';
 import { prepareDataDir } from './data-dir.js';
-import { ConfigError, REPO_ROOT, loadConfig } from './index.js';
+import { ConfigError, REPO_ROOT, loadConfig, speechSettings } from './index.js';
 
 describe('configuration', () => {
   it('gives the embedded one-machine defaults with no variables set', () => {
@@ -27,6 +28,29 @@ describe('configuration', () => {
       for (const name of ['PORT', 'ROLES', 'STORAGE_DRIVER', 'LOG_LEVEL'])
         expect(message).toContain(name);
     }
+  });
+
+  it('configures the speech engine from the checked values, refusing a bad one at start', () => {
+    expect(() => loadConfig({ ASR_BEAM_SIZE: '0', ASR_PROCESS_MAX_MB: 'lots' })).toThrow(
+      /ASR_BEAM_SIZE[\s\S]*ASR_PROCESS_MAX_MB/,
+    );
+    const engine = fasterWhisperOptionsFromEnv(
+      speechSettings(
+        loadConfig({
+          ASR_THREADS: '3',
+          ASR_BEAM_SIZE: '4',
+          ASR_PYTHON: '/opt/whisper/bin/python',
+          ASR_DEVICE: 'cuda',
+        }),
+      ),
+    );
+    expect(engine).toMatchObject({
+      threads: 3,
+      beamSize: 4,
+      pythonPath: '/opt/whisper/bin/python',
+      device: 'cuda',
+      computeType: 'float16',
+    });
   });
 
   it('requires a bucket for S3 storage and parses lists', () => {

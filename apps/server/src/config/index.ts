@@ -103,6 +103,7 @@ export const EnvSchema = z.object({
   LLM_BASE_URL: z.string().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
   /** A running task heart-beats; one silent this long is resumed by another worker. */
   TASK_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
   DOWNLOAD_TIMEOUT_MS: z.coerce
@@ -155,6 +156,18 @@ export const EnvSchema = z.object({
    * cores / ASR_PROCESSES threads (ASR_THREADS overrides). Absent: 2 on a CPU, 1 on a GPU.
    */
   ASR_PROCESSES: z.coerce.number().int().min(1).max(16).optional(),
+  // The local engine's finer knobs (packages/ai faster-whisper); absent, its own defaults.
+  ASR_THREADS: z.coerce.number().int().min(1).optional(),
+  ASR_BEAM_SIZE: z.coerce.number().int().min(1).max(10).optional(),
+  ASR_BATCH_SIZE: z.coerce.number().int().min(0).optional(),
+  ASR_COMPUTE_TYPE: z.string().optional(),
+  ASR_PYTHON: z.string().optional(),
+  ASR_ENGLISH_MODEL_DIR: z.string().optional(),
+  ASR_ENGLISH_BATCH_SIZE: z.coerce.number().int().min(1).max(64).optional(),
+  ASR_ENGLISH_BEAM_SIZE: z.coerce.number().int().min(1).max(10).optional(),
+  ASR_ENGLISH_CLIP_SECONDS: z.coerce.number().int().min(5).max(30).optional(),
+  ASR_PROCESS_MAX_MB: z.coerce.number().int().min(200).optional(),
+  ASR_PROCESS_MAX_GROWTH_MB: z.coerce.number().int().min(0).optional(),
   /** `nvenc` encodes exports with h264_nvenc; refused at start when ffmpeg cannot use it. */
   VIDEO_ENCODER: z.enum(['x264', 'nvenc']).default('x264'),
   /** Absent: mail is written to DATA_DIR/outbox (and the log) instead of being sent. */
@@ -264,4 +277,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     );
   }
   return config;
+}
+
+/** The keys the speech engine is configured by (packages/ai createSpeechEngine reads these names). */
+const SPEECH_KEYS = [
+  'ASR_BASE_URL',
+  'ASR_API_KEY',
+  'ASR_MODEL',
+  'ASR_MODEL_DIR',
+  'ASR_DEVICE',
+  'ASR_ACCURACY',
+  'ASR_PROCESSES',
+  'ASR_THREADS',
+  'ASR_BEAM_SIZE',
+  'ASR_BATCH_SIZE',
+  'ASR_COMPUTE_TYPE',
+  'ASR_PYTHON',
+  'ASR_ENGLISH_MODEL_DIR',
+  'ASR_ENGLISH_BATCH_SIZE',
+  'ASR_ENGLISH_BEAM_SIZE',
+  'ASR_ENGLISH_CLIP_SECONDS',
+  'ASR_PROCESS_MAX_MB',
+  'ASR_PROCESS_MAX_GROWTH_MB',
+] as const satisfies readonly (keyof AppConfig)[];
+
+/** The speech engine's settings as the validated config holds them, by the names the engine reads. */
+export function speechSettings(
+  config: Pick<AppConfig, (typeof SPEECH_KEYS)[number]>,
+): Record<string, string | undefined> {
+  return Object.fromEntries(
+    SPEECH_KEYS.map((key) => [key, config[key] === undefined ? undefined : String(config[key])]),
+  );
 }

@@ -1,6 +1,6 @@
 import { cudaAvailability, fasterWhisperOptionsFromEnv } from '@moments/ai/asr';
 import { nvencAvailability } from '@moments/media/ffmpeg';
-import type { AppConfig } from '../config/index.js';
+import { speechSettings, type AppConfig } from '../config/index.js';
 
 /** A GPU switch is on but the hardware (or its driver) is not there. */
 class AccelerationUnavailableError extends Error {}
@@ -10,16 +10,14 @@ class AccelerationUnavailableError extends Error {}
  * and the way back to the CPU path. Only the queues this worker takes are checked: a render-only
  * worker needs no CUDA, a transcription-only one no NVENC.
  */
-export async function assertAccelerationAvailable(
-  config: Pick<AppConfig, 'ASR_DEVICE' | 'VIDEO_ENCODER' | 'WORKER_QUEUES' | 'ASR_BASE_URL'>,
-): Promise<void> {
+export async function assertAccelerationAvailable(config: AppConfig): Promise<void> {
   const problems: string[] = [];
   if (
     config.ASR_DEVICE === 'cuda' &&
     config.WORKER_QUEUES.includes('asr') &&
     !config.ASR_BASE_URL
   ) {
-    const cuda = await cudaAvailability(fasterWhisperOptionsFromEnv());
+    const cuda = await cudaAvailability(fasterWhisperOptionsFromEnv(speechSettings(config)));
     if (!cuda.available) problems.push(cuda.reason);
   }
   if (config.VIDEO_ENCODER === 'nvenc' && config.WORKER_QUEUES.includes('render')) {

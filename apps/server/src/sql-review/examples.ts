@@ -2,16 +2,21 @@ import type { Db } from '../db/client.js';
 import { UsersRepository } from '../modules/auth/users.repository.js';
 import { BillingRepository } from '../modules/billing/billing.repository.js';
 import { CreditReads } from '../modules/billing/ledger/credit-reads.js';
+import { LedgerRepository } from '../modules/billing/ledger/ledger.repository.js';
 import { ExportsRepository } from '../modules/exports/exports.repository.js';
 import { MediaAnalysesRepository } from '../modules/exports/media-analyses.repository.js';
 import { IdempotencyKeysRepository } from '../modules/idempotency/idempotency-keys.repository.js';
 import { ReferralsRepository } from '../modules/invites/referrals.repository.js';
+import { MailPreferencesRepository } from '../modules/mail/mail-preferences.repository.js';
 import { MomentsRepository, type MomentRow } from '../modules/moments/moments.repository.js';
 import { NotesRepository } from '../modules/notes/notes.repository.js';
 import { NotificationsService } from '../modules/notifications/notifications.service.js';
+import { ClipSharesRepository } from '../modules/shares/clip-shares.repository.js';
 import { SearchIndexRepository } from '../modules/search/search-index.repository.js';
 import { SearchRepository } from '../modules/search/search.repository.js';
 import { SummariesRepository } from '../modules/summaries/summaries.repository.js';
+import { ThumbnailsRepository } from '../modules/thumbnails/thumbnails.repository.js';
+import { UploadsRepository } from '../modules/uploads/uploads.repository.js';
 import { AsrChunksRepository } from '../modules/tasks/asr-chunks.repository.js';
 import type { TaskRow } from '../modules/tasks/task-mapper.js';
 import { TasksRepository } from '../modules/tasks/tasks.repository.js';
@@ -96,6 +101,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     consumeRealtimeTicket: (r) => r.consumeRealtimeTicket('ticket', AT),
   }),
   source('tasks.repository', 'TasksRepository', (db) => new TasksRepository(db), {
+    findOwned: (r) => r.findOwned(USER, TASK),
     transcriptReused: (r) => r.transcriptReused(TASK),
     insert: (r) =>
       r.insert({ userId: USER, kind: 'viral', urlSource: 'direct', video: { url: 'x' } }),
@@ -123,6 +129,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     clearResults: (r) => r.clearResults(TASK),
   }),
   source('moments.repository', 'MomentsRepository', (db) => new MomentsRepository(db), {
+    findOwned: (r) => r.findOwned(USER, MOMENT),
     syncForTask: (r) => r.syncForTask(TASK, 'video_snippet', [NEW_MOMENT]),
     forTask: (r) => r.forTask(TASK),
     findById: (r) => r.findById(MOMENT),
@@ -156,6 +163,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     },
   ),
   source('notes.repository', 'NotesRepository', (db) => new NotesRepository(db), {
+    findOwned: (r) => r.findOwned(USER, NOTE),
     insert: (r) => r.insert({ userId: USER, title: 'x', contentHtml: '', plainText: '' }),
     list: (r) => r.list(USER, 'budget'),
     update: (r) => r.update(NOTE, { title: 'y' }),
@@ -337,4 +345,95 @@ export const QUERY_SOURCES: QuerySource[] = [
       removeOlderThan: (r) => r.removeOlderThan(AT),
     },
   ),
+  source(
+    'mail-preferences.repository',
+    'MailPreferencesRepository',
+    (db) => new MailPreferencesRepository(db),
+    {
+      isStopped: (r) => r.isStopped(USER, 'product'),
+      stop: (r) => r.stop(USER, 'product'),
+      resume: (r) => r.resume(USER, 'product'),
+      stoppedCategories: (r) => r.stoppedCategories(USER),
+    },
+  ),
+  source('clip-shares.repository', 'ClipSharesRepository', (db) => new ClipSharesRepository(db), {
+    ownedExport: (r) => r.ownedExport(USER, JOB),
+    setShareId: (r) => r.setShareId(JOB, 'share'),
+    byShareId: (r) => r.byShareId('share'),
+  }),
+  source('ledger.repository', 'LedgerRepository', (db) => new LedgerRepository(db), {
+    transaction: (r) => r.transaction(undefined, (tx) => r.lockUser(tx, USER)),
+    lockUser: (r) => r.lockUser(r.db, USER),
+    claim: (r) =>
+      r.claim(r.db, {
+        key: 'task-run:1',
+        userId: USER,
+        kind: 'charge',
+        chargeKind: 'task-run',
+        feature: 'CREDIT',
+        amount: 10,
+        reason: 'Video processing',
+        taskId: TASK,
+      }),
+    operation: (r) => r.operation(r.db, 'task-run:1'),
+    chargedParts: (r) => r.chargedParts(r.db, 'task-run:1'),
+    buckets: (r) => r.buckets(r.db, USER, 'CREDIT'),
+    addToBucket: (r) => r.addToBucket(r.db, USER, 'CREDIT', 'plan', -10),
+    resetPlanBucket: (r) => r.resetPlanBucket(r.db, USER, 'CREDIT', 100, false),
+    addPeriodUse: (r) => r.addPeriodUse(r.db, USER, 'CREDIT', 10),
+    insertLedgerRow: (r) =>
+      r.insertLedgerRow(r.db, {
+        userId: USER,
+        operationKey: 'task-run:1',
+        kind: 'charge',
+        feature: 'CREDIT',
+        bucket: 'plan',
+        amount: -10,
+        balanceAfter: 90,
+        reason: 'Video processing',
+        taskId: TASK,
+      }),
+    planOf: (r) => r.planOf(USER),
+    setTaskCost: (r) => r.setTaskCost(TASK, 10),
+    setExportCost: (r) => r.setExportCost(JOB, 10),
+  }),
+  source('thumbnails.repository', 'ThumbnailsRepository', (db) => new ThumbnailsRepository(db), {
+    momentsOfTask: (r) => r.momentsOfTask(TASK),
+    setMomentThumbnail: (r) => r.setMomentThumbnail(MOMENT, 'moments/key.jpg'),
+    touchLinkPreview: (r) => r.touchLinkPreview(USER, 'preview', 'previews/key.jpg'),
+    linkPreviewsListedBefore: (r) => r.linkPreviewsListedBefore(AT),
+    deleteLinkPreviewListedBefore: (r) => r.deleteLinkPreviewListedBefore(USER, 'preview', AT),
+    deleteLinkPreview: (r) => r.deleteLinkPreview(USER, 'preview'),
+    tasksMissingPictures: (r) => r.tasksMissingPictures(),
+    task: (r) => r.task(TASK),
+    setTaskThumbnail: (r) => r.setTaskThumbnail(TASK, 'tasks/key.jpg', { thumbnail: null }),
+    markFrameless: (r) => r.markFrameless(TASK, 'audio-only'),
+    exportsMissingPosters: (r) => r.exportsMissingPosters(),
+    setExportPoster: (r) => r.setExportPoster(JOB, 'jobs/key.jpg'),
+    // Each kind reads its own table: the three statements in turn.
+    pictureKey: async (r) => {
+      await r.pictureKey('task', TASK);
+      await r.pictureKey('moment', MOMENT);
+      await r.pictureKey('job', JOB);
+    },
+    taskPicture: (r) => r.taskPicture(TASK),
+    sharedItemPicture: async (r) => {
+      await r.sharedItemPicture('moment', MOMENT);
+      await r.sharedItemPicture('job', JOB);
+    },
+    uploadThumbnail: (r) => r.uploadThumbnail(USER, USER),
+  }),
+  source('uploads.repository', 'UploadsRepository', (db) => new UploadsRepository(db), {
+    insert: (r) =>
+      r.insert({
+        id: USER,
+        userId: USER,
+        storageKey: 'users/u/uploads/x/source.mp4',
+        originalName: 'talk.mp4',
+        sizeBytes: 1000,
+        durationMs: 6000,
+        thumbnailKey: 'users/u/uploads/x/thumbnail.jpg',
+      }),
+    findOwned: (r) => r.findOwned(USER, USER),
+  }),
 ];

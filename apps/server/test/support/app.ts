@@ -5,11 +5,13 @@ import { buildHttpApp } from '../../src/app.js';
 import { loadConfig, type AppConfig } from '../../src/config/index.js';
 import type { Database } from '../../src/db/client.js';
 import type { App } from '../../src/http/types.js';
-import type { Logger } from '../../src/logging.js';
-import type { BillingHooks } from '../../src/modules/billing/index.js';
-import type { MediaRepository } from '../../src/modules/media/media.repository.js';
 import { attachRealtime } from '../../src/server.js';
-import { createServices, startWorkers, type Services } from '../../src/services.js';
+import {
+  createServices,
+  startWorkers,
+  type ServiceOverrides,
+  type Services,
+} from '../../src/services.js';
 
 export interface TestApp {
   app: App;
@@ -25,14 +27,11 @@ export interface TestApp {
 export async function startTestApp(
   database: Database,
   env: Record<string, string> = {},
-  options: {
-    workers?: boolean;
-    listen?: boolean;
-    billingHooks?: BillingHooks;
-    log?: Logger;
-    /** Fake media tools (support/fake-media.repository.ts): no ffmpeg behind the services. */
-    media?: MediaRepository;
-  } = {},
+  /**
+   * Besides the app's own switches, what the services take instead of what the config makes:
+   * e.g. fake media tools (support/fake-media.repository.ts), so no ffmpeg runs behind them.
+   */
+  options: Omit<ServiceOverrides, 'database'> & { workers?: boolean; listen?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-test-'));
   const config = loadConfig({
@@ -44,12 +43,8 @@ export async function startTestApp(
     SIGNUP_RATE_LIMIT_MAX: '1000',
     ...env,
   });
-  const services = await createServices(config, {
-    database,
-    billingHooks: options.billingHooks,
-    log: options.log,
-    media: options.media,
-  });
+  const { workers: _workers, listen: _listen, ...overrides } = options;
+  const services = await createServices(config, { ...overrides, database });
   const app = await buildHttpApp(config, services);
   const stomp = options.listen ? attachRealtime(app, services) : undefined;
   await app.ready();

@@ -106,6 +106,16 @@ export class FakeMediaRepository implements MediaRepository {
     return outWav;
   }
 
+  /**
+   * Steady speech-level loudness over the probed length, with a short pause every 10 s, so a
+   * long audio is cut into chunks as real speech would be.
+   */
+  async audioLoudness(wav: string, options?: { signal?: AbortSignal }) {
+    this.use('audioLoudness', wav, options?.signal);
+    const frames = Math.round((this.measuredMs ?? this.info.durationMs) / 10);
+    return Float32Array.from({ length: frames }, (_, i) => (i % 1000 < 950 ? -20 : -80));
+  }
+
   async extractAudioSpan(
     wav: string,
     outWav: string,

@@ -107,15 +107,30 @@ export class OpenAICompatibleLlm implements LlmClient {
 
 /** The configured LLM (LLM_BASE_URL, LLM_MODEL, optional LLM_API_KEY and LLM_TIMEOUT_MS), or undefined when none is. */
 export function createLlmClient(env: NodeJS.ProcessEnv = process.env): LlmClient | undefined {
-  const baseUrl = env.LLM_BASE_URL?.trim();
-  const model = env.LLM_MODEL?.trim();
-  if (!baseUrl || !model) return undefined;
   const timeoutMs = Number(env.LLM_TIMEOUT_MS);
+  return llmClientFor({
+    baseUrl: env.LLM_BASE_URL,
+    model: env.LLM_MODEL,
+    apiKey: env.LLM_API_KEY,
+    timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : undefined,
+  });
+}
+
+/** The client of an endpoint and model given by the caller's settings; none without both. */
+export function llmClientFor(settings: {
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  timeoutMs?: number;
+}): LlmClient | undefined {
+  const baseUrl = settings.baseUrl?.trim();
+  const model = settings.model?.trim();
+  if (!baseUrl || !model) return undefined;
   return new OpenAICompatibleLlm({
     baseUrl,
     model,
-    apiKey: env.LLM_API_KEY?.trim() || undefined,
-    timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : undefined,
+    apiKey: settings.apiKey?.trim() || undefined,
+    timeoutMs: settings.timeoutMs,
   });
 }
 

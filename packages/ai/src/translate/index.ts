@@ -116,8 +116,12 @@ export class LlmTranslator implements Translator {
 
 /** The LLM-backed translator when an LLM is configured; otherwise one that refuses with TRANSLATION_UNAVAILABLE. */
 export function createTranslator(env: NodeJS.ProcessEnv = process.env): Translator {
-  const llm = createLlmClient(env);
-  if (llm) return new LlmTranslator(llm, { name: env.LLM_MODEL });
+  return translatorFor(createLlmClient(env), env.LLM_MODEL);
+}
+
+/** Translation through the given LLM; without one, a translator that refuses with TRANSLATION_UNAVAILABLE. */
+export function translatorFor(llm: LlmClient | undefined, name?: string): Translator {
+  if (llm) return new LlmTranslator(llm, { name });
   return {
     engine: null,
     async translateLines(lines, from, to) {

@@ -3,6 +3,7 @@ import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import type { AuthResult, LoginBody, SignupBody, UserInfo } from '@moments/contract';
 import { ERROR_CODES } from '@moments/contract';
 import { DEFAULT_PLAN } from '@moments/domain';
+import { systemClock, type Clock } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
 import type { RealtimeBus } from '../../realtime/bus.js';
 import { disconnectMessage } from '../../realtime/bus.js';
@@ -20,17 +21,35 @@ const TICKET_TTL_MS = 60_000;
 /** A valid hash to verify against when the email is unknown, so timing does not reveal accounts. */
 let decoyHash: Promise<string> | undefined;
 
+export interface AuthServiceOptions {
+  users: UsersRepository;
+  sessionTtlDays: number;
+  /** Where ended sessions are announced, so every API process closes their sockets. */
+  bus?: RealtimeBus;
+  /** Runs after an account is created (referral record, welcome mail); must not throw. */
+  onSignedUp?: (userId: string, referral: string | undefined) => Promise<void>;
+  /** The ledger grants a new account its free plan; user info reads the buckets back. */
+  credits?: { ledger: Ledger; reads: CreditReads };
+  /** When sessions and tickets expire. */
+  clock?: Clock;
+}
+
 export class AuthService {
-  constructor(
-    private readonly users: UsersRepository,
-    private readonly sessionTtlDays: number,
-    /** Where ended sessions are announced, so every API process closes their sockets. */
-    private readonly bus?: RealtimeBus,
-    /** Runs after an account is created (referral record, welcome mail); must not throw. */
-    private readonly onSignedUp?: (userId: string, referral: string | undefined) => Promise<void>,
-    /** The ledger grants a new account its free plan; user info reads the buckets back. */
-    private readonly credits?: { ledger: Ledger; reads: CreditReads },
-  ) {}
+  private readonly users: UsersRepository;
+  private readonly sessionTtlDays: number;
+  private readonly bus?: RealtimeBus;
+  private readonly onSignedUp?: AuthServiceOptions['onSignedUp'];
+  private readonly credits?: AuthServiceOptions['credits'];
+  private readonly clock: Clock;
+
+  constructor(options: AuthServiceOptions) {
+    this.users = options.users;
+    this.sessionTtlDays = options.sessionTtlDays;
+    this.bus = options.bus;
+    this.onSignedUp = options.onSignedUp;
+    this.credits = options.credits;
+    this.clock = options.clock ?? systemClock;
+  }
 
   async signup(body: SignupBody): Promise<AuthResult> {
     const weakness = passwordWeakness(body.password, body.email, body.username);
@@ -95,7 +114,7 @@ export class AuthService {
       hashToken(ticket),
       hashToken(sessionToken),
       session.userId,
-      new Date(Date.now() + TICKET_TTL_MS),
+      new Date(this.clock.now().getTime() + TICKET_TTL_MS),
     );
     return ticket;
   }
@@ -109,7 +128,7 @@ export class AuthService {
   ): Promise<{ userId: string; sessionKey: string } | null> {
     if (!token || token.length > 200) return null;
     if (token.startsWith(TICKET_PREFIX)) {
-      const ticket = await this.users.consumeRealtimeTicket(hashToken(token), new Date());
+      const ticket = await this.users.consumeRealtimeTicket(hashToken(token), this.clock.now());
       return ticket ? { userId: ticket.userId, sessionKey: ticket.sessionHash } : null;
     }
     const session = await this.authenticate(token);
@@ -119,7 +138,7 @@ export class AuthService {
   /** The user a session token belongs to, or null when it is unknown or expired. */
   async authenticate(token: string): Promise<{ userId: string } | null> {
     if (!token || token.length > 200) return null;
-    const userId = await this.users.findSessionUser(hashToken(token), new Date());
+    const userId = await this.users.findSessionUser(hashToken(token), this.clock.now());
     return userId ? { userId } : null;
   }
 
@@ -146,7 +165,7 @@ export class AuthService {
 
   private async startSession(userId: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + this.sessionMaxAgeSeconds * 1000);
+    const expiresAt = new Date(this.clock.now().getTime() + this.sessionMaxAgeSeconds * 1000);
     await this.users.createSession(hashToken(token), userId, expiresAt);
     return token;
   }

@@ -10,6 +10,7 @@ import { BillingRepository } from './billing.repository.js';
 import { CheckoutService } from './checkout.service.js';
 import { CreditReads } from './ledger/credit-reads.js';
 import { Ledger } from './ledger/ledger.js';
+import { LedgerRepository } from './ledger/ledger.repository.js';
 import { RefundOutbox } from './ledger/refund-outbox.js';
 import { TaskCharges } from './ledger/task-charges.js';
 import { StripeProvider, createStripeClient } from './providers/stripe-provider.js';
@@ -22,6 +23,7 @@ export { registerBillingRoutes } from './billing.controller.js';
 export { registerCreditRoutes } from './ledger/credit-history.controller.js';
 export type { BillingHooks } from './subscriptions/subscription-events.js';
 export { Ledger, type Tx } from './ledger/ledger.js';
+export { LedgerRepository } from './ledger/ledger.repository.js';
 export { CreditReads } from './ledger/credit-reads.js';
 export { RefundOutbox } from './ledger/refund-outbox.js';
 export { TaskCharges } from './ledger/task-charges.js';
@@ -66,25 +68,32 @@ export function createBilling(
   const repo = new BillingRepository(db);
   // BILLING=off: a team's own instance, no plans and no limits (charges are still recorded).
   const limits = config.BILLING !== 'off';
-  const ledger = new Ledger(db, { limits, onMoved: hooks.onCreditsMoved });
+  const ledgerRepo = new LedgerRepository(db);
+  const ledger = new Ledger(ledgerRepo, { limits, onMoved: hooks.onCreditsMoved });
   const reads = new CreditReads(db, limits);
   const locks = new UserLocks(database);
-  const events = new SubscriptionEvents(
+  const events = new SubscriptionEvents({
     db,
     repo,
     ledger,
     locks,
     provider,
-    new BillingMail(repo, mailer, billingLog, publicUrlOf(config)),
+    mail: new BillingMail(repo, mailer, billingLog, publicUrlOf(config)),
     hooks,
-    billingLog,
+    log: billingLog,
+  });
+  const refunds = new RefundOutbox(
+    ledgerRepo,
+    ledger,
+    reads,
+    queue,
+    log.child({ component: 'refunds' }),
   );
-  const refunds = new RefundOutbox(db, ledger, reads, queue, log.child({ component: 'refunds' }));
   return {
     ledger,
     reads,
     refunds,
-    tasks: new TaskCharges(db, ledger, reads, refunds),
+    tasks: new TaskCharges(ledgerRepo, ledger, reads, refunds),
     checkouts: new CheckoutService(repo, provider, locks, events),
     changes: new PlanChangesService(repo, provider, locks, events, billingLog),
     account: new BillingAccountService(repo, provider, mailer, {

@@ -7,11 +7,9 @@ import type {
 import { ExportOptions } from '@moments/contract';
 import type { Translator } from '@moments/ai/translate';
 import { CAPTION_TEMPLATES } from '@moments/media/captions';
-import type { Db } from '../../db/client.js';
-import { findOwned } from '../../db/owned.js';
-import { tasks } from '../../db/schema.js';
 import type { FileUrls } from '../../storage/index.js';
 import type { ExportRenderer } from '../exports/export-renderer.js';
+import type { TasksRepository } from '../tasks/tasks.repository.js';
 import { fileBaseName, type ExportsService } from '../exports/exports.service.js';
 import { buildClipCaptions, captionBacking, captionFontUrl, captionText } from './clip-captions.js';
 import {
@@ -33,7 +31,7 @@ const FILE_URL_TTL_SEC = 6 * 3600;
  */
 export class CaptionsService {
   constructor(
-    private readonly db: Db,
+    private readonly tasks: Pick<TasksRepository, 'findOwned'>,
     private readonly fileUrls: FileUrls,
     private readonly translator: Translator,
     /** The exporter resolves the clip a request points at and knows its source's size. */
@@ -128,7 +126,7 @@ export class CaptionsService {
 
   /** A signed address of a DONE task's stored video, for the caption result page's player. */
   async taskMediaUrl(userId: string, taskId: unknown): Promise<{ url: string | null }> {
-    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    const task = await this.tasks.findOwned(userId, taskId);
     if (!task.mediaKey) return { url: null };
     return {
       url: await this.fileUrls.signFileUrl(task.mediaKey, { expiresInSec: FILE_URL_TTL_SEC }),

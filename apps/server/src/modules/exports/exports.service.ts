@@ -61,6 +61,25 @@ export interface ClipSource {
   options: ResolvedClipOptions;
 }
 
+export interface ExportsServiceOptions {
+  db: Db;
+  media: MediaRepository;
+  repo: ExportsRepository;
+  tasks: TasksRepository;
+  storage: Storage;
+  fileUrls: FileUrls;
+  queue: JobQueue;
+  /** Exports are charged in the ledger when they start and refunded through the outbox. */
+  billing: { ledger: Ledger; refunds: RefundOutbox };
+  notifications: NotificationsService;
+  translator: Translator;
+  renderer: ExportRenderer;
+  /** Framing analyses one user may run at once in this process; unlimited when absent. */
+  maxFramingsPerUser?: number;
+  /** Where framing analyses wait for work users wait for. */
+  gate?: WorkGate;
+}
+
 /**
  * Export jobs (/api/job) and the clip editor's framing preview. The caption preview
  * (CaptionsService) resolves its clip here too, so the preview is the export.
@@ -71,22 +90,35 @@ export class ExportsService {
   /** Framing analyses under way per user (this process), for the per-user limit. */
   private readonly framingsRunning = new Map<string, number>();
 
-  constructor(
-    private readonly db: Db,
-    private readonly media: MediaRepository,
-    private readonly repo: ExportsRepository,
-    private readonly tasks: TasksRepository,
-    private readonly storage: Storage,
-    private readonly fileUrls: FileUrls,
-    private readonly queue: JobQueue,
-    /** Exports are charged in the ledger when they start and refunded through the outbox. */
-    private readonly billing: { ledger: Ledger; refunds: RefundOutbox },
-    private readonly notifications: NotificationsService,
-    private readonly translator: Translator,
-    private readonly renderer: ExportRenderer,
-    private readonly maxFramingsPerUser = Number.POSITIVE_INFINITY,
-    private readonly gate = new WorkGate(),
-  ) {}
+  private readonly db: Db;
+  private readonly media: MediaRepository;
+  private readonly repo: ExportsRepository;
+  private readonly tasks: TasksRepository;
+  private readonly storage: Storage;
+  private readonly fileUrls: FileUrls;
+  private readonly queue: JobQueue;
+  private readonly billing: { ledger: Ledger; refunds: RefundOutbox };
+  private readonly notifications: NotificationsService;
+  private readonly translator: Translator;
+  private readonly renderer: ExportRenderer;
+  private readonly maxFramingsPerUser: number;
+  private readonly gate: WorkGate;
+
+  constructor(options: ExportsServiceOptions) {
+    this.db = options.db;
+    this.media = options.media;
+    this.repo = options.repo;
+    this.tasks = options.tasks;
+    this.storage = options.storage;
+    this.fileUrls = options.fileUrls;
+    this.queue = options.queue;
+    this.billing = options.billing;
+    this.notifications = options.notifications;
+    this.translator = options.translator;
+    this.renderer = options.renderer;
+    this.maxFramingsPerUser = options.maxFramingsPerUser ?? Number.POSITIVE_INFINITY;
+    this.gate = options.gate ?? new WorkGate();
+  }
 
   async create(userId: string, body: JobCreateBody): Promise<Job> {
     const source = await this.resolveClip(userId, body.type, body);

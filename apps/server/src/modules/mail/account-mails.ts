@@ -13,20 +13,36 @@ import type { UsersRepository } from '../auth/users.repository.js';
 
 const FINISHED = new Set(['DONE', 'ERROR']);
 
+export interface AccountMailsOptions {
+  mailer: Mailer;
+  users: UsersRepository;
+  presence: UserPresence;
+  publicUrl: string;
+  log?: (line: string, error?: unknown) => void;
+  pictureTokens?: PictureTokens;
+}
+
 /**
  * The mails the product sends on its own: welcome at sign-up, finished tasks and exports (only
  * when no browser of the user is connected, since a connected one already shows the
  * notification), and invite rewards. All go through the user mailer, so unsubscribes apply.
  */
 export class AccountMails {
-  constructor(
-    private readonly mailer: Mailer,
-    private readonly users: UsersRepository,
-    private readonly presence: UserPresence,
-    private readonly publicUrl: string,
-    private readonly log?: (line: string, error?: unknown) => void,
-    private readonly pictureTokens?: PictureTokens,
-  ) {}
+  private readonly mailer: Mailer;
+  private readonly users: UsersRepository;
+  private readonly presence: UserPresence;
+  private readonly publicUrl: string;
+  private readonly log?: (line: string, error?: unknown) => void;
+  private readonly pictureTokens?: PictureTokens;
+
+  constructor(options: AccountMailsOptions) {
+    this.mailer = options.mailer;
+    this.users = options.users;
+    this.presence = options.presence;
+    this.publicUrl = options.publicUrl;
+    this.log = options.log;
+    this.pictureTokens = options.pictureTokens;
+  }
 
   async welcome(userId: string): Promise<void> {
     const user = await this.users.findById(userId);

@@ -4,45 +4,26 @@ import {
   type MailPreferences,
   type UserMailCategory,
 } from '@moments/contract';
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { mailOptOuts } from '../../db/schema.js';
+import type { MailPreferencesRepository } from './mail-preferences.repository.js';
 
 export const isUserMailCategory = (value: string): value is UserMailCategory =>
   (USER_MAIL_CATEGORIES as readonly string[]).includes(value);
 
 /** Which categories of mail a user stopped; every category is on until the user stops it. */
 export class MailPreferencesService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly repo: MailPreferencesRepository) {}
 
   async isStopped(userId: string, category: string): Promise<boolean> {
-    const rows = await this.db
-      .select({ category: mailOptOuts.category })
-      .from(mailOptOuts)
-      .where(and(eq(mailOptOuts.userId, userId), eq(mailOptOuts.category, category)))
-      .limit(1);
-    return rows.length > 0;
+    return this.repo.isStopped(userId, category);
   }
 
   async setEnabled(userId: string, category: UserMailCategory, enabled: boolean): Promise<void> {
-    if (enabled) {
-      await this.db
-        .delete(mailOptOuts)
-        .where(and(eq(mailOptOuts.userId, userId), eq(mailOptOuts.category, category)));
-    } else {
-      await this.db.insert(mailOptOuts).values({ userId, category }).onConflictDoNothing();
-    }
+    if (enabled) await this.repo.resume(userId, category);
+    else await this.repo.stop(userId, category);
   }
 
   async list(userId: string): Promise<MailPreferences> {
-    const stopped = new Set(
-      (
-        await this.db
-          .select({ category: mailOptOuts.category })
-          .from(mailOptOuts)
-          .where(eq(mailOptOuts.userId, userId))
-      ).map((row) => row.category),
-    );
+    const stopped = new Set(await this.repo.stoppedCategories(userId));
     return {
       categories: USER_MAIL_CATEGORIES.map((category) => ({
         category,

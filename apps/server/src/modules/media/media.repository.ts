@@ -71,6 +71,8 @@ export interface MediaRepository {
   download(link: string, outDir: string, options?: DownloadOptions): Promise<DownloadedVideo>;
   /** The audio as 16 kHz mono WAV for speech recognition, at most `maxDurationMs` of it. */
   extractAudio(source: string, outWav: string, options?: ExtractOptions): Promise<string>;
+  /** Loudness (dBFS) of every 10 ms frame of a WAV: where a transcription may cut it. */
+  audioLoudness(wav: string, options?: ToolOptions): Promise<Float32Array>;
   /** [startMs, endMs) of a WAV as its own WAV (a transcription chunk). */
   extractAudioSpan(
     wav: string,

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { frameLoudness } from '@moments/ai/asr';
 import { runFfmpeg } from '@moments/media/ffmpeg';
 import {
   downloadVideo,
@@ -125,6 +126,10 @@ export class ToolsMediaRepository implements MediaRepository {
     if (request.aspect === 'original') return planClipFraming(source, request, options);
     const audioStream = await this.speechStream(source, options.signal);
     return planClipFraming(source, request, { ...options, audioStream });
+  }
+
+  audioLoudness(wav: string, options?: ToolOptions) {
+    return frameLoudness(wav, options?.signal);
   }
 
   async measureLoudness(source: string, span: Span, signal?: AbortSignal) {

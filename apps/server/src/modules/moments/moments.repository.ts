@@ -1,5 +1,6 @@
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { findOwned } from '../../db/owned.js';
 import { moments, tasks } from '../../db/schema.js';
 
 export type MomentRow = typeof moments.$inferSelect;
@@ -58,6 +59,11 @@ export class MomentsRepository {
 
   forTask(taskId: string) {
     return this.db.select().from(moments).where(eq(moments.taskId, taskId)).orderBy(moments.rank);
+  }
+
+  /** The user's moment, or 404 when it is not theirs (another user's id reads as missing). */
+  findOwned(userId: string, id: unknown): Promise<MomentRow> {
+    return findOwned(this.db, moments, userId, id, 'Moment');
   }
 
   async findById(id: string): Promise<MomentRow | undefined> {

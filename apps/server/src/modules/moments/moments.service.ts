@@ -68,21 +68,39 @@ const toRows = (task: TaskRow, type: MomentListType, found: FoundMoment[]): NewM
     transcript: moment.text,
   }));
 
+export interface MomentsServiceOptions {
+  db: Db;
+  repo: MomentsRepository;
+  tasks: TasksRepository;
+  fileUrls: FileUrls;
+  llm: LlmClient | undefined;
+  spans?: MomentSpans;
+  /** Queues the `span-cut` job for a just-shared moment. */
+  sendSpanCut?: (momentId: string) => Promise<void>;
+}
+
 /**
  * Moment finding (the analysing stage of viral and search tasks) and everything users do with a
  * moment: list, view, rate, favourite, share, refresh.
  */
 export class MomentsService {
-  constructor(
-    private readonly db: Db,
-    private readonly repo: MomentsRepository,
-    private readonly tasks: TasksRepository,
-    private readonly fileUrls: FileUrls,
-    private readonly llm: LlmClient | undefined,
-    private readonly spans?: MomentSpans,
-    /** Queues the `span-cut` job for a just-shared moment. */
-    private readonly sendSpanCut?: (momentId: string) => Promise<void>,
-  ) {}
+  private readonly db: Db;
+  private readonly repo: MomentsRepository;
+  private readonly tasks: TasksRepository;
+  private readonly fileUrls: FileUrls;
+  private readonly llm: LlmClient | undefined;
+  private readonly spans?: MomentSpans;
+  private readonly sendSpanCut?: (momentId: string) => Promise<void>;
+
+  constructor(options: MomentsServiceOptions) {
+    this.db = options.db;
+    this.repo = options.repo;
+    this.tasks = options.tasks;
+    this.fileUrls = options.fileUrls;
+    this.llm = options.llm;
+    this.spans = options.spans;
+    this.sendSpanCut = options.sendSpanCut;
+  }
 
   /** The analysing stage: stores the task's moments and returns what the user should be told. */
   /**

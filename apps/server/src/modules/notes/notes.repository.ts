@@ -1,5 +1,6 @@
 import { and, desc, eq, ilike, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { findOwned } from '../../db/owned.js';
 import { notes } from '../../db/schema.js';
 
 export type NoteRow = typeof notes.$inferSelect;
@@ -11,6 +12,11 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 /** Thin data access for notes; every read is scoped to the owner. */
 export class NotesRepository {
   constructor(private readonly db: Db) {}
+
+  /** The user's note, or 404 when it is not theirs (another user's id reads as missing). */
+  findOwned(userId: string, id: unknown): Promise<NoteRow> {
+    return findOwned(this.db, notes, userId, id, 'Note');
+  }
 
   async insert(row: NewNote): Promise<NoteRow> {
     const [saved] = await this.db.insert(notes).values(row).returning();

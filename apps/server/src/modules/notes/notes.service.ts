@@ -1,12 +1,11 @@
 import type { Note } from '@moments/contract';
 import { VideoMeta } from '@moments/contract';
 import { formatDuration } from '@moments/domain';
-import type { Db } from '../../db/client.js';
-import { moments, notes, tasks } from '../../db/schema.js';
-import { findOwned } from '../../db/owned.js';
+import type { MomentsRepository } from '../moments/moments.repository.js';
 import type { SummariesRepository } from '../summaries/summaries.repository.js';
 import { newShareId, summaryDto } from '../summaries/summaries.service.js';
 import { escapeHtml, plainTextOf, sanitizeNoteHtml, timestampLink } from './note-html.js';
+import type { TasksRepository } from '../tasks/tasks.repository.js';
 import type { NoteRow, NotesRepository } from './notes.repository.js';
 
 export const noteDto = (row: NoteRow): Note => ({
@@ -23,9 +22,10 @@ export const noteDto = (row: NoteRow): Note => ({
 /** Notes: owner-only rich text with timestamp links; another user's note is a 404. */
 export class NotesService {
   constructor(
-    private readonly db: Db,
     private readonly repo: NotesRepository,
     private readonly summaries: SummariesRepository,
+    private readonly tasks: Pick<TasksRepository, 'findOwned'>,
+    private readonly moments: Pick<MomentsRepository, 'findOwned'>,
   ) {}
 
   async list(userId: string, query?: string): Promise<Note[]> {
@@ -33,7 +33,7 @@ export class NotesService {
   }
 
   async get(userId: string, id: unknown): Promise<Note> {
-    return noteDto(await findOwned(this.db, notes, userId, id, 'Note'));
+    return noteDto(await this.repo.findOwned(userId, id));
   }
 
   /** A blank note, or one filled from a summary (by task id) or a moment, with timestamp links. */
@@ -48,7 +48,7 @@ export class NotesService {
       momentId: null,
     };
     if (body.from === 'summary') {
-      const task = await findOwned(this.db, tasks, userId, body.id, 'Task');
+      const task = await this.tasks.findOwned(userId, body.id);
       const summary = await this.summaries.forTask(task.id);
       const dto = summary ? summaryDto(summary) : undefined;
       const title = VideoMeta.parse(task.video).title || 'Video';
@@ -74,7 +74,7 @@ export class NotesService {
         momentId: null,
       };
     } else if (body.from === 'moment') {
-      const moment = await findOwned(this.db, moments, userId, body.id, 'Moment');
+      const moment = await this.moments.findOwned(userId, body.id);
       seed = {
         title: body.title ?? moment.title,
         html:
@@ -102,7 +102,7 @@ export class NotesService {
     id: unknown,
     patch: { title?: string; content_html?: string },
   ): Promise<Note> {
-    const row = await findOwned(this.db, notes, userId, id, 'Note');
+    const row = await this.repo.findOwned(userId, id);
     const html =
       patch.content_html === undefined ? undefined : sanitizeNoteHtml(patch.content_html);
     const updated = await this.repo.update(row.id, {
@@ -114,19 +114,19 @@ export class NotesService {
   }
 
   async delete(userId: string, id: unknown): Promise<void> {
-    const row = await findOwned(this.db, notes, userId, id, 'Note');
+    const row = await this.repo.findOwned(userId, id);
     await this.repo.delete(row.id);
   }
 
   async share(userId: string, id: unknown): Promise<{ share_id: string; path: string }> {
-    const row = await findOwned(this.db, notes, userId, id, 'Note');
+    const row = await this.repo.findOwned(userId, id);
     const shareId = row.shareId ?? newShareId();
     if (!row.shareId) await this.repo.update(row.id, { shareId });
     return { share_id: shareId, path: `/s/${shareId}?note=1` };
   }
 
   async unshare(userId: string, id: unknown): Promise<void> {
-    const row = await findOwned(this.db, notes, userId, id, 'Note');
+    const row = await this.repo.findOwned(userId, id);
     await this.repo.update(row.id, { shareId: null });
   }
 

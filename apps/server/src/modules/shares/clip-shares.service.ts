@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { thumbnailPath } from '@moments/contract';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { jobs } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { findOwned } from '../../db/owned.js';
+import type { ClipSharesRepository } from './clip-shares.repository.js';
 
 const SHARE_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
@@ -27,27 +24,27 @@ export const sharedClipVideoPath = (shareId: string) => `/api/share/${shareId}/c
  * poster at once (404).
  */
 export class ClipSharesService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly repo: ClipSharesRepository) {}
 
   async share(userId: string, jobId: unknown): Promise<{ share_id: string; path: string }> {
-    const job = await findOwned(this.db, jobs, userId, jobId, 'Export');
+    const job = await this.repo.ownedExport(userId, jobId);
     if (job.status !== 'DONE' || !job.fileKey) {
       throw new AppError('CONFLICT', 409, 'Only a finished export can be shared.');
     }
     const shareId = job.shareId ?? randomBytes(12).toString('base64url');
-    if (!job.shareId) await this.db.update(jobs).set({ shareId }).where(eq(jobs.id, job.id));
+    if (!job.shareId) await this.repo.setShareId(job.id, shareId);
     return { share_id: shareId, path: sharedClipPath(shareId) };
   }
 
   async unshare(userId: string, jobId: unknown): Promise<void> {
-    const job = await findOwned(this.db, jobs, userId, jobId, 'Export');
-    await this.db.update(jobs).set({ shareId: null }).where(eq(jobs.id, job.id));
+    const job = await this.repo.ownedExport(userId, jobId);
+    await this.repo.setShareId(job.id, null);
   }
 
   /** The shared clip, or 404 when the link is unknown or was revoked. */
   async shared(shareId: string): Promise<SharedClip> {
     if (!SHARE_ID.test(shareId)) throw notFound('Shared clip');
-    const [job] = await this.db.select().from(jobs).where(eq(jobs.shareId, shareId)).limit(1);
+    const job = await this.repo.byShareId(shareId);
     if (!job || job.status !== 'DONE' || !job.fileKey) throw notFound('Shared clip');
     return {
       shareId,

@@ -4,10 +4,7 @@ import { summaryRefreshCost } from '@moments/domain';
 import type { LlmClient } from '@moments/ai/llm';
 import type { Transcript } from '@moments/ai/moments';
 import { summariseTranscript } from '@moments/ai/summary';
-import type { Db } from '../../db/client.js';
-import { tasks } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { findOwned } from '../../db/owned.js';
 import type { FileUrls } from '../../storage/index.js';
 import type { Ledger, RefundOutbox } from '../billing/index.js';
 import { videoOfTask, type TaskRow } from '../tasks/task-mapper.js';
@@ -59,7 +56,6 @@ const heardNothing = (transcript: Transcript) =>
  */
 export class SummariesService {
   constructor(
-    private readonly db: Db,
     private readonly repo: SummariesRepository,
     private readonly tasks: TasksRepository,
     private readonly billing: { ledger: Ledger; refunds: RefundOutbox },
@@ -109,7 +105,7 @@ export class SummariesService {
   }
 
   async view(userId: string, taskId: unknown): Promise<SummaryView> {
-    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    const task = await this.tasks.findOwned(userId, taskId);
     const row = await this.repo.forTask(task.id);
     if (!row) throw notFound('Summary');
     return this.toView(task, row);
@@ -117,7 +113,7 @@ export class SummariesService {
 
   /** Makes the summary again from the stored transcript (a new charge, once per version). */
   async refresh(userId: string, taskId: unknown): Promise<SummaryView> {
-    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    const task = await this.tasks.findOwned(userId, taskId);
     if (task.status !== 'DONE')
       throw new AppError('TASK_NOT_RETRYABLE', 409, 'The video is still being processed.');
     const transcript = await this.transcriptOf(task.id);
@@ -143,7 +139,7 @@ export class SummariesService {
   }
 
   async share(userId: string, taskId: unknown): Promise<{ share_id: string; path: string }> {
-    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    const task = await this.tasks.findOwned(userId, taskId);
     const row = await this.repo.forTask(task.id);
     if (!row) throw notFound('Summary');
     const shareId = row.shareId ?? newShareId();
@@ -152,7 +148,7 @@ export class SummariesService {
   }
 
   async unshare(userId: string, taskId: unknown): Promise<void> {
-    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
+    const task = await this.tasks.findOwned(userId, taskId);
     await this.repo.setShareId(task.id, null);
   }
 

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { ERROR_CODES } from '@moments/contract';
 import {
   chunkPlanFor,
-  frameLoudness,
   mergeChunkTranscripts,
   planChunks,
   type ChunkSpan,
@@ -95,7 +94,7 @@ export class ChunkedTranscription {
   ): Promise<Transcript> {
     const { signal } = opts;
     const steps = stepTimes();
-    const loudness = await frameLoudness(wav, signal);
+    const loudness = await this.media.audioLoudness(wav, { signal });
     steps.mark('loudnessMs');
     const durationMs = loudness.length * 10;
     const spans = planChunks(

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOneBy } from '../../db/owned.js';
+import { findOneBy, findOwned } from '../../db/owned.js';
 import { tasks, transcripts } from '../../db/schema.js';
 import { TASK_DTO_COLUMNS, type TaskRow } from './task-mapper.js';
 
@@ -16,6 +16,11 @@ export class TasksRepository {
     const [row] = await db.insert(tasks).values(task).returning();
     if (!row) throw new Error('task insert returned nothing');
     return row;
+  }
+
+  /** The user's task, or 404 when it is not theirs (another user's id reads as missing). */
+  findOwned(userId: string, id: unknown): Promise<TaskRow> {
+    return findOwned(this.db, tasks, userId, id, 'Task');
   }
 
   async findById(id: string): Promise<TaskRow | undefined> {

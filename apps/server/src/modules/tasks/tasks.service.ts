@@ -42,22 +42,49 @@ export interface RetryParams {
   reset_language?: boolean;
 }
 
+export interface TasksServiceOptions {
+  db: Db;
+  repo: TasksRepository;
+  queue: JobQueue;
+  runner: TaskRunner;
+  storage: Storage;
+  hooks: TaskHooks;
+  allowHosts: string[];
+  /** The task's charges (modules/billing): refused at start when they cannot be paid. */
+  charges: TaskCharges;
+  /** Tasks one user may have processing at once; unlimited when absent. */
+  maxRunningPerUser?: number;
+  translator?: Translator;
+  transcription?: Pick<ChunkedTranscription, 'soFar'>;
+}
+
 /** Starting, retrying, listing and deleting tasks; the work itself runs in TaskRunner. */
 export class TasksService {
-  constructor(
-    private readonly db: Db,
-    private readonly repo: TasksRepository,
-    private readonly queue: JobQueue,
-    private readonly runner: TaskRunner,
-    private readonly storage: Storage,
-    private readonly hooks: TaskHooks,
-    private readonly allowHosts: string[],
-    /** The task's charges (modules/billing): refused at start when they cannot be paid. */
-    private readonly charges: TaskCharges,
-    private readonly maxRunningPerUser = Number.POSITIVE_INFINITY,
-    private readonly translator?: Translator,
-    private readonly transcription?: Pick<ChunkedTranscription, 'soFar'>,
-  ) {}
+  private readonly db: Db;
+  private readonly repo: TasksRepository;
+  private readonly queue: JobQueue;
+  private readonly runner: TaskRunner;
+  private readonly storage: Storage;
+  private readonly hooks: TaskHooks;
+  private readonly allowHosts: string[];
+  private readonly charges: TaskCharges;
+  private readonly maxRunningPerUser: number;
+  private readonly translator?: Translator;
+  private readonly transcription?: Pick<ChunkedTranscription, 'soFar'>;
+
+  constructor(options: TasksServiceOptions) {
+    this.db = options.db;
+    this.repo = options.repo;
+    this.queue = options.queue;
+    this.runner = options.runner;
+    this.storage = options.storage;
+    this.hooks = options.hooks;
+    this.allowHosts = options.allowHosts;
+    this.charges = options.charges;
+    this.maxRunningPerUser = options.maxRunningPerUser ?? Number.POSITIVE_INFINITY;
+    this.translator = options.translator;
+    this.transcription = options.transcription;
+  }
 
   /**
    * One user cannot fill the workers: beyond the limit, starting another task answers 429. Called

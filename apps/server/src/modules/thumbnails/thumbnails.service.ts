@@ -4,25 +4,20 @@ import path from 'node:path';
 import { THUMBNAIL_KINDS, thumbnailPath, type ThumbnailKind } from '@moments/contract';
 import { asDiskFull, isMediaError } from '@moments/media/errors';
 import { downloadPublicFile } from '@moments/media/net';
-import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { jobs, linkPreviews, moments, summaries, tasks, uploads } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
 import { jobPosterKey } from '../exports/job-mapper.js';
 import { silentLogger, type Logger } from '../../logging.js';
 import { isUuid } from '../../db/owned.js';
 import type { Storage } from '../../storage/index.js';
 import type { MediaRepository } from '../media/media.repository.js';
+import type { MomentRow, TaskRow, ThumbnailsRepository } from './thumbnails.repository.js';
 
 /** A link page's preview image larger than this is not fetched (its thumbnail is a frame then). */
 const LINK_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const IMAGE_TYPES = /^image\//i;
 const PREVIEW_ID = /^[a-f0-9]{32}$/;
 
-type TaskRow = typeof tasks.$inferSelect;
-type MomentRow = typeof moments.$inferSelect;
-
-const taskThumbnailKey = (task: Pick<TaskRow, 'id' | 'userId'>) =>
+export const taskThumbnailKey = (task: Pick<TaskRow, 'id' | 'userId'>) =>
   `users/${task.userId}/tasks/${task.id}/thumbnail.jpg`;
 /** The span is in the key: a moment moved by a re-analysis gets a new picture. */
 const momentThumbnailKey = (moment: MomentRow) =>
@@ -88,7 +83,7 @@ export class ThumbnailsService {
   private readonly log: Logger;
 
   constructor(
-    private readonly db: Db,
+    private readonly repo: ThumbnailsRepository,
     private readonly media: MediaRepository,
     private readonly storage: Storage,
     private readonly options: ThumbnailsOptions,
@@ -145,7 +140,7 @@ export class ThumbnailsService {
 
   /** A frame from inside each moment of the task that has none for its current span. */
   async forMoments(task: TaskRow, sourceFile: string, signal?: AbortSignal): Promise<number> {
-    const rows = await this.db.select().from(moments).where(eq(moments.taskId, task.id));
+    const rows = await this.repo.momentsOfTask(task.id);
     let made = 0;
     for (const moment of rows) {
       const key = momentThumbnailKey(moment);
@@ -161,7 +156,7 @@ export class ThumbnailsService {
         return null;
       });
       if (!stored) continue;
-      await this.db.update(moments).set({ thumbnailKey: stored }).where(eq(moments.id, moment.id));
+      await this.repo.setMomentThumbnail(moment.id, stored);
       if (moment.thumbnailKey && moment.thumbnailKey !== stored) {
         await this.storage.delete(moment.thumbnailKey);
       }
@@ -215,13 +210,7 @@ export class ThumbnailsService {
       if (!stored) return null;
     }
     // Listed (again) from now: a preview shown today is not removed under its card.
-    await this.db
-      .insert(linkPreviews)
-      .values({ userId, id, storageKey: key })
-      .onConflictDoUpdate({
-        target: [linkPreviews.userId, linkPreviews.id],
-        set: { createdAt: new Date() },
-      });
+    await this.repo.touchLinkPreview(userId, id, key);
     return thumbnailPath('preview', id);
   }
 
@@ -230,16 +219,12 @@ export class ThumbnailsService {
    * their files leave storage, then their rows. Run by housekeeping; answers how many went.
    */
   async removeStaleLinkPreviews(now = new Date()): Promise<number> {
-    const before = lt(linkPreviews.createdAt, new Date(now.getTime() - LINK_PREVIEW_TTL_MS));
-    const stale = await this.db.select().from(linkPreviews).where(before);
+    const before = new Date(now.getTime() - LINK_PREVIEW_TTL_MS);
+    const stale = await this.repo.linkPreviewsListedBefore(before);
     for (const preview of stale) {
       await this.storage.delete(preview.storageKey);
       // Unless the link was previewed again meanwhile (its file is then fetched again).
-      await this.db
-        .delete(linkPreviews)
-        .where(
-          and(eq(linkPreviews.userId, preview.userId), eq(linkPreviews.id, preview.id), before),
-        );
+      await this.repo.deleteLinkPreviewListedBefore(preview.userId, preview.id, before);
     }
     return stale.length;
   }
@@ -251,22 +236,9 @@ export class ThumbnailsService {
    */
   async backfill(background: BackgroundRunner = (work) => work(new AbortController().signal)) {
     const done: BackfillCounts = { videos: 0, moments: 0, posters: 0 };
-    const missing = await this.db
-      .selectDistinct({ id: tasks.id })
-      .from(tasks)
-      .leftJoin(moments, and(eq(moments.taskId, tasks.id), isNull(moments.thumbnailKey)))
-      .where(
-        and(
-          eq(tasks.status, 'DONE'),
-          isNotNull(tasks.mediaKey),
-          // Media that gives no frame: probing it again at each start would find the same.
-          isNull(tasks.framelessReason),
-          or(isNull(tasks.thumbnailKey), isNotNull(moments.id)),
-        ),
-      )
-      .then((rows) => rows.map((row) => row.id));
+    const missing = await this.repo.tasksMissingPictures();
     for (const taskId of missing) {
-      const [task] = await this.db.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
+      const task = await this.repo.task(taskId);
       if (!task?.mediaKey) continue;
       const mediaKey = task.mediaKey;
       await background((signal) =>
@@ -286,10 +258,7 @@ export class ThumbnailsService {
               if (key) {
                 // The hot-linked URL goes with the picture that replaces it.
                 const video = { ...(task.video as object), thumbnail: null };
-                await this.db
-                  .update(tasks)
-                  .set({ thumbnailKey: key, video })
-                  .where(eq(tasks.id, task.id));
+                await this.repo.setTaskThumbnail(task.id, key, video);
                 done.videos++;
               }
             }
@@ -301,15 +270,7 @@ export class ThumbnailsService {
         this.log.warn({ err: error, taskId }, 'thumbnail backfill of a video failed');
       });
     }
-    const exports = await this.db
-      .select({
-        id: jobs.id,
-        userId: jobs.userId,
-        fileKey: jobs.fileKey,
-        durationMs: jobs.durationMs,
-      })
-      .from(jobs)
-      .where(and(eq(jobs.status, 'DONE'), isNotNull(jobs.fileKey), isNull(jobs.posterKey)));
+    const exports = await this.repo.exportsMissingPosters();
     for (const job of exports) {
       const fileKey = job.fileKey!;
       await background((signal) =>
@@ -320,7 +281,7 @@ export class ThumbnailsService {
               job.durationMs ?? (await this.media.probe(file, { signal })).durationMs;
             const key = await this.forExport(job, { mp4File: file, durationMs }, signal);
             if (!key) return;
-            await this.db.update(jobs).set({ posterKey: key }).where(eq(jobs.id, job.id));
+            await this.repo.setExportPoster(job.id, key);
             done.posters++;
           },
           { signal },
@@ -335,23 +296,15 @@ export class ThumbnailsService {
 
   /** The video's media gives no frame, ever: the backfill passes it (and its moments) by. */
   async markFrameless(taskId: string, reason: FramelessReason): Promise<void> {
-    await this.db.update(tasks).set({ framelessReason: reason }).where(eq(tasks.id, taskId));
+    await this.repo.markFrameless(taskId, reason);
   }
 
   /** The stored key of a video's, moment's or export's picture, whoever asks (signed links). */
   async storedKey(kind: string, id: string): Promise<string> {
     if (!isThumbnailKind(kind) || kind === 'preview' || !isUuid(id)) throw notFound('Thumbnail');
-    const [row] =
-      kind === 'task'
-        ? await this.db.select({ key: tasks.thumbnailKey }).from(tasks).where(eq(tasks.id, id))
-        : kind === 'moment'
-          ? await this.db
-              .select({ key: moments.thumbnailKey })
-              .from(moments)
-              .where(eq(moments.id, id))
-          : await this.db.select({ key: jobs.posterKey }).from(jobs).where(eq(jobs.id, id));
-    if (!row?.key) throw notFound('Thumbnail');
-    return row.key;
+    const key = await this.repo.pictureKey(kind, id);
+    if (!key) throw notFound('Thumbnail');
+    return key;
   }
 
   /**
@@ -372,24 +325,13 @@ export class ThumbnailsService {
     if (!isUuid(id)) throw missing();
     if (kind === 'task') {
       // A shared summary shows its video's picture to its visitors too.
-      const [row] = await this.db
-        .select({ key: tasks.thumbnailKey, userId: tasks.userId, shareId: summaries.shareId })
-        .from(tasks)
-        .leftJoin(summaries, eq(summaries.taskId, tasks.id))
-        .where(eq(tasks.id, id))
-        .limit(1);
+      const row = await this.repo.taskPicture(id);
       if (!row?.key) throw missing();
       if (row.userId === requesterId) return { key: row.key, shared: false };
       if (!row.shareId) throw missing();
       return { key: row.key, shared: true };
     }
-    const table = kind === 'moment' ? moments : jobs;
-    const keyColumn = kind === 'moment' ? moments.thumbnailKey : jobs.posterKey;
-    const [row] = await this.db
-      .select({ key: keyColumn, userId: table.userId, shareId: table.shareId })
-      .from(table)
-      .where(and(eq(table.id, id), isNotNull(keyColumn)))
-      .limit(1);
+    const row = await this.repo.sharedItemPicture(kind, id);
     if (!row?.key) throw missing();
     if (row.userId === requesterId) return { key: row.key, shared: false };
     if (!row.shareId) throw missing();
@@ -402,13 +344,9 @@ export class ThumbnailsService {
     const uploadId = video.url.slice('upload://'.length);
     // No upload row has another kind of id (an imported or seeded source): nothing to reuse.
     if (!isUuid(uploadId)) return null;
-    const [upload] = await this.db
-      .select({ key: uploads.thumbnailKey })
-      .from(uploads)
-      .where(and(eq(uploads.id, uploadId), eq(uploads.userId, task.userId)))
-      .limit(1);
+    const key = await this.repo.uploadThumbnail(uploadId, task.userId);
     // A picture lost from storage is made again as a frame.
-    return upload?.key && (await this.storage.stat(upload.key)) ? upload.key : null;
+    return key && (await this.storage.stat(key)) ? key : null;
   }
 
   /**
@@ -424,9 +362,7 @@ export class ThumbnailsService {
       await this.storage.putFile(key, file, { move: true });
     });
     await this.storage.delete(preview);
-    await this.db
-      .delete(linkPreviews)
-      .where(and(eq(linkPreviews.userId, userId), eq(linkPreviews.id, previewId(imageUrl))));
+    await this.repo.deleteLinkPreview(userId, previewId(imageUrl));
     return key;
   }
 

@@ -1,3 +1,4 @@
 export { registerUploadRoutes, type UploadRoutesDeps } from './uploads.controller.js';
 export { safeDisplayName, titleFromFileName } from './display-name.js';
-export { type IngestInput } from './uploads.service.js';
+export { UploadsService, type IngestInput } from './uploads.service.js';
+export { UploadsRepository } from './uploads.repository.js';

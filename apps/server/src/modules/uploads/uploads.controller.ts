@@ -8,25 +8,19 @@ import { envelopeOf, ERROR_CODES, UPLOADED_FILE_ERRORS, VideoMeta } from '@momen
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/index.js';
-import type { Db } from '../../db/client.js';
 import { currentUser, requireUser } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
-import type { FileUrls, Storage } from '../../storage/index.js';
-import type { MediaRepository } from '../media/media.repository.js';
 import { TUS_PATH, TusUploads } from './tus-uploads.js';
-import { UploadsService } from './uploads.service.js';
+import type { UploadsService } from './uploads.service.js';
 
 export interface UploadRoutesDeps {
   config: Pick<AppConfig, 'DATA_DIR' | 'UPLOAD_MAX_BYTES'>;
   /** This process's work folder: partial uploads a crash leaves are swept from it at start. */
   workRoot: string;
-  db: Db;
-  media: MediaRepository;
-  storage: Storage;
-  fileUrls: FileUrls;
+  uploads: UploadsService;
 }
 
 const tooLarge = (maxBytes: number) =>
@@ -45,7 +39,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
   const maxBytes = deps.config.UPLOAD_MAX_BYTES;
   const tmpDir = deps.workRoot;
   await fs.mkdir(tmpDir, { recursive: true });
-  const uploads = new UploadsService(deps.db, deps.media, deps.storage, deps.fileUrls, tmpDir);
+  const { uploads } = deps;
   const tus = new TusUploads(uploads, {
     directory: path.join(deps.config.DATA_DIR, 'tus'),
     maxBytes,

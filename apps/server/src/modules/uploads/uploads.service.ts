@@ -9,13 +9,11 @@ import {
   type VideoMeta,
 } from '@moments/contract';
 import { MediaError } from '@moments/media/errors';
-import type { Db } from '../../db/client.js';
-import { uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { findOwned } from '../../db/owned.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
 import type { MediaRepository } from '../media/media.repository.js';
 import { safeDisplayName, titleFromFileName } from './display-name.js';
+import type { UploadRow, UploadsRepository } from './uploads.repository.js';
 
 /** Presigned S3 links live at most 7 days; the task page asks again when it needs a fresh one. */
 const THUMBNAIL_URL_TTL_SEC = 7 * 24 * 3600;
@@ -39,12 +37,10 @@ export interface IngestInput {
   originalName: string;
 }
 
-type UploadRow = typeof uploads.$inferSelect;
-
 /** Turns a received file into a stored, validated upload with its video meta. */
 export class UploadsService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: UploadsRepository,
     private readonly media: MediaRepository,
     private readonly storage: Storage,
     private readonly fileUrls: FileUrls,
@@ -70,21 +66,18 @@ export class UploadsService {
       stored = true;
       await this.storage.putFile(storageKey, input.file, { move: true });
       await this.storage.putFile(thumbnailKey, thumbnailFile, { move: true });
-      const [row] = await this.db
-        .insert(uploads)
-        .values({
-          id: uploadId,
-          userId: input.userId,
-          storageKey,
-          originalName: displayName,
-          sizeBytes: info.sizeBytes,
-          durationMs: info.durationMs,
-          width: info.width ?? null,
-          height: info.height ?? null,
-          thumbnailKey,
-        })
-        .returning();
-      return this.videoMeta(row!);
+      const row = await this.repo.insert({
+        id: uploadId,
+        userId: input.userId,
+        storageKey,
+        originalName: displayName,
+        sizeBytes: info.sizeBytes,
+        durationMs: info.durationMs,
+        width: info.width ?? null,
+        height: info.height ?? null,
+        thumbnailKey,
+      });
+      return this.videoMeta(row);
     } catch (error) {
       // Best effort: the user sees the original error; a folder left behind costs disk only.
       if (stored) await this.storage.deletePrefix(folder).catch(() => undefined);
@@ -97,7 +90,7 @@ export class UploadsService {
 
   /** An upload's video meta for its owner; another user's id is a 404 like a missing one. */
   async getVideoMeta(userId: string, uploadId: string): Promise<VideoMeta> {
-    return this.videoMeta(await findOwned(this.db, uploads, userId, uploadId, 'Upload'));
+    return this.videoMeta(await this.repo.findOwned(userId, uploadId));
   }
 
   /** The video metadata, passed back as the task start body. */

@@ -6,14 +6,11 @@ import {
   type BucketBalance,
   type CreditBucket,
 } from '@moments/domain';
-import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
-import { creditBuckets, creditLedger, creditOperations } from '../../../db/schema.js';
 import { AppError } from '../../../http/errors.js';
 import { operationKey, workOf, type ChargeKey } from './charge-keys.js';
+import type { LedgerRepository, Tx } from './ledger.repository.js';
 
-/** A transaction handle, so callers can move credits inside their own transaction. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Tx } from './ledger.repository.js';
 
 /** Features that are balances (counted down); other plan entitlements are ceilings. */
 const BALANCE_FEATURES = ['CREDIT', 'FREE_TOOL_CREDIT', 'CANVAS_EXPORT'] as const;
@@ -77,16 +74,11 @@ export class Ledger {
   private readonly onMoved: (userId: string) => void;
 
   constructor(
-    private readonly db: Db,
+    private readonly repo: LedgerRepository,
     options: LedgerOptions = {},
   ) {
     this.limits = options.limits ?? true;
     this.onMoved = options.onMoved ?? (() => undefined);
-  }
-
-  private async inTx<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
-    // Inside a caller's transaction this is a savepoint: a refused charge rolls back only itself.
-    return (tx ?? this.db).transaction(work);
   }
 
   /** Runs a movement and tells the listener whose credits moved, when any did. */
@@ -95,7 +87,7 @@ export class Ledger {
     tx: Tx | undefined,
     work: (tx: Tx) => Promise<boolean>,
   ): Promise<boolean> {
-    const moved = await this.inTx(tx, work);
+    const moved = await this.repo.transaction(tx, work);
     const who = userId();
     if (moved && who) this.onMoved(who);
     return moved;
@@ -120,8 +112,8 @@ export class Ledger {
       () => userId,
       options.tx,
       async (tx) => {
-        await lockUser(tx, userId);
-        const claimed = await claim(tx, {
+        await this.repo.lockUser(tx, userId);
+        const claimed = await this.repo.claim(tx, {
           key: opKey,
           userId,
           kind: 'charge',
@@ -133,7 +125,7 @@ export class Ledger {
         });
         if (!claimed) return false;
         const buckets = this.limits
-          ? await this.bucketsOf(tx, userId, feature)
+          ? await this.repo.buckets(tx, userId, feature)
           : [{ bucket: 'plan' as const, balance: 0, unlimited: true }];
         const parts = splitCharge(buckets, amount);
         if (!parts) throw notEnough(feature);
@@ -148,7 +140,7 @@ export class Ledger {
             ...work,
           });
         }
-        await addPeriodUse(tx, userId, feature, amount);
+        await this.repo.addPeriodUse(tx, userId, feature, amount);
         return true;
       },
     );
@@ -165,16 +157,12 @@ export class Ledger {
       () => owner,
       options.tx,
       async (tx) => {
-        const [charge] = await tx
-          .select()
-          .from(creditOperations)
-          .where(eq(creditOperations.key, opKey))
-          .limit(1);
+        const charge = await this.repo.operation(tx, opKey);
         if (!charge || charge.kind !== 'charge') return false;
         owner = charge.userId;
-        await lockUser(tx, charge.userId);
+        await this.repo.lockUser(tx, charge.userId);
         const reason = `Refund: ${charge.reason}`;
-        const claimed = await claim(tx, {
+        const claimed = await this.repo.claim(tx, {
           key: `refund:${opKey}`,
           userId: charge.userId,
           kind: 'refund',
@@ -186,11 +174,8 @@ export class Ledger {
           jobId: charge.jobId,
         });
         if (!claimed) return false;
-        const taken = await tx
-          .select({ bucket: creditLedger.bucket, amount: creditLedger.amount })
-          .from(creditLedger)
-          .where(and(eq(creditLedger.operationKey, opKey), eq(creditLedger.kind, 'charge')));
-        const buckets = await this.bucketsOf(tx, charge.userId, charge.feature);
+        const taken = await this.repo.chargedParts(tx, opKey);
+        const buckets = await this.repo.buckets(tx, charge.userId, charge.feature);
         for (const part of taken) {
           await this.move(tx, charge.userId, buckets, {
             operationKey: `refund:${opKey}`,
@@ -203,7 +188,7 @@ export class Ledger {
             jobId: charge.jobId,
           });
         }
-        await addPeriodUse(tx, charge.userId, charge.feature, -charge.amount);
+        await this.repo.addPeriodUse(tx, charge.userId, charge.feature, -charge.amount);
         return true;
       },
     );
@@ -215,9 +200,9 @@ export class Ledger {
       () => userId,
       options.tx,
       async (tx) => {
-        await lockUser(tx, userId);
+        await this.repo.lockUser(tx, userId);
         if (request.source !== 'plan') {
-          const claimed = await claim(tx, {
+          const claimed = await this.repo.claim(tx, {
             key: request.key,
             userId,
             kind: 'grant',
@@ -226,7 +211,7 @@ export class Ledger {
             reason: request.reason,
           });
           if (!claimed) return false;
-          const buckets = await this.bucketsOf(tx, userId, 'CREDIT');
+          const buckets = await this.repo.buckets(tx, userId, 'CREDIT');
           await this.move(tx, userId, buckets, {
             operationKey: request.key,
             kind: 'grant',
@@ -241,7 +226,7 @@ export class Ledger {
         const grants = entitlementsForPlan(request.plan).filter((g) => isBalanceFeature(g.feature));
         const credit = grants.find((g) => g.feature === 'CREDIT')?.limit ?? 0;
         const reason = `${request.action ?? 'Start'} ${request.plan}`;
-        const claimed = await claim(tx, {
+        const claimed = await this.repo.claim(tx, {
           key: request.key,
           userId,
           kind: 'grant',
@@ -269,14 +254,14 @@ export class Ledger {
       () => userId,
       options.tx,
       async (tx) => {
-        await lockUser(tx, userId);
+        await this.repo.lockUser(tx, userId);
         return this.expireIn(tx, userId, key, reason);
       },
     );
   }
 
   private async expireIn(tx: Tx, userId: string, key: string, reason: string) {
-    const claimed = await claim(tx, {
+    const claimed = await this.repo.claim(tx, {
       key,
       userId,
       kind: 'expire',
@@ -286,7 +271,7 @@ export class Ledger {
     });
     if (!claimed) return false;
     for (const feature of BALANCE_FEATURES) {
-      const buckets = await this.bucketsOf(tx, userId, feature);
+      const buckets = await this.repo.buckets(tx, userId, feature);
       const plan = buckets.find((b) => b.bucket === 'plan');
       if (!plan || plan.unlimited || plan.balance === 0) continue;
       await this.move(tx, userId, buckets, {
@@ -311,14 +296,8 @@ export class Ledger {
   ) {
     const unlimited = limit === -1;
     const balance = unlimited ? 0 : limit;
-    await tx
-      .insert(creditBuckets)
-      .values({ userId, feature, bucket: 'plan', balance, unlimited, periodUsed: 0 })
-      .onConflictDoUpdate({
-        target: [creditBuckets.userId, creditBuckets.feature, creditBuckets.bucket],
-        set: { balance, unlimited, periodUsed: 0, updatedAt: new Date() },
-      });
-    await tx.insert(creditLedger).values({
+    await this.repo.resetPlanBucket(tx, userId, feature, balance, unlimited);
+    await this.repo.insertLedgerRow(tx, {
       userId,
       operationKey: row.operationKey,
       kind: 'grant',
@@ -338,68 +317,16 @@ export class Ledger {
     if (known?.unlimited) {
       balanceAfter = null;
     } else {
-      const [row] = await tx
-        .insert(creditBuckets)
-        .values({
-          userId,
-          feature: movement.feature,
-          bucket: movement.bucket,
-          balance: Math.max(0, movement.amount),
-        })
-        .onConflictDoUpdate({
-          target: [creditBuckets.userId, creditBuckets.feature, creditBuckets.bucket],
-          set: {
-            balance: sql`${creditBuckets.balance} + ${movement.amount}`,
-            updatedAt: new Date(),
-          },
-        })
-        .returning({ balance: creditBuckets.balance });
-      balanceAfter = row?.balance ?? null;
+      balanceAfter = await this.repo.addToBucket(
+        tx,
+        userId,
+        movement.feature,
+        movement.bucket,
+        movement.amount,
+      );
       if (known) known.balance = balanceAfter ?? known.balance;
       else buckets.push({ bucket: movement.bucket, balance: balanceAfter ?? 0, unlimited: false });
     }
-    await tx.insert(creditLedger).values({ userId, ...movement, balanceAfter });
+    await this.repo.insertLedgerRow(tx, { userId, ...movement, balanceAfter });
   }
-
-  private async bucketsOf(tx: Tx | Db, userId: string, feature: string): Promise<BucketBalance[]> {
-    const rows = await tx
-      .select()
-      .from(creditBuckets)
-      .where(and(eq(creditBuckets.userId, userId), eq(creditBuckets.feature, feature)));
-    return rows.map((row) => ({
-      bucket: row.bucket as CreditBucket,
-      balance: row.balance,
-      unlimited: row.unlimited,
-    }));
-  }
-}
-
-/** Claims an operation key; false when it exists (the operation happened before). */
-async function claim(tx: Tx, row: typeof creditOperations.$inferInsert): Promise<boolean> {
-  const claimed = await tx
-    .insert(creditOperations)
-    .values(row)
-    .onConflictDoNothing({ target: creditOperations.key })
-    .returning({ key: creditOperations.key });
-  return claimed.length > 0;
-}
-
-/** The plan bucket's `period_used`: what the user spent this period, from every bucket. */
-async function addPeriodUse(tx: Tx, userId: string, feature: string, amount: number) {
-  await tx
-    .insert(creditBuckets)
-    .values({ userId, feature, bucket: 'plan', balance: 0, periodUsed: Math.max(0, amount) })
-    .onConflictDoUpdate({
-      target: [creditBuckets.userId, creditBuckets.feature, creditBuckets.bucket],
-      set: { periodUsed: sql`greatest(${creditBuckets.periodUsed} + ${amount}, 0)` },
-    });
-}
-
-/**
- * Serialises every credit movement of one user (PostgreSQL: a transaction-scoped advisory lock;
- * PGlite runs one transaction at a time anyway), so concurrent charges never both spend the same
- * balance.
- */
-async function lockUser(tx: Tx, userId: string) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`credits:${userId}`}, 0))`);
 }

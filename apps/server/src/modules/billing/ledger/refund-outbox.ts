@@ -1,11 +1,9 @@
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
-import { jobs, tasks } from '../../../db/schema.js';
 import type { JobQueue } from '../../../queue/queue.js';
 import { silentLogger, type Logger } from '../../../logging.js';
 import { operationKey, workOf, type ChargeKey } from './charge-keys.js';
 import type { CreditReads } from './credit-reads.js';
 import type { Ledger } from './ledger.js';
+import type { LedgerRepository } from './ledger.repository.js';
 
 /** What a queued refund names: the charge and, for logs and the shown cost, its owner and work. */
 export interface RefundPayload {
@@ -25,7 +23,7 @@ export interface RefundPayload {
  */
 export class RefundOutbox {
   constructor(
-    private readonly db: Db,
+    private readonly repo: LedgerRepository,
     private readonly ledger: Ledger,
     private readonly reads: CreditReads,
     private readonly queue: JobQueue,
@@ -58,11 +56,11 @@ export class RefundOutbox {
   async syncShownCost(work: { taskId: string | null; jobId: string | null }) {
     if (work.taskId) {
       const net = await this.reads.netCharged({ taskId: work.taskId });
-      await this.db.update(tasks).set({ costCredits: net }).where(eq(tasks.id, work.taskId));
+      await this.repo.setTaskCost(work.taskId, net);
     }
     if (work.jobId) {
       const net = await this.reads.netCharged({ jobId: work.jobId });
-      await this.db.update(jobs).set({ costCredits: net }).where(eq(jobs.id, work.jobId));
+      await this.repo.setExportCost(work.jobId, net);
     }
   }
 }

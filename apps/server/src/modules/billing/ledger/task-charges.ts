@@ -1,11 +1,10 @@
 import type { TaskKind } from '@moments/contract';
 import { chargeKindOfTask, taskQuote, type TaskQuote } from '@moments/domain';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { users } from '../../../db/schema.js';
 import type { ChargeKey } from './charge-keys.js';
 import type { CreditReads } from './credit-reads.js';
-import type { Ledger, Tx } from './ledger.js';
+import type { Ledger } from './ledger.js';
+import type { LedgerRepository, Tx } from './ledger.repository.js';
 import type { RefundOutbox } from './refund-outbox.js';
 
 /** The task facts its charges depend on. */
@@ -25,7 +24,7 @@ export interface ChargedTask {
  */
 export class TaskCharges {
   constructor(
-    private readonly db: Db,
+    private readonly repo: LedgerRepository,
     private readonly ledger: Ledger,
     private readonly reads: CreditReads,
     private readonly refunds: RefundOutbox,
@@ -49,13 +48,8 @@ export class TaskCharges {
     };
   }
 
-  async planOf(userId: string, tx: Db | Tx = this.db): Promise<string> {
-    const [row] = await tx
-      .select({ plan: users.currentPlan })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1);
-    return row?.plan ?? 'free';
+  planOf(userId: string, tx?: Db | Tx): Promise<string> {
+    return this.repo.planOf(userId, tx);
   }
 
   /**
@@ -83,8 +77,9 @@ export class TaskCharges {
         await this.ledger.charge(task.userId, keys.summary, 'CREDIT', quote.summary, { tx: inner });
       }
     };
+    // Inside the caller's transaction as it is (no savepoint); else in one of its own.
     if (tx) await run(tx);
-    else await this.db.transaction(run);
+    else await this.repo.transaction(undefined, run);
     return quote;
   }
 

@@ -21,6 +21,17 @@ export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'rejected';
 /** Work that runs after the transaction commits (mail, provider calls, hooks). */
 type AfterCommit = () => Promise<void>;
 
+export interface SubscriptionEventsOptions {
+  db: Db;
+  repo: BillingRepository;
+  ledger: Ledger;
+  locks: UserLocks;
+  provider: PaymentProvider;
+  mail: BillingMail;
+  hooks?: BillingHooks;
+  log?: Logger;
+}
+
 /**
  * Applies provider events: parse, find the user, take the user's lock, run the state
  * machine, and in one transaction store its state, carry out its ledger intents and record the
@@ -28,16 +39,25 @@ type AfterCommit = () => Promise<void>;
  * 2xx, so the provider stops sending it.
  */
 export class SubscriptionEvents {
-  constructor(
-    private readonly db: Db,
-    private readonly repo: BillingRepository,
-    private readonly ledger: Ledger,
-    private readonly locks: UserLocks,
-    private readonly provider: PaymentProvider,
-    private readonly mail: BillingMail,
-    private readonly hooks: BillingHooks = {},
-    private readonly log: Logger = silentLogger,
-  ) {}
+  private readonly db: Db;
+  private readonly repo: BillingRepository;
+  private readonly ledger: Ledger;
+  private readonly locks: UserLocks;
+  private readonly provider: PaymentProvider;
+  private readonly mail: BillingMail;
+  private readonly hooks: BillingHooks;
+  private readonly log: Logger;
+
+  constructor(options: SubscriptionEventsOptions) {
+    this.db = options.db;
+    this.repo = options.repo;
+    this.ledger = options.ledger;
+    this.locks = options.locks;
+    this.provider = options.provider;
+    this.mail = options.mail;
+    this.hooks = options.hooks ?? {};
+    this.log = options.log ?? silentLogger;
+  }
 
   /** A verified webhook body (or an event the TEST MODE provider made): takes the user's lock. */
   async handle(raw: unknown): Promise<{ outcome: EventOutcome; reason?: string }> {
