@@ -19,6 +19,7 @@ import {
   answerFigures,
   keyPointsOnLowConfidence,
   momentFigures,
+  readingFigures,
   splitHyphenations,
   summaryFigures,
   titlesOnLowConfidence,
@@ -115,6 +116,21 @@ function report(set: string, judge: string, outputs: TalkOutput[]): void {
         : `; the LLM judged the moments of ${outputs.filter((o) => o.usedLlm).length}/${outputs.length} talks ` +
           `and wrote the summary of ${outputs.filter((o) => o.summaryByLlm).length}`),
   );
+  const r = outputs.map((o) => readingFigures(o.talk, o.moments, o.answers, o.summary));
+  const chaptersPerTopic = outputs.map((_, k) => r[k]!.chapters / r[k]!.topics);
+  console.log(
+    `${tag}: reading: hashtags that are noun phrases ${pct(sum(r.map((f) => f.nounPhraseTags)), sum(r.map((f) => f.hashtags)))} ` +
+      `(${sum(r.map((f) => f.nounPhraseTags))}/${sum(r.map((f) => f.hashtags))}); titles whole ${pct(sum(r.map((f) => f.wholeTitles)), sum(r.map((f) => f.titles)))} ` +
+      `(${sum(r.map((f) => f.wholeTitles))}/${sum(r.map((f) => f.titles))}); answers holding the marked answer sentences ${pct(sum(r.map((f) => f.answersHolding)), sum(r.map((f) => f.answers)))} ` +
+      `(${sum(r.map((f) => f.answersHolding))}/${sum(r.map((f) => f.answers))}); chapters ${sum(r.map((f) => f.chapters))} for ${sum(r.map((f) => f.topics))} marked topics ` +
+      `(per talk, chapters over topics: median ${ratio([...chaptersPerTopic].sort((x, y) => x - y)[Math.floor(chaptersPerTopic.length / 2)] ?? 0, 1)}, ` +
+      `talks within one of their topic count ${outputs.filter((_, k) => Math.abs(r[k]!.chapters - r[k]!.topics) <= 1).length}/${outputs.length}); ` +
+      `scores off their points: ${sum(r.map((f) => f.scoresOffPoints))}`,
+  );
+  if (process.env.BENCH_VERBOSE && set !== 'frozen' && set !== 'dev+dev2')
+    for (const o of outputs)
+      for (const m of [...o.moments.slice(0, 5), ...o.answers.flatMap((list) => list.slice(0, 1))])
+        console.log(`${tag}:   reading ${o.talk.name}: "${m.title}" ${m.hashtags.join(' ')}`);
   // The frozen set's outputs are never printed, only its figures: nothing may be tuned on it.
   if (set === 'frozen' || set === 'dev+dev2' || !process.env.BENCH_VERBOSE) return;
   for (const text of [...split, ...lowTitles].slice(0, 5))

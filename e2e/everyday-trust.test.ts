@@ -1,8 +1,10 @@
 /**
  * Everyday actions a user can trust, in Chromium: an uploaded video's page survives a reload, Back
  * and Forward; a double click on Start, Ask or Export makes one piece of work and one charge; the
- * credits left shown in another tab follow a charge without a reload. Real server, build,
- * pipeline (speech synthesised here) and browser.
+ * credits left shown in another tab follow a charge without a reload; the clip editor keeps its
+ * settings through Back, a reload and another browser, "Edit again" opens an export's own settings,
+ * and leaving with changes the server did not get asks first. Real server, build, pipeline (speech
+ * synthesised here) and browser.
  */
 import path from 'node:path';
 import { fasterWhisperAvailability } from '@moments/ai/asr';
@@ -10,6 +12,7 @@ import type { CreditHistory, Job, Moment, Task } from '@moments/contract';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiCall } from './support/api';
+import type { TestAccount } from './support/accounts';
 import { hasChromium } from './support/browser';
 import { signedInContext } from './support/session';
 import { startTalkStage, type TalkStage } from './support/talk';
@@ -33,6 +36,7 @@ describe.skipIf(missing.length > 0)('everyday actions a user can trust, in Chrom
   let apiCall: ApiCall;
   let page: Page;
   let close: () => Promise<void>;
+  let account: TestAccount;
   let secondTab: Page;
   /** Every POST the page sent, by path. */
   const posts: Request[] = [];
@@ -53,11 +57,24 @@ describe.skipIf(missing.length > 0)('everyday actions a user can trust, in Chrom
       .toMatch(/^(DONE|ERROR)$/);
   }
 
+  /** In the clip editor: the end moved back a word at a time until the clip lasts 4 s at most. */
+  async function trimToFewSeconds() {
+    const edge = (name: string) =>
+      page.getByRole('slider', { name }).getAttribute('aria-valuenow').then(Number);
+    await page.getByRole('slider', { name: 'Clip end' }).focus();
+    for (let round = 0; round < 100; round++) {
+      if ((await edge('Clip end')) - (await edge('Clip start')) <= 4_000) return;
+      for (let press = 0; press < 5; press++) await page.keyboard.press('ArrowLeft');
+    }
+    throw new Error('the clip could not be trimmed to 4 s');
+  }
+
   beforeAll(async () => {
     stage = await startTalkStage(TALK, 'garden.mp4');
     apiCall = apiClient(stage.server.baseUrl, () => token);
     const signedIn = await signedInContext(stage.browser, stage.server.baseUrl);
     token = signedIn.token;
+    account = signedIn.account;
     close = () => signedIn.context.close();
     page = await signedIn.context.newPage();
     page.setDefaultTimeout(20_000);
@@ -135,6 +152,8 @@ describe.skipIf(missing.length > 0)('everyday actions a user can trust, in Chrom
     const moments = await apiCall<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`);
     expect(moments.length).toBeGreaterThan(0);
     await page.goto(`/moment/${moments[0]!.id}/clip`);
+    // A clip of a few seconds: the render that follows stays short.
+    await trimToFewSeconds();
     await page.getByRole('button', { name: 'Export 1080p MP4' }).first().dblclick();
     await page.waitForURL(/\/job\/[^/]+$/);
     const jobs = await apiCall<Job[]>('GET', '/api/job/list');
@@ -144,4 +163,113 @@ describe.skipIf(missing.length > 0)('everyday actions a user can trust, in Chrom
     );
     expect(keys.size).toBe(1);
   }, 120_000);
+
+  it("keeps the clip editor's settings through Back, a reload and another browser; Edit again opens an export's own", async () => {
+    const moment = (
+      await apiCall<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`)
+    )[0]!;
+    const editorPath = `/moment/${moment.id}/clip`;
+    /** What the editor on `tab` shows: template, shape, quality, trim end and the clip's text. */
+    const shown = async (tab: Page) => {
+      await tab.getByRole('slider', { name: 'Clip end' }).waitFor();
+      const checked = async (names: string[]) => {
+        for (const name of names) {
+          if (await tab.getByRole('radio', { name, exact: true }).first().isChecked()) return name;
+        }
+        return null;
+      };
+      return {
+        template: await checked(['Karaoke', 'One word', 'Keyword colour']),
+        aspect: await checked(['9:16', '1:1', '4:5', '16:9']),
+        quality: await checked(['720p', '1080p']),
+        end: await tab.getByRole('slider', { name: 'Clip end' }).getAttribute('aria-valuenow'),
+        text: await tab.getByRole('textbox', { name: 'Transcript of the clip' }).inputValue(),
+      };
+    };
+    const saved = (tab: Page) =>
+      expect
+        .poll(() => tab.getByTestId('draft-status').first().textContent(), { timeout: 20_000 })
+        .toBe('Changes saved');
+    const openFromMoments = async () => {
+      await page
+        .locator(`[data-testid="moment-card"][data-moment-id="${moment.id}"]`)
+        .getByRole('link', { name: 'Edit clip' })
+        .click();
+      await page.waitForURL((url) => url.pathname === editorPath);
+    };
+
+    // An export made with Keyword colour, 1:1, 720p, trimmed to a few seconds (a short render).
+    await page.goto(editorPath);
+    await page.getByRole('radio', { name: 'Keyword colour' }).check();
+    await page.getByText('1:1', { exact: true }).click();
+    await page.getByText('720p', { exact: true }).click();
+    await trimToFewSeconds();
+    const exportedWith = await shown(page);
+    expect(exportedWith).toMatchObject({
+      template: 'Keyword colour',
+      aspect: '1:1',
+      quality: '720p',
+    });
+    await page.getByRole('button', { name: 'Export 720p MP4' }).first().click();
+    await page.waitForURL(/\/job\/[^/]+$/);
+    const jobPage = new URL(page.url()).pathname;
+
+    // Several other settings, then the app's Back at once: the changes go with it.
+    await page.goto(`/video/${task.id}/moments`);
+    await openFromMoments();
+    await page.getByRole('radio', { name: 'One word' }).check();
+    await page.getByText('9:16', { exact: true }).click();
+    await page.getByText('1080p', { exact: true }).click();
+    await page.getByRole('slider', { name: 'Clip end' }).focus();
+    for (let press = 0; press < 3; press++) await page.keyboard.press('ArrowRight');
+    const box = page.getByRole('textbox', { name: 'Transcript of the clip' });
+    await box.fill(`Tomatoes! ${await box.inputValue()}`);
+    const edited = await shown(page);
+    expect(edited).toMatchObject({ template: 'One word', aspect: '9:16', quality: '1080p' });
+    expect(edited.end).not.toBe(exportedWith.end);
+    expect(edited.text).toMatch(/^Tomatoes! /);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.waitForURL((url) => url.pathname === `/video/${task.id}/moments`);
+    await openFromMoments();
+    expect(await shown(page)).toEqual(edited);
+
+    // A reload, and another browser signed in as the same user, open the clip as it was left.
+    await page.reload();
+    expect(await shown(page)).toEqual(edited);
+    const elsewhere = await signedInContext(stage.browser, stage.server.baseUrl, { account });
+    try {
+      const other = await elsewhere.context.newPage();
+      other.setDefaultTimeout(20_000);
+      await other.goto(editorPath);
+      expect(await shown(other)).toEqual(edited);
+    } finally {
+      await elsewhere.context.close();
+    }
+    // Edit again on the export opens exactly what it was made with, and keeps it as the draft.
+    await page.goto(jobPage);
+    await page.getByRole('link', { name: 'Edit again' }).click({ timeout: 180_000 });
+    await page.waitForURL((url) => url.pathname === editorPath && !url.searchParams.has('job'));
+    expect(await shown(page)).toEqual(exportedWith);
+    await saved(page);
+    await page.reload();
+    expect(await shown(page)).toEqual(exportedWith);
+
+    // The server unreachable for saves: leaving asks first, and staying keeps the changes.
+    await page.route('**/api/highlight_moment/draft**', (route) =>
+      route.request().method() === 'PUT' ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await page.getByRole('radio', { name: 'Karaoke' }).check();
+    await expect
+      .poll(() => page.getByTestId('draft-status').first().textContent(), { timeout: 20_000 })
+      .toBe('Changes not saved: trying again');
+    await page.getByRole('button', { name: 'Back' }).click();
+    const ask = page.getByRole('dialog', { name: 'Leave without your latest changes?' });
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Stay' }).click();
+    expect(new URL(page.url()).pathname).toBe(editorPath);
+    expect((await shown(page)).template).toBe('Karaoke');
+    // Back online: the retry saves it.
+    await page.unroute('**/api/highlight_moment/draft**');
+    await saved(page);
+  }, 300_000);
 });

@@ -453,7 +453,7 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
       new RegExp(`^${server.baseUrl}/s/[A-Za-z0-9_-]+\\?clip=1$`),
     );
     expect(await page.getByRole('link', { name: 'Edit again' }).getAttribute('href')).toBe(
-      `/moment/${moment.id}/clip`,
+      `/moment/${moment.id}/clip?job=${jobId}`,
     );
 
     const fileUrl = await download.getAttribute('href');

@@ -17,6 +17,7 @@ import type { VideoSummary } from '../../packages/ai/src/summary/index';
 import {
   endsOnFunctionWord,
   nounPhrases,
+  tagWords,
   isUnsureContentWord,
   LOW_CONFIDENCE,
 } from '../../packages/ai/src/language/index';
@@ -217,4 +218,130 @@ export function keyPointsOnLowConfidence(talk: SpokenMarkedTalk, summary: VideoS
       ),
     )
     .map((point) => point.text);
+}
+
+/** "#BatteryLife" → ["battery", "life"]: a CamelCase tag's words. */
+export const hashtagWords = (tag: string): string[] =>
+  tag
+    .replace(/^#/, '')
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean);
+
+const NOUN_PHRASE_TAGS = new Set(['ADJ', 'NOUN', 'PROPN', 'NUM']);
+
+/**
+ * Whether a hashtag is a noun phrase as the clip says it: its words, found in the clip's text and
+ * tagged there (a word is a noun or a verb by its sentence: "judge" in "do not judge it"), are
+ * adjectives, nouns, names or numbers ending on a noun or name ("of" may join two). A tag whose
+ * words the clip never says in a row is tagged on its own.
+ */
+export function isNounPhraseTag(tag: string, clipText: string): boolean {
+  const words = hashtagWords(tag);
+  if (words.length === 0) return false;
+  const tagged = tagWords(clipText);
+  const lower = tagged.map((word) => word.text.toLowerCase());
+  let at = -1;
+  for (let k = 0; k + words.length <= lower.length && at < 0; k++)
+    if (words.every((word, j) => lower[k + j] === word)) at = k;
+  const tags = (at >= 0 ? tagged.slice(at, at + words.length) : tagWords(words.join(' '))).map(
+    (word) => (word.text.toLowerCase() === 'of' ? 'of' : word.pos),
+  );
+  const last = tags.at(-1);
+  return (
+    (last === 'NOUN' || last === 'PROPN') &&
+    tags.every((t) => NOUN_PHRASE_TAGS.has(t) || t === 'of') &&
+    tags[0] !== 'of'
+  );
+}
+
+/** Filler words the titles drop from what was said ("um", "you know"). */
+const TITLE_FILLERS = new Set(['um', 'umm', 'uh', 'uhh', 'erm', 'hmm']);
+
+/**
+ * Whether a title is whole: at most 60 characters, no ellipsis, and its words are said in the clip
+ * in a row ending where the speaker's words end (a full stop, a comma, a question mark), so it is
+ * a sentence or a clause, not a sentence cut off.
+ */
+export function isWholeTitle(title: string, clipText: string): boolean {
+  if (title.length > 60 || /…|\.\.\./.test(title)) return false;
+  const words = wordTokens(title);
+  if (words.length === 0) return false;
+  const raw = clipText.split(/\s+/).filter(Boolean);
+  const said = raw.map((token) => wordTokens(token).join(' '));
+  for (let k = 0; k < said.length; k++) {
+    let i = k;
+    let j = 0;
+    while (i < said.length && j < words.length) {
+      if (said[i] === '' || TITLE_FILLERS.has(said[i]!)) i++;
+      else if (said[i] === words[j]) {
+        i++;
+        j++;
+      } else if (said[i]!.includes(' ') && said[i]!.split(' ')[0] === words[j]) {
+        // "don't" is one written token and two title words in some spellings.
+        const parts = said[i]!.split(' ');
+        if (parts.every((part, p) => words[j + p] === part)) {
+          j += parts.length;
+          i++;
+        } else break;
+      } else break;
+    }
+    if (j === words.length)
+      return /[.,;:!?…"'”’)\]—–-]$/.test(raw[i - 1] ?? '') || i === raw.length;
+  }
+  return false;
+}
+
+/** Whether the top answer holds every marked answer sentence whole (a quarter second's leeway). */
+export function holdsAnswerSentences(
+  talk: SpokenMarkedTalk,
+  question: SpokenMarkedTalk['questions'][number],
+  top: Span | undefined,
+): boolean {
+  if (!top) return false;
+  return question.sentences.every((i) => {
+    const span = talk.sentenceSpans[i]!;
+    return top.startMs <= span.startMs + 250 && top.endMs >= span.endMs - 250;
+  });
+}
+
+export interface ReadingFigures {
+  hashtags: number;
+  nounPhraseTags: number;
+  titles: number;
+  wholeTitles: number;
+  answers: number;
+  answersHolding: number;
+  /** Moments (and top answers) whose score is not the sum of the points their reasons show. */
+  scoresOffPoints: number;
+  chapters: number;
+  /** Marked topics: the shifts plus the talk's opening topic. */
+  topics: number;
+}
+
+/** What a person reads: hashtags, titles, answers and chapters, by the rules above. */
+export function readingFigures(
+  talk: SpokenMarkedTalk,
+  moments: readonly Moment[],
+  answers: readonly (readonly Moment[])[],
+  summary: VideoSummary,
+): ReadingFigures {
+  const shown = [...moments, ...answers.flatMap((list) => list.slice(0, 1))];
+  const tags = shown.flatMap((m) => m.hashtags.map((tag) => ({ tag, text: m.text })));
+  return {
+    hashtags: tags.length,
+    nounPhraseTags: tags.filter(({ tag, text }) => isNounPhraseTag(tag, text)).length,
+    titles: shown.length,
+    wholeTitles: shown.filter((m) => isWholeTitle(m.title, m.text)).length,
+    answers: talk.questions.length,
+    answersHolding: talk.questions.filter((q, k) => holdsAnswerSentences(talk, q, answers[k]?.[0]))
+      .length,
+    scoresOffPoints: shown.filter(
+      (m) => m.reasons.reduce((sum, reason) => sum + reason.weight, 0) !== m.score,
+    ).length,
+    chapters: summary.chapters.length,
+    topics: 1 + talk.paragraphs.filter((p) => p.shift).length,
+  };
 }

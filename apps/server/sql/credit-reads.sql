@@ -46,6 +46,9 @@ where
 -- CreditReads.assertVideoLength
 -- (no query)
 
+-- CreditReads.assertClipLength
+-- (no query)
+
 -- CreditReads.netCharged
 select
   coalesce(- sum("amount"), 0)::int
@@ -69,13 +72,16 @@ select
   "credit_ledger"."balance_after",
   "credit_ledger"."reason",
   "credit_ledger"."action",
+  "credit_ledger"."cause",
   "credit_ledger"."task_id",
   "credit_ledger"."job_id",
   "credit_ledger"."created_at",
+  "credit_operations"."charge_kind",
   "tasks"."video",
   "jobs"."title"
 from
   "credit_ledger"
+  left join "credit_operations" on "credit_operations"."key" = "credit_ledger"."operation_key"
   left join "tasks" on "tasks"."id" = "credit_ledger"."task_id"
   left join "jobs" on "jobs"."id" = "credit_ledger"."job_id"
 where

@@ -19,6 +19,7 @@ import { registerBillingRoutes, registerCreditRoutes } from './modules/billing/i
 import { registerCaptionRoutes } from './modules/captions/captions.controller.js';
 import { registerExportRoutes } from './modules/exports/exports.controller.js';
 import { registerMomentRoutes } from './modules/moments/moments.controller.js';
+import { registerClipDraftRoutes } from './modules/clip-drafts/clip-drafts.controller.js';
 import { registerNotificationRoutes } from './modules/notifications/notifications.controller.js';
 import { registerSearchRoutes } from './modules/search/index.js';
 import { APP_VERSION, registerSystemRoutes } from './modules/system/system.controller.js';
@@ -144,6 +145,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
   registerTaskRoutes(app, services.tasks);
   registerNotificationRoutes(app, services.notifications);
   registerMomentRoutes(app, services.moments, { storage: services.storage });
+  registerClipDraftRoutes(app, services.clipDrafts);
   registerSearchRoutes(app, services.search);
   registerExportRoutes(app, services.exports);
   registerCaptionRoutes(app, { captions: services.captions, exports: services.exports });

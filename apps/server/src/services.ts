@@ -66,6 +66,8 @@ import { PresenceRegistry, createRealtimeBus, type RealtimeBus } from './realtim
 import { FileUrls, createStorage, loadAppSecret, type Storage } from './storage/index.js';
 import { UsersRepository } from './modules/auth/users.repository.js';
 import { MomentSpans } from './modules/moments/moment-spans.js';
+import { ClipDraftsRepository } from './modules/clip-drafts/clip-drafts.repository.js';
+import { ClipDraftsService } from './modules/clip-drafts/clip-drafts.service.js';
 import { NotesRepository } from './modules/notes/notes.repository.js';
 import { NotesService } from './modules/notes/notes.service.js';
 import { SharesService } from './modules/shares/shares.service.js';
@@ -105,6 +107,8 @@ export interface Services {
   auth: AuthService;
   notifications: NotificationsService;
   moments: MomentsService;
+  /** The clip editor's saved settings per moment. */
+  clipDrafts: ClipDraftsService;
   search: SearchService;
   searchIndexer: SearchIndexer;
   tasks: TasksService;
@@ -360,6 +364,7 @@ function createContent(
   const notes = new NotesService(new NotesRepository(db), summariesRepo, tasksRepo, momentsRepo);
   const clipShares = new ClipSharesService(new ClipSharesRepository(db));
   const shares = new SharesService(summaries, notes, clipShares, moments);
+  const clipDrafts = new ClipDraftsService(db, new ClipDraftsRepository(db));
   const searchRepo = new SearchRepository(db, database.prepared);
   const searchLog = log.child({ component: 'search' });
   const search = new SearchService(
@@ -382,6 +387,7 @@ function createContent(
     summaries,
     notes,
     clipShares,
+    clipDrafts,
     shares,
     search,
     searchIndexer,

@@ -67,6 +67,7 @@ describe.each(DATABASE_TARGETS)('accounts on $name', (target) => {
       'CANVAS_EXPORT',
       'CREDIT',
       'FREE_TOOL_CREDIT',
+      'MAX_CLIP_MINUTES',
       'MAX_VIDEO_MINUTES',
     ]);
   });

@@ -1,13 +1,14 @@
 /**
- * A moment's clip export has a longest span: one export buys a short, not the whole video (which
- * the caption export prices by its length). On PGlite and PostgreSQL, with the fake media tools.
+ * A moment's clip export has a longest span, by plan: one export buys a short, not the whole video
+ * (which the caption export prices by its length). On PGlite and PostgreSQL, with the fake media
+ * tools.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_CLIP_EXPORT_MS } from '@moments/contract';
+import { maxClipExportMs } from '@moments/domain/plans';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs } from '../src/db/schema.js';
+import { jobs, users } from '../src/db/schema.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { entitlementOf } from './support/credits.js';
@@ -27,7 +28,7 @@ describe.each(DATABASE_TARGETS)('the span of a clip export on $name', (target) =
     await t?.close();
   });
 
-  it('refuses a clip longer than the longest, and takes one within it', async (ctx) => {
+  it("refuses a clip longer than the plan's longest, naming it, and takes one within it", async (ctx) => {
     if (skip) return ctx.skip(skip);
     const user = await signUp(t.app, 'whole-video');
     const video = path.join(t.dataDir, 'source.mp4');
@@ -63,8 +64,9 @@ describe.each(DATABASE_TARGETS)('the span of a clip export on $name', (target) =
     const before = await entitlementOf(t.services, user.userId, 'CANVAS_EXPORT');
     const whole = await exportSpan(591_000);
     expect(whole.statusCode).toBe(422);
-    expect(whole.json().code).toBe('INVALID_RANGE');
+    expect(whole.json().code).toBe('CLIP_TOO_LONG');
     expect(whole.json().message).toMatch(/at most 3:00 long .*captions page/);
+    expect(whole.json().details).toMatchObject({ limit_ms: 180_000 });
     expect(
       await t.services.database.db.select().from(jobs).where(eq(jobs.userId, user.userId)),
     ).toHaveLength(0);
@@ -72,7 +74,20 @@ describe.each(DATABASE_TARGETS)('the span of a clip export on $name', (target) =
       before.usage,
     );
 
-    const clip = await exportSpan(Math.min(101_000, MAX_CLIP_EXPORT_MS));
+    // Five minutes: over the free plan's three, within the standard plan's ten.
+    const fiveMinutes = await exportSpan(300_000);
+    expect(fiveMinutes.statusCode).toBe(422);
+    expect(fiveMinutes.json().code).toBe('CLIP_TOO_LONG');
+
+    const clip = await exportSpan(Math.min(101_000, maxClipExportMs('free')));
     expect(clip.statusCode, clip.body).toBe(200);
+
+    await t.services.database.db
+      .update(users)
+      .set({ currentPlan: 'vip_month' })
+      .where(eq(users.id, user.userId));
+    expect(maxClipExportMs('vip_month')).toBeGreaterThanOrEqual(300_000);
+    const paid = await exportSpan(300_000);
+    expect(paid.statusCode, paid.body).toBe(200);
   });
 });

@@ -104,6 +104,11 @@ describe.each(DATABASE_TARGETS)('moments on $name', (target) => {
       expect(moment.type).toBe('video_snippet');
       expect(moment.title.length).toBeGreaterThan(0);
       expect(moment.reasons.length).toBeGreaterThan(0);
+      // The card's number is the sum of the points listed under it, each reason once.
+      expect(moment.reasons.reduce((sum, reason) => sum + reason.weight, 0)).toBe(moment.score);
+      expect(new Set(moment.reasons.map((r) => `${r.kind}${Math.sign(r.weight)}`)).size).toBe(
+        moment.reasons.length,
+      );
     }
     const rank = rankOfPlanted(
       moments.map((m) => ({ startMs: m.start, endMs: m.end })),

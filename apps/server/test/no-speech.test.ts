@@ -1,7 +1,7 @@
 /**
  * A video in which nothing is said has no summary to make, so it is not charged for one: the
- * task's summary stage makes none and says why (its credits go back), and a refresh is refused
- * before any charge. On PGlite and PostgreSQL.
+ * task's summary stage makes none and says why (its credits go back, and the credit history says
+ * it was for want of speech), and a refresh is refused before any charge. On PGlite and PostgreSQL.
  */
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -46,7 +46,38 @@ describe.each(DATABASE_TARGETS)('a video with no speech on $name', (target) => {
       { language: 'en', durationMs: 120_000, segments: [] },
       new AbortController().signal,
     );
-    expect(made).toEqual({ made: false, warnings: [NO_SPEECH_SUMMARY] });
+    expect(made).toEqual({ made: false, heardNothing: true, warnings: [NO_SPEECH_SUMMARY] });
+
+    // The task's summary was charged with it; the summary the stage did not make goes back.
+    const charges = t.services.billing.tasks;
+    const charged = { ...task!, reusesTranscript: false };
+    const quote = await charges.charge(charged, 120_000);
+    expect(quote.summary).toBeGreaterThan(0);
+    await charges.refundUnmadeSummary(charged, made);
+    const history = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/credit/history?page_size=100',
+        headers: user.headers,
+      })
+    ).json().data as {
+      movements: Array<{
+        kind: string;
+        amount: number;
+        charge_kind: string | null;
+        refund_cause: string | null;
+      }>;
+    };
+    const summaryLines = history.movements.filter((m) => m.charge_kind === 'summary');
+    expect(summaryLines.map((m) => [m.kind, m.amount, m.refund_cause]).sort()).toEqual(
+      [
+        ['charge', -quote.summary, null],
+        ['refund', quote.summary, 'no_speech'],
+      ].sort(),
+    );
+    // The run itself was delivered (moments), so it stays charged and says nothing of a refund.
+    const runLines = history.movements.filter((m) => m.charge_kind === 'task-run');
+    expect(runLines.map((m) => m.kind)).toEqual(['charge']);
 
     const ledgerBefore = await db
       .select()

@@ -6218,6 +6218,327 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/highlight_moment/draft': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The clip editor's saved settings of a moment; null while none were saved */
+    get: {
+      parameters: {
+        query: {
+          id: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                moment_id: string;
+                settings: {
+                  /** @enum {string} */
+                  aspect: '9:16' | '1:1' | '4:5' | '16:9' | 'original';
+                  /** @enum {string} */
+                  quality: '720p' | '1080p';
+                  template: string;
+                  /** @enum {string} */
+                  layout: 'auto' | 'speaker' | 'split' | 'fit' | 'slide_speaker' | 'blur_fit';
+                  /** @enum {string} */
+                  caption_display: 'all' | 'source' | 'translate' | 'none';
+                  target_lang: string | null;
+                  start_ms: number;
+                  end_ms: number;
+                  transcript_text: string | null;
+                  /** @enum {string} */
+                  caption_position: 'bottom' | 'middle' | 'top';
+                  /** @enum {string} */
+                  caption_size: 'small' | 'medium' | 'large';
+                  remove_fillers: boolean;
+                };
+                updated_at: number;
+              } | null;
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    /** Save the clip editor's settings of a moment (the editor saves as the user edits) */
+    put: {
+      parameters: {
+        query: {
+          id: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            settings: {
+              /** @enum {string} */
+              aspect: '9:16' | '1:1' | '4:5' | '16:9' | 'original';
+              /** @enum {string} */
+              quality: '720p' | '1080p';
+              template: string & unknown;
+              /** @enum {string} */
+              layout: 'auto' | 'speaker' | 'split' | 'fit' | 'slide_speaker' | 'blur_fit';
+              /** @enum {string} */
+              caption_display: 'all' | 'source' | 'translate' | 'none';
+              target_lang: string | null;
+              start_ms: number;
+              end_ms: number;
+              transcript_text: string | null;
+              /** @enum {string} */
+              caption_position: 'bottom' | 'middle' | 'top';
+              /** @enum {string} */
+              caption_size: 'small' | 'medium' | 'large';
+              remove_fillers: boolean;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                moment_id: string;
+                settings: {
+                  /** @enum {string} */
+                  aspect: '9:16' | '1:1' | '4:5' | '16:9' | 'original';
+                  /** @enum {string} */
+                  quality: '720p' | '1080p';
+                  template: string;
+                  /** @enum {string} */
+                  layout: 'auto' | 'speaker' | 'split' | 'fit' | 'slide_speaker' | 'blur_fit';
+                  /** @enum {string} */
+                  caption_display: 'all' | 'source' | 'translate' | 'none';
+                  target_lang: string | null;
+                  start_ms: number;
+                  end_ms: number;
+                  transcript_text: string | null;
+                  /** @enum {string} */
+                  caption_position: 'bottom' | 'middle' | 'top';
+                  /** @enum {string} */
+                  caption_size: 'small' | 'medium' | 'large';
+                  remove_fillers: boolean;
+                };
+                updated_at: number;
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/p/v1/searchVideos': {
     parameters: {
       query?: never;
@@ -6649,13 +6970,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
         /** @description Too Many Requests: TOO_MANY_RUNNING */
@@ -7106,6 +7427,140 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/job/{id}/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The settings an export was made with, as the clip editor opens them (Edit again); null when the export kept none */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                /** @enum {string} */
+                aspect: '9:16' | '1:1' | '4:5' | '16:9' | 'original';
+                /** @enum {string} */
+                quality: '720p' | '1080p';
+                template: string;
+                /** @enum {string} */
+                layout: 'auto' | 'speaker' | 'split' | 'fit' | 'slide_speaker' | 'blur_fit';
+                /** @enum {string} */
+                caption_display: 'all' | 'source' | 'translate' | 'none';
+                target_lang: string | null;
+                start_ms: number;
+                end_ms: number;
+                transcript_text: string | null;
+                /** @enum {string} */
+                caption_position: 'bottom' | 'middle' | 'top';
+                /** @enum {string} */
+                caption_size: 'small' | 'medium' | 'large';
+                remove_fillers: boolean;
+              } | null;
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/captions/preview': {
     parameters: {
       query?: never;
@@ -7302,13 +7757,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -7594,13 +8049,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
         /** @description Too Many Requests: TOO_MANY_RUNNING */
@@ -7754,13 +8209,13 @@ export interface paths {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -10387,6 +10842,8 @@ export interface paths {
                   balance_after: number | null;
                   reason: string;
                   action: string | null;
+                  charge_kind?: string | null;
+                  refund_cause?: string | null;
                   task_id: string | null;
                   job_id: string | null;
                   work_title: string | null;
@@ -13771,6 +14228,14 @@ export interface components {
       data: null;
       details?: unknown;
     };
+    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE: {
+      /** @enum {string} */
+      code: 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
     Error422_INVALID_INPUT: {
       /** @enum {string} */
       code: 'INVALID_INPUT';
@@ -13795,13 +14260,14 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_TRANSLATION_UNAVAILABLE: {
+    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
       /** @enum {string} */
       code:
         | 'IDEMPOTENCY_KEY_REUSED'
         | 'NOT_A_VIDEO'
         | 'UNKNOWN_TEMPLATE'
         | 'INVALID_RANGE'
+        | 'CLIP_TOO_LONG'
         | 'TRANSLATION_UNAVAILABLE';
       message: string;
       /** @enum {string|null} */
@@ -13824,17 +14290,22 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_TRANSLATION_UNAVAILABLE: {
+    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
       /** @enum {string} */
-      code: 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE' | 'TRANSLATION_UNAVAILABLE';
+      code: 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE' | 'CLIP_TOO_LONG' | 'TRANSLATION_UNAVAILABLE';
       message: string;
       /** @enum {string|null} */
       data: null;
       details?: unknown;
     };
-    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_TRANSLATION_UNAVAILABLE: {
+    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
       /** @enum {string} */
-      code: 'NOT_A_VIDEO' | 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE' | 'TRANSLATION_UNAVAILABLE';
+      code:
+        | 'NOT_A_VIDEO'
+        | 'UNKNOWN_TEMPLATE'
+        | 'INVALID_RANGE'
+        | 'CLIP_TOO_LONG'
+        | 'TRANSLATION_UNAVAILABLE';
       message: string;
       /** @enum {string|null} */
       data: null;

@@ -86,6 +86,10 @@ export const CreditMovement = z.object({
   reason: z.string(),
   /** The plan change action of a plan grant. */
   action: z.string().nullable(),
+  /** What was charged or given back (packages/domain CHARGE_KINDS); null for grants and expiries. */
+  charge_kind: z.string().nullable().optional(),
+  /** Why a refund gave credits back (packages/domain REFUND_CAUSES); null when not said. */
+  refund_cause: z.string().nullable().optional(),
   task_id: z.string().nullable(),
   job_id: z.string().nullable(),
   /** The title of the task or export it belongs to, while it exists. */

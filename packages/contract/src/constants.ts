@@ -168,12 +168,6 @@ export const UPLOAD_URL_PREFIX = 'upload://';
  * The clip length a user prefers for viral moments. `auto` lets the judge choose (15-90 s);
  * the others bound every moment's length (CLIP_LENGTH_RANGES_MS).
  */
-/**
- * The longest span a moment's clip export may have: a clip is a short (a moment of at most 90 s,
- * trimmed wider in the editor). The whole video is a caption export, priced by its length.
- */
-export const MAX_CLIP_EXPORT_MS = 180_000;
-
 export const CLIP_LENGTHS = ['auto', 'under_30', '30_60', '60_90'] as const;
 export type ClipLength = (typeof CLIP_LENGTHS)[number];
 export const CLIP_LENGTH_RANGES_MS: Record<ClipLength, { minMs: number; maxMs: number }> = {

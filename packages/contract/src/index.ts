@@ -6,4 +6,5 @@ export * from './search.js';
 export * from './billing.js';
 export * from './summaries.js';
 export * from './surface.js';
+export * from './drafts.js';
 export * from './mcp.js';

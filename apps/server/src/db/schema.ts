@@ -127,6 +127,8 @@ export const creditLedger = pgTable(
     reason: text('reason').notNull(),
     /** The plan change action (CREATE, Recharge, UPGRADE, ...) for plan grants. */
     action: text('action'),
+    /** Why a refund gave credits back (packages/domain REFUND_CAUSES); null otherwise. */
+    cause: text('cause'),
     /** The work this movement belongs to. */
     taskId: uuid('task_id'),
     jobId: uuid('job_id'),
@@ -694,5 +696,27 @@ export const idempotencyKeys = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.key] }),
     index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * The clip editor's settings of a moment (contract ClipSettings), saved as its owner edits, so
+ * the editor opens the clip as it was left, after a reload and on another device.
+ */
+export const clipDrafts = pgTable(
+  'clip_drafts',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    momentId: uuid('moment_id')
+      .notNull()
+      .references(() => moments.id, { onDelete: 'cascade' }),
+    settings: jsonb('settings').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.momentId] }),
+    index('clip_drafts_moment_idx').on(t.momentId),
   ],
 );

@@ -26,6 +26,8 @@ export interface JsonRouteSpec<
   errors?: readonly ErrorCode[];
   /** Other route settings, e.g. a rate limit. */
   config?: Record<string, unknown>;
+  /** The largest body this route reads, in bytes (the app's own limit otherwise); more is 413. */
+  bodyLimit?: number;
   /**
    * The route starts paid work: it takes an Idempotency-Key header, and a repeat with the same
    * key answers the first reply instead of running (and charging) again (http/idempotency.ts).
@@ -84,6 +86,7 @@ export function jsonRoutes(app: App, tags: string[]) {
       url,
       ...(preHandler.length && { preHandler }),
       ...(config && { config }),
+      ...(spec.bodyLimit && { bodyLimit: spec.bodyLimit }),
       schema,
       handler: async (request, reply) => {
         const data = await handler({

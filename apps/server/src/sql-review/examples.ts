@@ -3,6 +3,7 @@ import { UsersRepository } from '../modules/auth/users.repository.js';
 import { BillingRepository } from '../modules/billing/billing.repository.js';
 import { CreditReads } from '../modules/billing/ledger/credit-reads.js';
 import { LedgerRepository } from '../modules/billing/ledger/ledger.repository.js';
+import { ClipDraftsRepository } from '../modules/clip-drafts/clip-drafts.repository.js';
 import { ExportsRepository } from '../modules/exports/exports.repository.js';
 import { MediaAnalysesRepository } from '../modules/exports/media-analyses.repository.js';
 import { IdempotencyKeysRepository } from '../modules/idempotency/idempotency-keys.repository.js';
@@ -300,6 +301,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     spendable: (r) => r.spendable(USER, 'credits'),
     assertCanSpend: (r) => r.assertCanSpend(USER, 'credits', 10),
     assertVideoLength: (r) => r.assertVideoLength('free', 60_000),
+    assertClipLength: (r) => r.assertClipLength('free', 60_000),
     netCharged: (r) => r.netCharged({ taskId: TASK }),
     history: (r) => r.history(USER, 1, 20),
   }),
@@ -435,5 +437,23 @@ export const QUERY_SOURCES: QuerySource[] = [
         thumbnailKey: 'users/u/uploads/x/thumbnail.jpg',
       }),
     findOwned: (r) => r.findOwned(USER, USER),
+  }),
+  source('clip-drafts.repository', 'ClipDraftsRepository', (db) => new ClipDraftsRepository(db), {
+    find: (r) => r.find(USER, MOMENT),
+    save: (r) =>
+      r.save(USER, MOMENT, {
+        aspect: '1:1',
+        quality: '720p',
+        template: 'one_word',
+        layout: 'auto',
+        caption_display: 'source',
+        target_lang: null,
+        start_ms: 0,
+        end_ms: 30_000,
+        transcript_text: null,
+        caption_position: 'bottom',
+        caption_size: 'medium',
+        remove_fillers: false,
+      }),
   }),
 ];

@@ -56,6 +56,8 @@ export interface ApiRequestOptions {
   /** Adds SUPPRESS_ERROR_HEADER: the caller shows its own message. */
   suppressErrorDialog?: boolean;
   signal?: AbortSignal;
+  /** The request may outlive the page (sent while it unloads); its body must stay small. */
+  keepalive?: boolean;
   /**
    * The call starts paid work: it carries an Idempotency-Key, one per user intent. The retries
    * of one call (after a network failure) and an identical call sent while it is still
@@ -122,6 +124,7 @@ async function sendOnce<T>(path: string, options: ApiRequestOptions, suppressed:
       body,
       credentials: 'include',
       signal: options.signal,
+      ...(options.keepalive && { keepalive: true }),
     });
   } catch (cause) {
     if (options.signal?.aborted) throw cause;

@@ -32,13 +32,9 @@ import { topBarVideoOf } from '../moments/useVideoTopBar';
 import { useTask } from '../tasks/useTasks';
 import { loginRedirectHref } from '../routing/paths';
 import { useClipShare, useJob } from './api';
+import { editPathOf } from './paths';
 import { t } from '../messages/catalogue';
 import { JOB_TYPE_LABELS, JobStatusBadge } from './JobStatusBadge';
-
-/** Where to fix an export: its moment's editor, or the tasks list for whole-video caption exports. */
-export function editPathOf(job: Pick<Job, 'moment_id'>): string {
-  return job.moment_id ? `/moment/${job.moment_id}/clip` : '/library/videoTasks';
-}
 
 /**
  * /job/{jobId}: an export's progress, then its video with download and share (a route

@@ -72,4 +72,38 @@ describe("the web's words for the domain's codes", () => {
     expect(web.mailCategoryLabel('billing', 'x')).toBe('Receipts and plan changes');
     expect(web.mailCategoryLabel('digest', 'Weekly digest')).toBe('Weekly digest');
   });
+
+  it('says in words what a credit movement was: the work charged, or why it went back', () => {
+    const line = (
+      kind: 'charge' | 'refund' | 'grant',
+      charge_kind: string | null,
+      refund_cause: string | null = null,
+    ) => web.creditMovementText({ kind, charge_kind, refund_cause, reason: 'Refund: Summary' });
+    expect(line('charge', 'summary')).toBe('Summary');
+    expect(line('refund', 'summary', 'no_speech')).toBe(
+      'Summary given back: the video has no speech, so there was nothing to summarise',
+    );
+    expect(line('refund', 'task-run', 'failed')).toBe(
+      'Viral moments given back: it failed, so it cost nothing',
+    );
+    expect(line('refund', 'export', 'deleted')).toBe(
+      'Clip export given back: deleted before it was finished',
+    );
+    expect(line('refund', 'summary-refresh', 'not_made')).toBe(
+      'Summary refresh given back: no summary could be made',
+    );
+    // Older refunds kept no cause; no line shows a code.
+    expect(line('refund', 'question')).toBe('Question given back');
+    expect(line('refund', 'question', 'SOMETHING_NEW')).toBe('Question given back');
+    for (const kind of plans.CHARGE_KINDS) {
+      for (const cause of [...plans.REFUND_CAUSES, null]) {
+        const text = line('refund', kind, cause);
+        expect(text).not.toMatch(/[a-z]+[-_][a-z]+|domain\./);
+      }
+    }
+    // Plan grants keep the server's line (it names the plan).
+    expect(
+      web.creditMovementText({ kind: 'grant', charge_kind: null, reason: 'Pro (monthly)' }),
+    ).toBe('Pro (monthly)');
+  });
 });

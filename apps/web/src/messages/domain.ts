@@ -7,7 +7,7 @@ import {
   type PricingItem,
   type SurveyError,
 } from '@moments/domain/plans';
-import type { Tier } from '@moments/contract';
+import type { CreditMovement, Tier } from '@moments/contract';
 import type { PasswordProblem } from '@moments/domain/password';
 import { MESSAGES, t, type MessageKey } from './catalogue';
 
@@ -56,7 +56,8 @@ export function apiErrorText(code: string, serverMessage: string): string {
   return textOf(`domain.apiError.${code}`) ?? serverMessage;
 }
 
-const textOf = (key: string) => (key in MESSAGES ? t(key as MessageKey) : undefined);
+const textOf = (key: string, values?: Record<string, string | number>) =>
+  key in MESSAGES ? t(key as MessageKey, values) : undefined;
 
 /** "just now", "3 days ago". */
 export function formatRelativeTime(thenMs: number, nowMs: number = Date.now()): string {
@@ -77,4 +78,21 @@ export function formatWait(seconds: number): string {
 export function formatViewCount(count: number): string {
   const { value, scale } = viewCountParts(count);
   return scale ? t(`domain.count.${scale}`, { value }) : value;
+}
+
+/**
+ * A credit history line in words: what was charged, or what went back and why; the server's own
+ * line for grants, expiries and kinds of work this web does not know.
+ */
+export function creditMovementText(
+  movement: Pick<CreditMovement, 'kind' | 'reason' | 'charge_kind' | 'refund_cause'>,
+): string {
+  const work = movement.charge_kind ? textOf(`domain.chargeKind.${movement.charge_kind}`) : null;
+  if (!work) return movement.reason;
+  if (movement.kind === 'charge') return work;
+  if (movement.kind !== 'refund') return movement.reason;
+  return (
+    textOf(`domain.refund.${movement.refund_cause ?? 'unsaid'}`, { work }) ??
+    t('domain.refund.unsaid', { work })
+  );
 }

@@ -142,7 +142,7 @@ export function MomentCard({
           </UnstyledButton>
           <Collapse expanded={showReasons}>
             <Box pt="xs">
-              <MomentReasons reasons={moment.reasons} />
+              <MomentReasons moment={moment} />
             </Box>
           </Collapse>
         </Box>

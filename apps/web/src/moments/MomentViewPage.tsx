@@ -175,7 +175,7 @@ function MomentDetails({ moment, visitor }: { moment: MomentView; visitor: boole
                 <Title order={2} size="h5" mb="sm">
                   {isSearch ? t('moments.why.search') : t('moments.why.viral')}
                 </Title>
-                <MomentReasons reasons={moment.reasons} />
+                <MomentReasons moment={moment} />
               </Card>
             )}
             {moment.transcript && (

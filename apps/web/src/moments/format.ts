@@ -1,4 +1,6 @@
+import type { Moment } from '@moments/contract';
 import { formatDuration } from '@moments/domain/format';
+import { scoreBreakdown } from '@moments/domain/scores';
 import { t } from '../messages/catalogue';
 
 /** "1:05 – 1:40" for a moment's span in milliseconds. */
@@ -31,11 +33,51 @@ const REASON_LABELS: Record<string, string> = {
   audience: t('moments.reason.audience'),
   relevance: t('moments.reason.relevance'),
   judge: t('moments.reason.judge'),
+  story: t('moments.reason.story'),
+  whole: t('moments.reason.whole'),
+  penalty: t('moments.reason.penalty'),
 };
 
 /** A reader's label for a reason kind (spec: the hook, payoff, emotion, pace, quotability, topic). */
 export function reasonLabel(kind: string): string {
   return REASON_LABELS[kind] ?? kind.charAt(0).toUpperCase() + kind.slice(1);
+}
+
+/** One line under a moment's score: what it is, why, and what it adds ("+21 pts", "87% match"). */
+export interface ShownReason {
+  kind: string;
+  label: string;
+  detail: string;
+  weight: number;
+  amount: string;
+}
+
+/**
+ * A moment's score and the reasons shown under it, from the domain's one rule: each reason once,
+ * in whole points that add up to the score shown. A question's answer has its own scale: its
+ * relevance, as a match out of 100.
+ */
+export function shownBreakdown(moment: Pick<Moment, 'score' | 'reasons' | 'type'>): {
+  score: number;
+  reasons: ShownReason[];
+  total: string | undefined;
+} {
+  const { score, parts } = scoreBreakdown(moment.reasons, moment.score);
+  const relevance = moment.type === 'search_snippet';
+  return {
+    score,
+    reasons: parts.map((part) => ({
+      ...part,
+      label: reasonLabel(part.kind),
+      amount:
+        relevance && part.kind === 'relevance'
+          ? t('moments.reason.match', { percent: part.weight })
+          : t('moments.reason.points', {
+              points: `${part.weight >= 0 ? '+' : '−'}${Math.abs(part.weight)}`,
+            }),
+    })),
+    total: relevance || parts.length < 2 ? undefined : t('moments.reason.total', { score }),
+  };
 }
 
 /** The absolute address of an in-app path, for copying a share link. */

@@ -2,6 +2,7 @@ import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { Notification } from '@moments/contract';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { editPathOf } from '../jobs/paths';
 import { fetchJob } from './api';
 import { describeNotification } from './describe';
 import { showNotificationDialog, useNotificationDialog } from './dialogStore';
@@ -33,8 +34,9 @@ export function NotificationDialog() {
       // Unreadable job: fall back to the notification's own moment id below.
       const job = await fetchJob(data.job_id).catch(() => null);
       setBusy(false);
-      const momentId = job?.moment_id ?? data.moment_id;
-      if (momentId) void navigate(`/moment/${momentId}/clip`);
+      // The failed export's own settings open, so the user fixes what was exported.
+      if (job?.moment_id) void navigate(editPathOf(job));
+      else if (data.moment_id) void navigate(`/moment/${data.moment_id}/clip`);
     }
     close();
   };

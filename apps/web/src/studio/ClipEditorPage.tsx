@@ -1,8 +1,15 @@
 import { Group, Paper, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import type { ExportLayout, ExportQuality, MomentView, Task, Transcript } from '@moments/contract';
+import type {
+  ClipSettings,
+  ExportLayout,
+  ExportQuality,
+  MomentView,
+  Task,
+  Transcript,
+} from '@moments/contract';
 import { useMemo, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { exportAllowanceText } from '../account/plan';
 import { useSession } from '../account/session';
 import { useTopBarVideo, type TopBarVideo } from '../layout/topBarVideo';
@@ -10,32 +17,31 @@ import {
   exportTypeOf,
   framingOptionsOf,
   useCaptionPreview,
+  useClipDraft,
   useClipFraming,
   useClipMoment,
   useClipTask,
+  useExportSettings,
   useKeepLayout,
   useStartExport,
   useTranscript,
-  type ClipOptions,
 } from './api';
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreviewPlayer';
 import { CaptionStyleFields } from './CaptionStyleFields';
 import { ClipTextPanel } from './ClipTextPanel';
 import { FramingNote } from './FramingNote';
 import { TrimTimeline } from './TrimTimeline';
-import { exportFrameSize, type ClipAspect } from './frame';
+import { exportFrameSize } from './frame';
 import { CLIP_ASPECT_OPTIONS } from './options';
 import { flattenWords, neighbourhoodOf, snapTrim, spanText, type Span } from './trim';
 import { LabelledSegments } from './LabelledSegments';
 import { EditorShell, EditorSubtitle, PreviewError, SettingsPanel } from './editor/EditorShell';
 import { EditorLoadFailed, EditorLoading, SourceVideoGone } from './editor/EditorStates';
 import { ExportButton } from './editor/ExportButton';
-import {
-  apiErrorOf,
-  framingFor,
-  PREVIEW_DEBOUNCE_MS,
-  useCaptionStyle,
-} from './editor/useCaptionStyle';
+import { DraftStatusLine, LeaveUnsavedDialog } from './editor/DraftStatus';
+import { useDraftAutosave, useLeaveGuard } from './editor/useDraftAutosave';
+import { useClipSettings } from './editor/useClipSettings';
+import { apiErrorOf, framingFor, PREVIEW_DEBOUNCE_MS } from './editor/useCaptionStyle';
 import { t } from '../messages/catalogue';
 
 /** How the clip is framed; `auto` lets each stretch of the footage decide. */
@@ -51,12 +57,18 @@ const QUALITIES: ExportQuality[] = ['720p', '1080p'];
 /** /moment/{momentId}/clip: trim, frame and caption a moment, preview it, export it. */
 export default function ClipEditorPage() {
   const { momentId = '' } = useParams();
+  // "Edit again" on an export opens the settings that export was made with.
+  const [params] = useSearchParams();
+  const jobId = params.get('job');
   const moment = useClipMoment(momentId);
   const taskId = moment.data?.task_id;
   const task = useClipTask(taskId);
   const transcript = useTranscript(taskId);
+  const draft = useClipDraft(momentId);
+  const exported = useExportSettings(jobId);
 
-  const failed = moment.error ?? task.error ?? transcript.error;
+  // An export that is gone (deleted since) opens the clip as its draft has it.
+  const failed = moment.error ?? task.error ?? transcript.error ?? draft.error;
   if (failed) {
     return (
       <EditorLoadFailed
@@ -69,11 +81,25 @@ export default function ClipEditorPage() {
       />
     );
   }
-  if (!moment.data || !task.data || !transcript.data) {
+  if (
+    !moment.data ||
+    !task.data ||
+    !transcript.data ||
+    draft.data === undefined ||
+    (jobId && exported.data === undefined && !exported.error)
+  ) {
     return <EditorLoading label={t('studio.loading')} />;
   }
   return (
-    <ClipEditor key={momentId} moment={moment.data} task={task.data} transcript={transcript.data} />
+    <ClipEditor
+      // One editor per moment: dropping `job` from the address once opened keeps this one.
+      key={momentId}
+      moment={moment.data}
+      task={task.data}
+      transcript={transcript.data}
+      saved={draft.data?.settings ?? null}
+      opened={(jobId && exported.data) || null}
+    />
   );
 }
 
@@ -98,10 +124,16 @@ function ClipEditor({
   moment,
   task,
   transcript,
+  saved,
+  opened,
 }: {
   moment: MomentView;
   task: Task;
   transcript: Transcript;
+  /** The clip's draft as the user last left it, if any. */
+  saved: ClipSettings | null;
+  /** The settings of the export being edited again, if any (they replace the draft). */
+  opened: ClipSettings | null;
 }) {
   const navigate = useNavigate();
   const { user } = useSession();
@@ -119,38 +151,29 @@ function ClipEditor({
       }),
     [moment.start, moment.end, words],
   );
-  const range = useMemo(() => neighbourhoodOf(momentSpan, videoMs), [momentSpan, videoMs]);
-
-  const [trim, setTrim] = useState<Span>(momentSpan);
-  const [aspect, setAspect] = useState<ClipAspect>('9:16');
-  // The layout kept with the clip (its older name `blur_fit` is `fit`).
-  const [layout, setLayout] = useState<ExportLayout>(
-    moment.layout === 'blur_fit' ? 'fit' : (moment.layout ?? 'auto'),
+  const clip = useClipSettings({ moment, task, momentSpan, saved, opened });
+  const { first, settings, options, style, trim, setTrim, aspect, setAspect, layout } = clip;
+  const { quality, setQuality, editedText, setEditedText } = clip;
+  // The trim's room reaches a restored trim wider than the moment's own neighbourhood.
+  const range = useMemo(
+    () =>
+      neighbourhoodOf(
+        {
+          start: Math.min(momentSpan.start, first.start_ms),
+          end: Math.max(momentSpan.end, first.end_ms),
+        },
+        videoMs,
+      ),
+    [momentSpan, videoMs, first.start_ms, first.end_ms],
   );
   const keepLayout = useKeepLayout(moment.id);
   const chooseLayout = (next: ExportLayout) => {
-    setLayout(next);
+    clip.setLayout(next);
     keepLayout.mutate(next);
   };
-  const [quality, setQuality] = useState<ExportQuality>('1080p');
-  const style = useCaptionStyle(task.caption_display, task.target_lang);
-  const [editedText, setEditedText] = useState<string | null>(null);
   const [textReset, setTextReset] = useState(false);
-
-  const options = useMemo<ClipOptions>(
-    () => ({
-      aspect,
-      quality,
-      template: style.template,
-      layout,
-      caption_display: style.display,
-      target_lang: style.translateTo,
-      transcript_text: editedText ?? undefined,
-      start_ms: trim.start,
-      end_ms: trim.end,
-    }),
-    [aspect, quality, style.template, layout, style.display, style.translateTo, editedText, trim],
-  );
+  const draft = useDraftAutosave(moment.id, settings, clip.held);
+  const leave = useLeaveGuard(moment.id, settings, draft);
   const [debouncedOptions] = useDebouncedValue(options, PREVIEW_DEBOUNCE_MS);
   const framingOptions = useMemo(() => framingOptionsOf(debouncedOptions), [debouncedOptions]);
   const framing = useClipFraming(moment.id, framingOptions);
@@ -207,7 +230,12 @@ function ClipEditor({
           {t('studio.subtitle', { video: moment.video.title })}
         </EditorSubtitle>
       }
-      actions={<Group visibleFrom="sm">{exportButton}</Group>}
+      actions={
+        <Group visibleFrom="sm" wrap="nowrap">
+          <DraftStatusLine status={draft.status} />
+          {exportButton}
+        </Group>
+      }
       exportError={startExport.error}
       preview={
         <>
@@ -276,7 +304,13 @@ function ClipEditor({
         onUndo={() => setEditedText(null)}
       />
 
-      <Group justify="flex-end">{exportButton}</Group>
+      <Group justify="flex-end">
+        <Group hiddenFrom="sm">
+          <DraftStatusLine status={draft.status} />
+        </Group>
+        {exportButton}
+      </Group>
+      <LeaveUnsavedDialog opened={leave.asking} onStay={leave.stay} onLeave={leave.leave} />
     </EditorShell>
   );
 }

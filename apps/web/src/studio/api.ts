@@ -2,6 +2,8 @@ import { USER_INFO_QUERY_KEY } from '../account/session';
 import type {
   CaptionPreview,
   CaptionTemplate,
+  ClipDraft,
+  ClipSettings,
   ClipFraming,
   ExportLayout,
   ExportOptions,
@@ -28,6 +30,9 @@ export type ClipOptions = Pick<
   | 'caption_display'
   | 'target_lang'
   | 'transcript_text'
+  | 'caption_position'
+  | 'caption_size'
+  | 'remove_fillers'
 > & { start_ms: number; end_ms: number };
 
 const studioKeys = {
@@ -35,6 +40,8 @@ const studioKeys = {
   task: (id: string) => ['tasks', 'detail', id] as const,
   transcript: (taskId: string) => ['tasks', 'transcript', taskId] as const,
   templates: ['captions', 'templates'] as const,
+  draft: (momentId: string) => ['moments', 'draft', momentId] as const,
+  jobSettings: (jobId: string) => ['jobs', 'settings', jobId] as const,
   preview: (momentId: string, options: ClipOptions, background: string) =>
     ['captions', 'preview', momentId, options, background] as const,
   framing: (momentId: string, options: FramingOptions) =>
@@ -186,4 +193,49 @@ export function useStartExport() {
       void queryClient.invalidateQueries({ queryKey: USER_INFO_QUERY_KEY });
     },
   });
+}
+
+/**
+ * The clip's settings as the user last left them (saved by the editor as it edits), or null.
+ * Always read afresh: another tab or device may have changed them since.
+ */
+export function useClipDraft(momentId: string) {
+  return useQuery({
+    queryKey: studioKeys.draft(momentId),
+    queryFn: () =>
+      api.get<ClipDraft | null>('/api/highlight_moment/draft', { query: { id: momentId } }),
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/** What an export was made with ("Edit again" opens exactly these); disabled without a job. */
+export function useExportSettings(jobId: string | null) {
+  return useQuery({
+    queryKey: studioKeys.jobSettings(jobId ?? ''),
+    queryFn: () =>
+      api.get<ClipSettings | null>(`/api/job/${encodeURIComponent(jobId!)}/settings`, {
+        suppressErrorDialog: true,
+      }),
+    enabled: !!jobId,
+    staleTime: Infinity,
+    // A deleted export is not found: the editor opens the clip's draft instead, at once.
+    retry: false,
+  });
+}
+
+/**
+ * Saves the clip's settings as its draft. No global dialog: the editor says itself whether its
+ * changes are saved. `keepalive` lets the request outlive the page (sent as it unloads).
+ */
+export function saveClipDraft(
+  momentId: string,
+  settings: ClipSettings,
+  options: { keepalive?: boolean } = {},
+) {
+  return api.put<ClipDraft>(
+    '/api/highlight_moment/draft',
+    { settings },
+    { query: { id: momentId }, suppressErrorDialog: true, keepalive: options.keepalive },
+  );
 }

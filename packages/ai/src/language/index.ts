@@ -17,4 +17,10 @@ export {
   lowConfidenceForms,
   type ScoredWord,
 } from './confidence';
-export { hashtagOf, keyphrases, type Keyphrase, type KeyphraseOptions } from './keyphrases';
+export {
+  hashtagOf,
+  keyphrases,
+  lexicalKeyphrases,
+  type Keyphrase,
+  type KeyphraseOptions,
+} from './keyphrases';

@@ -18,6 +18,8 @@ export interface Keyphrase {
   stems: string[];
   /** How often the passage uses the phrase's head noun. */
   count: number;
+  /** Each word's part of speech (NOUN, PROPN, ADJ, NUM, ADP for "of"). */
+  tags: string[];
   score: number;
 }
 
@@ -51,6 +53,7 @@ function candidates(texts: readonly string[], options: KeyphraseOptions): Keyphr
       head: phrase.head,
       stems: words.map(stem),
       count: headCounts.get(phrase.head) ?? 1,
+      tags: phrase.words.map((word) => word.pos),
       score: 0,
     });
   }
@@ -75,34 +78,15 @@ function lexicalScores(phrases: Keyphrase[], elsewhere: readonly string[]): numb
 const overlapOf = (a: Keyphrase, b: Keyphrase) =>
   a.stems.filter((s) => b.stems.includes(s)).length / Math.min(a.stems.length, b.stems.length);
 
-/**
- * The passage's keyphrases, best first. With an embedder, relevance is the phrase's similarity to
- * the passage's meaning (`centre`, or the texts embedded as one), mixed with its lexical weight.
- */
-export async function keyphrases(
-  texts: readonly string[],
-  options: KeyphraseOptions & { embedder?: SentenceEmbedder | null; centre?: Float32Array } = {},
-): Promise<Keyphrase[]> {
-  const phrases = candidates(texts, options);
-  if (!phrases.length) return [];
-  const lexical = lexicalScores(phrases, options.elsewhere ?? []);
-  const topLexical = Math.max(...lexical) || 1;
-  let vectors: Float32Array[] | undefined;
-  if (options.embedder) {
-    vectors = await options.embedder.embed(phrases.map((phrase) => phrase.text));
-    const centre = options.centre ?? (await options.embedder.embed([texts.join(' ')]))[0]!;
-    phrases.forEach((phrase, i) => {
-      phrase.score = 0.6 * cosine(vectors![i]!, centre) + 0.4 * (lexical[i]! / topLexical);
-    });
-  } else {
-    phrases.forEach((phrase, i) => (phrase.score = lexical[i]! / topLexical));
-  }
+/** Picks the best `limit` phrases, each unlike those before (maximal marginal relevance). */
+function pickPhrases(
+  phrases: Keyphrase[],
+  options: KeyphraseOptions,
+  similarity: (a: number, b: number) => number,
+): Keyphrase[] {
   // Unsure words go last, used only when nothing clean is left.
   const low = options.lowConfidence ?? new Set<string>();
   for (const phrase of phrases) if (featuresLowConfidence(phrase.text, low)) phrase.score -= 2;
-  const similarity = vectors
-    ? (a: number, b: number) => cosine(vectors![a]!, vectors![b]!)
-    : (a: number, b: number) => overlapOf(phrases[a]!, phrases[b]!);
   return pickDiverse(
     phrases.map((_, i) => i),
     {
@@ -114,6 +98,40 @@ export async function keyphrases(
       excludes: (i, j) => overlapOf(phrases[i]!, phrases[j]!) > 0,
     },
   ).map((i) => phrases[i]!);
+}
+
+/** The passage's keyphrases by words alone (how often and distinctively it uses them), best first. */
+export function lexicalKeyphrases(
+  texts: readonly string[],
+  options: KeyphraseOptions = {},
+): Keyphrase[] {
+  const phrases = candidates(texts, options);
+  if (!phrases.length) return [];
+  const lexical = lexicalScores(phrases, options.elsewhere ?? []);
+  const topLexical = Math.max(...lexical) || 1;
+  phrases.forEach((phrase, i) => (phrase.score = lexical[i]! / topLexical));
+  return pickPhrases(phrases, options, (a, b) => overlapOf(phrases[a]!, phrases[b]!));
+}
+
+/**
+ * The passage's keyphrases, best first. With an embedder, relevance is the phrase's similarity to
+ * the passage's meaning (`centre`, or the texts embedded as one), mixed with its lexical weight.
+ */
+export async function keyphrases(
+  texts: readonly string[],
+  options: KeyphraseOptions & { embedder?: SentenceEmbedder | null; centre?: Float32Array } = {},
+): Promise<Keyphrase[]> {
+  if (!options.embedder) return lexicalKeyphrases(texts, options);
+  const phrases = candidates(texts, options);
+  if (!phrases.length) return [];
+  const lexical = lexicalScores(phrases, options.elsewhere ?? []);
+  const topLexical = Math.max(...lexical) || 1;
+  const vectors = await options.embedder.embed(phrases.map((phrase) => phrase.text));
+  const centre = options.centre ?? (await options.embedder.embed([texts.join(' ')]))[0]!;
+  phrases.forEach((phrase, i) => {
+    phrase.score = 0.6 * cosine(vectors[i]!, centre) + 0.4 * (lexical[i]! / topLexical);
+  });
+  return pickPhrases(phrases, options, (a, b) => cosine(vectors[a]!, vectors[b]!));
 }
 
 /** "#BatteryLife" from "battery life"; undefined when nothing of a tag is left. */

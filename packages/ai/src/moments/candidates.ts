@@ -1,6 +1,7 @@
+import { scoreBreakdown } from '@moments/domain/scores';
 import { rankedScore, scoreSpan, type ScoringContext, type SpanScore } from './scoring';
 import { extractiveDescription, extractiveTitle, hashtagsFor } from './titles';
-import type { Moment } from './types';
+import type { Moment, MomentReason } from './types';
 
 export interface SpanCandidate {
   first: number;
@@ -36,6 +37,15 @@ function breathingRoom(
   };
 }
 
+/** The score and its reasons as shown: each reason once, whole points adding up to the score. */
+export function settledScore(
+  score: number,
+  reasons: readonly MomentReason[],
+): { score: number; reasons: MomentReason[] } {
+  const breakdown = scoreBreakdown(reasons, score);
+  return { score: breakdown.score, reasons: breakdown.parts as MomentReason[] };
+}
+
 export function momentFromSpan(
   context: ScoringContext,
   first: number,
@@ -47,8 +57,8 @@ export function momentFromSpan(
   return {
     startMs,
     endMs,
-    score: scored.score,
-    reasons: scored.reasons,
+    // What the card shows: the reasons, each once, in points that add up to the score.
+    ...settledScore(scored.score, scored.reasons),
     title: extractiveTitle(context, spanSentences),
     description: extractiveDescription(spanSentences),
     hashtags: hashtagsFor(spanSentences, scored.salientTerms),

@@ -60,6 +60,8 @@ const HOUSEKEEPING =
 /** Saying something personal out loud for the first time, or owning up to it. */
 const EMOTIONAL_DISCLOSURE =
   /\b(confess\w*|admit\w*|broke my heart|i'll never forget|i will never forget|changed my life)\b/;
+/** How much each cue counts towards a sentence's interest (`interest`). */
+const CUE_WEIGHTS = { statistic: 0.9, contrast: 0.7, advice: 0.85, story: 0.85, emotion: 0.8 };
 const DANGLING_START =
   /^(?:and|but|or|so|because|then|also|which|plus|however|anyway|this|that|these|those|it|they|he|she|there)\b/;
 
@@ -147,11 +149,11 @@ export interface JudgedCandidate extends SpanCandidate {
 export function interest(c: SentenceCues): number {
   return clamp01(
     Math.max(
-      c.statistic * 0.9,
-      c.contrast * 0.7,
-      c.advice * 0.85,
-      c.story * 0.85,
-      c.emotion * 0.8,
+      c.statistic * CUE_WEIGHTS.statistic,
+      c.contrast * CUE_WEIGHTS.contrast,
+      c.advice * CUE_WEIGHTS.advice,
+      c.story * CUE_WEIGHTS.story,
+      c.emotion * CUE_WEIGHTS.emotion,
     ) +
       0.15 * (c.statistic + c.contrast + c.advice + c.story + c.emotion - 1),
   );
@@ -165,6 +167,36 @@ export function interest(c: SentenceCues): number {
 function calibrated(points: number): number {
   // The raw points of a typical highlight's edge land on the edge of the strong band.
   return Math.round(Math.max(0, Math.min(100, SCORE_BANDS.high + (points - 62) * 1.6)));
+}
+
+/**
+ * The score as the reasons show it: the signals share the score the span would have without its
+ * penalties; each penalty (a factor on the points) takes its part, by how hard it bites, of what
+ * they cost together. The reasons add up to `judgeScore`.
+ */
+function scoreReasons(
+  gains: readonly MomentReason[],
+  penalties: readonly (readonly [number, string])[],
+  judgeScore: number,
+): MomentReason[] {
+  const unpenalisedPoints = gains.reduce((sum, gain) => sum + gain.weight, 0);
+  const unpenalised = calibrated(unpenalisedPoints);
+  const lost = unpenalised - judgeScore;
+  const bites = penalties.map(([factor]) => -Math.log(Math.max(1e-6, factor)));
+  const bitten = bites.reduce((a, b) => a + b, 0);
+  return [
+    ...gains
+      .filter((gain) => gain.weight > 0)
+      .map((gain) => ({
+        ...gain,
+        weight: unpenalisedPoints > 0 ? (gain.weight * unpenalised) / unpenalisedPoints : 0,
+      })),
+    ...penalties.flatMap(([, detail], k) =>
+      bitten > 0 && lost > 0 && bites[k]! > 0
+        ? [{ kind: 'penalty' as const, detail, weight: (-lost * bites[k]!) / bitten }]
+        : [],
+    ),
+  ];
 }
 
 /** Judges each candidate span; `rank` becomes the judge's score so the usual selection applies. */
@@ -209,64 +241,72 @@ export function judgeSpans(
       ...span.map((c, k) => c.housekeeping * (k < 2 || k >= n - 2 ? 1 : 0.7)),
     );
     const dangling = span[0]?.dangling === true && before < 0.5;
-    let points = 100 * (0.45 * peak + 0.25 * mean + 0.2 * whole + 0.1 * topical);
-    points *= 0.65 + 0.35 * whole;
-    // A long pause or topic change inside the span means two thoughts in one clip.
-    const inner = context.breakAfter.slice(candidate.first, candidate.last);
-    const split = inner.length ? Math.max(...inner) : 0;
-    points *= 1 - 0.3 * split;
+    // What each signal adds before the penalties: the cue part (peak and mean interest) shared by
+    // the cues in proportion to how strongly the span shows them.
+    const cueShare = 100 * (0.45 * peak + 0.25 * mean);
+    const cueKinds: [keyof typeof CUE_WEIGHTS, MomentReason['kind'], string][] = [
+      ['statistic', 'hook', 'It gives a striking number'],
+      ['contrast', 'quotability', 'It turns on a contrast or a surprise'],
+      ['advice', 'payoff', 'It gives clear, usable advice'],
+      ['story', 'story', 'It tells a personal story'],
+      ['emotion', 'emotion', 'It carries real feeling'],
+    ];
+    const cueStrength = cueKinds.map(
+      ([key]) => Math.max(key === 'story' ? arc : 0, best(key)) * CUE_WEIGHTS[key],
+    );
+    const strengthSum = cueStrength.reduce((a, b) => a + b, 0);
+    let gains: MomentReason[] = [
+      ...cueKinds.map(([, kind, detail], k) => ({
+        kind,
+        detail,
+        weight: strengthSum > 0 ? (cueShare * cueStrength[k]!) / strengthSum : 0,
+      })),
+      {
+        kind: 'whole',
+        detail: 'It is a whole thought, from one pause to the next',
+        weight: 100 * 0.2 * whole + (strengthSum > 0 ? 0 : cueShare),
+      },
+      { kind: 'salience', detail: 'It is about the main topic of the video', weight: 10 * topical },
+    ];
     let audienceReach = 0;
     if (context.persona) {
       // act_as steers the choice: a quarter of the score is how much the span speaks to that audience.
       const audience = context.signals
         .slice(candidate.first, candidate.last + 1)
         .map((s) => s.audience);
-      const reach =
+      audienceReach =
         0.5 * Math.max(...audience) + (0.5 * audience.reduce((a, b) => a + b, 0)) / audience.length;
-      points = 0.75 * points + 25 * reach;
-      audienceReach = reach;
+      gains = [
+        ...gains.map((gain) => ({ ...gain, weight: 0.75 * gain.weight })),
+        { kind: 'audience', detail: `It speaks to ${context.persona}`, weight: 25 * audienceReach },
+      ];
     }
-    if (housekeeping > 0) points *= 1 - 0.85 * housekeeping;
-    if (dangling) points *= 0.75;
-    // Clips of about 20-60 s are the easiest to post; longer ones lose a little.
+    // Penalties: each a factor on the points, shown as the points it takes away.
+    const inner = context.breakAfter.slice(candidate.first, candidate.last);
+    // A long pause or topic change inside the span means two thoughts in one clip.
+    const split = inner.length ? Math.max(...inner) : 0;
     const seconds = (candidate.endMs - candidate.startMs) / 1000;
-    if (seconds > 60) points *= Math.max(0.8, 1 - (seconds - 60) / 150);
-    const judgeScore = calibrated(points);
-    const parts: [MomentReason['kind'], number, string][] = [
-      ['hook', best('statistic'), 'It gives a striking number'],
-      ['quotability', best('contrast'), 'It turns on a contrast or a surprise'],
-      ['payoff', best('advice'), 'It gives clear, usable advice'],
-      ['payoff', best('story'), 'It tells a personal story'],
-      ['emotion', best('emotion'), 'It carries real feeling'],
-      ['payoff', whole, 'It is a whole thought, from one pause to the next'],
-      ['salience', topical, 'It is about the main topic of the video'],
+    const penalties: [number, string][] = [
+      [0.65 + 0.35 * whole, 'It starts or ends in the middle of a thought'],
+      [1 - 0.3 * split, 'It runs across a pause or a change of topic'],
+      [
+        housekeeping > 0 ? 1 - 0.85 * housekeeping : 1,
+        'It sounds like a greeting, a sponsor read or a sign-off',
+      ],
+      [dangling ? 0.75 : 1, 'It opens on a word that needs the sentence before'],
+      // Clips of about 20-60 s are the easiest to post; longer ones lose a little.
+      [seconds > 60 ? Math.max(0.8, 1 - (seconds - 60) / 150) : 1, 'It runs past a minute'],
     ];
-    const judgeReasons: MomentReason[] = parts
-      .filter(([, value]) => value >= 0.5)
-      .sort((a, b) => b[1] - a[1])
-      .map(([kind, value, detail]) => ({
-        kind,
-        detail,
-        weight: Math.round(value * judgeScore) / 10,
-      }));
-    if (context.persona && audienceReach >= 0.3)
-      judgeReasons.unshift({
-        kind: 'audience',
-        detail: `It speaks to ${context.persona}`,
-        weight: Math.round(audienceReach * 250) / 10,
-      });
-    if (housekeeping > 0)
-      judgeReasons.push({
-        kind: 'judge',
-        detail: 'Lowered: it sounds like a greeting, a sponsor read or a sign-off',
-        weight: 0,
-      });
-    if (dangling)
-      judgeReasons.push({
-        kind: 'judge',
-        detail: 'Lowered: it opens on a word that needs the sentence before',
-        weight: 0,
-      });
+    // The score itself, as the judge has always ranked by (the audience's part is not cut for a
+    // thought that runs across a pause).
+    const base = gains
+      .filter((gain) => gain.kind !== 'audience')
+      .reduce((sum, gain) => sum + gain.weight, 0);
+    let points = base * penalties[0]![0] * penalties[1]![0];
+    if (context.persona) points += 25 * audienceReach;
+    for (const [factor] of penalties.slice(2)) points *= factor;
+    const judgeScore = calibrated(points);
+    const judgeReasons = scoreReasons(gains, penalties, judgeScore);
     return { ...candidate, rank: judgeScore, judgeScore, judgeReasons };
   });
 }

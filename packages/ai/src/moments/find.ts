@@ -281,9 +281,9 @@ export function selectAcrossTopics(
               reasons: [
                 ...best.scored.reasons,
                 {
-                  kind: 'judge',
-                  detail: 'Lowered: a moment on another topic ranks above it, for variety',
-                  weight: 0,
+                  kind: 'penalty',
+                  detail: 'A moment on another topic ranks above it, for variety',
+                  weight: above - best.scored.score,
                 },
               ],
             },

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { parseJsonReply, type LlmClient } from '../llm/index';
-import { momentFromSpan, type SpanCandidate } from './candidates';
+import { momentFromSpan, settledScore, type SpanCandidate } from './candidates';
 import type { ScoringContext } from './scoring';
-import { normaliseHashtag } from './titles';
+import { HASHTAGS_MAX, normaliseHashtag } from './titles';
 import type { Moment } from './types';
 
 const judgementSchema = z.object({
@@ -99,21 +99,21 @@ export async function judgeWithLlm(
       .filter((tag): tag is string => tag !== undefined);
     moments.push({
       ...base,
-      score: Math.round(LLM_SHARE * verdict.score + (1 - LLM_SHARE) * base.score),
-      reasons: [
+      // The verdict's share and the rules' share of each reason, adding up to the score shown.
+      ...settledScore(LLM_SHARE * verdict.score + (1 - LLM_SHARE) * base.score, [
         {
           kind: 'judge',
           detail: verdict.reason || 'Chosen by the LLM judge',
-          weight: Math.round(LLM_SHARE * verdict.score * 10) / 10,
+          weight: LLM_SHARE * verdict.score,
         },
         ...base.reasons.map((reason) => ({
           ...reason,
-          weight: Math.round((1 - LLM_SHARE) * reason.weight * 10) / 10,
+          weight: (1 - LLM_SHARE) * reason.weight,
         })),
-      ],
+      ]),
       title: verdict.title,
       description: verdict.description || base.description,
-      hashtags: hashtags.length ? hashtags.slice(0, 6) : base.hashtags,
+      hashtags: hashtags.length ? hashtags.slice(0, HASHTAGS_MAX) : base.hashtags,
     });
   }
   if (moments.length === 0) return { ok: false, error: 'the LLM chose none of the candidates' };

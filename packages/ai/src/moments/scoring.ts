@@ -51,7 +51,10 @@ export interface SpanScore {
 }
 
 /** Signal weights: points out of 100 when a signal is at its maximum. */
-const WEIGHTS: Record<Exclude<MomentReasonKind, 'relevance' | 'judge'>, number> = {
+const WEIGHTS: Record<
+  Exclude<MomentReasonKind, 'relevance' | 'judge' | 'story' | 'whole' | 'penalty'>,
+  number
+> = {
   hook: 22,
   payoff: 22,
   emotion: 18,

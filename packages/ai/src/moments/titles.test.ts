@@ -4,23 +4,41 @@ import { describe, expect, it } from 'vitest';
 import { LOW_CONFIDENCE } from '../language/index';
 import { findViralMoments } from './find';
 import { transcriptFromParagraphs } from './testing/held-out';
-import { cutTitle } from './titles';
+import { cutTitle, wholeTitle } from './titles';
 
 describe('cutTitle', () => {
-  it('keeps a short title whole and cuts a long one at a clause or a word, never on a function word', () => {
+  it('keeps a short title whole and cuts a long one after a whole clause, with no ellipsis', () => {
     expect(cutTitle('Ferries leave the harbour every hour')).toBe(
       'Ferries leave the harbour every hour',
     );
     const clause = cutTitle(
       'We rebuilt the whole engine in a weekend, and it still runs on the original spark plugs',
     );
-    expect(clause).toBe('We rebuilt the whole engine in a weekend…');
+    expect(clause).toBe('We rebuilt the whole engine in a weekend');
     const words = cutTitle(
       'The tenants who photograph every meter on their first day get their deposits back more often than those',
     );
     expect(words.length).toBeLessThanOrEqual(60);
-    expect(words).toMatch(/…$/);
-    expect(words.replace('…', '')).not.toMatch(/\b(the|a|of|and|than|who|their|on)$/i);
+    expect(words).not.toMatch(/…/);
+    expect(words).not.toMatch(/\b(the|a|of|and|than|who|their|on)$/i);
+  });
+
+  it('takes the main clause after an opening one, never the opening clause alone', () => {
+    expect(
+      cutTitle('If you only remember one thing from this whole evening, write every expense down'),
+    ).toBe('Write every expense down');
+  });
+
+  it('never cuts away the turn or the negation of what is said', () => {
+    // Cut before its "but not", the clause would claim what the speaker takes back.
+    expect(
+      wholeTitle(
+        'The loan looked like the cheapest way to get started, but not once we read the terms',
+      ),
+    ).toBeUndefined();
+    expect(
+      wholeTitle('You do not need more money to start saving each month, you need a habit'),
+    ).toBe('You do not need more money to start saving each month');
   });
 });
 

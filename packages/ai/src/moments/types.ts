@@ -1,10 +1,16 @@
 // The speech engine's transcript (integer milliseconds) is the one input of moment finding and search.
 export type { Transcript, TranscriptSegment, TranscriptWord } from '../asr/index';
 
-/** Why a moment scored as it did; `weight` is the points this reason added to the 0..100 score. */
+/**
+ * Why a moment scored as it did; `weight` is the points this reason added to the 0..100 score
+ * (a `penalty`'s are negative). The reasons of a moment add up to its score (`scoreBreakdown`).
+ */
 export type MomentReasonKind =
   | 'hook'
   | 'payoff'
+  | 'story'
+  | 'whole'
+  | 'penalty'
   | 'emotion'
   | 'pace'
   | 'quotability'

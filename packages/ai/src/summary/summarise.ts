@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import {
+  endsOnFunctionWord,
   featuresLowConfidence,
   isUnsureContentWord,
   keyphrases,
   lowConfidenceForms,
+  nounPhrases,
+  type Keyphrase,
 } from '../language/index';
 import { pickDiverse } from '../language/diversity';
 import { parseJsonReply, type LlmClient } from '../llm/index';
@@ -13,7 +16,14 @@ import { splitSentences, type Sentence } from '../moments/sentences';
 import type { Transcript } from '../moments/types';
 import { contentTerms } from '../search/text';
 import { cosine, loadDefaultEmbedder, type SentenceEmbedder } from '../search/embeddings';
-import { meanVector, sentenceVectors, shiftCue, topicStarts, type Vector } from '../topics/shifts';
+import {
+  CHAPTER_TUNING,
+  meanVector,
+  sentenceVectors,
+  shiftCue,
+  topicStarts,
+  type Vector,
+} from '../topics/shifts';
 
 export interface SummaryChapter {
   startMs: number;
@@ -162,13 +172,46 @@ async function chapterTitles(
       limit: 6,
       relevanceShare: 1,
     });
-    // Two chapters are never titled alike.
-    const phrase = ranked.find((candidate) => !used.has(candidate.head)) ?? ranked[0];
+    // Two chapters are never titled alike, and a title never names what the speaker says is not
+    // so ("More money" from "you do not need more money").
+    // A title reads as a noun phrase on its own too ("Hammer" alone reads as a verb).
+    const fits = (candidate: Keyphrase) =>
+      !saidOnlyNegated(candidate.text, texts[k]!) && readsAsNounPhrase(candidate.text);
+    const phrase =
+      ranked.find((candidate) => !used.has(candidate.head) && fits(candidate)) ??
+      ranked.find(fits) ??
+      ranked[0];
     if (phrase) used.add(phrase.head);
     const title = phrase?.text ?? `Part ${k + 1}`;
     titles.push(title.charAt(0).toUpperCase() + title.slice(1));
   }
   return titles;
+}
+
+/** Whether a chapter title made of the phrase reads as a noun phrase with no loose end. */
+function readsAsNounPhrase(phrase: string): boolean {
+  const title = phrase.charAt(0).toUpperCase() + phrase.slice(1);
+  return nounPhrases(title).length > 0 && !endsOnFunctionWord(title);
+}
+
+/** A negation in the words before a phrase, in its clause ("do not need more money"). */
+const NEGATED_BEFORE =
+  /(?:\b(?:not|never|no|without|nor|neither|hardly|stop|stopped|avoid|quit)\b|n['’]t\b)[^,;:.!?]{0,40}$/i;
+
+/** Whether every time the texts say the phrase, they say it under a negation. */
+export function saidOnlyNegated(phrase: string, texts: readonly string[]): boolean {
+  const pattern = new RegExp(
+    `(?<![\\p{L}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}(?![\\p{L}])`,
+    'giu',
+  );
+  let said = 0;
+  let negated = 0;
+  for (const text of texts)
+    for (const match of text.matchAll(pattern)) {
+      said++;
+      if (NEGATED_BEFORE.test(text.slice(0, match.index))) negated++;
+    }
+  return said > 0 && negated === said;
 }
 
 function weightedMean(vectors: readonly Vector[], weights: readonly number[]): Vector {
@@ -349,7 +392,7 @@ export async function summariseTranscript(
   }
   const vectors = await sentenceVectors(transcript, sentences, embedder, options.signal);
   options.signal?.throwIfAborted();
-  const starts = topicStarts(sentences, vectors);
+  const starts = topicStarts(sentences, vectors, CHAPTER_TUNING);
   const { moments: highlights } = await findViralMoments(transcript, {
     embedder,
     maxMoments: TOP_MOMENTS_IN_KEY_POINTS,

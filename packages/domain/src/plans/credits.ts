@@ -46,6 +46,14 @@ export const CHARGE_KINDS = [
 export type ChargeKind = (typeof CHARGE_KINDS)[number];
 
 /** What the history page calls each kind of charge. */
+/**
+ * Why credits went back, kept with the refund so the credit history can say it: the work failed,
+ * it was deleted before it finished, or a summary was not made (no speech in the video, or none
+ * could be made).
+ */
+export const REFUND_CAUSES = ['failed', 'deleted', 'no_speech', 'not_made'] as const;
+export type RefundCause = (typeof REFUND_CAUSES)[number];
+
 export const CHARGE_KIND_LABELS: Record<ChargeKind, string> = {
   'task-run': 'Viral moments',
   question: 'Question',

@@ -4,6 +4,8 @@ import {
   describePlan,
   isFeatureUsable,
   isUpgradeAllowed,
+  maxClipExportMs,
+  PLANS,
   remainingUnits,
   tierOfPlan,
 } from './index.js';
@@ -51,5 +53,14 @@ describe('plan rules', () => {
     expect(canvasExportRemaining('free', { limit: 3, usage: 1 })).toBe(2);
     expect(canvasExportRemaining('free', { limit: 3, usage: 7 })).toBe(0);
     expect(canvasExportRemaining('free', { limit: -1, usage: 7 })).toBe(-1);
+  });
+
+  it('gives every plan a finite longest clip, longer on the higher tiers', () => {
+    expect(maxClipExportMs('free')).toBe(3 * 60_000);
+    expect(maxClipExportMs('a plan nobody sells')).toBe(3 * 60_000);
+    expect(maxClipExportMs('vip_month')).toBeGreaterThan(maxClipExportMs('free'));
+    expect(maxClipExportMs('svip_year')).toBeGreaterThan(maxClipExportMs('vip_year'));
+    expect(maxClipExportMs('ssvip_month')).toBeGreaterThan(maxClipExportMs('svip_month'));
+    for (const plan of PLANS) expect(maxClipExportMs(plan.plan)).toBeGreaterThan(0);
   });
 });

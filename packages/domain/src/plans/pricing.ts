@@ -10,6 +10,12 @@ export type PlanInterval = 'month' | 'year';
 
 /** Extra features beyond the spec's three; limits use the same -1 = unlimited rule. */
 export const MAX_VIDEO_MINUTES = 'MAX_VIDEO_MINUTES';
+/**
+ * The longest span one moment's clip export may have, in minutes. A clip counts as one export
+ * whatever its length, so without a ceiling one export would buy the whole video, which the
+ * caption export prices by its length. Every plan has a finite one.
+ */
+export const MAX_CLIP_MINUTES = 'MAX_CLIP_MINUTES';
 
 export interface PlanEntitlement {
   feature: string;
@@ -43,24 +49,28 @@ const MONTHLY_GRANTS: Record<Tier, readonly PlanEntitlement[]> = {
     { feature: 'FREE_TOOL_CREDIT', limit: 100 },
     { feature: 'CANVAS_EXPORT', limit: 3 },
     { feature: MAX_VIDEO_MINUTES, limit: 60 },
+    { feature: MAX_CLIP_MINUTES, limit: 3 },
   ],
   VIP: [
     { feature: 'CREDIT', limit: 2000 },
     { feature: 'FREE_TOOL_CREDIT', limit: 500 },
     { feature: 'CANVAS_EXPORT', limit: -1 },
     { feature: MAX_VIDEO_MINUTES, limit: 180 },
+    { feature: MAX_CLIP_MINUTES, limit: 10 },
   ],
   SVIP: [
     { feature: 'CREDIT', limit: 6000 },
     { feature: 'FREE_TOOL_CREDIT', limit: 2000 },
     { feature: 'CANVAS_EXPORT', limit: -1 },
     { feature: MAX_VIDEO_MINUTES, limit: 300 },
+    { feature: MAX_CLIP_MINUTES, limit: 20 },
   ],
   SSVIP: [
     { feature: 'CREDIT', limit: 30000 },
     { feature: 'FREE_TOOL_CREDIT', limit: -1 },
     { feature: 'CANVAS_EXPORT', limit: -1 },
     { feature: MAX_VIDEO_MINUTES, limit: -1 },
+    { feature: MAX_CLIP_MINUTES, limit: 30 },
   ],
 };
 
@@ -123,6 +133,7 @@ export const ENTERPRISE_PLAN: PlanDefinition = {
     { feature: 'FREE_TOOL_CREDIT', limit: -1 },
     { feature: 'CANVAS_EXPORT', limit: -1 },
     { feature: MAX_VIDEO_MINUTES, limit: -1 },
+    { feature: MAX_CLIP_MINUTES, limit: 30 },
   ],
 };
 
@@ -151,6 +162,12 @@ export const isPurchasablePlan = (plan: string | null | undefined): boolean => {
 /** Entitlements a plan grants for one period (unknown names fall back to free). */
 export const entitlementsForPlan = (plan: string | null | undefined): PlanEntitlement[] =>
   (findPlan(plan) ?? FREE_PLAN).entitlements.map((grant) => ({ ...grant }));
+
+/** The longest clip export `plan` allows, in milliseconds (unknown plans read as free). */
+export function maxClipExportMs(plan: string | null | undefined): number {
+  const minutes = entitlementsForPlan(plan).find((g) => g.feature === MAX_CLIP_MINUTES)!.limit;
+  return minutes * 60_000;
+}
 
 /** A pricing item: a plan with its prices and entitlements. */
 export interface PricingItem {

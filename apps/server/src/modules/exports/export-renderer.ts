@@ -10,7 +10,7 @@ import type { DetectedStretch, Size } from '@moments/media/reframe';
 import { AppError } from '../../http/errors.js';
 import { StorageNotFoundError, type Storage } from '../../storage/index.js';
 import type { CreditReads, RefundOutbox } from '../billing/index.js';
-import { exportQuote } from '@moments/domain';
+import { exportQuote, type RefundCause } from '@moments/domain';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { isExpectedFailure, userFacingReason } from '../tasks/failure-reasons.js';
 import { silentLogger, type Logger } from '../../logging.js';
@@ -193,9 +193,12 @@ export class ExportRenderer {
 
   /** The sum of the stage timeouts of a clip this long: the queue expiry of its render job. */
   /** Refunds the export's charge (its quote names the key's kind). */
-  private refund(job: { id: string; userId: string; type: string; durationMs: number | null }) {
+  private refund(
+    job: { id: string; userId: string; type: string; durationMs: number | null },
+    cause: RefundCause,
+  ) {
     const { kind } = exportQuote(job.type as JobType, job.durationMs ?? 0);
-    return this.billing.refunds.refund(job.userId, { kind, jobId: job.id });
+    return this.billing.refunds.refund(job.userId, { kind, jobId: job.id }, cause);
   }
 
   static expirySeconds(clipMs: number): number {
@@ -447,7 +450,7 @@ export class ExportRenderer {
     const deleted = !(await this.jobs.findById(jobId).catch(() => initial));
     if (deleted) {
       log.info('export deleted during its render: refunded, files removed');
-      await this.refund(initial);
+      await this.refund(initial, 'deleted');
       for (const key of [
         jobFileKey(initial.userId, jobId),
         jobCaptionsKey(initial.userId, jobId),
@@ -472,7 +475,7 @@ export class ExportRenderer {
       log.error({ ...failure, err: error }, 'export failed unexpectedly');
     }
     // Failed exports cost nothing (design.md); the cost shown follows the refund.
-    await this.refund(initial);
+    await this.refund(initial, 'failed');
     const costCredits = await this.billing.reads.netCharged({ jobId }).catch((err: unknown) => {
       log.warn({ err }, 'ledger unreadable: the failed export shows its charge until reloaded');
       return initial.costCredits;

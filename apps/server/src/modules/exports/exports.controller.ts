@@ -1,5 +1,6 @@
 import {
   CAPTION_ERRORS,
+  ClipSettings,
   ERROR_CODES,
   Job,
   JobCreateBody,
@@ -56,6 +57,18 @@ export function registerExportRoutes(app: App, exports: ExportsService) {
       data: Job,
     },
     ({ userId, params }) => exports.get(userId, params.id),
+  );
+
+  route.user(
+    'get',
+    '/api/job/:id/settings',
+    {
+      summary:
+        'The settings an export was made with, as the clip editor opens them (Edit again); null when the export kept none',
+      params: IdParam,
+      data: ClipSettings.nullable(),
+    },
+    ({ userId, params }) => exports.settings(userId, params.id),
   );
 
   route.user(

@@ -2,6 +2,7 @@ import { storedTranscript } from '@moments/domain/transcript';
 import { uprightFrameSize } from '@moments/domain/frame';
 import { randomUUID } from 'node:crypto';
 import type {
+  ClipSettings,
   ClipFraming,
   ClipFramingBody,
   Job,
@@ -9,8 +10,7 @@ import type {
   JobType,
   VideoMeta,
 } from '@moments/contract';
-import { ERROR_CODES, MAX_CLIP_EXPORT_MS, type ExportOptions } from '@moments/contract';
-import { formatDuration } from '@moments/domain';
+import { ERROR_CODES, type ExportOptions } from '@moments/contract';
 import { exportQuote } from '@moments/domain/plans';
 import type { Translator } from '@moments/ai/translate';
 import { isCaptionTemplateId } from '@moments/media/captions';
@@ -18,12 +18,12 @@ import type { Size } from '@moments/media/reframe';
 import type { MediaRepository } from '../media/media.repository.js';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { jobs, moments, tasks } from '../../db/schema.js';
+import { jobs, moments, tasks, users } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../queue/queue.js';
 import { findOwned } from '../../db/owned.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
-import type { Ledger, RefundOutbox } from '../billing/index.js';
+import type { CreditReads, Ledger, RefundOutbox } from '../billing/index.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { TaskRow } from '../tasks/task-mapper.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
@@ -39,6 +39,7 @@ import { toFramingDto } from './clip-framing.js';
 import { ExportRenderer, framingRequestOf, type JobOptions } from './export-renderer.js';
 import type { ExportsRepository, JobRow } from './exports.repository.js';
 import {
+  clipSettingsOf,
   jobCaptionsKey,
   jobFileKey,
   jobForNotification,
@@ -70,7 +71,7 @@ export interface ExportsServiceOptions {
   fileUrls: FileUrls;
   queue: JobQueue;
   /** Exports are charged in the ledger when they start and refunded through the outbox. */
-  billing: { ledger: Ledger; refunds: RefundOutbox };
+  billing: { ledger: Ledger; refunds: RefundOutbox; reads: CreditReads };
   notifications: NotificationsService;
   translator: Translator;
   renderer: ExportRenderer;
@@ -97,7 +98,7 @@ export class ExportsService {
   private readonly storage: Storage;
   private readonly fileUrls: FileUrls;
   private readonly queue: JobQueue;
-  private readonly billing: { ledger: Ledger; refunds: RefundOutbox };
+  private readonly billing: { ledger: Ledger; refunds: RefundOutbox; reads: CreditReads };
   private readonly notifications: NotificationsService;
   private readonly translator: Translator;
   private readonly renderer: ExportRenderer;
@@ -202,6 +203,11 @@ export class ExportsService {
     return this.toDto(await this.owned(userId, id));
   }
 
+  /** What the export was made with, for the clip editor's "Edit again"; null when unknown. */
+  async settings(userId: string, id: unknown): Promise<ClipSettings | null> {
+    return clipSettingsOf(await this.owned(userId, id));
+  }
+
   /** Stops the export if it runs, deletes its files; an unfinished export is refunded. */
   async delete(userId: string, id: unknown): Promise<void> {
     const row = await this.owned(userId, id);
@@ -209,7 +215,7 @@ export class ExportsService {
     await this.repo.delete(row.id);
     if (row.status !== 'DONE') {
       const { kind } = exportQuote(row.type as JobType, row.durationMs ?? 0);
-      await this.billing.refunds.refund(userId, { kind, jobId: row.id });
+      await this.billing.refunds.refund(userId, { kind, jobId: row.id }, 'deleted');
     }
     await this.storage.delete(jobFileKey(userId, row.id));
     await this.storage.delete(jobCaptionsKey(userId, row.id));
@@ -310,15 +316,7 @@ export class ExportsService {
         `The clip must start before it ends and lie inside the video (0 to ${videoMs} ms).`,
       );
     }
-    // A moment's clip is one export whatever its span: a longer span would be the whole video
-    // for one export, which the caption export prices by its length.
-    if (moment && endMs - startMs > MAX_CLIP_EXPORT_MS) {
-      throw new AppError(
-        ERROR_CODES.INVALID_RANGE,
-        422,
-        `A clip is at most ${formatDuration(MAX_CLIP_EXPORT_MS)} long (this one is ${formatDuration(endMs - startMs)}). To export the whole video, export it from its captions page.`,
-      );
-    }
+    if (moment) this.billing.reads.assertClipLength(await this.planOf(userId), endMs - startMs);
     const span = snapToWords(
       transcript,
       { startMs, endMs },
@@ -366,6 +364,15 @@ export class ExportsService {
       }
     }
     return size;
+  }
+
+  private async planOf(userId: string): Promise<string> {
+    const [row] = await this.db
+      .select({ plan: users.currentPlan })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    return row?.plan ?? 'free';
   }
 
   private owned(userId: string, id: unknown): Promise<JobRow> {

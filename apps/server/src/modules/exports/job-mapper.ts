@@ -1,4 +1,11 @@
-import { thumbnailPath, type Job, type JobStatus, type JobType } from '@moments/contract';
+import {
+  ClipSettings,
+  thumbnailPath,
+  type Job,
+  type JobStatus,
+  type JobType,
+} from '@moments/contract';
+import type { JobOptions } from './export-renderer.js';
 import type { JobRow } from './exports.repository.js';
 
 /** The stored MP4 of a job, and the ASS document burnt into it (kept for support and re-checks). */
@@ -38,3 +45,27 @@ export const jobForNotification = (row: JobRow) => ({
   momentId: row.momentId,
   posterKey: row.posterKey,
 });
+
+/**
+ * The settings an export was made with, as the clip editor holds them ("Edit again" opens exactly
+ * these). Null for a row whose options do not read as settings (none stored).
+ */
+export function clipSettingsOf(row: JobRow): ClipSettings | null {
+  const options = row.options as Partial<JobOptions>;
+  const settings = ClipSettings.safeParse({
+    aspect: options.aspect,
+    quality: options.quality,
+    template: options.template,
+    layout: options.layout,
+    caption_display: options.captionDisplay,
+    target_lang: options.targetLang ?? null,
+    start_ms: options.startMs,
+    end_ms: options.endMs,
+    transcript_text: options.transcriptText ?? null,
+    // Exports stored before caption placement existed were made with the defaults.
+    caption_position: options.captionPosition ?? 'bottom',
+    caption_size: options.captionSize ?? 'medium',
+    remove_fillers: options.removeFillers ?? false,
+  });
+  return settings.success ? settings.data : null;
+}

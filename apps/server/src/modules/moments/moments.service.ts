@@ -1,3 +1,4 @@
+import { scoreBreakdown } from '@moments/domain/scores';
 import { storedTranscript } from '@moments/domain/transcript';
 import { randomBytes } from 'node:crypto';
 import type {
@@ -52,6 +53,12 @@ const toDto = (row: MomentRow): Moment => ({
   created_at: row.createdAt.getTime(),
 });
 
+/** The score as stored and shown: each reason once, whole points that add up to it. */
+const settled = (moment: Pick<FoundMoment, 'score' | 'reasons'>) => {
+  const { score, parts } = scoreBreakdown(moment.reasons, moment.score);
+  return { score, reasons: parts };
+};
+
 const toRows = (task: TaskRow, type: MomentListType, found: FoundMoment[]): NewMoment[] =>
   found.map((moment, rank) => ({
     taskId: task.id,
@@ -60,8 +67,7 @@ const toRows = (task: TaskRow, type: MomentListType, found: FoundMoment[]): NewM
     rank,
     startMs: moment.startMs,
     endMs: moment.endMs,
-    score: moment.score,
-    reasons: moment.reasons,
+    ...settled(moment),
     title: moment.title,
     description: moment.description,
     hashtags: moment.hashtags,
@@ -329,8 +335,7 @@ export class MomentsService {
     const updated = await this.repo.update(row.id, {
       startMs: rescored.startMs,
       endMs: rescored.endMs,
-      score: rescored.score,
-      reasons: rescored.reasons,
+      ...settled(rescored),
       transcript: rescored.text,
       // A title the user sees already is kept unless the moment had none.
       title: row.title || rescored.title,

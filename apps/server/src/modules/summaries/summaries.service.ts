@@ -71,10 +71,10 @@ export class SummariesService {
     task: TaskRow,
     transcript: Transcript,
     signal: AbortSignal,
-  ): Promise<{ warnings: string[]; made: boolean }> {
+  ): Promise<{ warnings: string[]; made: boolean; heardNothing?: boolean }> {
     if (heardNothing(transcript)) {
       // Nothing was heard: no summary is made, so none is charged (the runner refunds it).
-      return { warnings: [NO_SPEECH_SUMMARY], made: false };
+      return { warnings: [NO_SPEECH_SUMMARY], made: false, heardNothing: true };
     }
     try {
       return { warnings: await this.generate(task, transcript, signal), made: true };
@@ -132,7 +132,7 @@ export class SummariesService {
     try {
       await this.generate(task, transcript, AbortSignal.timeout(600_000));
     } catch (error) {
-      await this.billing.refunds.refund(userId, key);
+      await this.billing.refunds.refund(userId, key, 'not_made');
       throw error;
     }
     return this.view(userId, task.id);

@@ -52,13 +52,14 @@ export interface TaskHooks {
   };
   /**
    * The summary stage: what the user should be told, and whether a summary was made
-   * (its charge, taken with the task's, is refunded when not).
+   * (its charge, taken with the task's, is refunded when not; `heardNothing`: because the video
+   * has no speech, which the credit history says).
    */
   summarise?(
     task: TaskRow,
     transcript: Transcript,
     signal: AbortSignal,
-  ): Promise<{ warnings: string[]; made: boolean }>;
+  ): Promise<{ warnings: string[]; made: boolean; heardNothing?: boolean }>;
 }
 
 export interface TaskRunnerOptions {
@@ -381,7 +382,7 @@ export class TaskRunner {
       summarise(run.row, transcript, signal),
     );
     if (!summary.made) {
-      await this.charges.refundSummary(initial);
+      await this.charges.refundUnmadeSummary(initial, summary);
       await run.save({ costCredits: await this.charges.shownCost(initial.id) });
     }
     return summary.warnings;

@@ -83,4 +83,19 @@ export const DOMAIN_MESSAGES = {
   'domain.count.thousand': '{value}K',
   'domain.count.million': '{value}M',
   'domain.count.billion': '{value}B',
+
+  // Credit history lines: what was charged, and why credits went back.
+  'domain.chargeKind.task-run': 'Viral moments',
+  'domain.chargeKind.question': 'Question',
+  'domain.chargeKind.caption-task': 'Caption task',
+  'domain.chargeKind.summary': 'Summary',
+  'domain.chargeKind.summary-refresh': 'Summary refresh',
+  'domain.chargeKind.export': 'Clip export',
+  'domain.chargeKind.caption-export': 'Caption video export',
+  'domain.refund.failed': '{work} given back: it failed, so it cost nothing',
+  'domain.refund.deleted': '{work} given back: deleted before it was finished',
+  'domain.refund.no_speech':
+    '{work} given back: the video has no speech, so there was nothing to summarise',
+  'domain.refund.not_made': '{work} given back: no summary could be made',
+  'domain.refund.unsaid': '{work} given back',
 } as const;

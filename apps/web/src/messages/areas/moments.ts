@@ -29,7 +29,14 @@ export const MOMENTS_MESSAGES = {
   'moments.reason.audience': 'Fits the audience',
   'moments.reason.relevance': 'Answers the question',
   'moments.reason.judge': 'AI judge',
+  'moments.reason.story': 'A personal story',
+  'moments.reason.whole': 'A whole thought',
+  'moments.reason.penalty': 'What held it back',
   'moments.reason.points': '{points} pts',
+  // A question's answer is rated on its own scale: how well it matches, not points.
+  'moments.reason.match': '{percent}% match',
+  // Under the reasons: the score they add up to.
+  'moments.reason.total': 'Total: {score} pts',
   'moments.why.search': 'Why it matches',
   'moments.why.viral': 'Why it may go viral',
 

@@ -15,6 +15,19 @@ export const STUDIO_MESSAGES = {
   'studio.export.start': 'Export video',
   'studio.export.mp4': 'Export {quality} MP4',
   'studio.export.notStarted': 'The export did not start',
+  'studio.export.clipTooLong':
+    'A clip on your plan is at most {limit} long. Trim it, or export the whole video from its captions page.',
+
+  // The clip's settings, saved on the server as they change.
+  'studio.draft.saved': 'Changes saved',
+  'studio.draft.pending': 'Unsaved changes',
+  'studio.draft.saving': 'Saving…',
+  'studio.draft.failed': 'Changes not saved: trying again',
+  'studio.draft.leave.title': 'Leave without your latest changes?',
+  'studio.draft.leave.text':
+    'Your latest changes to this clip could not be saved: the server cannot be reached just now. If you leave, they are lost; if you stay, they are saved as soon as it answers.',
+  'studio.draft.leave.stay': 'Stay',
+  'studio.draft.leave.leave': 'Leave anyway',
 
   'studio.aspect': 'Aspect ratio',
   'studio.aspect.original': 'Original',

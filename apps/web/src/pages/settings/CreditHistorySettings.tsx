@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { fetchCreditHistory } from '../../api/billing';
 import { t, type MessageKey } from '../../messages/catalogue';
+import { creditMovementText } from '../../messages/domain';
 
 const BUCKET_LABELS: Record<string, MessageKey> = {
   plan: 'pages.credits.bucket.plan',
@@ -126,7 +127,7 @@ export function CreditHistorySettings() {
                       <Badge size="xs" variant="light" color={KIND_COLORS[movement.kind]}>
                         {t(KIND_LABELS[movement.kind])}
                       </Badge>
-                      <Text size="sm">{movement.reason}</Text>
+                      <Text size="sm">{creditMovementText(movement)}</Text>
                     </Group>
                     <Text size="xs" c="dimmed">
                       {bucketLabel(movement.bucket)}

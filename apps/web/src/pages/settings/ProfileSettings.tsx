@@ -28,6 +28,7 @@ const FEATURE_LABELS: Record<string, MessageKey> = {
   FREE_TOOL_CREDIT: 'pages.profile.feature.freeToolCredits',
   CANVAS_EXPORT: 'pages.profile.feature.canvasExports',
   MAX_VIDEO_MINUTES: 'pages.profile.feature.maxVideoMinutes',
+  MAX_CLIP_MINUTES: 'pages.profile.feature.maxClipMinutes',
 };
 
 function featureLabel(feature: string): string {

@@ -2,6 +2,10 @@ import { Alert, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { ERROR_CODES, USAGE_LIMIT_CODES } from '@moments/contract';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { formatDuration } from '@moments/domain/format';
+import { MAX_CLIP_MINUTES } from '@moments/domain/plans';
+import { findEntitlement } from '../../account/plan';
+import { useSession } from '../../account/session';
 import { isApiError, type ApiError } from '../../api/client';
 import classes from '../studio.module.css';
 import { t } from '../../messages/catalogue';
@@ -57,12 +61,32 @@ export function EditorShell({
   );
 }
 
+/**
+ * What an editor says about a refused export or preview: a clip longer than the plan allows names
+ * the plan's longest clip; anything else is the server's own words.
+ */
+function useEditorErrorText(error: ApiError | null): string | null {
+  const { user } = useSession();
+  if (!error) return null;
+  const minutes = findEntitlement(user, MAX_CLIP_MINUTES)?.limit;
+  if (error.code === ERROR_CODES.CLIP_TOO_LONG && minutes !== undefined && minutes > 0) {
+    return t('studio.export.clipTooLong', { limit: formatDuration(minutes * 60_000) });
+  }
+  return error.message;
+}
+
 /** Why an export did not start; usage limits and lost connections have their own global dialogs. */
 function ExportStartError({ error }: { error: unknown }) {
-  if (!isShownExportError(error)) return null;
+  const text = useEditorErrorText(isShownExportError(error) ? error : null);
+  if (!text) return null;
   return (
-    <Alert color="red" icon={<IconAlertTriangle size={18} />} title={t('studio.export.notStarted')}>
-      {error.message}
+    <Alert
+      color="red"
+      icon={<IconAlertTriangle size={18} />}
+      title={t('studio.export.notStarted')}
+      data-testid="export-error"
+    >
+      {text}
     </Alert>
   );
 }
@@ -74,10 +98,11 @@ const isShownExportError = (error: unknown): error is ApiError =>
 
 /** The note under the preview when the server cannot make the captions' document. */
 export function PreviewError({ error }: { error: ApiError | null }) {
-  if (!error) return null;
+  const text = useEditorErrorText(error);
+  if (!text) return null;
   return (
     <Alert color="yellow" mt="xs" title={t('studio.preview.failed')} data-testid="preview-error">
-      {error.message}
+      {text}
     </Alert>
   );
 }

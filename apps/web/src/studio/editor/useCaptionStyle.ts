@@ -12,10 +12,14 @@ export const PREVIEW_DEBOUNCE_MS = 400;
  * The caption style both editors hold (template, what the captions show, the translation's
  * language), ready to spread into CaptionStyleFields, and whether a translation can be had.
  */
-export function useCaptionStyle(initialDisplay: CaptionDisplay, initialLang: string | null) {
+export function useCaptionStyle(
+  initialDisplay: CaptionDisplay,
+  initialLang: string | null,
+  initialTemplate = 'karaoke',
+) {
   const templates = useCaptionTemplates();
   const languages = useTranslationSupport().data?.languages ?? [];
-  const [template, setTemplate] = useState('karaoke');
+  const [template, setTemplate] = useState(initialTemplate);
   const [display, setDisplay] = useState<CaptionDisplay>(initialDisplay);
   const [targetLang, setTargetLang] = useState<string | null>(initialLang);
   const needsTranslation = displayNeedsTranslation(display);

@@ -1,7 +1,9 @@
 import type { CreditHistory, Entitlement } from '@moments/contract';
 import { ERROR_CODES } from '@moments/contract';
+import { formatDuration } from '@moments/domain/format';
 import {
   MAX_VIDEO_MINUTES,
+  maxClipExportMs,
   entitlementOf,
   entitlementsForPlan,
   spendable,
@@ -9,7 +11,7 @@ import {
 } from '@moments/domain';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { creditBuckets, creditLedger, jobs, tasks } from '../../../db/schema.js';
+import { creditBuckets, creditLedger, creditOperations, jobs, tasks } from '../../../db/schema.js';
 import { AppError } from '../../../http/errors.js';
 import type { Tx } from './ledger.js';
 
@@ -91,6 +93,22 @@ export class CreditReads {
     }
   }
 
+  /**
+   * The plan's longest clip (MAX_CLIP_MINUTES): a moment's export counts as one export whatever
+   * its span, so a longer span would buy the whole video, which the caption export prices by length.
+   */
+  assertClipLength(plan: string, spanMs: number) {
+    const limitMs = maxClipExportMs(plan);
+    if (this.limits && spanMs > limitMs) {
+      throw new AppError(
+        ERROR_CODES.CLIP_TOO_LONG,
+        422,
+        `A clip on your plan is at most ${formatDuration(limitMs)} long (this one is ${formatDuration(spanMs)}). Trim it, or export the whole video from its captions page.`,
+        { limit_ms: limitMs, span_ms: spanMs },
+      );
+    }
+  }
+
   /** Net credit units the work still holds (charges minus refunds): the cost it shows. */
   async netCharged(work: { taskId: string } | { jobId: string }, tx: Db | Tx = this.db) {
     const where =
@@ -107,10 +125,12 @@ export class CreditReads {
     const rows = await this.db
       .select({
         movement: creditLedger,
+        chargeKind: creditOperations.chargeKind,
         taskVideo: tasks.video,
         jobTitle: jobs.title,
       })
       .from(creditLedger)
+      .leftJoin(creditOperations, eq(creditOperations.key, creditLedger.operationKey))
       .leftJoin(tasks, eq(tasks.id, creditLedger.taskId))
       .leftJoin(jobs, eq(jobs.id, creditLedger.jobId))
       .where(eq(creditLedger.userId, userId))
@@ -130,7 +150,7 @@ export class CreditReads {
       );
     return {
       balances,
-      movements: rows.slice(0, size).map(({ movement, taskVideo, jobTitle }) => ({
+      movements: rows.slice(0, size).map(({ movement, chargeKind, taskVideo, jobTitle }) => ({
         id: movement.id,
         created_at: movement.createdAt.getTime(),
         kind: movement.kind as 'charge' | 'refund' | 'grant' | 'expire',
@@ -140,6 +160,8 @@ export class CreditReads {
         balance_after: movement.balanceAfter,
         reason: movement.reason,
         action: movement.action,
+        charge_kind: chargeKind ?? null,
+        refund_cause: movement.cause,
         task_id: movement.taskId,
         job_id: movement.jobId,
         work_title: jobTitle ?? (taskVideo as { title?: string } | null)?.title ?? null,

@@ -2,6 +2,7 @@ import { CHARGE_REFUSALS, ERROR_STATUS, type PlanChangeAction } from '@moments/c
 import {
   CHARGE_KIND_LABELS,
   entitlementsForPlan,
+  type RefundCause,
   splitCharge,
   type BucketBalance,
   type CreditBucket,
@@ -32,6 +33,7 @@ type Movement = {
   amount: number;
   reason: string;
   action?: string | null;
+  cause?: RefundCause | null;
   taskId?: string | null;
   jobId?: string | null;
 };
@@ -148,9 +150,13 @@ export class Ledger {
 
   /**
    * Gives back what the charge `key` took, to the buckets it came from, once. Returns false when
-   * there was nothing to refund (never charged, or refunded before).
+   * there was nothing to refund (never charged, or refunded before). `cause` says why, for the
+   * credit history.
    */
-  async refund(key: ChargeKey | string, options: { tx?: Tx } = {}): Promise<boolean> {
+  async refund(
+    key: ChargeKey | string,
+    options: { tx?: Tx; cause?: RefundCause } = {},
+  ): Promise<boolean> {
     const opKey = typeof key === 'string' ? key : operationKey(key);
     let owner: string | undefined;
     return this.moving(
@@ -184,6 +190,7 @@ export class Ledger {
             bucket: part.bucket as CreditBucket,
             amount: -part.amount,
             reason,
+            cause: options.cause ?? null,
             taskId: charge.taskId,
             jobId: charge.jobId,
           });

@@ -1,3 +1,4 @@
+import type { RefundCause } from '@moments/domain';
 import type { JobQueue } from '../../../queue/queue.js';
 import { silentLogger, type Logger } from '../../../logging.js';
 import { operationKey, workOf, type ChargeKey } from './charge-keys.js';
@@ -11,6 +12,8 @@ export interface RefundPayload {
   userId: string;
   taskId: string | null;
   jobId: string | null;
+  /** Why the credits go back (the credit history says it); absent in refunds queued before. */
+  cause?: RefundCause;
 }
 
 /**
@@ -31,8 +34,13 @@ export class RefundOutbox {
   ) {}
 
   /** Queues the refund of `key` and tries it now; never throws (the queue retries). */
-  async refund(userId: string, key: ChargeKey): Promise<void> {
-    const payload: RefundPayload = { key: operationKey(key), userId, ...workOf(key) };
+  async refund(userId: string, key: ChargeKey, cause?: RefundCause): Promise<void> {
+    const payload: RefundPayload = {
+      key: operationKey(key),
+      userId,
+      ...workOf(key),
+      ...(cause && { cause }),
+    };
     try {
       await this.queue.send('credit-refund', payload);
     } catch (error) {
@@ -48,7 +56,7 @@ export class RefundOutbox {
 
   /** The `credit-refund` job: refunds once (idempotent) and updates the work's shown cost. */
   async run(payload: RefundPayload): Promise<void> {
-    await this.ledger.refund(payload.key);
+    await this.ledger.refund(payload.key, { cause: payload.cause });
     await this.syncShownCost(payload);
   }
 

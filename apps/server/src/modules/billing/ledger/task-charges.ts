@@ -1,5 +1,5 @@
 import type { TaskKind } from '@moments/contract';
-import { chargeKindOfTask, taskQuote, type TaskQuote } from '@moments/domain';
+import { chargeKindOfTask, taskQuote, type RefundCause, type TaskQuote } from '@moments/domain';
 import type { Db } from '../../../db/client.js';
 import type { ChargeKey } from './charge-keys.js';
 import type { CreditReads } from './credit-reads.js';
@@ -84,10 +84,10 @@ export class TaskCharges {
   }
 
   /** The attempt failed or was deleted unfinished: run and summary go back (outbox). */
-  async refundAttempt(task: ChargedTask) {
+  async refundAttempt(task: ChargedTask, cause: RefundCause = 'failed') {
     const keys = this.keys(task);
-    await this.refunds.refund(task.userId, keys.run);
-    await this.refunds.refund(task.userId, keys.summary);
+    await this.refunds.refund(task.userId, keys.run, cause);
+    await this.refunds.refund(task.userId, keys.summary, cause);
   }
 
   /**
@@ -96,13 +96,18 @@ export class TaskCharges {
    * paid; only its summary is refunded then.
    */
   async refundDeleted(task: ChargedTask, transcriptReused: boolean) {
-    if (transcriptReused) await this.refundSummary(task);
-    else await this.refundAttempt(task);
+    if (transcriptReused) await this.refundSummary(task, 'deleted');
+    else await this.refundAttempt(task, 'deleted');
   }
 
-  /** The summary could not be made: its part goes back, the task keeps its moments. */
-  refundSummary(task: ChargedTask) {
-    return this.refunds.refund(task.userId, this.keys(task).summary);
+  /** The summary could not be made (or its task was deleted): its part goes back. */
+  refundSummary(task: ChargedTask, cause: RefundCause) {
+    return this.refunds.refund(task.userId, this.keys(task).summary, cause);
+  }
+
+  /** The summary stage made none: its part goes back, saying whether the video had no speech. */
+  refundUnmadeSummary(task: ChargedTask, summary: { heardNothing?: boolean }) {
+    return this.refundSummary(task, summary.heardNothing ? 'no_speech' : 'not_made');
   }
 
   /** What the task still holds in the ledger: the cost it shows. */

@@ -38,6 +38,8 @@ const FEATURE_TEXT: Record<string, (limit: number) => string> = {
     limit === -1
       ? t('pages.plan.grant.anyLength')
       : counted('pages.plan.grant.minutes.one', 'pages.plan.grant.minutes.other', limit, limit),
+  MAX_CLIP_MINUTES: (limit) =>
+    counted('pages.plan.grant.clipMinutes.one', 'pages.plan.grant.clipMinutes.other', limit, limit),
 };
 
 /** Dollars as the plan page shows them: `$12.50`. */

@@ -1,0 +1,151 @@
+import type {
+  ClipSettings,
+  ExportLayout,
+  ExportQuality,
+  MomentView,
+  Task,
+} from '@moments/contract';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { ClipOptions } from '../api';
+import type { ClipAspect } from '../frame';
+import { CLIP_ASPECT_OPTIONS } from '../options';
+import type { Span } from '../trim';
+import { useCaptionStyle } from './useCaptionStyle';
+
+/** The editor's own starting point: the moment's span, framed as the clip keeps it. */
+export function defaultSettings(moment: MomentView, task: Task, momentSpan: Span): ClipSettings {
+  return {
+    aspect: '9:16',
+    quality: '1080p',
+    template: 'karaoke',
+    // The layout kept with the clip (its older name `blur_fit` is `fit`).
+    layout: moment.layout === 'blur_fit' ? 'fit' : (moment.layout ?? 'auto'),
+    caption_display: task.caption_display,
+    target_lang: task.target_lang,
+    start_ms: momentSpan.start,
+    end_ms: momentSpan.end,
+    transcript_text: null,
+    caption_position: 'bottom',
+    caption_size: 'medium',
+    remove_fillers: false,
+  };
+}
+
+const isClipAspect = (aspect: ClipSettings['aspect']): aspect is ClipAspect =>
+  CLIP_ASPECT_OPTIONS.some((option) => option.value === aspect);
+
+/** What the preview and the export are asked with: the translation only when shown. */
+const clipOptionsOf = (settings: ClipSettings, translateTo: string | undefined): ClipOptions => ({
+  aspect: settings.aspect,
+  quality: settings.quality,
+  template: settings.template,
+  layout: settings.layout,
+  caption_display: settings.caption_display,
+  target_lang: translateTo,
+  transcript_text: settings.transcript_text ?? undefined,
+  start_ms: settings.start_ms,
+  end_ms: settings.end_ms,
+  caption_position: settings.caption_position,
+  caption_size: settings.caption_size,
+  remove_fillers: settings.remove_fillers,
+});
+
+/**
+ * Every setting of the clip editor, starting from the export edited again (`opened`), else the
+ * draft the user left (`saved`), else the defaults; read once, so a refetch never resets what
+ * the user edits. `held` is what the server already has (nothing to save while it is shown).
+ */
+export function useClipSettings(start: {
+  moment: MomentView;
+  task: Task;
+  momentSpan: Span;
+  saved: ClipSettings | null;
+  opened: ClipSettings | null;
+}) {
+  const [initial] = useState(() => {
+    const defaults = defaultSettings(start.moment, start.task, start.momentSpan);
+    return { first: start.opened ?? start.saved ?? defaults, held: start.saved ?? defaults };
+  });
+  const { first } = initial;
+  const [trim, setTrim] = useState<Span>({ start: first.start_ms, end: first.end_ms });
+  const [aspect, setAspect] = useState<ClipAspect>(
+    isClipAspect(first.aspect) ? first.aspect : '9:16',
+  );
+  const [layout, setLayout] = useState<ExportLayout>(first.layout);
+  const [quality, setQuality] = useState<ExportQuality>(first.quality);
+  const style = useCaptionStyle(first.caption_display, first.target_lang, first.template);
+  const [editedText, setEditedText] = useState<string | null>(first.transcript_text);
+  // Not changed in this editor, but kept: an export made with them is edited again with them.
+  const { caption_position, caption_size, remove_fillers } = first;
+
+  const settings = useMemo<ClipSettings>(
+    () => ({
+      aspect,
+      quality,
+      template: style.template,
+      layout,
+      caption_display: style.display,
+      target_lang: style.targetLang,
+      start_ms: trim.start,
+      end_ms: trim.end,
+      transcript_text: editedText,
+      caption_position,
+      caption_size,
+      remove_fillers,
+    }),
+    [
+      aspect,
+      quality,
+      style.template,
+      layout,
+      style.display,
+      style.targetLang,
+      trim,
+      editedText,
+      caption_position,
+      caption_size,
+      remove_fillers,
+    ],
+  );
+  const options = useMemo(
+    () => clipOptionsOf(settings, style.translateTo),
+    [settings, style.translateTo],
+  );
+  useDropJobParam(start.opened !== null);
+  return {
+    first,
+    held: initial.held,
+    settings,
+    options,
+    style,
+    trim,
+    setTrim,
+    aspect,
+    setAspect,
+    layout,
+    setLayout,
+    quality,
+    setQuality,
+    editedText,
+    setEditedText,
+  };
+}
+
+/**
+ * Opened from an export: its settings are now the draft, so the address drops the job and a
+ * reload opens the clip as it is being edited, not as the export was.
+ */
+function useDropJobParam(opened: boolean) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  useEffect(() => {
+    if (!opened || !searchParams.has('job')) return;
+    setSearchParams(
+      (params) => {
+        params.delete('job');
+        return params;
+      },
+      { replace: true },
+    );
+  }, [opened, searchParams, setSearchParams]);
+}
