@@ -19,7 +19,7 @@ export { describePlan, tierLabel } from '../messages/domain';
 /** Features whose amounts are credits (displayed divided by 10). */
 export const CREDIT_FEATURES: ReadonlySet<string> = new Set(['CREDIT', 'FREE_TOOL_CREDIT']);
 
-function findEntitlement(
+export function findEntitlement(
   user: Pick<UserInfo, 'entitlements'> | null | undefined,
   feature: string,
 ): Entitlement | undefined {

@@ -35,7 +35,7 @@ export type ClipOptions = Pick<
   | 'remove_fillers'
 > & { start_ms: number; end_ms: number };
 
-const studioKeys = {
+export const studioKeys = {
   moment: (id: string) => ['moments', 'view', id] as const,
   task: (id: string) => ['tasks', 'detail', id] as const,
   transcript: (taskId: string) => ['tasks', 'transcript', taskId] as const,
