@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 // `npm run test:all` runs the three; the fast tier's database tests then run on PostgreSQL too.
 const unitAndServerTests = [
   'packages/*/src/**/*.test.ts',
+  'packages/*/test/**/*.test.ts',
   'apps/server/src/**/*.test.ts',
   'apps/server/test/**/*.test.ts',
   'apps/web/src/**/*.test.ts',

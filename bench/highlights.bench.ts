@@ -1,65 +1,22 @@
 /**
- * `npm run bench -- highlights`: the judges compared on the hand-labelled evaluation set in
- * bench/highlights/ (eight spoken talks, highlights marked before any tuning). For each judge: highlight
- * recall in the top 3 and top 5, housekeeping or sign-offs in the top 3, the share of titles that start
- * with a whole word of the clip's transcript, and the judge's cost in seconds per hour of video.
- *
- * The fourth judge is a local GGUF model (HIGHLIGHTS_BENCH_GGUF names the .gguf) run in process with
- * node-llama-cpp on the CPU through the product's own LLM path: findViralMoments with `llm`, which
- * has the model judge and title the cue judge's candidates and falls back to them when it fails.
- * HIGHLIGHTS_BENCH_LLAMA_MODULE: node-llama-cpp's dist/index.js when installed outside this checkout;
- * HIGHLIGHTS_BENCH_THREADS: CPU threads (default one per core). HIGHLIGHTS_BENCH_LIMIT=n scores the
- * first n talks only (quick looks; the README's figures use all eight).
+ * `npm run bench -- highlights`: the moment finder, with and without its sentence embeddings, on the
+ * hand-labelled evaluation set in bench/highlights/ (eight spoken talks, highlights marked before any
+ * tuning). For each: highlight recall in the top 3 and top 5, housekeeping or sign-offs in the top 3,
+ * the share of titles that start with a whole word of the clip's transcript, and the cost in seconds
+ * per hour of video. HIGHLIGHTS_BENCH_LIMIT=n scores the first n talks only (quick looks; the
+ * README's figures use all eight).
  */
 import {
   findViralMoments,
   type FindViralMomentsOptions,
   type Moment,
 } from '../packages/ai/src/moments/index';
-import { loadDefaultEmbedder } from '../packages/ai/src/search/index';
 import { wordTokens } from '../packages/ai/src/search/text';
 import { loadTalks, spokenTalk, type SpokenTalk } from './highlights/talks';
-import { JUDGEMENT_JSON_SCHEMA, loadLocalGguf, localGgufLlm } from './local-gguf';
 
 interface Judge {
   name: string;
-  options: () => Promise<FindViralMomentsOptions>;
-  close?: () => Promise<void>;
-}
-
-/** Tokens the model may write per reply; a reply cut short is not JSON, and the finder falls back. */
-const GGUF_MAX_TOKENS = 1024;
-/** Generous: a CPU that is also running other work. */
-const GGUF_TIMEOUT_MS = 300_000;
-
-/** The local GGUF judge, or why it is skipped. */
-async function localGgufJudge(): Promise<Judge | string> {
-  const modelPath = process.env.HIGHLIGHTS_BENCH_GGUF;
-  if (!modelPath) return 'HIGHLIGHTS_BENCH_GGUF not set';
-  if (!modelPath.endsWith('.gguf')) return `HIGHLIGHTS_BENCH_GGUF=${modelPath} is not a .gguf file`;
-  let gguf: Awaited<ReturnType<typeof loadLocalGguf>> | undefined;
-  return {
-    name: 'cues + local GGUF judge',
-    async options() {
-      const started = performance.now();
-      gguf = await loadLocalGguf({
-        modelPath,
-        moduleName: process.env.HIGHLIGHTS_BENCH_LLAMA_MODULE,
-        threads: Number(process.env.HIGHLIGHTS_BENCH_THREADS) || undefined,
-        contextSize: 4096,
-      });
-      console.log(
-        `highlights: local GGUF judge ${gguf.label}, loaded in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
-          `temperature 0, JSON-schema grammar, at most ${GGUF_MAX_TOKENS} tokens per reply`,
-      );
-      return {
-        judge: 'cues',
-        llm: localGgufLlm(gguf, { maxTokens: GGUF_MAX_TOKENS, jsonSchema: JUDGEMENT_JSON_SCHEMA }),
-        llmTimeoutMs: GGUF_TIMEOUT_MS,
-      };
-    },
-    close: async () => gguf?.close(),
-  };
+  options: FindViralMomentsOptions;
 }
 
 /**
@@ -103,29 +60,10 @@ export default async function bench(): Promise<void> {
     `highlights: ${talks.length} talks, ${(audioHours * 60).toFixed(1)} min of speech, ${highlightCount} highlights (transcripts by ${talks[0]?.engine})`,
   );
   const judges: Judge[] = [
-    {
-      name: 'lexicon (the original finder)',
-      options: async () => ({ judge: 'lexicon', embedder: null }),
-    },
-    {
-      name: 'cues, words only (no MiniLM)',
-      options: async () => ({ judge: 'cues', embedder: null }),
-    },
+    { name: 'cues, words only (no MiniLM)', options: { embedder: null } },
     // The default: MiniLM places topic shifts (no clip runs across one) and hashtags.
-    { name: 'cues + MiniLM topics (default)', options: async () => ({ judge: 'cues' }) },
-    {
-      name: 'cues + MiniLM topics + salience',
-      options: async () => ({
-        judge: 'cues',
-        embedder: (await loadDefaultEmbedder()).embedder,
-        topicSalience: true,
-      }),
-    },
+    { name: 'cues + MiniLM topics (default)', options: {} },
   ];
-  const skipped: string[] = [];
-  const gguf = await localGgufJudge();
-  if (typeof gguf === 'string') skipped.push(`local GGUF judge (node-llama-cpp): ${gguf}`);
-  else judges.push(gguf);
   const rows: string[] = [];
   for (const judge of judges) {
     let hits3 = 0;
@@ -134,25 +72,13 @@ export default async function bench(): Promise<void> {
     let titles = 0;
     let wholeTitles = 0;
     let ms = 0;
-    let fallbacks = 0;
-    let options: FindViralMomentsOptions;
-    try {
-      options = await judge.options();
-    } catch (error) {
-      skipped.push(`${judge.name}: ${(error as Error).message}`);
-      continue;
-    }
     for (const talk of talks) {
       const started = performance.now();
-      const { moments, method, warnings } = await findViralMoments(talk.transcript, {
-        ...options,
+      const { moments } = await findViralMoments(talk.transcript, {
+        ...judge.options,
         maxMoments: 10,
       });
       ms += performance.now() - started;
-      if (options.llm && method !== 'llm') {
-        fallbacks++;
-        console.log(`highlights: ${judge.name} fell back on ${talk.name}: ${warnings.join(' ')}`);
-      }
       const top3 = moments.slice(0, 3);
       const top5 = moments.slice(0, 5);
       talk.paragraphs.forEach((p, i) => {
@@ -172,11 +98,8 @@ export default async function bench(): Promise<void> {
     rows.push(
       `${judge.name.padEnd(34)} recall@3 ${(hits3 / highlightCount).toFixed(2)}  recall@5 ${(hits5 / highlightCount).toFixed(2)}  ` +
         `housekeeping in top 3: ${housekeeping3}  whole-word titles ${((100 * wholeTitles) / Math.max(1, titles)).toFixed(0)}%  ` +
-        `${(ms / 1000 / audioHours).toFixed(1)} s per hour of video` +
-        (options.llm ? `  fell back to the cue judge on ${fallbacks}/${talks.length} talks` : ''),
+        `${(ms / 1000 / audioHours).toFixed(1)} s per hour of video`,
     );
-    await judge.close?.();
   }
   for (const row of rows) console.log(`highlights: ${row}`);
-  for (const reason of skipped) console.log(`highlights skipped: ${reason}`);
 }

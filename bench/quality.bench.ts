@@ -8,20 +8,13 @@
  * QUALITY_BENCH_SETS=dev,dev2 (or frozen) limits the run; QUALITY_BENCH_CACHED_ONLY=1 skips talks not
  * yet spoken; BENCH_VERBOSE=1 prints each talk's top moments,
  * chapters and answers. With LLM_BASE_URL (+ LLM_MODEL, LLM_API_KEY) set, the same talks are also
- * run with that endpoint as judge and summary writer; QUALITY_BENCH_GGUF=<file.gguf> does the
- * same with a local GGUF model through node-llama-cpp (bench/local-gguf.ts).
+ * run with that endpoint as judge and summary writer.
  */
 import type { LlmClient } from '../packages/ai/src/llm/index';
 import { OpenAICompatibleLlm } from '../packages/ai/src/llm/index';
 import { findViralMoments, type Moment } from '../packages/ai/src/moments/index';
 import { loadDefaultEmbedder, searchMomentsWithReport } from '../packages/ai/src/search/index';
 import { summariseTranscript, type VideoSummary } from '../packages/ai/src/summary/index';
-import {
-  JUDGEMENT_JSON_SCHEMA,
-  loadLocalGguf,
-  localGgufLlm,
-  SUMMARY_JSON_SCHEMA,
-} from './local-gguf';
 import {
   answerFigures,
   keyPointsOnLowConfidence,
@@ -44,24 +37,17 @@ interface TalkOutput {
   summaryByLlm: boolean;
 }
 
-/** What judges and writes: the offline rules, or an LLM (one client for each kind of reply). */
+/** What judges and writes: the offline rules, or an LLM endpoint. */
 interface Judge {
   name: string;
   llm?: LlmClient;
-  /** The summary writer, when it needs a client of its own (a local model held to a grammar). */
-  summaryLlm?: LlmClient;
-  llmTimeoutMs?: number;
-  close?: () => Promise<void>;
 }
 
 async function runTalk(talk: SpokenMarkedTalk, judge: Judge): Promise<TalkOutput> {
   const started = performance.now();
-  const { llm, llmTimeoutMs } = judge;
-  const found = await findViralMoments(talk.transcript, { maxMoments: 10, llm, llmTimeoutMs });
-  const summary = await summariseTranscript(talk.transcript, {
-    llm: judge.summaryLlm ?? llm,
-    llmTimeoutMs,
-  });
+  const { llm } = judge;
+  const found = await findViralMoments(talk.transcript, { maxMoments: 10, llm });
+  const summary = await summariseTranscript(talk.transcript, { llm });
   const answers: Moment[][] = [];
   for (const question of talk.questions) {
     const report = await searchMomentsWithReport(talk.transcript, question.question, { limit: 3 });
@@ -200,13 +186,7 @@ function report(set: string, judge: string, outputs: TalkOutput[]): void {
   }
 }
 
-/** Tokens a local model may write per reply; a reply cut short is not JSON, and the caller falls back. */
-const GGUF_MAX_TOKENS = 1024;
-const GGUF_SUMMARY_MAX_TOKENS = 1536;
-/** Generous: a 1.5B model on two CPU threads takes one to three minutes per reply. */
-const GGUF_TIMEOUT_MS = 300_000;
-
-async function judges(): Promise<Judge[]> {
+function judges(): Judge[] {
   const list: Judge[] = [{ name: 'offline' }];
   if (process.env.LLM_BASE_URL)
     list.push({
@@ -219,24 +199,6 @@ async function judges(): Promise<Judge[]> {
         temperature: 0,
       }),
     });
-  const modelPath = process.env.QUALITY_BENCH_GGUF;
-  if (modelPath) {
-    const gguf = await loadLocalGguf({
-      modelPath,
-      moduleName: process.env.QUALITY_BENCH_LLAMA_MODULE,
-      contextSize: 4096,
-    });
-    list.push({
-      name: `local GGUF ${gguf.label}`,
-      llm: localGgufLlm(gguf, { maxTokens: GGUF_MAX_TOKENS, jsonSchema: JUDGEMENT_JSON_SCHEMA }),
-      summaryLlm: localGgufLlm(gguf, {
-        maxTokens: GGUF_SUMMARY_MAX_TOKENS,
-        jsonSchema: SUMMARY_JSON_SCHEMA,
-      }),
-      llmTimeoutMs: GGUF_TIMEOUT_MS,
-      close: () => gguf.close(),
-    });
-  }
   return list;
 }
 
@@ -245,7 +207,7 @@ export default async function bench(): Promise<void> {
     Object.keys(MARKED_SETS)) as MarkedSetName[];
   const { embedder, warning } = await loadDefaultEmbedder();
   if (!embedder) console.log(`quality: ${warning} (figures are for the words-only fallback)`);
-  for (const judge of await judges()) {
+  for (const judge of judges()) {
     const devOutputs: TalkOutput[] = [];
     for (const set of sets) {
       const talks = await spokenSet(set, undefined, {
@@ -259,6 +221,5 @@ export default async function bench(): Promise<void> {
     // Both dev parts together: what the rules are chosen on.
     if (sets.filter((set) => set !== 'frozen').length > 1)
       report('dev+dev2', judge.name, devOutputs);
-    await judge.close?.();
   }
 }

@@ -21,7 +21,7 @@ import {
   makeFootage,
   slideFontFile,
   type FootageKind,
-} from '../packages/media/src/testing/index';
+} from '../packages/media/test/support/index';
 
 /** `REFRAME_BENCH_SEC=10` makes shorter footage: on a machine others load, a minute of each takes long. */
 const DURATION_SEC = Number(process.env.REFRAME_BENCH_SEC) || 60;

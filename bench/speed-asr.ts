@@ -7,7 +7,6 @@
  *    moment, peak memory, WER of the task's transcript;
  *  - `workers`: the chunks of one task over 1, 2 and 3 worker processes on PostgreSQL.
  */
-import os from 'node:os';
 import path from 'node:path';
 import {
   FasterWhisperEngine,
@@ -134,7 +133,7 @@ async function chunkFiles(dir: string, wav: string, parallelism: number): Promis
 }
 
 /** Transcription alone: the chunks through one engine (its processes at once), in English. */
-export async function transcribeChunks(engine: FasterWhisperEngine, chunks: string[]) {
+async function transcribeChunks(engine: FasterWhisperEngine, chunks: string[]) {
   return Promise.all(chunks.map((chunk) => engine.transcribe(chunk, { language: 'en' })));
 }
 
@@ -254,5 +253,3 @@ export async function taskStages(dir: string, inputs: number[]): Promise<void> {
     await server.close();
   }
 }
-
-export const cores = () => os.availableParallelism();

@@ -6,7 +6,7 @@ export const load = () => `load ${os.loadavg()[0]!.toFixed(1)}`;
 export const mb = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MB`;
 
 /** Resident memory of this process and every descendant (ffmpeg, whisper), summed. */
-export async function treeRssBytes(): Promise<number> {
+async function treeRssBytes(): Promise<number> {
   const parents = new Map<number, number>();
   const rss = new Map<number, number>();
   for (const entry of await fs.readdir('/proc')) {

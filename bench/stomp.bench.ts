@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { WebSocket } from 'ws';
 import { InProcessBus } from '../apps/server/src/realtime/bus.js';
 import { encodeFrame, StompFrameDecoder } from '../apps/server/src/realtime/frame.js';
-import { startStompServer } from '../apps/server/src/realtime/stomp-test-kit.js';
+import { startStompServer } from '../apps/server/test/support/stomp.js';
 
 const CONNECTIONS = 1_000;
 const CONNECT_CONCURRENCY = 100;

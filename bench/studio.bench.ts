@@ -10,7 +10,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { makeTestVideo } from '../packages/media/src/testing/index';
+import { makeTestVideo } from '../packages/media/test/support/index';
 import type { Moment } from '../packages/contract/src/index';
 import { newAccount } from '../e2e/support/accounts';
 import { apiClient, runLinkTask } from '../e2e/support/api';

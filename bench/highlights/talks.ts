@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSpeechEngine, type Transcript } from '../../packages/ai/src/asr/index';
-import { speakWithPauses } from '../../packages/media/src/testing/index';
+import { speakWithPauses } from '../../packages/media/test/support/index';
 
 const HERE = import.meta.dirname;
-export const TALKS_DIR = join(HERE, 'talks');
-export const CACHE_DIR = join(HERE, '.cache');
+const TALKS_DIR = join(HERE, 'talks');
+const CACHE_DIR = join(HERE, '.cache');
 
 export type ParagraphKind = 'highlight' | 'housekeeping' | 'body';
 
@@ -34,7 +34,7 @@ export interface SpokenTalk extends Talk {
   engine: string;
 }
 
-export function parseTalk(name: string, source: string): Talk {
+function parseTalk(name: string, source: string): Talk {
   const header = (key: string) =>
     new RegExp(`^# ${key}: *(.+)$`, 'm').exec(source)?.[1]?.trim() ?? '';
   const body = source
@@ -66,10 +66,7 @@ export async function loadTalks(): Promise<Talk[]> {
 const PAUSES_MS = [1000, 1500, 2000, 1200];
 
 /** Speaks the talk into one 16 kHz WAV; returns each paragraph's span in it. */
-export function renderTalk(
-  talk: Talk,
-  outWav: string,
-): Promise<{ startMs: number; endMs: number }[]> {
+function renderTalk(talk: Talk, outWav: string): Promise<{ startMs: number; endMs: number }[]> {
   const voice =
     talk.voice === 'festival'
       ? ({ engine: 'festival' } as const)

@@ -24,11 +24,11 @@ import {
 import { contentTerms, wordTokens } from '../../packages/ai/src/search/text';
 import { paragraphSpan, spanOf, type Span, type SpokenMarkedTalk } from './talks';
 
-export function overlapMs(a: Span, b: Span): number {
+function overlapMs(a: Span, b: Span): number {
   return Math.max(0, Math.min(a.endMs, b.endMs) - Math.max(a.startMs, b.startMs));
 }
 
-export function coversParagraph(moment: Span, paragraph: Span): boolean {
+function coversParagraph(moment: Span, paragraph: Span): boolean {
   const overlap = overlapMs(moment, paragraph);
   return (
     overlap >= 0.6 * (paragraph.endMs - paragraph.startMs) &&

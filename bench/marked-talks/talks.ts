@@ -20,7 +20,7 @@ import {
   withWrittenWords,
   type Transcript,
 } from '../../packages/ai/src/asr/index';
-import { speakWithPauses, type SpokenPart } from '../../packages/media/src/testing/index';
+import { speakWithPauses, type SpokenPart } from '../../packages/media/test/support/index';
 
 export interface MarkedSentence {
   text: string;
@@ -79,7 +79,7 @@ export interface SpokenMarkedTalk extends MarkedTalk {
 const SENTENCE_END = /(?<=[.!?]["')]*)\s+(?=["'(]*[\p{Lu}\d])/u;
 
 /** The sentences of a paragraph, each with its character offset. */
-export function splitIntoSentences(paragraph: string): { text: string; at: number }[] {
+function splitIntoSentences(paragraph: string): { text: string; at: number }[] {
   const sentences: { text: string; at: number }[] = [];
   let at = 0;
   for (const part of paragraph.split(SENTENCE_END)) {
@@ -134,7 +134,7 @@ function answerSentences(talk: MarkedTalk, question: string, answer: string): nu
 }
 
 /** Parses one talk file (format: bench/frozen/README.md). */
-export function parseMarkedTalk(set: string, name: string, source: string): MarkedTalk {
+function parseMarkedTalk(set: string, name: string, source: string): MarkedTalk {
   const header = (key: string) =>
     new RegExp(`^# ${key}: *(.+)$`, 'm').exec(source)?.[1]?.trim() ?? '';
   const voices = Object.fromEntries(
@@ -184,7 +184,7 @@ function voiceOf(spec: string): Pick<SpokenPart, 'engine' | 'voice'> {
 }
 
 /** Speaks the talk sentence by sentence into one 16 kHz WAV; returns each sentence's span. */
-export function renderMarkedTalk(talk: MarkedTalk, outWav: string): Promise<Span[]> {
+function renderMarkedTalk(talk: MarkedTalk, outWav: string): Promise<Span[]> {
   const parts: SpokenPart[] = talk.sentences.map((sentence, i) => {
     const paragraph = talk.paragraphs[sentence.paragraph]!;
     const lastOfParagraph = paragraph.sentences.at(-1) === i;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_PATH = '/usr/bin/chromium';
 export const hasChromium = fs.existsSync(CHROMIUM_PATH);
 
 /** Debian's Chromium, headless, with the flags a shared CI box needs. */

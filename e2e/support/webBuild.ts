@@ -29,7 +29,7 @@ function newestMtime(target: string): number {
   return newest;
 }
 
-export function isWebBuildStale(): boolean {
+function isWebBuildStale(): boolean {
   const builtIndex = path.join(WEB_DIST_DIR, 'index.html');
   if (!fs.existsSync(builtIndex)) return true;
   const builtAt = fs.statSync(builtIndex).mtimeMs;

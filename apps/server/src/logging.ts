@@ -24,7 +24,7 @@ export const silentLogger: Logger = pino({ level: 'silent' });
  * them in its error's message, stack and `params`, and they are what users sent (a note's whole
  * text, an email address). The statement itself, with its placeholders, stays.
  */
-export function serializeError(error: unknown) {
+function serializeError(error: unknown) {
   return stdSerializers.err(withoutQueryValues(error, 0) as Error);
 }
 

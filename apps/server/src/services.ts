@@ -12,7 +12,7 @@ import { createLogger, silentLogger, type Logger } from './logging.js';
 import { openDatabase, type Database } from './db/client.js';
 import { BackgroundWork } from './queue/background-work.js';
 import { Housekeeping } from './queue/housekeeping.js';
-import { LeaseReaper } from './queue/lease-reaper.js';
+import { Leases } from './queue/lease.js';
 import { createJobQueue, type JobQueue } from './queue/queue.js';
 import { WorkGate } from './queue/work-gate.js';
 import { PictureTokens } from './modules/thumbnails/picture-tokens.js';
@@ -21,7 +21,11 @@ import { AccountService } from './modules/auth/account.service.js';
 import { createBilling, type Billing, type BillingHooks } from './modules/billing/index.js';
 import { MediaAnalysesRepository } from './modules/exports/media-analyses.repository.js';
 import { ExportRenderer } from './modules/exports/export-renderer.js';
-import { ExportsRepository } from './modules/exports/exports.repository.js';
+import {
+  ExportsRepository,
+  type JobPatch,
+  type JobRow,
+} from './modules/exports/exports.repository.js';
 import { ExportsService } from './modules/exports/exports.service.js';
 import { CaptionsService } from './modules/captions/captions.service.js';
 import { FramingPreparer } from './modules/exports/framing-preparer.js';
@@ -41,7 +45,8 @@ import {
 import { StorageMediaFetcher } from './modules/tasks/media-fetcher.js';
 import { TaskRunner } from './modules/tasks/task-runner.js';
 import { taskPipeline } from './modules/tasks/task-pipeline.js';
-import { TasksRepository } from './modules/tasks/tasks.repository.js';
+import { TasksRepository, type TaskPatch } from './modules/tasks/tasks.repository.js';
+import type { TaskRow } from './modules/tasks/task-mapper.js';
 import { AsrChunksRepository } from './modules/tasks/asr-chunks.repository.js';
 import { ChunkedTranscription } from './modules/tasks/chunked-transcription.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
@@ -118,12 +123,13 @@ export interface Services {
   taskRunner: TaskRunner;
   /** Long audio in chunks any worker may take. */
   transcription: ChunkedTranscription;
-  taskReaper: LeaseReaper;
+  /** Task runs' leases: the task runner's claims, and the takeover of runs whose worker died. */
+  taskLeases: Leases<TaskRow, TaskPatch>;
   housekeeping: Housekeeping;
   exports: ExportsService;
   captions: CaptionsService;
   exportRenderer: ExportRenderer;
-  exportReaper: LeaseReaper;
+  exportLeases: Leases<JobRow, JobPatch>;
   /** Analyses the best moments' framing in the background once a task is DONE. */
   framingPreparer: FramingPreparer;
   workGate: WorkGate;
@@ -461,6 +467,18 @@ function createTaskWork(
     maxHeight: config.PROCESSING_MAX_HEIGHT,
   });
   const heartbeatMs = heartbeatOf(config);
+  const taskLeases = new Leases<TaskRow, TaskPatch>({
+    name: 'task',
+    rows: tasksRepo,
+    leaseMs: config.TASK_LEASE_MS,
+    heartbeatMs,
+    resume: async (taskId, runToken) => {
+      const task = await tasksRepo.findById(taskId);
+      const expireInSeconds = taskRunner.expirySeconds(task?.durationMs);
+      await queue.send('task-run', { taskId, runToken }, { expireInSeconds });
+    },
+    log,
+  });
   const transcription = new ChunkedTranscription(
     media,
     new AsrChunksRepository(db),
@@ -488,8 +506,7 @@ function createTaskWork(
     {
       workRoot,
       background,
-      heartbeatMs,
-      leaseMs: config.TASK_LEASE_MS,
+      leases: taskLeases,
       downloadTimeoutMs: config.DOWNLOAD_TIMEOUT_MS,
       transcribeTimeoutFactor: 4,
       analyseTimeoutMs: 10 * 60_000,
@@ -509,26 +526,7 @@ function createTaskWork(
     translator,
     transcription,
   });
-  const taskReaper = new LeaseReaper(
-    'task',
-    {
-      findOrphaned: (staleBefore) => tasksRepo.findOrphaned(staleBefore),
-      claim: async (id, oldToken, runToken) =>
-        !!(await tasksRepo.updateRun(id, oldToken, {
-          runToken,
-          startedAt: null,
-          heartbeatAt: new Date(),
-        })),
-      resume: async (taskId, runToken) => {
-        const task = await tasksRepo.findById(taskId);
-        const expireInSeconds = taskRunner.expirySeconds(task?.durationMs);
-        await queue.send('task-run', { taskId, runToken }, { expireInSeconds });
-      },
-    },
-    config.TASK_LEASE_MS,
-    log,
-  );
-  return { transcription, taskRunner, tasks, taskReaper };
+  return { transcription, taskRunner, tasks, taskLeases };
 }
 type TaskWork = ReturnType<typeof createTaskWork>;
 
@@ -545,6 +543,18 @@ function createExportWork(
   // Work users wait for goes first; background analyses in this process give way to it and,
   // tracked by `background`, stop and are awaited when the process closes.
   const workGate = new WorkGate(background);
+  const exportLeases = new Leases<JobRow, JobPatch>({
+    name: 'export',
+    rows: exportsRepo,
+    leaseMs: config.TASK_LEASE_MS,
+    heartbeatMs: heartbeatOf(config),
+    resume: async (jobId, runToken) => {
+      const job = await exportsRepo.findById(jobId);
+      const expireInSeconds = ExportRenderer.expirySeconds(job?.durationMs ?? 0);
+      await queue.send('export-render', { jobId, runToken }, { expireInSeconds });
+    },
+    log,
+  });
   const exportRenderer = new ExportRenderer(
     exportsRepo,
     media,
@@ -556,8 +566,7 @@ function createExportWork(
     {
       workRoot,
       background,
-      heartbeatMs: heartbeatOf(config),
-      leaseMs: config.TASK_LEASE_MS,
+      leases: exportLeases,
       analyses: new MediaAnalysesRepository(db),
       poster: (job, made, signal) => thumbnails.forExport(job, made, signal),
       encoder: {
@@ -605,26 +614,7 @@ function createExportWork(
       log,
     },
   );
-  const exportReaper = new LeaseReaper(
-    'export',
-    {
-      findOrphaned: (staleBefore) => exportsRepo.findOrphaned(staleBefore),
-      claim: async (id, oldToken, runToken) =>
-        !!(await exportsRepo.updateRun(id, oldToken, {
-          runToken,
-          startedAt: null,
-          heartbeatAt: new Date(),
-        })),
-      resume: async (jobId, runToken) => {
-        const job = await exportsRepo.findById(jobId);
-        const expireInSeconds = ExportRenderer.expirySeconds(job?.durationMs ?? 0);
-        await queue.send('export-render', { jobId, runToken }, { expireInSeconds });
-      },
-    },
-    config.TASK_LEASE_MS,
-    log,
-  );
-  return { workGate, exportRenderer, exports, captions, framingPreparer, exportReaper };
+  return { workGate, exportRenderer, exports, captions, framingPreparer, exportLeases };
 }
 
 /** What a caller (a test, a bench, a second process) may give instead of what config makes. */

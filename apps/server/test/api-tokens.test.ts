@@ -8,7 +8,7 @@ import { API_TOKEN_PREFIX, LATEST_EXPIRY_MS } from '@moments/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokens, tasks, users } from '../src/db/schema.js';
-import { StompErrorFrame, connectStompClient, waitFor } from '../src/realtime/stomp-test-kit.js';
+import { StompErrorFrame, connectStompClient, waitFor } from './support/stomp.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { FakeMediaRepository } from './support/fake-media.repository.js';

@@ -5,7 +5,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxMailer, type OutboxEntry } from '../src/modules/mail/index.js';
-import { connectStompClient, waitFor } from '../src/realtime/stomp-test-kit.js';
+import { connectStompClient, waitFor } from './support/stomp.js';
 import { tasks } from '../src/db/schema.js';
 import type { TaskRow } from '../src/modules/tasks/task-mapper.js';
 import { DATABASE_TARGETS } from './support/databases.js';

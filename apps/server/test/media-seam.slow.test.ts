@@ -67,8 +67,7 @@ function rendererWith(media: FakeMediaRepository): ExportRenderer {
     {
       workRoot: t.services.workRoot,
       background: t.services.background,
-      heartbeatMs: 1000,
-      leaseMs: t.config.TASK_LEASE_MS,
+      leases: t.services.exportLeases,
     },
   );
 }

@@ -1,6 +1,6 @@
 import { Notification } from '@moments/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StompErrorFrame, connectStompClient, waitFor } from '../src/realtime/stomp-test-kit.js';
+import { StompErrorFrame, connectStompClient, waitFor } from './support/stomp.js';
 import type { TaskRow } from '../src/modules/tasks/task-mapper.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';

@@ -10,7 +10,7 @@ import {
   StompErrorFrame,
   waitFor,
   type TestStompClient,
-} from '../src/realtime/stomp-test-kit.js';
+} from './support/stomp.js';
 import { createScratchPostgres, postgresReachable } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 

@@ -260,7 +260,7 @@ describe.each(DATABASE_TARGETS)('run ownership on $name', (target) => {
         heartbeatAt: new Date(Date.now() - 10 * 60_000),
       })
       .returning();
-    expect(await t.services.exportReaper.resumeOrphans()).toBe(1);
+    expect(await t.services.exportLeases.resumeOrphans()).toBe(1);
     const [claimed] = await t.services.database.db.select().from(jobs).where(eq(jobs.id, job!.id));
     expect(claimed?.runToken).not.toBe('lost-token');
   });

@@ -4,11 +4,7 @@ import path from 'node:path';
 import { hasYtDlp } from '@moments/media/ingest';
 import { serveFiles, type ServedFiles } from '@moments/media/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectStompClient,
-  waitFor,
-  type TestStompClient,
-} from '../src/realtime/stomp-test-kit.js';
+import { connectStompClient, waitFor, type TestStompClient } from './support/stomp.js';
 import { createScratchPostgres, postgresReachable } from './support/databases.js';
 import { spawnServer, type ServerProcess } from './support/process.js';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
-import { waitFor } from '../src/realtime/stomp-test-kit.js';
+import { waitFor } from './support/stomp.js';
 import { DATABASE_TARGETS, createScratchPostgres, openPglite } from './support/databases.js';
 import { signUp, startTestApp } from './support/app.js';
 

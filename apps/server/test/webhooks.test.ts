@@ -14,7 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { webhookDeliveries } from '../src/db/schema.js';
-import { waitFor } from '../src/realtime/stomp-test-kit.js';
+import { waitFor } from './support/stomp.js';
 import type { TaskRow } from '../src/modules/tasks/task-mapper.js';
 import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
 import { DATABASE_TARGETS } from './support/databases.js';

@@ -14,8 +14,7 @@ export const BRAND_NAME = 'Moments';
  * Base address of external tool pages for the logged-out Tools dropdown. Absent: each
  * tool opens the product's own start form for that job (externalToolUrl).
  */
-export const EXTERNAL_TOOLS_BASE_URL: string | undefined =
-  env.VITE_EXTERNAL_TOOLS_BASE_URL || undefined;
+const EXTERNAL_TOOLS_BASE_URL: string | undefined = env.VITE_EXTERNAL_TOOLS_BASE_URL || undefined;
 
 /**
  * Community chat invite (header link and community-chat modal). Absent: the help page's
@@ -27,7 +26,7 @@ export const COMMUNITY_CHAT_URL: string = env.VITE_COMMUNITY_CHAT_URL || '/setti
  * Where pro-plus users are sent by mail when they hit a limit. Absent: the help page's
  * feedback form, which is stored and mailed to the installation's OPERATOR_EMAIL.
  */
-export const SUPPORT_EMAIL: string | undefined = env.VITE_SUPPORT_EMAIL || undefined;
+const SUPPORT_EMAIL: string | undefined = env.VITE_SUPPORT_EMAIL || undefined;
 
 /** The pro-plus "contact us" target: a mail to SUPPORT_EMAIL, else the feedback form. */
 export function supportContactUrl(subject: string, email = SUPPORT_EMAIL): string {

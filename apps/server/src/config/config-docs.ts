@@ -54,11 +54,6 @@ const GROUPS = {
     intro:
       'Plans, credits and checkout are described in [features.md](features.md#plans-credits-and-billing).',
   },
-  unread: {
-    title: 'Accepted but not read',
-    intro:
-      'The schema still accepts and checks these, but no code reads them: setting them changes nothing.',
-  },
 } as const;
 
 type Group = keyof typeof GROUPS;
@@ -425,16 +420,6 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
     group: 'billing',
     meaning:
       'Where the Stripe SDK sends its calls; tests point it at a local fake. Unset: Stripe’s.',
-  },
-  TOOLS_DIR: {
-    group: 'unread',
-    meaning:
-      'The tools folder is always `.tools` in the checkout (`ASR_PYTHON`, `ASR_MODEL_DIR` and `YTDLP_PATH` move its parts).',
-  },
-  EXTERNAL_TOOLS_BASE_URL: {
-    group: 'unread',
-    meaning:
-      'The Tools menu’s address is a setting of the web build: `VITE_EXTERNAL_TOOLS_BASE_URL`.',
   },
 };
 

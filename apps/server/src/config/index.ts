@@ -111,8 +111,6 @@ export const EnvSchema = z.object({
     .min(1000)
     .default(10 * 60_000),
   WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
-  TOOLS_DIR: z.string().default(path.join(REPO_ROOT, '.tools')),
-  EXTERNAL_TOOLS_BASE_URL: z.string().optional(),
   ASR_BASE_URL: z.string().optional(),
   ASR_API_KEY: z.string().optional(),
   ASR_MODEL: z.string().optional(),
@@ -249,7 +247,7 @@ export function publicUrlOf(config: AppConfig): string {
 export class ConfigError extends Error {}
 
 /** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 

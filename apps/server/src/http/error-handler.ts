@@ -1,4 +1,4 @@
-import { ERROR_CODES, ERROR_STATUS, isErrorCode } from '@moments/contract';
+import { ERROR_CODES, ERROR_STATUS, isErrorCode, type ErrorCode } from '@moments/contract';
 import { formatWait } from '@moments/domain/format';
 import { VideoLinkError } from '@moments/domain/links';
 import { MediaError, asDiskFull } from '@moments/media/errors';
@@ -50,18 +50,21 @@ export function rateLimitRefusal(_request: FastifyRequest, context: { ttl: numbe
   );
 }
 
+/** A reply for one of the catalogue's codes, with the status the catalogue gives it. */
+function catalogued(code: ErrorCode, message: string, extra: Partial<ErrorReply> = {}): ErrorReply {
+  return { status: ERROR_STATUS[code], code, message, ...extra };
+}
+
 /** What a failure means for the client: every failure becomes an envelope with a 4xx/5xx status. */
-export function errorReplyOf(error: FastifyError | AppError, request: FastifyRequest): ErrorReply {
+function errorReplyOf(error: FastifyError | AppError, request: FastifyRequest): ErrorReply {
   const failure: unknown = error;
   // The files' disk or the database's: either way nothing of the request was kept.
   if (asDiskFull(failure) || isDatabaseDiskFull(failure)) {
     request.log.error({ err: failure }, 'disk full');
-    return {
-      status: ERROR_STATUS.DISK_FULL,
-      code: ERROR_CODES.DISK_FULL,
-      message:
-        'The server ran out of disk space, so nothing was kept. Try again once space has been freed.',
-    };
+    return catalogued(
+      ERROR_CODES.DISK_FULL,
+      'The server ran out of disk space, so nothing was kept. Try again once space has been freed.',
+    );
   }
   if (failure instanceof MediaError) {
     // Problems with what the user gave us are 4xx (ERROR_STATUS); failures of our tools are 5xx.
@@ -72,11 +75,7 @@ export function errorReplyOf(error: FastifyError | AppError, request: FastifyReq
     return { status, code: failure.code, message: failure.message };
   }
   if (failure instanceof VideoLinkError) {
-    return {
-      status: ERROR_STATUS.INVALID_URL,
-      code: ERROR_CODES.INVALID_URL,
-      message: failure.message,
-    };
+    return catalogued(ERROR_CODES.INVALID_URL, failure.message);
   }
   if (error instanceof AppError) {
     return {
@@ -92,20 +91,14 @@ export function errorReplyOf(error: FastifyError | AppError, request: FastifyReq
   if (status >= 400 && status < 500) return frameworkReply(status, error.message);
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');
-    return {
-      status: ERROR_STATUS.DATABASE_UNAVAILABLE,
-      code: ERROR_CODES.DATABASE_UNAVAILABLE,
-      message:
-        'The database cannot be reached right now. Nothing was changed; try again in a moment.',
-      headers: { 'retry-after': '5' },
-    };
+    return catalogued(
+      ERROR_CODES.DATABASE_UNAVAILABLE,
+      'The database cannot be reached right now. Nothing was changed; try again in a moment.',
+      { headers: { 'retry-after': '5' } },
+    );
   }
   request.log.error({ err: error }, 'request failed');
-  return {
-    status: ERROR_STATUS.INTERNAL,
-    code: ERROR_CODES.INTERNAL,
-    message: 'Something went wrong on our side',
-  };
+  return catalogued(ERROR_CODES.INTERNAL, 'Something went wrong on our side');
 }
 
 function validationReply(error: {
@@ -143,7 +136,7 @@ export function frameworkReply(status: number, message: string): ErrorReply {
  * Sends an error envelope. A code the route's contract does not declare is logged; under tests
  * (strict) it becomes a 500 whose message says what to declare, so the document never lags.
  */
-export function sendError(
+function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   contract: ApiContract,

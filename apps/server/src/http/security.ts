@@ -12,7 +12,7 @@ import type { App } from './types.js';
  * thumbnails from the platforms' https image hosts, realtime over the page's own WebSocket origin,
  * and no framing by other sites.
  */
-export const CONTENT_SECURITY_POLICY = {
+const CONTENT_SECURITY_POLICY = {
   'default-src': ["'self'"],
   'script-src': ["'self'", "'wasm-unsafe-eval'"],
   'worker-src': ["'self'", 'blob:'],

@@ -22,7 +22,7 @@ const MAX_DEPTH = 32;
  * (PostgreSQL text refuses `\u0000`) or a lone surrogate (not Unicode; the driver would store
  * U+FFFD in its place). Returns where it is, as a dotted path, or undefined.
  */
-export function findUnstorableText(value: unknown, path = '', depth = 0): string | undefined {
+function findUnstorableText(value: unknown, path = '', depth = 0): string | undefined {
   if (typeof value === 'string') {
     return storable(value) ? undefined : path || '(value)';
   }

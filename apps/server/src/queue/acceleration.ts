@@ -3,7 +3,7 @@ import { nvencAvailability } from '@moments/media/ffmpeg';
 import { speechSettings, type AppConfig } from '../config/index.js';
 
 /** A GPU switch is on but the hardware (or its driver) is not there. */
-export class AccelerationUnavailableError extends Error {}
+class AccelerationUnavailableError extends Error {}
 
 /**
  * Refuses a worker whose GPU switches cannot work here, before it takes a job, with the reason

@@ -1,7 +1,7 @@
 import { silentLogger, type Logger } from '../logging.js';
 
 /** Work refused because the process is closing. */
-export class ShuttingDown extends Error {
+class ShuttingDown extends Error {
   constructor() {
     super('the server is shutting down');
   }

@@ -1,25 +1,68 @@
+import path from 'node:path';
 import type PgBoss from 'pg-boss';
 import type { QueuedMail } from '../modules/mail/queued-mailer.js';
+import { sweepAbandonedUploads } from '../modules/uploads/tus-uploads.js';
+import type { Services } from '../services.js';
 
 /**
  * Every piece of background work this server does, as one job kind each, with its payload and
  * policy (PeerTube's habit): attempts (`retryLimit`), timeout (`expireInSeconds`), how many run
  * at once in one worker (`concurrency`, else WORKER_CONCURRENCY), and for periodic work the cron
  * it is sent on (`every`, pg-boss `schedule()`: sent once per minute slot for the whole cluster,
- * whichever process keeps the clock). A kind a worker takes without a handler fails its start.
- * The handlers live in ./handlers, one file per kind; `npm run jobs` shows each queue.
+ * whichever process keeps the clock), which workers take it (`takenBy`: WORKER_QUEUES `asr` for
+ * tasks and what follows them, `render` for exports and framing, or every worker) and its handler
+ * (`handle`, given the process's services). `npm run jobs` shows each queue.
  */
+/**
+ * A leased run (a task, an export): failures end it as ERROR (the user retries); the one retry
+ * covers a job whose worker died before it marked the run IN_PROGRESS. Later deaths are resumed
+ * by the kind's reaper.
+ */
+const LEASED_RUN = {
+  retryLimit: 1,
+  retryDelay: 5,
+  retryBackoff: false,
+  expireInSeconds: 6 * 3600,
+} as const;
+
+/** A reaper of leased runs: each minute, one pass at a time. */
+const REAPER = {
+  retryLimit: 0,
+  expireInSeconds: 5 * 60,
+  concurrency: 1,
+  every: '* * * * *',
+} as const;
+
+/** Hourly upkeep at minute `minute`: one pass at a time, retried once five minutes later. */
+const hourly = (minute: number) =>
+  ({
+    retryLimit: 1,
+    retryDelay: 300,
+    expireInSeconds: 30 * 60,
+    concurrency: 1,
+    every: `${minute} * * * *`,
+  }) as const;
+
 export const JOB_KINDS = {
   /** Runs a task's stages: download, probe, transcribe, analyse (modules/tasks/task-pipeline.ts). */
-  // Failures end the task as ERROR (the user retries); the one retry covers a job whose worker
-  // died before it marked the task IN_PROGRESS. Later deaths are resumed by task-reap.
-  'task-run': { retryLimit: 1, retryDelay: 5, retryBackoff: false, expireInSeconds: 6 * 3600 },
-  /** Renders one export to MP4. Same policy as task-run: failures end the job as ERROR; export-reap resumes dead runs. */
+  'task-run': {
+    ...LEASED_RUN,
+    takenBy: 'asr',
+    // Tracked as background work by the runner itself.
+    handle:
+      (services) =>
+      ({ taskId, runToken }) =>
+        services.taskRunner.run(taskId, runToken),
+  },
+  /** Renders one export to MP4. */
   'export-render': {
-    retryLimit: 1,
-    retryDelay: 5,
-    retryBackoff: false,
-    expireInSeconds: 6 * 3600,
+    ...LEASED_RUN,
+    takenBy: 'render',
+    // Tracked as background work by the renderer itself.
+    handle:
+      (services) =>
+      ({ jobId, runToken }) =>
+        services.exportRenderer.run(jobId, runToken),
   },
   /**
    * Background: analyses the framing (shots, faces, loudness) of a DONE task's top moments, so
@@ -34,18 +77,39 @@ export const JOB_KINDS = {
     expireInSeconds: 2 * 3600,
     priority: -10,
     background: true,
+    takenBy: 'render',
+    handle:
+      (services) =>
+      async ({ taskId }) =>
+        void (await services.framingPreparer.prepareTask(taskId)),
   },
   /**
    * Transcribes one chunk of a task's audio. No queue retry: the task's run watches its
    * chunks and queues a dead worker's chunk again, once (ChunkedTranscription). Its concurrency is
    * the number of Whisper processes, set at worker start.
    */
-  'asr-chunk': { retryLimit: 0, expireInSeconds: 3 * 3600 },
+  'asr-chunk': {
+    retryLimit: 0,
+    expireInSeconds: 3 * 3600,
+    takenBy: 'asr',
+    // Tracked like a task run, so close() stops it before the scratch folder goes.
+    handle:
+      (services) =>
+      ({ taskId, index }) =>
+        services.background.run((signal) => services.transcription.runChunk(taskId, index, signal)),
+  },
   /**
    * The refund outbox: a refund retried with backoff until it lands; every worker
    * takes it, whatever WORKER_QUEUES says.
    */
-  'credit-refund': { retryLimit: 60, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+  'credit-refund': {
+    retryLimit: 60,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 300,
+    takenBy: 'every',
+    handle: (services) => (payload) => services.billing.refunds.run(payload),
+  },
   /**
    * Hands one mail to the SMTP server (SMTP_URL set; the outbox folder is written in the request).
    * Retried with backoff for about a day, so an SMTP server that is down loses no mail; every
@@ -56,6 +120,8 @@ export const JOB_KINDS = {
     retryDelay: 5,
     retryBackoff: true,
     expireInSeconds: 120,
+    takenBy: 'every',
+    handle: (services) => (payload) => services.mailTransport.send(payload.mail),
   },
   /**
    * Sends one webhook delivery (signed, through the link guard, with a timeout). A receiver that
@@ -67,9 +133,20 @@ export const JOB_KINDS = {
     retryDelay: 30,
     retryBackoff: true,
     expireInSeconds: 120,
+    takenBy: 'every',
+    handle: (services) => (payload) => services.webhooks.deliver(payload.deliveryId),
   },
   /** Backfills the home search's index (passages, embeddings, corpus statistics); sent at worker start. */
-  'search-index': { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 6 * 3600 },
+  'search-index': {
+    retryLimit: 2,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 6 * 3600,
+    takenBy: 'asr',
+    // Not tracked as background work: it takes no signal, and a close waits for it only as long
+    // as the queue's graceful stop does (the next worker start sends it again).
+    handle: (services) => async () => void (await services.searchIndexer.backfill()),
+  },
   /**
    * Background: pictures for videos, moments and exports stored before thumbnails existed;
    * sent at worker start, gives way to user work.
@@ -81,38 +158,65 @@ export const JOB_KINDS = {
     expireInSeconds: 6 * 3600,
     priority: -10,
     background: true,
+    takenBy: 'render',
+    handle: (services) => async () =>
+      void (await services.thumbnails.backfill((work) => services.workGate.background(work))),
   },
   /**
    * Cuts a shared moment's span to its own file when it is shared, so its first visitor does not
    * wait (a failure costs nothing: the span is cut on view). One at a time per worker, so shares
    * cannot pile up ffmpeg processes.
    */
-  'span-cut': { retryLimit: 1, retryDelay: 30, expireInSeconds: 15 * 60, concurrency: 1 },
+  'span-cut': {
+    retryLimit: 1,
+    retryDelay: 30,
+    expireInSeconds: 15 * 60,
+    concurrency: 1,
+    takenBy: 'render',
+    handle:
+      (services) =>
+      ({ momentId }) =>
+        services.moments.cutSharedSpan(momentId),
+  },
   /**
    * Periodic: resumes task runs whose worker died (their heart-beat is older than TASK_LEASE_MS).
    * Also sent at worker start, and once more a lease later, for the runs a crash just left.
    */
-  'task-reap': { retryLimit: 0, expireInSeconds: 5 * 60, concurrency: 1, every: '* * * * *' },
+  'task-reap': {
+    ...REAPER,
+    takenBy: 'asr',
+    // A pass under way is awaited by close.
+    handle: (services) => () =>
+      services.background.run(async () => void (await services.taskLeases.resumeOrphans())),
+  },
   /** Periodic: the same for export renders. */
-  'export-reap': { retryLimit: 0, expireInSeconds: 5 * 60, concurrency: 1, every: '* * * * *' },
+  'export-reap': {
+    ...REAPER,
+    takenBy: 'render',
+    handle: (services) => () =>
+      services.background.run(async () => void (await services.exportLeases.resumeOrphans())),
+  },
   /**
    * Periodic: expired sessions and realtime tickets leave the database, and work folders a killed
    * process left leave DATA_DIR/tmp (also sent at worker start).
    */
   housekeeping: {
-    retryLimit: 1,
-    retryDelay: 300,
-    expireInSeconds: 30 * 60,
-    concurrency: 1,
-    every: '17 * * * *',
+    ...hourly(17),
+    takenBy: 'every',
+    // Awaited by close: it removes files.
+    handle: (services) => () =>
+      services.background.run(async () => void (await services.housekeeping.runOnce())),
   },
   /** Periodic: unfinished resumable (tus) uploads older than a day leave DATA_DIR/tus. */
   'upload-sweep': {
-    retryLimit: 1,
-    retryDelay: 300,
-    expireInSeconds: 30 * 60,
-    concurrency: 1,
-    every: '43 * * * *',
+    ...hourly(43),
+    takenBy: 'every',
+    // Awaited by close: it removes files.
+    handle: (services) => () =>
+      services.background.run(async () => {
+        const removed = await sweepAbandonedUploads(path.join(services.config.DATA_DIR, 'tus'));
+        if (removed) services.log.info({ removed }, 'abandoned resumable uploads swept');
+      }),
   },
   /**
    * Periodic, BILLING=test only: subscriptions whose period ended renew or end (Stripe renews by
@@ -123,8 +227,11 @@ export const JOB_KINDS = {
     expireInSeconds: 10 * 60,
     concurrency: 1,
     every: '* * * * *',
+    takenBy: 'every',
+    handle: (services) => () =>
+      services.background.run(async () => void (await services.billing.changes.renewDue())),
   },
-} as const satisfies Record<string, JobKindPolicy>;
+} as const satisfies { [K in JobKind]: JobKindDeclaration<K> };
 
 /** A kind's queue policy, its priority among jobs of its queue, and how it is run. */
 export type JobKindPolicy = PgBoss.RetryOptions &
@@ -137,6 +244,12 @@ export type JobKindPolicy = PgBoss.RetryOptions &
     /** Periodic work: the cron (UTC) it is sent on, for the whole cluster. */
     every?: string;
   };
+
+/** A kind as the table declares it: its policy, which workers take it, and its handler. */
+export type JobKindDeclaration<K extends JobKind> = JobKindPolicy & {
+  takenBy: 'asr' | 'render' | 'every';
+  handle: (services: Services) => JobHandler<K>;
+};
 
 type Periodic = Record<string, never>;
 export interface JobPayloads {
@@ -156,7 +269,7 @@ export interface JobPayloads {
   'upload-sweep': Periodic;
   'subscription-renewals': Periodic;
 }
-export type JobKind = keyof typeof JOB_KINDS;
+export type JobKind = keyof JobPayloads;
 export type JobHandler<K extends JobKind> = (payload: JobPayloads[K]) => Promise<void>;
 export type JobHandlers = { [K in JobKind]: JobHandler<K> };
 

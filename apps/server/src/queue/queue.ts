@@ -17,7 +17,6 @@ import { readQueueOverview, type QueueOverview } from './queue-overview.js';
 import { currentRunIds, withRunIds } from './run-context.js';
 import type { WorkGate } from './work-gate.js';
 
-export { JOB_KINDS, isBackground } from './job-kinds.js';
 export type { JobHandler, JobHandlers, JobKind, JobPayloads } from './job-kinds.js';
 
 export interface SendOptions {
@@ -184,9 +183,13 @@ export async function createJobQueue(
 }
 
 /** What pg-boss keeps per queue and per job: the retry and expiry policy alone. */
-function queuePolicy(policy: JobKindPolicy): PgBoss.RetryOptions & PgBoss.ExpirationOptions {
+function queuePolicy(
+  policy: JobKindPolicy & { takenBy?: unknown; handle?: unknown },
+): PgBoss.RetryOptions & PgBoss.ExpirationOptions {
   // Only the keys a kind sets: pg-boss refuses a key present with no value.
   const {
+    takenBy: _takenBy,
+    handle: _handle,
     priority: _priority,
     background: _background,
     concurrency: _concurrency,

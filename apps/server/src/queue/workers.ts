@@ -1,52 +1,20 @@
 import type { Services } from '../services.js';
 import { assertAccelerationAvailable } from './acceleration.js';
-import { asrChunk } from './handlers/asr-chunk.js';
-import { creditRefund } from './handlers/credit-refund.js';
-import { exportReap } from './handlers/export-reap.js';
-import { exportRender } from './handlers/export-render.js';
-import { framingPrepare } from './handlers/framing-prepare.js';
-import { housekeeping } from './handlers/housekeeping.js';
-import { mailSend } from './handlers/mail-send.js';
-import { searchIndex } from './handlers/search-index.js';
-import { spanCut } from './handlers/span-cut.js';
-import { subscriptionRenewals } from './handlers/subscription-renewals.js';
-import { taskReap } from './handlers/task-reap.js';
-import { taskRun } from './handlers/task-run.js';
-import { thumbnailBackfill } from './handlers/thumbnail-backfill.js';
-import { uploadSweep } from './handlers/upload-sweep.js';
-import { webhookDeliver } from './handlers/webhook-deliver.js';
-import type { JobHandlers } from './job-kinds.js';
+import { JOB_KINDS, type JobHandlers, type JobKind } from './job-kinds.js';
 
 /**
- * The handlers this worker takes. WORKER_QUEUES splits the roles: GPU machines take `asr`
- * (tasks and what follows them), CPU machines `render` (exports and framing); every worker takes
- * the refund outbox, the mail, the webhooks and the housekeeping kinds.
+ * The handlers this worker takes (each kind's `takenBy`). WORKER_QUEUES splits the roles: GPU
+ * machines take `asr` (tasks and what follows them), CPU machines `render` (exports and framing);
+ * every worker takes the refund outbox, the mail, the webhooks and the housekeeping kinds.
  */
-export function workerHandlers(services: Services): Partial<JobHandlers> {
-  const queues = services.config.WORKER_QUEUES;
-  const takesTasks = queues.includes('asr');
-  const takesExports = queues.includes('render');
-  return {
-    ...(takesTasks && {
-      'task-run': taskRun(services),
-      'asr-chunk': asrChunk(services),
-      'search-index': searchIndex(services),
-      'task-reap': taskReap(services),
-    }),
-    ...(takesExports && {
-      'export-render': exportRender(services),
-      'framing-prepare': framingPrepare(services),
-      'span-cut': spanCut(services),
-      'thumbnail-backfill': thumbnailBackfill(services),
-      'export-reap': exportReap(services),
-    }),
-    'credit-refund': creditRefund(services),
-    'mail-send': mailSend(services),
-    'webhook-deliver': webhookDeliver(services),
-    housekeeping: housekeeping(services),
-    'upload-sweep': uploadSweep(services),
-    'subscription-renewals': subscriptionRenewals(services),
-  };
+function workerHandlers(services: Services): Partial<JobHandlers> {
+  const queues: readonly string[] = services.config.WORKER_QUEUES;
+  const handlers: Partial<Record<JobKind, unknown>> = {};
+  for (const kind of Object.keys(JOB_KINDS) as JobKind[]) {
+    const { takenBy, handle } = JOB_KINDS[kind];
+    if (takenBy === 'every' || queues.includes(takenBy)) handlers[kind] = handle(services);
+  }
+  return handlers as Partial<JobHandlers>;
 }
 
 /** The worker role: take jobs from the queue, and the first passes of the periodic kinds now. */

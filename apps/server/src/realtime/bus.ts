@@ -112,31 +112,83 @@ export class HandlerSet {
   }
 }
 
-/** Single-process bus: the default when one server serves every user. */
-export class InProcessBus implements RealtimeBus {
-  private readonly handlers = new HandlerSet();
-  private closed = false;
+/**
+ * What every bus shares: it refuses to publish once closed, keeps its subscribers in a HandlerSet,
+ * starts its transport's receiving side on a subscription, and hands what arrives to the
+ * subscribers as an envelope. A transport gives `send` (an envelope's JSON), `listen` and
+ * `shutdown`.
+ */
+export abstract class EnvelopeBus implements RealtimeBus {
+  protected readonly handlers = new HandlerSet();
+  protected closed = false;
 
-  constructor(private readonly logger: RealtimeLogger = fallbackLogger) {}
+  constructor(
+    /** Named in the warning about an unreadable message. */
+    protected readonly channel: string,
+    protected readonly logger: RealtimeLogger,
+  ) {}
 
   async publish(userId: string, message: UserMessage, options?: PublishOptions): Promise<void> {
     if (this.closed) throw new Error('Realtime bus is closed');
-    // A JSON round trip gives subscribers the same value the networked buses would.
-    const envelope = parseEnvelope(JSON.stringify(toEnvelope(userId, message, options)));
-    if (!envelope) throw new Error('Realtime message must be JSON with a string "type"');
-    this.handlers.dispatch(envelope, (error) => {
-      this.logger.error({ err: error }, 'Realtime handler failed');
-    });
+    await this.send(JSON.stringify(toEnvelope(userId, message, options)));
   }
 
   async subscribe(handler: UserMessageHandler): Promise<() => Promise<void>> {
     if (this.closed) throw new Error('Realtime bus is closed');
     this.handlers.add(handler);
-    return async () => this.handlers.delete(handler);
+    try {
+      await this.listen();
+    } catch (error) {
+      this.handlers.delete(handler);
+      throw error;
+    }
+    return async () => {
+      this.handlers.delete(handler);
+    };
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     this.handlers.clear();
+    await this.shutdown();
   }
+
+  /** One envelope's text as it arrived: to every subscriber, or a warning naming `what` it was. */
+  protected receive(text: string, what = 'message'): void {
+    const envelope = parseEnvelope(text);
+    if (!envelope) {
+      this.logger.warn({ channel: this.channel }, `Ignored an unreadable realtime ${what}`);
+      return;
+    }
+    this.dispatch(envelope);
+  }
+
+  protected dispatch(envelope: BusEnvelope): void {
+    this.handlers.dispatch(envelope, (error) => {
+      this.logger.error({ err: error }, 'Realtime handler failed');
+    });
+  }
+
+  protected abstract send(payload: string): Promise<void>;
+  protected abstract listen(): Promise<void>;
+  protected abstract shutdown(): Promise<void>;
+}
+
+/** Single-process bus: the default when one server serves every user. */
+export class InProcessBus extends EnvelopeBus {
+  constructor(logger: RealtimeLogger = fallbackLogger) {
+    super('in-process', logger);
+  }
+
+  protected async send(payload: string): Promise<void> {
+    // A JSON round trip gives subscribers the same value the networked buses would.
+    const envelope = parseEnvelope(payload);
+    if (!envelope) throw new Error('Realtime message must be JSON with a string "type"');
+    this.dispatch(envelope);
+  }
+
+  protected async listen(): Promise<void> {}
+
+  protected async shutdown(): Promise<void> {}
 }

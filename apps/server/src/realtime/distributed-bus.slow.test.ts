@@ -10,7 +10,7 @@ import {
   waitFor,
   type TestStompClient,
   type TestStompServer,
-} from './stomp-test-kit.js';
+} from '../../test/support/stomp.js';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

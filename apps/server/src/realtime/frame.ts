@@ -29,7 +29,7 @@ function usesHeaderEscaping(command: string): boolean {
   return command !== 'CONNECT' && command !== 'CONNECTED';
 }
 
-export function escapeHeaderValue(value: string): string {
+function escapeHeaderValue(value: string): string {
   return value.replace(/[\\\r\n:]/g, (char) => {
     switch (char) {
       case '\\':
@@ -44,7 +44,7 @@ export function escapeHeaderValue(value: string): string {
   });
 }
 
-export function unescapeHeaderValue(value: string): string {
+function unescapeHeaderValue(value: string): string {
   return value.replace(/\\(.?)/gs, (_match, next: string) => {
     switch (next) {
       case '\\':

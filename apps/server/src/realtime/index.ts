@@ -10,14 +10,13 @@
 //   const realtime = attachStompServer(fastify.server, { bus, authenticate, logger: fastify.log });
 //   await realtime.ready;
 //   fastify.addHook('onClose', async () => { await realtime.close(); await bus.close(); });
-import type { PublishOptions, RealtimeBus, UserMessage } from './bus.js';
+import type { RealtimeBus } from './bus.js';
 import { InProcessBus } from './bus.js';
 import type { RealtimeLogger } from './logger.js';
 import { PostgresBus } from './postgres-bus.js';
 import { RedisBus } from './redis-bus.js';
 
 export {
-  InProcessBus,
   type PublishOptions,
   type RealtimeBus,
   type UserMessage,
@@ -25,17 +24,10 @@ export {
 } from './bus.js';
 export type { RealtimeLogger } from './logger.js';
 export { PresenceRegistry, type UserPresence } from './presence.js';
-export {
-  MAX_REALTIME_MESSAGE_BYTES,
-  PostgresBus,
-  RealtimeMessageTooLargeError,
-  type PostgresBusOptions,
-} from './postgres-bus.js';
-export { RedisBus, type RedisBusOptions } from './redis-bus.js';
+export { type PostgresBusOptions } from './postgres-bus.js';
+export { type RedisBusOptions } from './redis-bus.js';
 export {
   attachStompServer,
-  DEFAULT_STOMP_PATH,
-  USER_QUEUE_DESTINATION,
   type StompServerHandle,
   type StompServerOptions,
 } from './stomp-server.js';
@@ -55,14 +47,4 @@ export function createRealtimeBus(config: RealtimeBusConfig): RealtimeBus {
   if (!url) throw new Error(`The ${kind} realtime bus needs a url`);
   if (kind === 'postgres') return new PostgresBus({ connectionString: url, channel, logger });
   return new RedisBus({ url, channel, logger });
-}
-
-/** Sends a message to every open client of one user (on every instance sharing the bus). */
-export function publishToUser(
-  bus: RealtimeBus,
-  userId: string,
-  message: UserMessage,
-  options?: PublishOptions,
-): Promise<void> {
-  return bus.publish(userId, message, options);
 }

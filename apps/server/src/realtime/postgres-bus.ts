@@ -1,14 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import {
-  HandlerSet,
-  parseEnvelope,
-  toEnvelope,
-  type PublishOptions,
-  type RealtimeBus,
-  type UserMessage,
-  type UserMessageHandler,
-} from './bus.js';
+import { EnvelopeBus } from './bus.js';
 import { fallbackLogger, type RealtimeLogger } from './logger.js';
 
 // PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; keep a margin for the chunk envelope.
@@ -17,7 +9,7 @@ const NOTIFY_PAYLOAD_LIMIT_BYTES = 7_900;
 // this many units stays under the limit once wrapped in its chunk envelope.
 const CHUNK_UNITS = 2_500;
 /** Larger messages are refused: the realtime channel carries notifications, not documents. */
-export const MAX_REALTIME_MESSAGE_BYTES = 1024 * 1024;
+const MAX_REALTIME_MESSAGE_BYTES = 1024 * 1024;
 const CHUNK_ASSEMBLY_TIMEOUT_MS = 30_000;
 const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000];
 
@@ -61,11 +53,8 @@ export interface PostgresBusOptions {
  * RealtimeMessageTooLargeError. Messages published while a listener is reconnecting are lost
  * for that instance (clients reload notification history on reconnect).
  */
-export class PostgresBus implements RealtimeBus {
-  private readonly channel: string;
-  private readonly logger: RealtimeLogger;
+export class PostgresBus extends EnvelopeBus {
   private readonly pool: pg.Pool;
-  private readonly handlers = new HandlerSet();
   private readonly pendingChunks = new Map<
     string,
     { parts: (string | undefined)[]; received: number; startedAt: number }
@@ -74,24 +63,20 @@ export class PostgresBus implements RealtimeBus {
   private listening: Promise<void> | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private reconnectAttempt = 0;
-  private closed = false;
 
   constructor(private readonly options: PostgresBusOptions) {
-    this.channel = options.channel ?? 'moments_realtime';
+    super(options.channel ?? 'moments_realtime', options.logger ?? fallbackLogger);
     // LISTEN takes an identifier, not a parameter: accept only names that need no quoting care.
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(this.channel)) {
       throw new Error(`Invalid realtime channel name "${this.channel}"`);
     }
-    this.logger = options.logger ?? fallbackLogger;
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
     this.pool.on('error', (error) => {
       this.logger.warn({ err: error }, 'Realtime publisher connection failed');
     });
   }
 
-  async publish(userId: string, message: UserMessage, options?: PublishOptions): Promise<void> {
-    if (this.closed) throw new Error('Realtime bus is closed');
-    const payload = JSON.stringify(toEnvelope(userId, message, options));
+  protected async send(payload: string): Promise<void> {
     const bytes = Buffer.byteLength(payload);
     if (bytes < NOTIFY_PAYLOAD_LIMIT_BYTES) {
       await this.pool.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
@@ -109,31 +94,14 @@ export class PostgresBus implements RealtimeBus {
     ]);
   }
 
-  async subscribe(handler: UserMessageHandler): Promise<() => Promise<void>> {
-    if (this.closed) throw new Error('Realtime bus is closed');
-    this.handlers.add(handler);
-    try {
-      await this.startListening();
-    } catch (error) {
-      this.handlers.delete(handler);
-      throw error;
-    }
-    return async () => {
-      this.handlers.delete(handler);
-    };
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.handlers.clear();
+  protected async shutdown(): Promise<void> {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const listener = this.listener;
     this.listener = null;
     await Promise.allSettled([listener?.end(), this.pool.end()]);
   }
 
-  private startListening(): Promise<void> {
+  protected listen(): Promise<void> {
     this.listening ??= this.connectListener().catch((error: unknown) => {
       this.listening = null;
       throw error;
@@ -145,7 +113,7 @@ export class PostgresBus implements RealtimeBus {
     const client = new pg.Client({ connectionString: this.options.connectionString });
     client.on('notification', (notification) => {
       if (notification.channel === this.channel && notification.payload !== undefined) {
-        this.receive(notification.payload);
+        this.notified(notification.payload);
       }
     });
     client.on('error', (error) => {
@@ -186,7 +154,7 @@ export class PostgresBus implements RealtimeBus {
     this.reconnectAttempt += 1;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      this.startListening().catch((error: unknown) => {
+      this.listen().catch((error: unknown) => {
         this.logger.warn({ err: error }, 'Realtime listener reconnect failed');
         this.scheduleReconnect();
       });
@@ -194,17 +162,10 @@ export class PostgresBus implements RealtimeBus {
     this.reconnectTimer.unref();
   }
 
-  private receive(payload: string): void {
+  /** A notification: a whole envelope, or one part of a chunked one. */
+  private notified(payload: string): void {
     const text = this.assemble(payload);
-    if (text === null) return;
-    const envelope = parseEnvelope(text);
-    if (!envelope) {
-      this.logger.warn({ channel: this.channel }, 'Ignored an unreadable realtime notification');
-      return;
-    }
-    this.handlers.dispatch(envelope, (error) => {
-      this.logger.error({ err: error }, 'Realtime handler failed');
-    });
+    if (text !== null) this.receive(text, 'notification');
   }
 
   /** Returns the full envelope text, or null while parts of a chunked message are missing. */

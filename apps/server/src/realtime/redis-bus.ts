@@ -1,13 +1,5 @@
 import { Redis } from 'ioredis';
-import {
-  HandlerSet,
-  parseEnvelope,
-  toEnvelope,
-  type PublishOptions,
-  type RealtimeBus,
-  type UserMessage,
-  type UserMessageHandler,
-} from './bus.js';
+import { EnvelopeBus } from './bus.js';
 import { fallbackLogger, type RealtimeLogger } from './logger.js';
 
 export interface RedisBusOptions {
@@ -22,47 +14,21 @@ export interface RedisBusOptions {
  * second connection for publishing. ioredis reconnects and re-subscribes by itself; messages
  * published while an instance is disconnected are lost for it (clients reload history).
  */
-export class RedisBus implements RealtimeBus {
-  private readonly channel: string;
-  private readonly logger: RealtimeLogger;
+export class RedisBus extends EnvelopeBus {
   private readonly publisher: Redis;
   private subscriber: Redis | null = null;
   private subscribing: Promise<void> | null = null;
-  private readonly handlers = new HandlerSet();
-  private closed = false;
 
   constructor(private readonly options: RedisBusOptions) {
-    this.channel = options.channel ?? 'moments:realtime';
-    this.logger = options.logger ?? fallbackLogger;
+    super(options.channel ?? 'moments:realtime', options.logger ?? fallbackLogger);
     this.publisher = this.connect('publisher');
   }
 
-  async publish(userId: string, message: UserMessage, options?: PublishOptions): Promise<void> {
-    if (this.closed) throw new Error('Realtime bus is closed');
-    await this.publisher.publish(
-      this.channel,
-      JSON.stringify(toEnvelope(userId, message, options)),
-    );
+  protected async send(payload: string): Promise<void> {
+    await this.publisher.publish(this.channel, payload);
   }
 
-  async subscribe(handler: UserMessageHandler): Promise<() => Promise<void>> {
-    if (this.closed) throw new Error('Realtime bus is closed');
-    this.handlers.add(handler);
-    try {
-      await this.startSubscriber();
-    } catch (error) {
-      this.handlers.delete(handler);
-      throw error;
-    }
-    return async () => {
-      this.handlers.delete(handler);
-    };
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.handlers.clear();
+  protected async shutdown(): Promise<void> {
     const connections = [this.publisher, this.subscriber].filter((c): c is Redis => c !== null);
     // QUIT lets pending publishes finish; a connection that is down would queue it forever.
     await Promise.allSettled(
@@ -82,7 +48,7 @@ export class RedisBus implements RealtimeBus {
     return connection;
   }
 
-  private startSubscriber(): Promise<void> {
+  protected listen(): Promise<void> {
     this.subscribing ??= (async () => {
       const subscriber = this.connect('subscriber');
       this.subscriber = subscriber;
@@ -97,16 +63,5 @@ export class RedisBus implements RealtimeBus {
       throw error;
     });
     return this.subscribing;
-  }
-
-  private receive(payload: string): void {
-    const envelope = parseEnvelope(payload);
-    if (!envelope) {
-      this.logger.warn({ channel: this.channel }, 'Ignored an unreadable realtime message');
-      return;
-    }
-    this.handlers.dispatch(envelope, (error) => {
-      this.logger.error({ err: error }, 'Realtime handler failed');
-    });
   }
 }

@@ -7,7 +7,7 @@ import {
   waitFor,
   type TestStompClient,
   type TestStompServer,
-} from './stomp-test-kit.js';
+} from '../../test/support/stomp.js';
 
 const tokens = new Map([
   ['alice-token', 'alice'],

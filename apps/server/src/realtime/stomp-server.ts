@@ -20,7 +20,7 @@ import { fallbackLogger, type RealtimeLogger } from './logger.js';
 
 /** The only destination a client may subscribe to. */
 export const USER_QUEUE_DESTINATION = '/user/queue/msg';
-export const DEFAULT_STOMP_PATH = '/stomp-ws';
+const DEFAULT_STOMP_PATH = '/stomp-ws';
 /** The subprotocol @stomp/stompjs asks for when it speaks STOMP 1.2. */
 const STOMP_SUBPROTOCOL = 'v12.stomp';
 

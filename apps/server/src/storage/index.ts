@@ -4,7 +4,6 @@ import { LocalStorage } from './local-storage.js';
 import { S3Storage } from './s3-storage.js';
 import type { Storage } from './storage.js';
 
-export { contentTypeForKey } from './content-types.js';
 export { registerFileRoutes } from './file-routes.js';
 export {
   FileUrls,
@@ -14,13 +13,7 @@ export {
 } from './file-urls.js';
 export { LocalStorage } from './local-storage.js';
 export { S3Storage, type S3StorageOptions } from './s3-storage.js';
-export {
-  assertValidKey,
-  InvalidStorageKeyError,
-  StorageNotFoundError,
-  type ByteRange,
-  type Storage,
-} from './storage.js';
+export { StorageNotFoundError, type ByteRange, type Storage } from './storage.js';
 
 /**
  * The configured driver: DATA_DIR/files by default, a bucket with STORAGE_DRIVER=s3 (its local

@@ -49,7 +49,7 @@ export class StorageNotFoundError extends Error {
   }
 }
 
-export class InvalidStorageKeyError extends Error {
+class InvalidStorageKeyError extends Error {
   override name = 'InvalidStorageKeyError';
 }
 

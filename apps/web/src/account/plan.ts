@@ -57,7 +57,7 @@ export function planChangeKind(currentPlan: string | null | undefined): 'checkou
 }
 
 /** The payment-return success event is tracked once per session id, last 30 kept. */
-export const PAYMENT_SESSION_HISTORY = 30;
+const PAYMENT_SESSION_HISTORY = 30;
 
 export function trackPaymentSession(
   history: readonly string[],

@@ -4,7 +4,7 @@ import { useRealtimeMessages } from '../realtime';
 import { USER_INFO_QUERY_KEY } from './session';
 
 /** The queries that show a balance: the user's entitlements, the credit history. */
-export const BALANCE_QUERY_KEYS = [USER_INFO_QUERY_KEY, ['credit-history']] as const;
+const BALANCE_QUERY_KEYS = [USER_INFO_QUERY_KEY, ['credit-history']] as const;
 /**
  * A balance change is pushed as its ledger step ends; the work that made it (a task start) may
  * commit a moment later, so the balances are read again after this pause (and once per burst).

@@ -92,7 +92,7 @@ export function setApiErrorHandler(handler: ApiErrorHandler | null): () => void 
   };
 }
 
-export function buildApiUrl(path: string, query?: Record<string, QueryValue>): string {
+function buildApiUrl(path: string, query?: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null) params.append(key, String(value));
@@ -184,7 +184,7 @@ function randomKey(): string {
 const keysInFlight = new Map<string, { key: string; holders: number }>();
 
 /** A key for this intent: the key of an identical call still unanswered, or a new one. */
-export function takeIdempotencyKey(
+function takeIdempotencyKey(
   path: string,
   options: ApiRequestOptions,
 ): { key: string; release(): void } {

@@ -28,7 +28,7 @@ export type TaskCaptionOptions = Pick<
   | 'remove_fillers'
 >;
 
-export const captionKeys = {
+const captionKeys = {
   media: (taskId: string) => ['captions', 'media', taskId] as const,
   languages: ['captions', 'languages'] as const,
   preview: (taskId: string, options: TaskCaptionOptions) =>

@@ -33,7 +33,7 @@ export function limitCauseOf(code: string): LimitCause {
   return 'credits';
 }
 
-export function limitAudienceOf(currentPlan: string | null | undefined): LimitAudience {
+function limitAudienceOf(currentPlan: string | null | undefined): LimitAudience {
   const tier = tierOfPlan(currentPlan);
   return tier === 'SSVIP' ? 'pro-plus' : tier === 'FREE' ? 'free' : 'paid';
 }

@@ -41,7 +41,7 @@ function hintFor(preview: LinkPreview, pending: boolean) {
 }
 
 /** The page of an uploaded video: it survives a refresh, Back and Forward (spec route). */
-export const uploadResultPath = (uploadId: string) =>
+const uploadResultPath = (uploadId: string) =>
   `/home/video/result?upload=${encodeURIComponent(uploadId)}`;
 
 /**

@@ -22,7 +22,7 @@ export const PLATFORM_LABELS: Record<string, string> = {
 };
 
 /** Views and age, as "1.2M views · 3 months ago"; either half is left out when unknown. */
-export function videoFacts(video: VideoMeta, nowMs = Date.now()): string[] {
+function videoFacts(video: VideoMeta, nowMs = Date.now()): string[] {
   const facts: string[] = [];
   if (video.view_count != null) {
     const count = formatViewCount(video.view_count);

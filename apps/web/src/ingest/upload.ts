@@ -6,7 +6,7 @@ import { ApiError } from '../api/client';
 import { t } from '../messages/catalogue';
 import { apiErrorText } from '../messages/domain';
 
-export const TUS_ENDPOINT = '/api/upload/tus';
+const TUS_ENDPOINT = '/api/upload/tus';
 /** Resumable chunks: a dropped connection costs at most this much re-sending. */
 const CHUNK_BYTES = 32 * 1024 * 1024;
 

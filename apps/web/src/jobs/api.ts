@@ -26,7 +26,7 @@ function pollInterval(running: boolean, realtimeConnected: boolean): number | fa
  * Keeps cached jobs current from the pushed JOB_* messages: progress goes straight into
  * the cache; a finished job is fetched again for its signed file_url and error reason.
  */
-export function useJobUpdates(): void {
+function useJobUpdates(): void {
   const queryClient = useQueryClient();
   useRealtimeMessages((message) => {
     if (

@@ -29,7 +29,7 @@ export function userInitial(user: Pick<UserInfo, 'username' | 'email'>): string 
   return (user.username.trim()[0] ?? user.email[0] ?? '?').toUpperCase();
 }
 
-export function AccountAvatar({ user, size = 34 }: { user: UserInfo; size?: number }) {
+function AccountAvatar({ user, size = 34 }: { user: UserInfo; size?: number }) {
   return (
     <Tooltip label={user.username}>
       <Avatar
@@ -99,7 +99,7 @@ export function MobileAccountActions({ user }: { user: UserInfo }) {
 }
 
 /** The Tools dropdown: the tools' pages in a new tab. */
-export function ToolsMenu() {
+function ToolsMenu() {
   return (
     <Menu position="bottom-start" shadow="md" width={240}>
       <Menu.Target>

@@ -7,7 +7,7 @@ import { VideoTitleHoverCard } from './VideoTitleHoverCard';
 import { t } from '../messages/catalogue';
 
 /** The back button: one step back when there is history, otherwise /home replacing the entry. */
-export function BackButton() {
+function BackButton() {
   const navigate = useNavigate();
   const goBack = () => {
     const state = window.history.state as { idx?: number } | null;

@@ -5,7 +5,7 @@ import { t } from '../messages/catalogue';
 
 /** The moment calls as TanStack Query hooks; the one place the moments UI talks to the API. */
 
-export const momentKeys = {
+const momentKeys = {
   all: ['moments'] as const,
   ofTask: (taskId: string) => ['moments', 'task', taskId] as const,
   view: (id: string) => ['moments', 'view', id] as const,

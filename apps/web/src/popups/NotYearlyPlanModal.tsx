@@ -1,20 +1,9 @@
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
-import type { UserInfo } from '@moments/contract';
 import { IconCalendarStar } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { periodOfPlan } from '@moments/domain/plans';
 import { t } from '../messages/catalogue';
 
-/** Users whose current plan is missing or not yearly get the guard modal. */
-export function needsYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null): boolean {
-  return periodOfPlan(user?.subscription.current_plan) !== 'year';
-}
-
-/**
- * The not-yearly-plan guard. Used by the NOT_YEARLY_PLAN error and by features reserved
- * for yearly members: render it with `opened={needsYearlyPlanGuard(user) && wantsFeature}`.
- */
+/** The not-yearly-plan guard, shown for the NOT_YEARLY_PLAN error. */
 export function NotYearlyPlanModal({
   opened,
   onClose,
@@ -63,25 +52,4 @@ export function NotYearlyPlanModal({
       </Stack>
     </Modal>
   );
-}
-
-/**
- * Guard for yearly-only features: `if (!requireYearlyPlan('Video summaries')) return;` before the
- * action, and render `modal` once in the component.
- */
-export function useYearlyPlanGuard(user: Pick<UserInfo, 'subscription'> | null) {
-  const [blockedFeature, setBlockedFeature] = useState<string | null>(null);
-  const requireYearlyPlan = (feature: string): boolean => {
-    if (!needsYearlyPlanGuard(user)) return true;
-    setBlockedFeature(feature);
-    return false;
-  };
-  const modal = (
-    <NotYearlyPlanModal
-      opened={blockedFeature !== null}
-      onClose={() => setBlockedFeature(null)}
-      feature={blockedFeature ?? ''}
-    />
-  );
-  return { requireYearlyPlan, modal };
 }

@@ -38,7 +38,7 @@ export function realtimeUrl(location: Pick<Location, 'protocol' | 'host'> = wind
  * the user's queue, heart-beats every 4 s from a worker (background tabs throttle timers, and the
  * server drops a connection silent for ~8 s) and reconnects 5 s after a drop.
  */
-export class RealtimeChannel {
+class RealtimeChannel {
   private client: Client | null = null;
   private userId: string | null = null;
   private status: RealtimeStatus = {

@@ -1,7 +1,4 @@
 export {
-  RealtimeChannel,
-  realtimeChannel,
-  realtimeUrl,
   stompSessionHeaders,
   type RealtimeClientState,
   type RealtimeListener,
@@ -14,7 +11,6 @@ export {
   useRealtimeStatus,
 } from './hooks';
 export {
-  parseRealtimeMessage,
   type JobStatusData,
   type RealtimeMessage,
   type TaskStatusData,

@@ -40,7 +40,7 @@ export function RouteError() {
   );
 }
 
-export function UpdateAvailableDialog() {
+function UpdateAvailableDialog() {
   return (
     <Modal
       opened

@@ -9,7 +9,7 @@ import { t } from '../messages/catalogue';
 import classes from './search.module.css';
 
 /** Own videos open their moments page; moments open their public view. */
-export function hitPath(hit: SearchHit): string {
+function hitPath(hit: SearchHit): string {
   return hit.moment_id
     ? `/home/moment/${encodeURIComponent(hit.moment_id)}`
     : `/video/${encodeURIComponent(hit.task_id)}/moments`;

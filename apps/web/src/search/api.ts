@@ -3,7 +3,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { useSession } from '../account/session';
 
-export const searchKeys = {
+const searchKeys = {
   /** Per user: what a search finds depends on who asks (own videos). */
   results: (query: string, userId: string | null) =>
     ['search', query, userId ?? 'anonymous'] as const,

@@ -95,7 +95,7 @@ export interface FrameView {
 }
 
 /** The segment of the plan at `clipMs` (ms from the plan's start); the last one holds after it. */
-export function segmentAt(framing: ClipFraming, clipMs: number): FramingSegment | undefined {
+function segmentAt(framing: ClipFraming, clipMs: number): FramingSegment | undefined {
   const segments = framing.segments;
   return (
     segments.find((segment) => clipMs >= segment.start_ms && clipMs < segment.end_ms) ??

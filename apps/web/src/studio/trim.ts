@@ -17,7 +17,7 @@ export interface Span {
 }
 
 /** Seconds of context the timeline shows on each side of the moment. */
-export const NEIGHBOURHOOD_PAD_MS = 15_000;
+const NEIGHBOURHOOD_PAD_MS = 15_000;
 
 /** Transcript segments flattened to words in time order. */
 export function flattenWords(segments: readonly { words: readonly TimedWord[] }[]): TimedWord[] {
@@ -36,8 +36,8 @@ export function neighbourhoodOf(moment: Span, videoMs: number, padMs = NEIGHBOUR
 }
 
 /** A clip starts where a word starts and ends where a word ends. */
-export const startBoundaries = (words: readonly TimedWord[]) => words.map((word) => word.start);
-export const endBoundaries = (words: readonly TimedWord[]) => words.map((word) => word.end);
+const startBoundaries = (words: readonly TimedWord[]) => words.map((word) => word.start);
+const endBoundaries = (words: readonly TimedWord[]) => words.map((word) => word.end);
 
 /**
  * Snaps a dragged trim to word edges within reach (the export's own rule, from packages/domain),
@@ -67,7 +67,7 @@ export function stepEdge(
 }
 
 /** The words a clip of `trim` contains (those that start inside it). */
-export function wordsInTrim(words: readonly TimedWord[], trim: Span): TimedWord[] {
+function wordsInTrim(words: readonly TimedWord[], trim: Span): TimedWord[] {
   return words.filter((word) => word.start >= trim.start && word.start < trim.end);
 }
 

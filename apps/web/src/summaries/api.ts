@@ -2,7 +2,7 @@ import type { Note, SharedPage, SummaryView } from '@moments/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 
-export const summaryKey = (taskId: string) => ['summary', taskId] as const;
+const summaryKey = (taskId: string) => ['summary', taskId] as const;
 
 export function useSummary(taskId: string) {
   return useQuery({
@@ -37,7 +37,7 @@ export function useSummaryActions(taskId: string) {
   return { refresh, share, unshare };
 }
 
-export const notesKey = ['notes'] as const;
+const notesKey = ['notes'] as const;
 
 export function useNotes(query: string) {
   return useQuery({

@@ -6,7 +6,7 @@ import { deleteTask, getTask, listTasks, retryTask, startTask, type TaskStartOpt
 import type { VideoMeta } from '@moments/contract';
 import { forgetTaskPartial, recordTaskPartial } from './partials';
 
-export const TASKS_QUERY_KEY = ['tasks'] as const;
+const TASKS_QUERY_KEY = ['tasks'] as const;
 const taskKey = (id: string) => ['tasks', 'one', id] as const;
 const LIST_KEY = ['tasks', 'list'] as const;
 

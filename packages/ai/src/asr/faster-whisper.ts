@@ -12,8 +12,8 @@ import { WHISPER_SERVER_SCRIPT, WhisperServerPool } from './whisper-server';
 import { buildTranscript, type RawSegment } from './word-timing';
 
 /** The checkout's .tools folder, where scripts/setup.sh installs the venv and the models. */
-export const TOOLS_DIR = fileURLToPath(new URL('../../../../.tools/', import.meta.url));
-export const DEFAULT_PYTHON = join(TOOLS_DIR, 'venv', 'bin', 'python');
+const TOOLS_DIR = fileURLToPath(new URL('../../../../.tools/', import.meta.url));
+const DEFAULT_PYTHON = join(TOOLS_DIR, 'venv', 'bin', 'python');
 export const DEFAULT_MODEL_DIR = join(TOOLS_DIR, 'models', 'whisper-base');
 export const DEFAULT_ENGLISH_MODEL_DIR = join(TOOLS_DIR, 'models', 'whisper-tiny-en');
 

@@ -13,7 +13,7 @@ export const SHARED_MEDIA_DIR = fileURLToPath(
 export const hasSharedMedia = existsSync(join(SHARED_MEDIA_DIR, 'jfk.flac'));
 
 /** LibriVox read speech shipped by Debian's pocketsphinx-testdata (BSD; scripts/setup.sh installs it). */
-export const POCKETSPHINX_DATA_DIR = '/usr/share/pocketsphinx/test/data';
+const POCKETSPHINX_DATA_DIR = '/usr/share/pocketsphinx/test/data';
 
 /** A real English recording (not made by this project) with what was said. */
 export interface Recording {

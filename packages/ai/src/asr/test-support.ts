@@ -65,9 +65,4 @@ export function transcriptText(transcript: Transcript): string {
   return transcript.segments.map((s) => s.text).join(' ');
 }
 
-export {
-  englishRecordings,
-  joinRecordings,
-  POCKETSPHINX_DATA_DIR,
-  type Recording,
-} from './recordings';
+export { englishRecordings, joinRecordings, type Recording } from './recordings';

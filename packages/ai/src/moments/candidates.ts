@@ -20,7 +20,7 @@ export const BREATH_AFTER_MS = 350;
  * The clip's edges for sentences first..last: a short breath of audio before the first word and after
  * the last, taken only from the silence around them (never from the neighbouring sentences' words).
  */
-export function breathingRoom(
+function breathingRoom(
   context: Pick<ScoringContext, 'sentences'>,
   first: number,
   last: number,

@@ -32,18 +32,10 @@ export interface FindViralMomentsOptions {
   llm?: LlmClient;
   llmTimeoutMs?: number;
   /**
-   * Which offline judge ranks the candidates: `cues` (default: whole thoughts, numbers,
-   * contrast, advice, stories, penalties for housekeeping and sign-offs) or `lexicon` (the original
-   * word-list scorer, kept for comparison).
-   */
-  judge?: 'cues' | 'lexicon';
-  /**
    * Sentence embeddings for topic shifts (a moment never runs across one) and hashtags; default the
    * installed MiniLM model, `null` words only.
    */
   embedder?: SentenceEmbedder | null;
-  /** The `cues` judge's topic salience (closeness to the whole video's topic); off by default. */
-  topicSalience?: boolean;
   signal?: AbortSignal;
 }
 
@@ -115,9 +107,8 @@ export async function findViralMoments(
   } else if (candidates.length === 0) {
     warnings.push('No span of whole sentences fits the requested length range.');
   }
-  if ((options.judge ?? 'cues') === 'cues' && candidates.length > 0) {
-    const salience = options.topicSalience ? (embedder ?? undefined) : undefined;
-    const cues = await transcriptCues(context, salience, options.signal);
+  if (candidates.length > 0) {
+    const cues = await transcriptCues(context);
     candidates = judgeSpans(context, candidates, cues).map((judged) => ({
       ...judged,
       scored: { ...judged.scored, score: judged.judgeScore, reasons: judged.judgeReasons },
@@ -244,10 +235,7 @@ export async function rescoreSpan(
   const spanEndMs = sentences[last]?.endMs ?? 0;
   const scored = rankedScore(scoreSpan(context, first, last), spanEndMs - spanStartMs);
   // Scored by the same judge as findViralMoments' default, so a refreshed moment keeps its score.
-  const cues = context.sentences.map((sentence) => ({
-    ...sentenceCues(sentence.text),
-    topical: 1,
-  }));
+  const cues = context.sentences.map((sentence) => sentenceCues(sentence.text));
   const [judged] = judgeSpans(
     context,
     [{ first, last, startMs: spanStartMs, endMs: spanEndMs, rank: scored.raw, scored }],

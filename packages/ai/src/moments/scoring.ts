@@ -455,7 +455,7 @@ export function rankedScore(scored: SpanScore, durationMs: number): SpanScore {
 }
 
 /** Gentle preference for clips of about 20–60 s inside the allowed range. */
-export function lengthPreference(durationMs: number): number {
+function lengthPreference(durationMs: number): number {
   const seconds = durationMs / 1000;
   if (seconds < 20) return 0.85 + (0.15 * seconds) / 20;
   if (seconds <= 60) return 1;

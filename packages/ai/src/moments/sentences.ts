@@ -20,11 +20,6 @@ const LONG_PAUSE_MS = 1500;
 const LONG_SENTENCE_MS = 20_000;
 const SHORT_PAUSE_MS = 400;
 
-/** Words of the transcript in time order; segments that carry no words get evenly spread ones. */
-export function transcriptWords(transcript: Transcript): TranscriptWord[] {
-  return wordsAndSegmentEnds(transcript).words;
-}
-
 /** The words in time order, and which of them close a segment of the speech engine. */
 function wordsAndSegmentEnds(transcript: Transcript): {
   words: TranscriptWord[];

@@ -21,7 +21,7 @@ const FILLERS = /\b(um+|uh+|erm|hmm|you know|i mean|sort of|kind of)\b,?\s*/gi;
 const LEADING_CONNECTIVES =
   /^(?:(?:so|and|but|well|okay|ok|anyway|now|yeah|like|right|oh|also)\b[,\s]*)+/i;
 /** A title fits a card's line on a phone. */
-export const TITLE_MAX_CHARS = 60;
+const TITLE_MAX_CHARS = 60;
 /** One line under the title: about what fits a card's single line on a phone. */
 const DESCRIPTION_MAX_CHARS = 140;
 

@@ -25,10 +25,6 @@ export function wordTokens(text: string): string[] {
   return (text.toLowerCase().match(WORD_PATTERN) ?? []).map((token) => token.replace(/’/g, "'"));
 }
 
-export function isStopword(token: string): boolean {
-  return STOPWORDS.has(token);
-}
-
 const stemCache = new Map<string, string>();
 
 /** Porter stem of one lower-case token ("running" and "runs" meet at "run"); numbers stay as they are. */

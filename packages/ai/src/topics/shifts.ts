@@ -17,7 +17,7 @@ export type Vector = Float32Array;
 const WINDOW = 2;
 /**
  * How topics are cut, chosen on the dev sets (bench/dev2's 4-7 minute talks by a writer kept away
- * from the code; `bench/marked-talks/tune-chapters.ts`): a shift is a candidate gap whose depth
+ * from the code): a shift is a candidate gap whose depth
  * stands `depthDeviations` standard deviations above this talk's own candidate gaps, so chapters
  * follow how strongly the talk changes topic rather than a count; a topic lasts at least
  * `minTopicMs` (a `minTopicShare` of a short talk), at most one per `msPerTopic` of speech.

@@ -24,9 +24,6 @@ export interface CaptionFontFile {
   file: string;
 }
 
-/** Latin, Greek and Cyrillic, and the fallback for anything unlisted. */
-export const DEFAULT_CAPTION_FAMILY = 'Noto Sans';
-
 const font = (family: string, fileName: string, faceIndex = 0): CaptionFont => ({
   family,
   fileName,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMediaError } from '../errors/index.js';
-import { makeTestVideo } from '../testing/index.js';
+import { makeTestVideo } from '../../test/support/index.js';
 import { FFmpegError, readRawFrames, runFfmpeg, runFfprobe, spawnFfmpegStream } from './index.js';
 
 let work: string;

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { MediaError } from '../errors/index.js';
 import { runFfmpeg } from '../ffmpeg/index.js';
 import { probeMedia } from '../probe/index.js';
-import { makeTestVideo } from '../testing/index.js';
+import { makeTestVideo } from '../../test/support/index.js';
 import { downloadVideo, fetchVideoMetadata, hasYtDlp, ytDlpPath } from './index.js';
 
 const ytDlpFound = hasYtDlp();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors/index.js';
 import { probeMedia } from '../probe/index.js';
-import { makeTestVideo, serveFiles, type ServedFiles } from '../testing/index.js';
+import { makeTestVideo, serveFiles, type ServedFiles } from '../../test/support/index.js';
 import { downloadVideo, fetchVideoMetadata, hasYtDlp, ytDlpPath } from './index.js';
 
 const ytDlpFound = hasYtDlp();

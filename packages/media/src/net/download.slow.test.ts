@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors/index.js';
 import { runFfmpeg } from '../ffmpeg/index.js';
-import { serveFiles, type ServedFiles } from '../testing/index.js';
+import { serveFiles, type ServedFiles } from '../../test/support/index.js';
 import { downloadPublicFile } from './index.js';
 
 // A link page's preview image is fetched by the server, never hot-linked: through the same guard

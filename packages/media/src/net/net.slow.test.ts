@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors/index.js';
-import { makeTestVideo, serveFiles, type ServedFiles } from '../testing/index.js';
+import { makeTestVideo, serveFiles, type ServedFiles } from '../../test/support/index.js';
 import {
   allowHostsFromEnv,
   assertPublicUrl,

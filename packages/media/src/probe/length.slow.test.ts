@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFfmpeg } from '../ffmpeg/index.js';
-import { makeLongTestVideo, makeTestVideo, writeWithHeaderDuration } from '../testing/index.js';
+import {
+  makeLongTestVideo,
+  makeTestVideo,
+  writeWithHeaderDuration,
+} from '../../test/support/index.js';
 import { extractAudioForAsr, measureMedia, probeMedia, validateUploadedVideo } from './index.js';
 
 let work: string;

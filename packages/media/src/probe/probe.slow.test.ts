@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors/index.js';
 import { readRawFrames, runFfmpeg, spawnFfmpegStream } from '../ffmpeg/index.js';
-import { makeTestVideo, sharedMediaDir, synthesizeSpeech } from '../testing/index.js';
+import { makeTestVideo, sharedMediaDir, synthesizeSpeech } from '../../test/support/index.js';
 import {
   extractAudioForAsr,
   extractThumbnail,

@@ -523,7 +523,7 @@ async function probeVideo(input: string, signal?: AbortSignal): Promise<ProbedVi
 }
 
 /** Frame size for the detector: long side 640 (or the source's, if smaller), even numbers. */
-export function analysisFrameSize(source: Size): Size {
+function analysisFrameSize(source: Size): Size {
   const scale = Math.min(1, ANALYSIS_LONG_SIDE / Math.max(source.width, source.height));
   return {
     width: Math.max(2, Math.round((source.width * scale) / 2) * 2),
@@ -532,7 +532,7 @@ export function analysisFrameSize(source: Size): Size {
 }
 
 /** Cut times (ms) from the `metadata=mode=print` output of scdet. */
-export function parseSceneCuts(text: string): number[] {
+function parseSceneCuts(text: string): number[] {
   const cuts: number[] = [];
   for (const match of text.matchAll(/lavfi\.scd\.time=(-?\d+(?:\.\d+)?)/g)) {
     const ms = Math.round(Number(match[1]) * 1000);
@@ -542,7 +542,7 @@ export function parseSceneCuts(text: string): number[] {
 }
 
 /** Loudness (dBFS, rounded; silence as -120) every 100 ms from astats' `metadata=mode=print`. */
-export function parseEnergy(text: string): EnergySample[] {
+function parseEnergy(text: string): EnergySample[] {
   const samples: EnergySample[] = [];
   let tMs: number | undefined;
   for (const line of text.split('\n')) {
@@ -575,7 +575,7 @@ function looksBetween(before: Uint8Array, middle: Uint8Array, after: Uint8Array)
 }
 
 /** Mean absolute difference of two equal-size images, on every 7th byte (cheap and enough). */
-export function meanAbsoluteDifference(a: Uint8Array, b: Uint8Array): number {
+function meanAbsoluteDifference(a: Uint8Array, b: Uint8Array): number {
   let sum = 0;
   let count = 0;
   for (let i = 0; i < a.length; i += 7) {

@@ -17,7 +17,7 @@ export function isAspectRatio(value: unknown): value is AspectRatio {
 }
 
 /** Width / height of an aspect ratio, e.g. 0.5625 for 9:16. */
-export function aspectValue(aspect: AspectRatio): number {
+function aspectValue(aspect: AspectRatio): number {
   const [w, h] = aspect.split(':').map(Number) as [number, number];
   return w / h;
 }

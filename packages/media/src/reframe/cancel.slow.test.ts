@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { makeTestVideo } from '../testing/index.js';
+import { makeTestVideo } from '../../test/support/index.js';
 import type * as detect from './detect';
 import type { FaceDetector } from './detect';
 import { analyzeSubjects } from './index';

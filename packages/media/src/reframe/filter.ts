@@ -167,7 +167,7 @@ function paneFilter(pane: Pane, source: Size): string {
  * flat (no nested ifs) and grows only with the number of pans and jumps, not with the clip's length.
  * A pan is `slope*clip(t-start,0,duration)`, a jump `delta*gte(t,time)`.
  */
-export function pathExpression(
+function pathExpression(
   keyframes: readonly Pick<CropKeyframe, 'tMs' | 'x' | 'y'>[],
   axis: 'x' | 'y',
   max: number,

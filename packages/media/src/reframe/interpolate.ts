@@ -15,10 +15,7 @@ const MAX_SIZE_CHANGE = 1.25;
  * The faces of `after` paired with those of `before` (same order as `before`), or undefined when
  * the two samples do not show the same faces moving a little.
  */
-export function pairFaces(
-  before: readonly FaceBox[],
-  after: readonly FaceBox[],
-): FaceBox[] | undefined {
+function pairFaces(before: readonly FaceBox[], after: readonly FaceBox[]): FaceBox[] | undefined {
   if (before.length !== after.length) return undefined;
   const left = [...after];
   const paired: FaceBox[] = [];

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCaptionsAss, captionBand, captionsFilter } from '../captions/index';
 import { readRawFrames, runFfmpeg, spawnFfmpegStream } from '../ffmpeg/index';
-import { humanAssetsDir, makeFootage, slideFontFile, SLIDE_LINES } from '../testing/index';
+import { humanAssetsDir, makeFootage, slideFontFile, SLIDE_LINES } from '../../test/support/index';
 import { loadFaceDetector, type FaceBox } from './detect';
 import {
   analyzeSubjects,

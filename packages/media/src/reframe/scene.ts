@@ -6,7 +6,7 @@
  */
 
 /** The grid the frame is summarised on: 16 x 9 cells (40 x 40 px at 640x360). */
-export const SCENE_GRID = { columns: 16, rows: 9 } as const;
+const SCENE_GRID = { columns: 16, rows: 9 } as const;
 
 export interface SceneSample {
   /** Share of cells that are flat (one colour, as slide backgrounds are; cameras add texture). */

@@ -97,7 +97,7 @@ export function buildTracks(
   return [...finished, ...open].sort((a, b) => a.id - b.id);
 }
 
-export function iou(a: FaceBox, b: FaceBox): number {
+function iou(a: FaceBox, b: FaceBox): number {
   const x1 = Math.max(a.x, b.x);
   const y1 = Math.max(a.y, b.y);
   const x2 = Math.min(a.x + a.w, b.x + b.w);

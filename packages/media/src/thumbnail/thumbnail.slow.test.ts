@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../errors/index.js';
 import { runFfmpeg } from '../ffmpeg/index.js';
 import { probeMedia } from '../probe/index.js';
-import { makeTestVideo, pictureLooks } from '../testing/index.js';
+import { makeTestVideo, pictureLooks } from '../../test/support/index.js';
 import {
   candidateTimes,
   imageToThumbnail,

@@ -57,7 +57,7 @@ export interface ResolvedClipOptions {
 }
 
 /** Letter size per caption size; medium is the house size, readable on a 6-inch phone. */
-export const CAPTION_SIZE_SCALE: Record<CaptionSize, number> = {
+const CAPTION_SIZE_SCALE: Record<CaptionSize, number> = {
   small: 0.85,
   medium: 1,
   large: 1.2,
@@ -163,8 +163,7 @@ export async function captionText(
   };
 }
 
-export const needsTranslation = (display: CaptionDisplay) =>
-  display === 'all' || display === 'translate';
+const needsTranslation = (display: CaptionDisplay) => display === 'all' || display === 'translate';
 
 function requireTargetLang(options: ResolvedClipOptions): string {
   if (!options.targetLang) {
@@ -239,7 +238,7 @@ export function exportFrameSize(aspect: ExportAspect, quality: ExportQuality, so
 }
 
 /** Every transcript word, in time order. */
-export function transcriptWords(transcript: StoredTranscript): CaptionWord[] {
+function transcriptWords(transcript: StoredTranscript): CaptionWord[] {
   return storedTranscriptWords(transcript.segments);
 }
 
@@ -264,24 +263,16 @@ export function snapToWords(
   span: { startMs: number; endMs: number },
   chosen: { startMs?: number; endMs?: number },
 ): { startMs: number; endMs: number } {
-  const words = transcriptWords(transcript).map((word) => ({
-    start: word.startMs,
-    end: word.endMs,
-  }));
-  const startMs =
-    chosen.startMs === undefined
-      ? span.startMs
+  const words = transcriptWords(transcript);
+  const snapped = (given: number | undefined, edge: number, key: 'startMs' | 'endMs') =>
+    given === undefined
+      ? edge
       : snapEdge(
-          chosen.startMs,
-          words.map((w) => w.start),
+          given,
+          words.map((word) => word[key]),
         );
-  const endMs =
-    chosen.endMs === undefined
-      ? span.endMs
-      : snapEdge(
-          chosen.endMs,
-          words.map((w) => w.end),
-        );
+  const startMs = snapped(chosen.startMs, span.startMs, 'startMs');
+  const endMs = snapped(chosen.endMs, span.endMs, 'endMs');
   // Snapping never turns a valid range into an empty one.
   if (endMs <= startMs) return span;
   return { startMs, endMs };

@@ -35,7 +35,7 @@ import type {
 import { currentFraming, FramingPlanner } from './clip-framing.js';
 import type { MediaAnalysesRepository } from './media-analyses.repository.js';
 import type { ExportsRepository, JobPatch, JobRow } from './exports.repository.js';
-import { LeasedRun, RunSuperseded } from '../../queue/leased-run.js';
+import { RunSuperseded, type LeasedRun, type Leases } from '../../queue/lease.js';
 import { addRunIds } from '../../queue/run-context.js';
 import { removeRunFolder } from '../../config/data-dir.js';
 import type { BackgroundWork } from '../../queue/background-work.js';
@@ -43,9 +43,8 @@ import { jobCaptionsKey, jobFileKey, jobForNotification, jobPosterKey } from './
 
 export interface ExportRendererOptions {
   workRoot: string;
-  heartbeatMs: number;
-  /** A run whose heart-beat is younger than this is alive: a second delivery of it is refused. */
-  leaseMs: number;
+  /** Claims, heart-beats and releases each render (queue/lease.ts). */
+  leases: Leases<JobRow, JobPatch>;
   /** Where framing plans and loudness measures are kept across processes; absent: per process. */
   analyses?: MediaAnalysesRepository;
   /** The video encoder and its threads (VIDEO_ENCODER, the worker's share of the cores). */
@@ -129,10 +128,9 @@ interface PreparedSource {
 /**
  * The `export-render` job: one ffmpeg pass from the stored source to the finished MP4. Runs under
  * a run token like tasks: a duplicate or stale delivery does nothing, a job whose worker died is
- * resumed by the export LeaseReaper with a new token (the render starts over; nothing half-made is kept).
+ * resumed by the export Leases with a new token (the render starts over; nothing half-made is kept).
  */
 export class ExportRenderer {
-  private readonly running = new Map<string, LeasedRun<JobRow, JobPatch>>();
   /** Shared with the editor's framing preview (ExportsService), so both use one plan. */
   readonly framing: FramingPlanner;
 
@@ -210,7 +208,7 @@ export class ExportRenderer {
 
   /** Stops a render in this process (job deleted). */
   cancel(jobId: string) {
-    this.running.get(jobId)?.cancel('cancelled');
+    this.options.leases.cancel(jobId);
   }
 
   /**
@@ -222,10 +220,7 @@ export class ExportRenderer {
   }
 
   private async runTracked(jobId: string, runToken: string, closing: AbortSignal): Promise<void> {
-    // Atomic claim: a stale or duplicate delivery, or one while another worker's run of the same
-    // token still heart-beats (pg-boss retrying an expired job), finds nothing to claim.
-    const staleBefore = new Date(Date.now() - this.options.leaseMs);
-    const initial = await this.jobs.claimRun(jobId, runToken, staleBefore);
+    const initial = await this.options.leases.claim(jobId, runToken);
     if (!initial) return;
     const ctx = this.startRun(initial, runToken, closing);
     const { run, log, workDir } = ctx;
@@ -270,8 +265,7 @@ export class ExportRenderer {
       await removeRunFolder(workDir);
       await this.settleFailure(error, { initial, run, log, stage: ctx.currentStage });
     } finally {
-      await run.stop();
-      if (this.running.get(jobId) === run) this.running.delete(jobId);
+      await this.options.leases.release(jobId, run);
       await removeRunFolder(workDir);
     }
   }
@@ -288,17 +282,13 @@ export class ExportRenderer {
       type: initial.type,
     });
     log.info('export render started');
-    const run = new LeasedRun<JobRow, JobPatch>(initial, {
-      update: (patch) => this.jobs.updateRun(jobId, runToken, patch),
-      progressOf: (row) => row.progress,
+    const run = this.options.leases.hold(initial, runToken, {
       onChange: (row, final) =>
         this.notifications
           .jobChanged(row.userId, jobForNotification(row), final)
           .catch((err: unknown) => log.warn({ err }, 'could not notify the export change')),
-      heartbeatMs: this.options.heartbeatMs,
       closing,
     });
-    this.running.set(jobId, run);
     const options = initial.options as JobOptions;
     const clipMs = options.endMs - options.startMs;
     const ctx: RenderContext = {

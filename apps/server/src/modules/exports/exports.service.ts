@@ -48,7 +48,7 @@ import {
 } from './job-mapper.js';
 
 /** How many probed source sizes the editor's preview keeps (oldest dropped first). */
-export const SOURCE_SIZE_CACHE_LIMIT = 500;
+const SOURCE_SIZE_CACHE_LIMIT = 500;
 
 /** Signed download links of finished exports live this long; the client re-fetches the job after. */
 const FILE_URL_TTL_SEC = 6 * 3600;

@@ -164,7 +164,7 @@ export async function measureLoudness(
 }
 
 /** The audio filter: measured (linear) loudness normalisation when measured, then 48 kHz stereo. */
-export function loudnessFilter(measured: LoudnessMeasure | undefined): string {
+function loudnessFilter(measured: LoudnessMeasure | undefined): string {
   if (!measured) return AUDIO_OUTPUT_FORMAT;
   return (
     `loudnorm=${LOUDNESS_TARGET}:measured_I=${measured.input_i}:measured_TP=${measured.input_tp}` +
@@ -174,7 +174,7 @@ export function loudnessFilter(measured: LoudnessMeasure | undefined): string {
 }
 
 /** The video filtergraph: framing first, then the captions on the final frame. */
-export function clipVideoFilter(framing: ClipFraming, assFile: string | null): string {
+function clipVideoFilter(framing: ClipFraming, assFile: string | null): string {
   let graph: string;
   if (framing.layout === 'scale') {
     graph = `scale=${framing.output.width}:${framing.output.height}:flags=lanczos,setsar=1`;
@@ -319,7 +319,7 @@ export const AUDIO_ENCODER_ARGS = ['-c:a', 'aac', '-b:a', '160k'];
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 /** Filters that keep only `spans` of the picture and the sound, played back to back. */
-export function cutFilters(spans: readonly { startMs: number; endMs: number }[]) {
+function cutFilters(spans: readonly { startMs: number; endMs: number }[]) {
   // Commas inside a filter's expression are escaped for the filtergraph parser.
   const keep = spans
     .map((span) => `between(t\\,${seconds(span.startMs)}\\,${seconds(span.endMs)})`)

@@ -77,18 +77,19 @@ export class MomentsRepository {
   }
 
   favorites(userId: string) {
-    return this.db
-      .select()
-      .from(moments)
-      .where(and(eq(moments.userId, userId), eq(moments.favorite, true)))
-      .orderBy(desc(moments.createdAt));
+    return this.flagged(userId, moments.favorite);
   }
 
   clipped(userId: string) {
+    return this.flagged(userId, moments.clipped);
+  }
+
+  /** The user's moments with `flag` set, newest first. */
+  private flagged(userId: string, flag: typeof moments.favorite | typeof moments.clipped) {
     return this.db
       .select()
       .from(moments)
-      .where(and(eq(moments.userId, userId), eq(moments.clipped, true)))
+      .where(and(eq(moments.userId, userId), eq(flag, true)))
       .orderBy(desc(moments.createdAt));
   }
 

@@ -9,11 +9,7 @@ import type {
   MomentListType,
   MomentView,
 } from '@moments/contract';
-import {
-  CLIP_LENGTH_RANGES_MS,
-  MOMENT_LIST_TYPES,
-  VideoMeta as VideoMetaSchema,
-} from '@moments/contract';
+import { CLIP_LENGTH_RANGES_MS, VideoMeta as VideoMetaSchema } from '@moments/contract';
 import type { LlmClient } from '@moments/ai/llm';
 import {
   findViralMoments,
@@ -348,6 +344,3 @@ export class MomentsService {
     return toDto(updated!);
   }
 }
-
-export const isMomentListType = (value: string): value is MomentListType =>
-  (MOMENT_LIST_TYPES as readonly string[]).includes(value);

@@ -157,13 +157,7 @@ export class NotificationsService {
       .where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)))
       .returning({ id: notifications.id });
     const changed = rows.map((row) => row.id);
-    if (changed.length) {
-      await this.bus.publish(
-        userId,
-        { type: 'SYNC_NOTIFY_VIEW', data: { ids: changed } },
-        { exceptSessionId },
-      );
-    }
+    await this.syncOtherClients(userId, 'SYNC_NOTIFY_VIEW', changed, exceptSessionId);
     return changed;
   }
 
@@ -173,13 +167,8 @@ export class NotificationsService {
       .set({ viewed: true })
       .where(and(eq(notifications.userId, userId), eq(notifications.viewed, false)))
       .returning({ id: notifications.id });
-    if (rows.length) {
-      await this.bus.publish(
-        userId,
-        { type: 'SYNC_NOTIFY_VIEW', data: { ids: rows.map((row) => row.id) } },
-        { exceptSessionId },
-      );
-    }
+    const changed = rows.map((row) => row.id);
+    await this.syncOtherClients(userId, 'SYNC_NOTIFY_VIEW', changed, exceptSessionId);
   }
 
   async delete(userId: string, ids: string[], exceptSessionId?: string): Promise<string[]> {
@@ -189,14 +178,18 @@ export class NotificationsService {
       .where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)))
       .returning({ id: notifications.id });
     const deleted = rows.map((row) => row.id);
-    if (deleted.length) {
-      await this.bus.publish(
-        userId,
-        { type: 'SYNC_NOTIFY_DELETE', data: { ids: deleted } },
-        { exceptSessionId },
-      );
-    }
+    await this.syncOtherClients(userId, 'SYNC_NOTIFY_DELETE', deleted, exceptSessionId);
     return deleted;
+  }
+
+  /** Tells the user's other clients which notifications were viewed or deleted (if any were). */
+  private async syncOtherClients(
+    userId: string,
+    type: 'SYNC_NOTIFY_VIEW' | 'SYNC_NOTIFY_DELETE',
+    ids: string[],
+    exceptSessionId: string | undefined,
+  ): Promise<void> {
+    if (ids.length) await this.bus.publish(userId, { type, data: { ids } }, { exceptSessionId });
   }
 
   private async store(userId: string, type: NotificationType, data: Record<string, unknown>) {

@@ -23,9 +23,9 @@ export interface RankedHit {
 }
 
 /** Documents of each kind a query word may propose (GIN index, then BM25 on these only). */
-export const PER_WORD_CAP = 50;
+const PER_WORD_CAP = 50;
 /** Documents of each kind proposed by meaning (nearest sign bits, then an exact cosine). */
-export const MEANING_CAP = 50;
+const MEANING_CAP = 50;
 /** The best word candidates also ranked by meaning. */
 const RESCORE_CAP = 50;
 /**
@@ -33,7 +33,7 @@ const RESCORE_CAP = 50;
  * the question search in packages/ai, 0.15 + 0.3 of its 0.15-0.65 scale). Chosen before the
  * evaluation set was run, not tuned on it.
  */
-export const MEANING_FLOOR = 0.3;
+const MEANING_FLOOR = 0.3;
 /** Query vectors kept per process: popular queries repeat. */
 const QUERY_CACHE_SIZE = 1000;
 
@@ -160,7 +160,7 @@ export class SearchRanking {
  * Fuses the candidates into results: a moment is one result, a video gathers its title and its
  * passages (its word score: the title's plus its best passage's; its meaning: its nearest passage).
  */
-export function fuse(documents: CandidateDocument[], vector: Float32Array | null): RankedHit[] {
+function fuse(documents: CandidateDocument[], vector: Float32Array | null): RankedHit[] {
   const cosineOf = (doc: CandidateDocument) =>
     vector && doc.embedding ? storedCosine(vector, doc.embedding) : 0;
   // Passages compete for "the answering passage" by their own fused rank.

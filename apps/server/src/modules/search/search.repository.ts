@@ -41,7 +41,7 @@ const bm25Tf = (tf: SQL) => {
 };
 
 /** `%`, `_` and the escape character itself match literally (used with `ESCAPE '\'`). */
-export const escapeLike = (word: string) => word.replace(/[\\%_]/g, (c) => `\\${c}`);
+const escapeLike = (word: string) => word.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function containsAll(column: SQL, words: string[]): SQL {
   if (!words.length) return sql`false`;

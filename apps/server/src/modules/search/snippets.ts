@@ -23,7 +23,7 @@ export function splitSentences(text: string): string[] {
  * How many of the query's content terms (stems, function words left out) the sentence contains:
  * "the" and "is" never make a sentence the best one.
  */
-export function matchCount(sentence: string, terms: readonly string[]): number {
+function matchCount(sentence: string, terms: readonly string[]): number {
   if (!terms.length) return 0;
   // Stemming changes only a word's ending: a sentence without the first letters of any term
   // cannot contain it, and is not stemmed (most sentences of a long transcript).

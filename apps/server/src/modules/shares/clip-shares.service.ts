@@ -22,7 +22,7 @@ export interface SharedClip {
   momentText: string | null;
 }
 
-export const sharedClipPath = (shareId: string) => `/s/${shareId}?clip=1`;
+const sharedClipPath = (shareId: string) => `/s/${shareId}?clip=1`;
 export const sharedClipVideoPath = (shareId: string) => `/api/share/${shareId}/clip.mp4`;
 
 /**

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { findOneBy } from '../../db/owned.js';
 import { summaries } from '../../db/schema.js';
 
 export type SummaryRow = typeof summaries.$inferSelect;
@@ -9,22 +10,12 @@ export type NewSummary = typeof summaries.$inferInsert;
 export class SummariesRepository {
   constructor(private readonly db: Db) {}
 
-  async forTask(taskId: string): Promise<SummaryRow | undefined> {
-    const rows = await this.db
-      .select()
-      .from(summaries)
-      .where(eq(summaries.taskId, taskId))
-      .limit(1);
-    return rows[0];
+  forTask(taskId: string): Promise<SummaryRow | undefined> {
+    return findOneBy(this.db, summaries, eq(summaries.taskId, taskId));
   }
 
-  async byShareId(shareId: string): Promise<SummaryRow | undefined> {
-    const rows = await this.db
-      .select()
-      .from(summaries)
-      .where(eq(summaries.shareId, shareId))
-      .limit(1);
-    return rows[0];
+  byShareId(shareId: string): Promise<SummaryRow | undefined> {
+    return findOneBy(this.db, summaries, eq(summaries.shareId, shareId));
   }
 
   /** Writes the task's summary, keeping an existing share link (a refresh does not unshare). */

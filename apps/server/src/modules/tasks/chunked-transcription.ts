@@ -14,6 +14,7 @@ import {
 } from '@moments/ai/asr';
 import { AppError } from '../../http/errors.js';
 import type { JobQueue } from '../../queue/queue.js';
+import { Heartbeat, staleBefore } from '../../queue/lease.js';
 import { silentLogger, type Logger } from '../../logging.js';
 import type { MediaRepository } from '../media/media.repository.js';
 import type { Storage } from '../../storage/index.js';
@@ -173,14 +174,14 @@ export class ChunkedTranscription {
     // (left there, every chunk ever transcribed kept one, with its controller, for good).
     const onClosing = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onClosing, { once: true });
-    const heartbeat = setInterval(() => {
-      this.chunks
-        .update(taskId, idx, runToken, { heartbeatAt: new Date() })
-        .then((held) => {
-          if (!held) controller.abort(new Error('chunk taken back'));
-        })
-        .catch((err: unknown) => log.warn({ err }, 'chunk heart-beat failed'));
-    }, this.options.heartbeatMs);
+    const heartbeat = new Heartbeat(
+      () => this.chunks.update(taskId, idx, runToken, { heartbeatAt: new Date() }),
+      this.options.heartbeatMs,
+      {
+        lost: () => controller.abort(new Error('chunk taken back')),
+        failed: (err: unknown) => log.warn({ err }, 'chunk heart-beat failed'),
+      },
+    );
     let workDir: string | undefined;
     try {
       workDir = await fs.mkdtemp(path.join(this.options.workRoot, `chunk-${taskId}-${idx}-`));
@@ -212,7 +213,7 @@ export class ChunkedTranscription {
           log.warn({ err: updateErr }, 'could not record the failure'),
         );
     } finally {
-      clearInterval(heartbeat);
+      heartbeat.stop();
       signal?.removeEventListener('abort', onClosing);
       chunkEvents.emit(taskId);
       if (workDir) await fs.rm(workDir, { recursive: true, force: true });
@@ -282,10 +283,10 @@ export class ChunkedTranscription {
     rows: AsrChunkRow[],
     { firstRun = false }: { firstRun?: boolean } = {},
   ): Promise<void> {
-    const staleBefore = new Date(Date.now() - this.options.leaseMs);
+    const before = staleBefore(this.options.leaseMs);
     const dead = (row: AsrChunkRow) =>
       row.status === 'ERROR' ||
-      (row.status === 'RUNNING' && (!row.heartbeatAt || row.heartbeatAt < staleBefore));
+      (row.status === 'RUNNING' && (!row.heartbeatAt || row.heartbeatAt < before));
     const wanted = rows.filter((row) => (firstRun && row.status === 'QUEUED') || dead(row));
     const spent = wanted.find((row) => row.attempts >= MAX_CHUNK_ATTEMPTS);
     if (spent) {
@@ -298,7 +299,7 @@ export class ChunkedTranscription {
     const requeued = await this.chunks.requeue(
       taskId,
       wanted.map((row) => row.idx),
-      staleBefore,
+      before,
     );
     for (const idx of requeued) {
       const row = rows.find((r) => r.idx === idx);

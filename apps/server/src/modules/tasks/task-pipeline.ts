@@ -22,7 +22,7 @@ export interface TaskPipelineDeps {
 }
 
 /**
- * The task pipeline, top to bottom. A task is one `task-run` job (queue/handlers/task-run.ts);
+ * The task pipeline, top to bottom. A task is one `task-run` job (queue/job-kinds.ts);
  * its TaskRunner runs the stages in order, each with its own timeout and progress band, and
  * hands the stages' results to the steps declared here:
  *

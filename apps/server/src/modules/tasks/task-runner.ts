@@ -15,7 +15,7 @@ import type { MediaFetcher } from './media-fetcher.js';
 import { isExpectedFailure, userFacingReason } from './failure-reasons.js';
 import { silentLogger, type Logger } from '../../logging.js';
 import type { TaskRow } from './task-mapper.js';
-import { LeasedRun, RunSuperseded } from '../../queue/leased-run.js';
+import { RunSuperseded, type LeasedRun, type Leases } from '../../queue/lease.js';
 import { addRunIds } from '../../queue/run-context.js';
 import { removeRunFolder } from '../../config/data-dir.js';
 import type { BackgroundWork } from '../../queue/background-work.js';
@@ -64,9 +64,8 @@ export interface TaskHooks {
 
 export interface TaskRunnerOptions {
   workRoot: string;
-  heartbeatMs: number;
-  /** A run whose heart-beat is younger than this is alive: a second delivery of it is refused. */
-  leaseMs: number;
+  /** Claims, heart-beats and releases each run (queue/lease.ts). */
+  leases: Leases<TaskRow, TaskPatch>;
   downloadTimeoutMs: number;
   /** Transcription may take this many times the media duration (at least 10 minutes). */
   transcribeTimeoutFactor: number;
@@ -111,13 +110,11 @@ interface RunContext {
 
 /**
  * Runs one task through its stages. Each stage has its own timeout; the run heart-beats so a
- * restarted server resumes it (LeaseReaper); finished stages (downloaded media, transcript) are
+ * restarted server resumes it (Leases); finished stages (downloaded media, transcript) are
  * kept, so a resumed or retried run skips them. Idempotent: a duplicate delivery of the same run
  * finds the token or the status changed and does nothing.
  */
 export class TaskRunner {
-  private readonly running = new Map<string, LeasedRun<TaskRow, TaskPatch>>();
-
   constructor(
     private readonly tasks: TasksRepository,
     private readonly media: MediaRepository,
@@ -150,7 +147,7 @@ export class TaskRunner {
 
   /** Stops a run in this process (task deleted or retried). */
   cancel(taskId: string) {
-    this.running.get(taskId)?.cancel('cancelled');
+    this.options.leases.cancel(taskId);
   }
 
   /**
@@ -162,10 +159,7 @@ export class TaskRunner {
   }
 
   private async runTracked(taskId: string, runToken: string, closing: AbortSignal): Promise<void> {
-    // Atomic claim: a stale or duplicate delivery, or one while another worker's run of the same
-    // token still heart-beats (pg-boss retrying an expired job), finds nothing to claim.
-    const staleBefore = new Date(Date.now() - this.options.leaseMs);
-    const initial = await this.tasks.claimRun(taskId, runToken, staleBefore);
+    const initial = await this.options.leases.claim(taskId, runToken);
     if (!initial) return;
     const ctx = this.startRun(initial, runToken, closing);
     const { run, log, workDir } = ctx;
@@ -193,8 +187,7 @@ export class TaskRunner {
       await removeRunFolder(workDir);
       await this.settleFailure(error, { initial, run, log });
     } finally {
-      await run.stop();
-      if (this.running.get(taskId) === run) this.running.delete(taskId);
+      await this.options.leases.release(taskId, run);
       await removeRunFolder(workDir);
     }
   }
@@ -210,14 +203,10 @@ export class TaskRunner {
       kind: initial.kind,
     });
     log.info({ attempt: initial.attempts, resumedAt: initial.stage }, 'task run started');
-    const run = new LeasedRun<TaskRow, TaskPatch>(initial, {
-      update: (patch) => this.tasks.updateRun(taskId, runToken, patch),
-      progressOf: (row) => row.progress,
+    const run = this.options.leases.hold(initial, runToken, {
       onChange: (row, statusChanged) => this.hooks.onTaskChanged(row, { statusChanged }),
-      heartbeatMs: this.options.heartbeatMs,
       closing,
     });
-    this.running.set(taskId, run);
     const workDir = path.join(this.options.workRoot, `task-${taskId}-${randomUUID().slice(0, 8)}`);
     return {
       initial,

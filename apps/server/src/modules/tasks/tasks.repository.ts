@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOwned } from '../../db/owned.js';
+import { findOneBy, findOwned } from '../../db/owned.js';
 import { tasks, transcripts } from '../../db/schema.js';
 import { TASK_DTO_COLUMNS, type TaskRow } from './task-mapper.js';
 
@@ -166,13 +166,8 @@ export class TasksRepository {
       });
   }
 
-  async findTranscript(taskId: string) {
-    const rows = await this.db
-      .select()
-      .from(transcripts)
-      .where(eq(transcripts.taskId, taskId))
-      .limit(1);
-    return rows[0];
+  findTranscript(taskId: string) {
+    return findOneBy(this.db, transcripts, eq(transcripts.taskId, taskId));
   }
 
   async deleteTranscript(taskId: string, db: Db = this.db): Promise<void> {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** How long a picture link in a mail keeps working (a mail is often opened days later). */
-export const MAIL_PICTURE_TTL_MS = 30 * 24 * 3600_000;
+const MAIL_PICTURE_TTL_MS = 30 * 24 * 3600_000;
 
 export type PictureTokenCheck = 'valid' | 'expired' | 'invalid';
 

@@ -13,14 +13,14 @@ import type { MediaRepository } from '../media/media.repository.js';
 import type { MomentRow, TaskRow, ThumbnailsRepository } from './thumbnails.repository.js';
 
 /** A link page's preview image larger than this is not fetched (its thumbnail is a frame then). */
-export const LINK_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+const LINK_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const IMAGE_TYPES = /^image\//i;
 const PREVIEW_ID = /^[a-f0-9]{32}$/;
 
 export const taskThumbnailKey = (task: Pick<TaskRow, 'id' | 'userId'>) =>
   `users/${task.userId}/tasks/${task.id}/thumbnail.jpg`;
 /** The span is in the key: a moment moved by a re-analysis gets a new picture. */
-export const momentThumbnailKey = (moment: MomentRow) =>
+const momentThumbnailKey = (moment: MomentRow) =>
   `users/${moment.userId}/tasks/${moment.taskId}/moments/${moment.id}-${moment.startMs}-${moment.endMs}.jpg`;
 const previewId = (imageUrl: string) =>
   createHash('sha256').update(imageUrl).digest('hex').slice(0, 32);

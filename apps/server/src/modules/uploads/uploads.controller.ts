@@ -60,7 +60,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
     maxBytes,
     log: (error) => app.log.error({ err: error }, 'resumable upload failed'),
   });
-  // Abandoned resumable uploads are swept by the `upload-sweep` job kind (queue/handlers).
+  // Abandoned resumable uploads are swept by the `upload-sweep` job kind (queue/job-kinds.ts).
 
   await app.register(async (scope) => {
     await scope.register(multipart, {

@@ -18,7 +18,7 @@ import type { UploadLimitsGuard } from './upload-limits.js';
 import type { UploadRow, UploadsRepository } from './uploads.repository.js';
 
 /** Presigned S3 links live at most 7 days; the task page asks again when it needs a fresh one. */
-export const THUMBNAIL_URL_TTL_SEC = 7 * 24 * 3600;
+const THUMBNAIL_URL_TTL_SEC = 7 * 24 * 3600;
 
 // What was wrong with the file the user gave: a 400 with the media layer's code.
 const USER_FILE_CODES: ReadonlySet<string> = new Set([

@@ -1,5 +1,3 @@
-import type { ChargeKind } from '@moments/domain';
-
 /**
  * The typed keys of every charge: one per piece of work, so a retried or concurrent
  * charge of the same work is a no-op, and a refund finds exactly what that work took. Each attempt
@@ -32,5 +30,3 @@ export function operationKey(key: ChargeKey): string {
 export function workOf(key: ChargeKey): { taskId: string | null; jobId: string | null } {
   return 'jobId' in key ? { taskId: null, jobId: key.jobId } : { taskId: key.taskId, jobId: null };
 }
-
-export const chargeKindOf = (key: ChargeKey): ChargeKind => key.kind;

@@ -16,7 +16,7 @@ import type { LedgerRepository, Tx } from './ledger.repository.js';
 export type { Tx } from './ledger.repository.js';
 
 /** Features that are balances (counted down); other plan entitlements are ceilings. */
-export const BALANCE_FEATURES = ['CREDIT', 'FREE_TOOL_CREDIT', 'CANVAS_EXPORT'] as const;
+const BALANCE_FEATURES = ['CREDIT', 'FREE_TOOL_CREDIT', 'CANVAS_EXPORT'] as const;
 export type BalanceFeature = (typeof BALANCE_FEATURES)[number];
 const isBalanceFeature = (feature: string): feature is BalanceFeature =>
   (BALANCE_FEATURES as readonly string[]).includes(feature);

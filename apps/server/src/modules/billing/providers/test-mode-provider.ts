@@ -36,7 +36,7 @@ function viewOf(current: ProviderSubscription): TestSubscription {
 }
 
 /** What a period of `plan` costs after the first (the yearly intro offer renews at 83.88). */
-export const renewalAmountOf = (plan: string) =>
+const renewalAmountOf = (plan: string) =>
   findPlan(plan)?.renewalAmount ?? findPlan(plan)?.unitAmount ?? 0;
 
 /**

@@ -7,7 +7,7 @@ import type { MailFooter } from './layout.js';
 export type MailBody = (footer: MailFooter | undefined) => ReactElement;
 
 /** Both parts of a mail from one template: HTML for mail clients, plain text beside it. */
-export async function renderMail(
+async function renderMail(
   body: MailBody,
   footer?: MailFooter,
 ): Promise<{ html: string; text: string }> {

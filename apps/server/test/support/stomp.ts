@@ -5,15 +5,20 @@ import type { AddressInfo } from 'node:net';
 import { connect as connectTcp } from 'node:net';
 import { Client, type IFrame } from '@stomp/stompjs';
 import { WebSocket } from 'ws';
-import type { RealtimeBus, UserMessage } from './bus.js';
-import { encodeFrame, StompFrameDecoder, type StompFrame, type StompHeaders } from './frame.js';
-import type { RealtimeLogger } from './logger.js';
+import type { RealtimeBus, UserMessage } from '../../src/realtime/bus.js';
+import {
+  encodeFrame,
+  StompFrameDecoder,
+  type StompFrame,
+  type StompHeaders,
+} from '../../src/realtime/frame.js';
+import type { RealtimeLogger } from '../../src/realtime/logger.js';
 import {
   attachStompServer,
   USER_QUEUE_DESTINATION,
   type StompServerHandle,
   type StompServerOptions,
-} from './stomp-server.js';
+} from '../../src/realtime/stomp-server.js';
 
 export const silentLogger: RealtimeLogger = { info: () => {}, warn: () => {}, error: () => {} };
 

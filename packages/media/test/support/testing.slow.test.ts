@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeMedia } from '../probe/index.js';
+import { probeMedia } from '../../src/probe/index.js';
 import {
   makeTestVideo,
   serveFiles,

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { runFfmpeg } from '../ffmpeg/index.js';
+import { runFfmpeg } from '../../src/ffmpeg/index.js';
 import { withMediaCache } from './media-cache.js';
 
 export type FootageKind = 'speaker' | 'two_people' | 'slides' | 'wide' | 'mixed';

@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readRawFrames, runFfmpeg, runFfprobe, spawnFfmpegStream } from '../ffmpeg/index.js';
-import { scoreGreyFrame } from '../thumbnail/index.js';
+import { readRawFrames, runFfmpeg, runFfprobe, spawnFfmpegStream } from '../../src/ffmpeg/index.js';
+import { scoreGreyFrame } from '../../src/thumbnail/index.js';
 import { writeWithHeaderDuration } from './header-durations.js';
 import { withMediaCache } from './media-cache.js';
 

@@ -20,7 +20,7 @@ export interface MediaRecipe {
   inputs?: readonly (string | undefined)[];
 }
 
-/** The repository's node_modules/.cache (this file sits in packages/media/src/testing). */
+/** The repository's node_modules/.cache (this file sits in packages/media/test/support). */
 const DEFAULT_CACHE_DIR = fileURLToPath(
   new URL('../../../../node_modules/.cache/moments-test-media', import.meta.url),
 );
