@@ -194,6 +194,35 @@ describe.each(DATABASE_TARGETS)('personal API tokens on $name', (target) => {
     expect(await db.select().from(apiTokens).where(eq(apiTokens.userId, user.userId))).toEqual([]);
   });
 
+  it('outlives a password change, and dies with the account: 401 and its socket closed', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const user = await signUp(t.app, 'leaver');
+    const made = await makeToken(user, { name: 'automation', scopes: ['read'] });
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/change_password',
+      headers: user.headers,
+      payload: {
+        current_password: 'a sturdy passphrase',
+        new_password: 'lanterns over the harbour',
+      },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await whoAmI(made.token)).statusCode).toBe(200);
+
+    const socket = await connectStompClient(wsUrl, made.token);
+    const deleted = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/delete_account',
+      headers: user.headers,
+      payload: { password: 'lanterns over the harbour' },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect((await whoAmI(made.token)).statusCode).toBe(401);
+    await waitFor(() => !socket.client.connected, 'the token socket to close');
+    await expect(connectStompClient(wsUrl, made.token)).rejects.toBeInstanceOf(StompErrorFrame);
+  });
+
   it('limits each token on its own: past the limit it answers 429, another token still works', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const user = await signUp(t.app, 'busy');
