@@ -107,8 +107,9 @@ async function uploadVideo(token: string): Promise<string> {
   const uploaded = await unwrap(
     api.POST('/api/upload', { body: { file: '' }, bodySerializer: () => form }),
   );
-  // An upload answers its video meta; its address names the upload.
-  return uploaded.url.replace(/^upload:\/\//, '');
+  // An upload answers its video meta with its id, the id start_task takes.
+  expect(uploaded.url).toBe(`upload://${uploaded.id}`);
+  return uploaded.id;
 }
 
 let finished: { taskId: string; momentId: string };
@@ -200,6 +201,21 @@ describe('the MCP server at /mcp', () => {
     const file = await fetch(job.download_url!);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer())).toEqual(media.renderedBytes);
+  });
+
+  it('holds an API token to its scopes: a read token lists tasks, start_task answers INSUFFICIENT_SCOPE', async () => {
+    const api = createMomentsClient({ baseUrl: t.url, token: owner.token });
+    const made = await unwrap(
+      api.POST('/api/tokens', { body: { name: 'read-only agent', scopes: ['read'] } }),
+    );
+    const reader = await connect(made.token);
+    const { tasks } = await output(TaskList, call(reader, 'list_tasks'));
+    expect(tasks.map((one) => one.id)).toContain(finished.taskId);
+    const uploadId = await uploadVideo(owner.token);
+    const refused = await refusal(
+      call(reader, 'start_task', { upload_id: uploadId, kind: 'viral' }),
+    );
+    expect(refused).toMatchObject({ code: 'INSUFFICIENT_SCOPE', status: 403 });
   });
 
   it("answers another user's ids with the API's NOT_FOUND", async () => {
