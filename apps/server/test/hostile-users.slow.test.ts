@@ -11,12 +11,20 @@ import path from 'node:path';
 import { makeTestVideo } from '@moments/media/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, moments, notes, notifications, uploads } from '../src/db/schema.js';
+import {
+  apiTokens,
+  jobs,
+  moments,
+  notes,
+  notifications,
+  uploads,
+  webhooks,
+} from '../src/db/schema.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { seedFinishedTask } from './support/fixtures.js';
 
-type Kind = 'task' | 'moment' | 'job' | 'notification' | 'upload' | 'note';
+type Kind = 'task' | 'moment' | 'job' | 'notification' | 'upload' | 'note' | 'token' | 'webhook';
 type Schema = {
   type?: string;
   properties?: Record<string, Schema>;
@@ -25,6 +33,7 @@ type Schema = {
   oneOf?: Schema[];
   enum?: unknown[];
   default?: unknown;
+  nullable?: boolean;
   minimum?: number;
   minLength?: number;
   items?: Schema;
@@ -43,6 +52,8 @@ function idKind(name: string, route: string): Kind | undefined {
   if (name !== 'id') return undefined;
   if (route.startsWith('/api/job')) return 'job';
   if (route.startsWith('/api/upload')) return 'upload';
+  if (route.startsWith('/api/tokens')) return 'token';
+  if (route.startsWith('/api/webhooks')) return 'webhook';
   if (route.startsWith('/api/notify')) return 'notification';
   if (route.includes('/task')) return 'task';
   if (route.includes('highlight_moment')) return 'moment';
@@ -60,6 +71,8 @@ function sample(schema: Schema | undefined): unknown {
   if (!schema) return undefined;
   if (Object.keys(schema).length === 0) return {};
   if (schema.default !== undefined) return schema.default;
+  // A nullable field takes null: a sample string may not match its pattern (a language code).
+  if (schema.nullable) return null;
   const variant = schema.oneOf?.[0] ?? schema.anyOf?.[0];
   if (variant) return sample(variant);
   if (schema.enum) return schema.enum[0];
@@ -225,7 +238,28 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
         plainText: 'private',
       })
       .returning();
+    const [token] = await db
+      .insert(apiTokens)
+      .values({
+        userId: owner.userId,
+        name: 'private script',
+        tokenHash: 'not-a-real-token-hash',
+        prefix: 'mom_xxxx',
+        scopes: ['read'],
+      })
+      .returning();
+    const [webhook] = await db
+      .insert(webhooks)
+      .values({
+        userId: owner.userId,
+        url: 'https://hooks.example.com/private',
+        events: ['task.done'],
+        secret: 'whsec_private',
+      })
+      .returning();
     Object.assign(ids, {
+      token: token!.id,
+      webhook: webhook!.id,
       note: note!.id,
       task: seeded.taskId,
       moment: seeded.momentId,
@@ -261,6 +295,10 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
       `POST /api/note/share`,
       `GET /api/summary`,
       `POST /api/summary/share`,
+      `DELETE /api/tokens/${ids.token}`,
+      `PUT /api/webhooks/${ids.webhook}`,
+      `DELETE /api/webhooks/${ids.webhook}`,
+      `GET /api/webhooks/${ids.webhook}/deliveries`,
     ]) {
       expect(covered).toContain(known);
     }
@@ -290,6 +328,9 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
     if (skip) return ctx.skip(skip);
     const db = t.services.database.db;
     const [moment] = await db.select().from(moments).where(eq(moments.id, ids.moment));
+    expect(await db.select().from(apiTokens).where(eq(apiTokens.id, ids.token))).toHaveLength(1);
+    const [webhook] = await db.select().from(webhooks).where(eq(webhooks.id, ids.webhook));
+    expect(webhook).toMatchObject({ url: 'https://hooks.example.com/private', enabled: true });
     expect(moment).toMatchObject({ favorite: false, shareId: null, feedback: null });
     const [notification] = await db
       .select()
