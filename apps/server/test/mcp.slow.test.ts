@@ -39,24 +39,24 @@ let video: string;
 let transcriber: TranscriptionStandIn;
 let t: TestApp;
 let mcp: Client;
-const savedAsrUrl = process.env.ASR_BASE_URL;
 
 beforeAll(async () => {
   if (!hasFfmpeg) return;
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'moments-mcp-'));
   video = await makeTestVideo(path.join(dir, 'talk.mp4'), { durationSec: VIDEO_MS / 1000 });
   transcriber = await startTranscriptionStandIn(TALK, VIDEO_MS);
-  // The speech engine is chosen from the process environment when the services start.
-  process.env.ASR_BASE_URL = transcriber.baseUrl;
-  t = await startTestApp(await openPglite(), {}, { workers: true, listen: true });
+  // The speech engine comes from the app's checked config: the stand-in's address.
+  t = await startTestApp(
+    await openPglite(),
+    { ASR_BASE_URL: transcriber.baseUrl },
+    { workers: true, listen: true },
+  );
 }, 180_000);
 
 afterAll(async () => {
   await mcp?.close();
   await t?.close();
   await transcriber?.close();
-  if (savedAsrUrl === undefined) delete process.env.ASR_BASE_URL;
-  else process.env.ASR_BASE_URL = savedAsrUrl;
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
@@ -85,7 +85,7 @@ it('starts a task on an uploaded video, waits, lists its moments, exports one an
   const uploaded = await unwrap(
     api.POST('/api/upload', { body: { file: '' }, bodySerializer: () => form }),
   );
-  const uploadId = uploaded.url.replace(/^upload:\/\//, '');
+  const uploadId = uploaded.id;
 
   mcp = new Client({ name: 'moments-test-agent', version: '1.0.0' });
   await mcp.connect(
