@@ -7764,6 +7764,41 @@ export interface paths {
                   caption_size?: 'small' | 'medium' | 'large';
                   /** @default false */
                   remove_fillers?: boolean;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  brand_kit_id?: string;
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds?: number;
+                  };
+                  /**
+                   * @default generic
+                   * @enum {string}
+                   */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  };
                 };
               }
             | {
@@ -7806,6 +7841,41 @@ export interface paths {
                   caption_size?: 'small' | 'medium' | 'large';
                   /** @default false */
                   remove_fillers?: boolean;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  brand_kit_id?: string;
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds?: number;
+                  };
+                  /**
+                   * @default generic
+                   * @enum {string}
+                   */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  };
                 };
               }
             | {
@@ -7848,6 +7918,41 @@ export interface paths {
                   caption_size?: 'small' | 'medium' | 'large';
                   /** @default false */
                   remove_fillers?: boolean;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  brand_kit_id?: string;
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds?: number;
+                  };
+                  /**
+                   * @default generic
+                   * @enum {string}
+                   */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  };
                 };
               };
         };
@@ -8670,6 +8775,41 @@ export interface paths {
                   caption_size?: 'small' | 'medium' | 'large';
                   /** @default false */
                   remove_fillers?: boolean;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  brand_kit_id?: string;
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds?: number;
+                  };
+                  /**
+                   * @default generic
+                   * @enum {string}
+                   */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  };
                 };
               }
             | {
@@ -8710,6 +8850,41 @@ export interface paths {
                   caption_size?: 'small' | 'medium' | 'large';
                   /** @default false */
                   remove_fillers?: boolean;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  brand_kit_id?: string;
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds?: number;
+                  };
+                  /**
+                   * @default generic
+                   * @enum {string}
+                   */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  };
                 };
               };
         };
@@ -8937,6 +9112,41 @@ export interface paths {
                   caption_size?: 'small' | 'medium' | 'large';
                   /** @default false */
                   remove_fillers?: boolean;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  brand_kit_id?: string;
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds?: number;
+                  };
+                  /**
+                   * @default generic
+                   * @enum {string}
+                   */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  };
                 };
               }
             | {
@@ -8977,6 +9187,41 @@ export interface paths {
                   caption_size?: 'small' | 'medium' | 'large';
                   /** @default false */
                   remove_fillers?: boolean;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  brand_kit_id?: string;
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds?: number;
+                  };
+                  /**
+                   * @default generic
+                   * @enum {string}
+                   */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  };
                 };
               };
         };

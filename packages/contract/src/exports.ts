@@ -7,6 +7,7 @@ import {
   type MomentListType,
 } from './constants.js';
 import { NonBlank, OptionalTargetLanguage } from './schemas.js';
+import { CaptionStyle, CutSpan, HookTitle, PLATFORMS, RemoveSilences } from './style.js';
 
 /**
  * Export jobs and the clip editor's caption preview (the spec names the job
@@ -47,6 +48,16 @@ export const ExportOptions = z.object({
   caption_size: z.enum(CAPTION_SIZES).default('medium'),
   /** Drops filler words ("um", "uh", a word said twice) from the captions and, in exports, the cut. */
   remove_fillers: z.boolean().default(false),
+  /** The caption style over the template (a brand kit's style first, then these fields). */
+  style: CaptionStyle.optional(),
+  /** A brand kit of the user's (GET /api/brand_kit/list): logo, style, intro and outro. */
+  brand_kit_id: z.string().min(1).max(100).optional(),
+  hook_title: HookTitle.optional(),
+  /** The platform the clip is made for; its safe zone keeps captions, title and logo clear. */
+  platform: z.enum(PLATFORMS).default('generic'),
+  /** Source spans removed from the clip (edit by text); at most 200. */
+  cuts: z.array(CutSpan).max(200).optional(),
+  remove_silences: RemoveSilences.optional(),
 });
 export type ExportOptions = z.infer<typeof ExportOptions>;
 

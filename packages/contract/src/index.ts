@@ -9,3 +9,4 @@ export * from './surface.js';
 export * from './drafts.js';
 export * from './integrations.js';
 export * from './mcp.js';
+export * from './style.js';
