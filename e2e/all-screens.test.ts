@@ -23,11 +23,28 @@ import { rawKeysIn, t } from '../apps/web/src/messages/catalogue';
 // a real task (so the task, moment and job screens show real content). No screen shows
 // a raw message key, and no anonymous screen logs a console error.
 
+// About two and a half minutes, five topics one after another (bread, coffee, knives, herbs,
+// leftovers), so the summary has several chapters to find.
 const TALK = `Welcome to the kitchen show. Today we bake a simple loaf of bread at home.
 You need flour, water, salt and a little yeast. Mix them in a big bowl until the dough comes together.
 Now the secret: let the dough rest overnight in the fridge. Time does the work for you.
 In the morning, shape the loaf, let it rise for an hour, and bake it in a very hot oven.
-The crust will crackle as it cools. That sound means you did everything right. Thanks for watching.`;
+The crust will crackle as it cools. That sound means you did everything right.
+Next, let us talk about coffee. Buy whole beans from a local roaster and grind them just before you brew.
+Ground coffee goes stale within days, because the oils that carry the flavour escape into the air.
+Use water just off the boil, and weigh your beans: fifteen grams for every quarter litre is a good start.
+If the cup tastes bitter, grind coarser. If it tastes sour, grind finer.
+Now a word about knives. A sharp knife is safer than a dull one, because it does not slip off the onion.
+Hone the edge on a steel every week, and send the knife to a sharpener once or twice a year.
+Never put a good knife in the dishwasher. The heat and the rattling ruin the edge and crack the handle.
+Wash it by hand, dry it at once, and keep it on a magnetic strip, not loose in a drawer.
+Let us move to the window sill, where a small herb garden can grow all year.
+Basil wants sun and warmth, parsley is happy in half shade, and mint spreads so fast it needs a pot of its own.
+Water the herbs when the soil feels dry, and pick the top leaves often, so the plants grow bushy instead of tall.
+Finally, leftovers. Cool cooked food quickly and put it in the fridge within two hours.
+Label every box with the date, and eat it within three days.
+Stale bread becomes crumbs or croutons, and soft vegetables make a fine soup.
+That is all for today. Thanks for watching the kitchen show.`;
 
 const asr = fasterWhisperAvailability();
 const missing = [
@@ -527,6 +544,53 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
     await context.setOffline(false);
     await dialog.waitFor({ state: 'hidden' });
     await failedRow.getByTestId('task-error').waitFor();
+  });
+
+  it("adds up every moment card's shown points to its score, each reason once", async () => {
+    const { context } = await signedInContext(browser, baseUrl, { account });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`/video/${task.id}/moments`);
+    const cards = page.getByTestId('moment-card');
+    await cards.first().waitFor();
+    const shown = await cards.evaluateAll((elements) =>
+      elements.map((card) => ({
+        score: Number(card.querySelector('[data-testid="moment-score"]')?.textContent?.trim()),
+        points: Array.from(
+          card.querySelectorAll('[data-testid="moment-reasons"] [data-points]'),
+        ).map((row) => Number(row.getAttribute('data-points'))),
+        labels: Array.from(
+          card.querySelectorAll('[data-testid="moment-reasons"] [data-points]'),
+        ).map((row) => row.querySelector('p')?.textContent ?? ''),
+      })),
+    );
+    expect(shown.length).toBeGreaterThan(0);
+    for (const card of shown) {
+      expect(card.points.length).toBeGreaterThan(0);
+      expect(card.points.reduce((sum, points) => sum + points, 0)).toBe(card.score);
+      expect(new Set(card.labels).size).toBe(card.labels.length);
+    }
+    // The first card opens with its reasons and their total, as a reader sees them.
+    await expect
+      .poll(() => cards.first().getByTestId('moment-reasons-total').innerText())
+      .toContain(String(shown[0]!.score));
+  });
+
+  it('finds a chapter per topic in the summary of a talk of several topics', async () => {
+    const { context } = await signedInContext(browser, baseUrl, { account });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto(`/video/${task.id}/summary`);
+    const chapters = page.getByTestId('summary-chapter-title');
+    await chapters.first().waitFor();
+    // Five topics of about half a minute each in two and a half minutes: a chapter holds at
+    // least 45 s, so three at least.
+    expect(await chapters.count()).toBeGreaterThanOrEqual(3);
+    const titles = await chapters.allInnerTexts();
+    expect(new Set(titles).size).toBe(titles.length);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('shows each video once in the home search, and no moment twice', async () => {
