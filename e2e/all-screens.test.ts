@@ -570,6 +570,10 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
     await page.goto(`/video/${task.id}/moments`);
     const cards = page.getByTestId('moment-card');
     await cards.first().waitFor();
+    // Open every card's reasons, as a reader does ("Why it could go viral").
+    const folded = page.locator('[data-testid="moment-card"] button[aria-expanded="false"]');
+    while ((await folded.count()) > 0) await folded.first().click();
+    await page.waitForTimeout(500);
     const shown = await cards.evaluateAll((elements) =>
       elements.map((card) => ({
         // The ring's number (its label under it says "score").
