@@ -23,11 +23,44 @@ import { rawKeysIn, t } from '../apps/web/src/messages/catalogue';
 // a real task (so the task, moment and job screens show real content). No screen shows
 // a raw message key, and no anonymous screen logs a console error.
 
+// About three minutes and a half, four topics of about 50 s one after another (bread, coffee, knives, herbs),
+// so the summary has several chapters to find.
 const TALK = `Welcome to the kitchen show. Today we bake a simple loaf of bread at home.
 You need flour, water, salt and a little yeast. Mix them in a big bowl until the dough comes together.
+Knead the dough for ten minutes, until it feels smooth and springs back when you press it.
 Now the secret: let the dough rest overnight in the fridge. Time does the work for you.
+The cold slows the yeast down, so the flavour has hours to develop.
 In the morning, shape the loaf, let it rise for an hour, and bake it in a very hot oven.
-The crust will crackle as it cools. That sound means you did everything right. Thanks for watching.`;
+A tray of water on the bottom shelf gives you steam, and steam gives you a shiny crust.
+The crust will crackle as it cools. That sound means you did everything right.
+Wait an hour before you slice it, because the inside is still baking while the loaf cools.
+Wrapped in a linen towel, the bread stays fresh for two or three days.
+Next, let us talk about coffee. Buy whole beans from a local roaster and grind them just before you brew.
+Ground coffee goes stale within days, because the oils that carry the flavour escape into the air.
+Keep the beans in a sealed jar, away from light and heat, and never in the freezer door.
+Use water just off the boil, and weigh your beans: fifteen grams for every quarter litre is a good start.
+Pour a little water first and wait half a minute, so the fresh grounds can bloom and release their gas.
+If the cup tastes bitter, grind coarser. If it tastes sour, grind finer.
+A clean filter and a rinsed pot matter more than an expensive machine.
+Drink it within twenty minutes, since coffee kept warm on a hot plate turns flat and burnt.
+And if you take milk, warm it gently, never let it boil.
+Now a word about knives. A sharp knife is safer than a dull one, because it does not slip off the onion.
+Hold the handle firmly, and curl the fingers of your other hand, so the blade meets only your knuckles.
+Hone the edge on a steel every week, and send the knife to a sharpener once or twice a year.
+Never put a good knife in the dishwasher. The heat and the rattling ruin the edge and crack the handle.
+Wash it by hand, dry it at once, and keep it on a magnetic strip, not loose in a drawer.
+Cut on a wooden or plastic board, never on glass or stone, which dull the edge in a few strokes.
+A good chef's knife and a small paring knife are all most home cooks ever need.
+Buy them one at a time, and hold them in the shop before you pay.
+Let us move to the window sill, where a small herb garden can grow all year.
+Basil wants sun and warmth, parsley is happy in half shade, and mint spreads so fast it needs a pot of its own.
+Water the herbs when the soil feels dry, and pick the top leaves often, so the plants grow bushy instead of tall.
+Turn the pots every few days, because the plants lean towards the light.
+In winter, the sill by a radiator is too dry, so mist the leaves or move the pots.
+Fresh herbs lift a simple dish more than any spice from a jar.
+Chop them at the last moment, and add soft herbs like basil only after the pan leaves the heat.
+What you cannot use, freeze in an ice cube tray with a little olive oil.
+That is all for today. Thanks for watching the kitchen show.`;
 
 const asr = fasterWhisperAvailability();
 const missing = [
@@ -527,6 +560,61 @@ describe.skipIf(missing.length > 0)('all screens from the menus, with axe', () =
     await context.setOffline(false);
     await dialog.waitFor({ state: 'hidden' });
     await failedRow.getByTestId('task-error').waitFor();
+  });
+
+  it("adds up every moment card's shown points to its score, each reason once", async () => {
+    const { context } = await signedInContext(browser, baseUrl, { account });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`/video/${task.id}/moments`);
+    const cards = page.getByTestId('moment-card');
+    await cards.first().waitFor();
+    // Open every card's reasons, as a reader does ("Why it could go viral").
+    const folded = page.locator('[data-testid="moment-card"] button[aria-expanded="false"]');
+    while ((await folded.count()) > 0) await folded.first().click();
+    await page.waitForTimeout(500);
+    const shown = await cards.evaluateAll((elements) =>
+      elements.map((card) => ({
+        // The ring's number (its label under it says "score").
+        score: Number.parseInt(
+          card.querySelector('[data-testid="moment-score"]')?.textContent ?? '',
+          10,
+        ),
+        points: Array.from(
+          card.querySelectorAll('[data-testid="moment-reasons"] [data-points]'),
+        ).map((row) => Number(row.getAttribute('data-points'))),
+        labels: Array.from(
+          card.querySelectorAll('[data-testid="moment-reasons"] [data-points]'),
+        ).map((row) => row.querySelector('p')?.textContent ?? ''),
+      })),
+    );
+    expect(shown.length).toBeGreaterThan(0);
+    for (const card of shown) {
+      expect(card.points.length).toBeGreaterThan(0);
+      expect(card.points.reduce((sum, points) => sum + points, 0)).toBe(card.score);
+      expect(new Set(card.labels).size).toBe(card.labels.length);
+    }
+    // The first card opens with its reasons and their total, as a reader sees them.
+    await expect
+      .poll(() => cards.first().getByTestId('moment-reasons-total').innerText())
+      .toContain(String(shown[0]!.score));
+  });
+
+  it('finds a chapter per topic in the summary of a talk of several topics', async () => {
+    const { context } = await signedInContext(browser, baseUrl, { account });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto(`/video/${task.id}/summary`);
+    const chapters = page.getByTestId('summary-chapter-title');
+    await chapters.first().waitFor();
+    // Four topics of about 50 s each: a chapter holds at least 45 s, so three at least (the
+    // deepest change of topic may fall a sentence away from where the speaker made it).
+    expect(await chapters.count()).toBeGreaterThanOrEqual(3);
+    const titles = await chapters.allInnerTexts();
+    expect(new Set(titles).size).toBe(titles.length);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('shows each video once in the home search, and no moment twice', async () => {

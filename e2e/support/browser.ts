@@ -33,8 +33,9 @@ export async function chooseOption(page: Page, label: string, option: string | R
 }
 
 /**
- * Asks for Spanish captions: where this install has no translation engine, the editor says an
- * LLM endpoint is needed and its export button (named `exportButton`) stays disabled.
+ * Asks for Spanish captions: where this install has no translation engine, the editor says that
+ * this server cannot translate yet and how one is added, and its export button (named
+ * `exportButton`) stays disabled.
  */
 export async function chooseSpanishTranslation(page: Page, exportButton: string | RegExp) {
   await chooseOption(page, 'Captions show', 'Translation');
@@ -45,6 +46,12 @@ export async function chooseSpanishTranslation(page: Page, exportButton: string 
   if (support.engine !== null) return;
   await expect
     .poll(() => page.getByTestId('translation-note').textContent())
-    .toContain('LLM endpoint');
+    .toContain('cannot translate them yet');
+  expect(
+    await page
+      .getByTestId('translation-note')
+      .getByRole('link', { name: 'How translation is added' })
+      .count(),
+  ).toBe(1);
   expect(await page.getByRole('button', { name: exportButton }).first().isDisabled()).toBe(true);
 }

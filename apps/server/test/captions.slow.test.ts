@@ -237,7 +237,7 @@ describe.each(DATABASE_TARGETS)('caption files and charges on $name', (target) =
       (language: { code: string }) => language.code === 'es',
     );
     expect(spanish).toMatchObject({ available: false });
-    expect(spanish.note).toMatch(/LLM endpoint/);
+    expect(spanish.note).toMatch(/cannot translate them into Spanish yet/);
   });
 
   it('cuts filler words out of the exported picture and sound, keeping the rest in sync', async (ctx) => {

@@ -155,6 +155,9 @@ export function MomentCard({
             maxHeight={TRANSCRIPT_LINE_PX * 3}
             showLabel={t('moments.transcript.more')}
             hideLabel={t('moments.transcript.less')}
+            // The folded text is a region: named per card, so a page of moments has no two
+            // landmarks alike.
+            attributes={{ content: { 'aria-label': t('moments.transcript.region', { rank }) } }}
           >
             <Text
               size="sm"

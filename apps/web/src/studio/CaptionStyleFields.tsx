@@ -1,4 +1,5 @@
-import { Alert, Group, Select } from '@mantine/core';
+import { Alert, Anchor, Group, Select } from '@mantine/core';
+import { Link } from 'react-router';
 import type { CaptionDisplay, CaptionTemplate, TranslationSupport } from '@moments/contract';
 import { CAPTION_DISPLAY_OPTIONS } from './options';
 import { TemplateGallery } from './TemplateGallery';
@@ -58,9 +59,14 @@ export function CaptionStyleFields(props: Props) {
           />
         )}
       </Group>
-      {needsTranslation && chosen?.note && (
+      {needsTranslation && chosen && !chosen.available && (
+        // Worded here, not the server's note: what this server offers now and how its operator
+        // adds translation (the FAQ answer links the configuration docs).
         <Alert color="gray" data-testid="translation-note">
-          {chosen.note}
+          {t('ingest.start.needsLlm')}{' '}
+          <Anchor component={Link} to="/settings/faq?question=translation" inherit>
+            {t('ingest.start.needsLlmHow')}
+          </Anchor>
         </Alert>
       )}
     </>

@@ -149,7 +149,7 @@ export class CaptionsService {
         available: engine !== null,
         note:
           engine === null
-            ? `English to ${name} needs a configured LLM endpoint (LLM_BASE_URL): no offline engine installed here translated it well enough.`
+            ? `This server makes captions in the language spoken but cannot translate them into ${name} yet: translation needs a language model, which its operator can add (LLM_BASE_URL in the configuration docs).`
             : null,
       })),
     };

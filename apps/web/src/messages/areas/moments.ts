@@ -70,6 +70,7 @@ export const MOMENTS_MESSAGES = {
   'moments.actions.failed': 'That did not work. Try again.',
 
   'moments.transcript.more': 'Show full transcript',
+  'moments.transcript.region': 'Transcript of moment {rank}',
   'moments.transcript.less': 'Show less',
 
   'moments.player.play': 'Play',
