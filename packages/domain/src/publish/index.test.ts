@@ -10,8 +10,7 @@ import {
   textLength,
 } from './index.js';
 
-const longWords = (count: number) =>
-  Array.from({ length: count }, (_, i) => `word${i}`).join(' ');
+const longWords = (count: number) => Array.from({ length: count }, (_, i) => `word${i}`).join(' ');
 
 describe('publish kit texts', () => {
   it('cuts a long text at a word boundary with an ellipsis, inside the limit', () => {
@@ -37,7 +36,11 @@ describe('publish kit texts', () => {
   it('keeps each platform to its hashtag count; YouTube files the clip under #Shorts', () => {
     const many = Array.from({ length: 40 }, (_, i) => `topic${i}`);
     for (const platform of PUBLISH_PLATFORMS) {
-      const texts = publishTexts(platform, { title: 'A title', description: 'Text', hashtags: many });
+      const texts = publishTexts(platform, {
+        title: 'A title',
+        description: 'Text',
+        hashtags: many,
+      });
       expect(texts.hashtags.length).toBe(PUBLISH_LIMITS[platform].hashtagsMax);
     }
     const youtube = publishTexts('youtube_shorts', { title: 't', description: '', hashtags: [] });

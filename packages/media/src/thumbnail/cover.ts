@@ -44,7 +44,8 @@ export async function drawCover(
   const textFile = `${outJpg}.title.txt`;
   if (title) {
     const font = fontFilePath(fontForLanguage(title));
-    if (!font) throw new MediaError('TOOL_MISSING', 'No font is installed to draw the cover title.');
+    if (!font)
+      throw new MediaError('TOOL_MISSING', 'No font is installed to draw the cover title.');
     await writeFile(textFile, coverLines(title).join('\n'), 'utf8');
     filters.push(
       [

@@ -26,7 +26,11 @@ export class ExportBatchesRepository {
   }
 
   async findById(id: string): Promise<ExportBatchRow | undefined> {
-    const rows = await this.db.select().from(exportBatches).where(eq(exportBatches.id, id)).limit(1);
+    const rows = await this.db
+      .select()
+      .from(exportBatches)
+      .where(eq(exportBatches.id, id))
+      .limit(1);
     return rows[0];
   }
 
@@ -50,9 +54,7 @@ export class ExportBatchesRepository {
     return this.db
       .select()
       .from(moments)
-      .where(
-        and(eq(moments.userId, userId), eq(moments.taskId, taskId), inArray(moments.id, ids)),
-      );
+      .where(and(eq(moments.userId, userId), eq(moments.taskId, taskId), inArray(moments.id, ids)));
   }
 
   async findMoment(id: string): Promise<MomentRow | undefined> {

@@ -29,7 +29,11 @@ import type { CreditReads } from '../billing/index.js';
 import type { MediaRepository } from '../media/media.repository.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
-import { fileBaseName, type ExportsService, type PreparedExport } from '../exports/exports.service.js';
+import {
+  fileBaseName,
+  type ExportsService,
+  type PreparedExport,
+} from '../exports/exports.service.js';
 import { jobCoverKey } from '../exports/job-mapper.js';
 import type {
   BatchJobRow,
@@ -190,7 +194,11 @@ export class ExportBatchesService {
         'No clip of this batch is finished yet; download the ZIP once one is.',
       );
     }
-    const clips: ZipClip[] = finished.map((job, i) => ({ job, index: i + 1, ...clipNames(job, i + 1) }));
+    const clips: ZipClip[] = finished.map((job, i) => ({
+      job,
+      index: i + 1,
+      ...clipNames(job, i + 1),
+    }));
     // Covers first: a cover that cannot be made fails the request before any byte is sent.
     const covers = new Map<string, string>();
     for (const clip of clips) covers.set(clip.job.id, await this.ensureCover(clip.job, batch));
@@ -211,13 +219,19 @@ export class ExportBatchesService {
     const storage = this.options.storage;
     const entries: { name: string; open: () => Promise<Readable> | Readable | Buffer }[] = [];
     for (const clip of clips) {
-      entries.push({ name: clip.fileName, open: () => storage.createReadStream(clip.job.fileKey!) });
+      entries.push({
+        name: clip.fileName,
+        open: () => storage.createReadStream(clip.job.fileKey!),
+      });
       entries.push({
         name: clip.coverName,
         open: () => storage.createReadStream(covers.get(clip.job.id)!),
       });
     }
-    entries.push({ name: 'publish.json', open: () => Buffer.from(JSON.stringify(publish, null, 2)) });
+    entries.push({
+      name: 'publish.json',
+      open: () => Buffer.from(JSON.stringify(publish, null, 2)),
+    });
     // One entry opened at a time (the next once the last is written): an S3 store is not asked
     // for every clip at once, and a slow reader holds one open stream.
     void (async () => {
@@ -384,7 +398,9 @@ function clipNames(job: BatchJobRow, index: number) {
 /** The hook title the clip opens with: the batch's options, else the job's own. */
 function hookTitleOf(job: BatchJobRow, batch: ExportBatchRow | undefined): string | null {
   const fromBatch = (batch?.options as Partial<ExportOptions> | undefined)?.hook_title?.text;
-  const stored = job.options as { hookTitle?: { text?: string } | null; hook_title?: { text?: string } };
+  const stored = job.options as {
+    hookTitle?: { text?: string } | null;
+    hook_title?: { text?: string };
+  };
   return fromBatch ?? stored.hookTitle?.text ?? stored.hook_title?.text ?? null;
 }
-

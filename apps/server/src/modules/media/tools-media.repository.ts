@@ -18,7 +18,8 @@ import {
 } from '@moments/media/probe';
 import { analyzeSubjects, type AnalyzeOptions } from '@moments/media/reframe';
 import {
-  drawCover, imageToThumbnail,
+  drawCover,
+  imageToThumbnail,
   pickThumbnail,
   type PickThumbnailOptions,
 } from '@moments/media/thumbnail';
