@@ -82,6 +82,7 @@ export async function drawCover(
   } finally {
     await rm(textFile, { force: true });
   }
+  // No file (stat fails): ffmpeg wrote no picture, which the error below says.
   if (!(await stat(outJpg).catch(() => undefined))?.size) {
     throw new MediaError('NOT_A_VIDEO', 'No cover could be made from the clip.');
   }
