@@ -49,6 +49,20 @@ where
 -- CreditReads.assertClipLength
 -- (no query)
 
+-- CreditReads.assertCanCoverAll
+select
+  "user_id",
+  "feature",
+  "bucket",
+  "balance",
+  "unlimited",
+  "period_used",
+  "updated_at"
+from
+  "credit_buckets"
+where
+  "credit_buckets"."user_id" = $1;
+
 -- CreditReads.netCharged
 select
   coalesce(- sum("amount"), 0)::int

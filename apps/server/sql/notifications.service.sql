@@ -48,6 +48,34 @@ returning
   "data",
   "created_at";
 
+-- NotificationsService.whenBatchClipEnds
+-- (no query)
+
+-- NotificationsService.batchClipGone
+-- (no query)
+
+-- NotificationsService.batchFinished
+insert into
+  "notifications" (
+    "id",
+    "seq",
+    "user_id",
+    "type",
+    "viewed",
+    "data",
+    "created_at"
+  )
+values
+  (default, default, $1, $2, default, $3, default)
+returning
+  "id",
+  "seq",
+  "user_id",
+  "type",
+  "viewed",
+  "data",
+  "created_at";
+
 -- NotificationsService.history
 select
   "id",

@@ -19,6 +19,7 @@ import { registerAccountRoutes } from './modules/auth/account.controller.js';
 import { registerBillingRoutes, registerCreditRoutes } from './modules/billing/index.js';
 import { registerCaptionRoutes } from './modules/captions/captions.controller.js';
 import { registerExportRoutes } from './modules/exports/exports.controller.js';
+import { registerExportBatchRoutes } from './modules/export-batches/export-batches.controller.js';
 import { registerMomentRoutes } from './modules/moments/moments.controller.js';
 import { registerClipDraftRoutes } from './modules/clip-drafts/clip-drafts.controller.js';
 import { registerNotificationRoutes } from './modules/notifications/notifications.controller.js';
@@ -185,6 +186,8 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
   registerMomentRoutes(app, services.moments, { storage: services.storage });
   registerClipDraftRoutes(app, services.clipDrafts);
   registerSearchRoutes(app, services.search);
+  // Before the single export routes: /api/job/batch is not a job id.
+  registerExportBatchRoutes(app, { batches: services.exportBatches, storage: services.storage });
   registerExportRoutes(app, services.exports);
   registerCaptionRoutes(app, { captions: services.captions, exports: services.exports });
   registerFileRoutes(app, { storage: services.storage, fileUrls: services.fileUrls });

@@ -27,6 +27,8 @@ import {
   type JobRow,
 } from './modules/exports/exports.repository.js';
 import { ExportsService } from './modules/exports/exports.service.js';
+import { ExportBatchesRepository } from './modules/export-batches/export-batches.repository.js';
+import { ExportBatchesService } from './modules/export-batches/export-batches.service.js';
 import { CaptionsService } from './modules/captions/captions.service.js';
 import { FramingPreparer } from './modules/exports/framing-preparer.js';
 import type { MediaRepository } from './modules/media/media.repository.js';
@@ -127,6 +129,8 @@ export interface Services {
   taskLeases: Leases<TaskRow, TaskPatch>;
   housekeeping: Housekeeping;
   exports: ExportsService;
+  /** Export all: several clips of a task as one batch, its ZIP and the clips' publish kits. */
+  exportBatches: ExportBatchesService;
   captions: CaptionsService;
   exportRenderer: ExportRenderer;
   exportLeases: Leases<JobRow, JobPatch>;
@@ -614,7 +618,28 @@ function createExportWork(
       log,
     },
   );
-  return { workGate, exportRenderer, exports, captions, framingPreparer, exportLeases };
+  // Export all: batches of ordinary export jobs, one notification per batch, ZIP and publish kits.
+  const exportBatches = new ExportBatchesService({
+    db,
+    repo: new ExportBatchesRepository(db),
+    exports,
+    tasks: tasksRepo,
+    storage,
+    media,
+    reads: billing.reads,
+    notifications,
+    tmpDir: path.join(config.DATA_DIR, 'tmp'),
+    log,
+  });
+  return {
+    workGate,
+    exportRenderer,
+    exports,
+    exportBatches,
+    captions,
+    framingPreparer,
+    exportLeases,
+  };
 }
 
 /** What a caller (a test, a bench, a second process) may give instead of what config makes. */

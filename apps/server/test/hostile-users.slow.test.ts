@@ -13,6 +13,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiTokens,
+  exportBatches,
   jobs,
   moments,
   notes,
@@ -24,7 +25,8 @@ import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { seedFinishedTask } from './support/fixtures.js';
 
-type Kind = 'task' | 'moment' | 'job' | 'notification' | 'upload' | 'note' | 'token' | 'webhook';
+type Kind =
+  'task' | 'moment' | 'job' | 'batch' | 'notification' | 'upload' | 'note' | 'token' | 'webhook';
 type Schema = {
   type?: string;
   properties?: Record<string, Schema>;
@@ -50,6 +52,7 @@ function idKind(name: string, route: string): Kind | undefined {
   if (/task_id$/.test(name)) return 'task';
   if (name === 'ids') return 'notification';
   if (name !== 'id') return undefined;
+  if (route.startsWith('/api/job/batch')) return 'batch';
   if (route.startsWith('/api/job')) return 'job';
   if (route.startsWith('/api/upload')) return 'upload';
   if (route.startsWith('/api/tokens')) return 'token';
@@ -211,6 +214,11 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
         startedAt: new Date(),
       })
       .returning();
+    const [batch] = await db
+      .insert(exportBatches)
+      .values({ userId: owner.userId, taskId: seeded.taskId, jobIds: [job!.id] })
+      .returning();
+    await db.update(jobs).set({ batchId: batch!.id }).where(eq(jobs.id, job!.id));
     const [notification] = await db
       .insert(notifications)
       .values({
@@ -264,6 +272,7 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
       task: seeded.taskId,
       moment: seeded.momentId,
       job: job!.id,
+      batch: batch!.id,
       notification: notification!.id,
       upload: upload!.id,
     });
@@ -286,6 +295,11 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
       `GET /api/job/${ids.job}`,
       `DELETE /api/job/${ids.job}`,
       `POST /api/job`,
+      `POST /api/job/batch`,
+      `GET /api/job/batch/${ids.batch}`,
+      `GET /api/job/batch/${ids.batch}/zip`,
+      `GET /api/job/${ids.job}/publish_kit`,
+      `GET /api/job/${ids.job}/cover`,
       `GET /api/upload/${ids.upload}`,
       `DELETE /api/upload/${ids.upload}`,
       `POST /api/notify/viewed`,

@@ -4282,6 +4282,7 @@ export interface paths {
                   type:
                     | 'JOB_VIRAL_MOMENT_EXPORT'
                     | 'JOB_ANIMATED_CAPTION_EXPORT'
+                    | 'JOB_BATCH_EXPORT'
                     | 'NOTIFY_DELETED'
                     | 'NOTIFY_VIEWED'
                     | 'TASK_STATUS_UPDATE'
@@ -7695,6 +7696,851 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/job/batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Export all: render a task's top_n best moments (or the moments moment_ids names) with one set of options, each clip an export job */
+    post: {
+      parameters: {
+        query?: never;
+        header?: {
+          /** @description Optional. A key of your choosing (a UUID) for this action: repeating the request with the same key within 24 h answers the first reply again and charges once. */
+          'idempotency-key'?: string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            task_id: string;
+            moment_ids?: string[];
+            top_n?: number;
+            options?: {
+              /**
+               * @default 9:16
+               * @enum {string}
+               */
+              aspect?: '9:16' | '1:1' | '4:5' | '16:9' | 'original';
+              /**
+               * @default 1080p
+               * @enum {string}
+               */
+              quality?: '720p' | '1080p';
+              /** @default karaoke */
+              template?: string & unknown;
+              /** @enum {string} */
+              caption_display?: 'all' | 'source' | 'translate' | 'none';
+              target_lang?: string;
+              start_ms?: number;
+              end_ms?: number;
+              transcript_text?: string;
+              /**
+               * @default auto
+               * @enum {string}
+               */
+              layout?: 'auto' | 'speaker' | 'split' | 'fit' | 'slide_speaker' | 'blur_fit';
+              /**
+               * @default bottom
+               * @enum {string}
+               */
+              caption_position?: 'bottom' | 'middle' | 'top';
+              /**
+               * @default medium
+               * @enum {string}
+               */
+              caption_size?: 'small' | 'medium' | 'large';
+              /** @default false */
+              remove_fillers?: boolean;
+              style?: {
+                font_family?: string;
+                font_size?: number;
+                text_color?: string;
+                highlight_color?: string;
+                outline_color?: string;
+                outline_width?: number;
+                shadow?: number;
+                box_color?: string | null;
+                position_y?: number;
+                uppercase?: boolean;
+                max_words_per_line?: number;
+                lines_per_caption?: number;
+                /** @enum {string} */
+                emphasis?: 'none' | 'keywords';
+                emoji?: boolean;
+              };
+              brand_kit_id?: string;
+              hook_title?: {
+                text: string;
+                /** @default 3 */
+                seconds?: number;
+              };
+              /**
+               * @default generic
+               * @enum {string}
+               */
+              platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+              cuts?: {
+                start_ms: number;
+                end_ms: number;
+              }[];
+              remove_silences?: {
+                min_ms: number;
+              };
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                batch_id: string;
+                job_ids: string[];
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Payment Required: EXPORT_LIMIT_REACHED */
+        402: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error402_EXPORT_LIMIT_REACHED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Conflict: IDEMPOTENCY_KEY_IN_USE, CONFLICT */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_IDEMPOTENCY_KEY_IN_USE_CONFLICT'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED_TOO_MANY_RUNNING'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Bad Gateway: TRANSLATION_FAILED */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error502_TRANSLATION_FAILED'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/job/batch/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An export batch: each clip's status and progress, and its ZIP once a clip is done */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                batch_id: string;
+                task_id: string | null;
+                /** @enum {string} */
+                status: 'IN_PROGRESS' | 'DONE' | 'ERROR';
+                progress: number;
+                clips: {
+                  job_id: string;
+                  moment_id: string | null;
+                  title: string;
+                  /** @enum {string} */
+                  status: 'IN_PROGRESS' | 'DONE' | 'ERROR';
+                  progress: number;
+                  error_reason: string | null;
+                  duration_ms: number | null;
+                  poster_url: string | null;
+                }[];
+                done_count: number;
+                error_count: number;
+                created_at: number;
+                finished_at: number | null;
+                zip_url: string | null;
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/job/batch/{id}/zip': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The batch's finished clips as one ZIP, streamed: each MP4, a cover-N.jpg per clip and publish.json (every clip's file name and texts per platform) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The ZIP */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/zip': string;
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Conflict: CONFLICT */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_CONFLICT'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/job/{id}/publish_kit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A finished clip's publish kit: title, description, hashtags and caption per platform, fitted to its limits, and its cover */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                job_id: string;
+                file_name: string;
+                cover_url: string;
+                platforms: {
+                  /** @enum {string} */
+                  platform: 'tiktok' | 'instagram_reels' | 'youtube_shorts';
+                  title: string;
+                  description: string;
+                  hashtags: string[];
+                  caption: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Conflict: CONFLICT */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_CONFLICT'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/job/{id}/cover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A finished clip's cover: its best frame with its hook title drawn */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The cover */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'image/jpeg': string;
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Conflict: CONFLICT */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_CONFLICT'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -17463,9 +18309,9 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error402_EXPORT_LIMIT_REACHED_BALANCE_NOT_ENOUGH: {
+    Error402_EXPORT_LIMIT_REACHED: {
       /** @enum {string} */
-      code: 'EXPORT_LIMIT_REACHED' | 'BALANCE_NOT_ENOUGH';
+      code: 'EXPORT_LIMIT_REACHED';
       message: string;
       /** @enum {string|null} */
       data: null;
@@ -17504,6 +18350,14 @@ export interface components {
     Error409_CONFLICT: {
       /** @enum {string} */
       code: 'CONFLICT';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error402_EXPORT_LIMIT_REACHED_BALANCE_NOT_ENOUGH: {
+      /** @enum {string} */
+      code: 'EXPORT_LIMIT_REACHED' | 'BALANCE_NOT_ENOUGH';
       message: string;
       /** @enum {string|null} */
       data: null;

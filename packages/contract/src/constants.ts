@@ -69,6 +69,8 @@ export type Tier = (typeof TIERS)[number];
 export const NOTIFICATION_TYPES = [
   'JOB_VIRAL_MOMENT_EXPORT',
   'JOB_ANIMATED_CAPTION_EXPORT',
+  /** An export-all batch ended: one notification for all its clips. */
+  'JOB_BATCH_EXPORT',
   'NOTIFY_DELETED',
   'NOTIFY_VIEWED',
   'TASK_STATUS_UPDATE',

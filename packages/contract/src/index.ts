@@ -10,3 +10,4 @@ export * from './drafts.js';
 export * from './integrations.js';
 export * from './mcp.js';
 export * from './style.js';
+export * from './batches.js';

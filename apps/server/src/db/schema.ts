@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   check,
   bigserial,
@@ -318,6 +319,10 @@ export const jobs = pgTable(
     durationMs: integer('duration_ms'),
     costCredits: integer('cost_credits').notNull().default(0),
     runToken: text('run_token'),
+    /** The export-all batch this clip was rendered in; null for a single export. */
+    batchId: uuid('batch_id').references((): AnyPgColumn => exportBatches.id, {
+      onDelete: 'set null',
+    }),
     /** Set when a worker picks the render up; a queued job whose heartbeat goes stale is resumed too. */
     startedAt: timestamp('started_at', { withTimezone: true }),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
@@ -333,6 +338,37 @@ export const jobs = pgTable(
     index('jobs_moment_idx').on(t.momentId),
     index('jobs_task_idx').on(t.taskId),
     uniqueIndex('jobs_share_key').on(t.shareId),
+    index('jobs_batch_idx')
+      .on(t.batchId)
+      .where(sql`${t.batchId} IS NOT NULL`),
+  ],
+);
+
+/** Export all: several clips of a task rendered with one set of options (each clip a job). */
+export const exportBatches = pgTable(
+  'export_batches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    taskId: uuid('task_id').references(() => tasks.id, { onDelete: 'set null' }),
+    /** The export options every clip was made with, as the request gave them. */
+    options: jsonb('options')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** The clips' jobs, best moment first (a deleted clip's job leaves a gap the reads skip). */
+    jobIds: jsonb('job_ids')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** Set once, when the last clip ended: the batch's one notification goes out then. */
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('export_batches_user_idx').on(t.userId, t.createdAt),
+    index('export_batches_task_idx').on(t.taskId),
   ],
 );
 

@@ -5,6 +5,7 @@ import { CreditReads } from '../modules/billing/ledger/credit-reads.js';
 import { LedgerRepository } from '../modules/billing/ledger/ledger.repository.js';
 import { ClipDraftsRepository } from '../modules/clip-drafts/clip-drafts.repository.js';
 import { ExportsRepository } from '../modules/exports/exports.repository.js';
+import { ExportBatchesRepository } from '../modules/export-batches/export-batches.repository.js';
 import { MediaAnalysesRepository } from '../modules/exports/media-analyses.repository.js';
 import { IdempotencyKeysRepository } from '../modules/idempotency/idempotency-keys.repository.js';
 import { ReferralsRepository } from '../modules/invites/referrals.repository.js';
@@ -68,6 +69,7 @@ const MOMENT = '00000000-0000-4000-8000-000000000020';
 const JOB = '00000000-0000-4000-8000-000000000030';
 const WEBHOOK = '00000000-0000-4000-8000-000000000040';
 const NOTE = '00000000-0000-4000-8000-000000000040';
+const BATCH = '00000000-0000-4000-8000-000000000050';
 const TOKEN = 'run-token';
 const AT = new Date('2026-01-01T00:00:00Z');
 const TASK_ROW = { id: TASK, userId: USER } as TaskRow;
@@ -170,6 +172,21 @@ export const QUERY_SOURCES: QuerySource[] = [
     claimRun: (r) => r.claimRun(JOB, TOKEN, AT),
     findOrphaned: (r) => r.findOrphaned(AT),
   }),
+  source(
+    'export-batches.repository',
+    'ExportBatchesRepository',
+    (db) => new ExportBatchesRepository(db),
+    {
+      insert: (r) => r.insert({ userId: USER, taskId: TASK, options: {} }),
+      setJobIds: (r) => r.setJobIds(BATCH, [JOB]),
+      findById: (r) => r.findById(BATCH),
+      clips: (r) => r.clips(BATCH),
+      topMoments: (r) => r.topMoments(USER, TASK, 5),
+      momentsOf: (r) => r.momentsOf(USER, TASK, [MOMENT]),
+      findMoment: (r) => r.findMoment(MOMENT),
+      finishIfDone: (r) => r.finishIfDone(BATCH),
+    },
+  ),
   source(
     'media-analyses.repository',
     'MediaAnalysesRepository',
@@ -321,6 +338,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     assertCanSpend: (r) => r.assertCanSpend(USER, 'credits', 10),
     assertVideoLength: (r) => r.assertVideoLength('free', 60_000),
     assertClipLength: (r) => r.assertClipLength('free', 60_000),
+    assertCanCoverAll: (r) => r.assertCanCoverAll(USER, 'CANVAS_EXPORT', 5, () => 'refused'),
     netCharged: (r) => r.netCharged({ taskId: TASK }),
     history: (r) => r.history(USER, 1, 20),
   }),
@@ -348,6 +366,19 @@ export const QUERY_SOURCES: QuerySource[] = [
           },
           true,
         ),
+      whenBatchClipEnds: (r) => r.whenBatchClipEnds(async () => {}),
+      batchClipGone: (r) => r.batchClipGone(BATCH),
+      batchFinished: (r) =>
+        r.batchFinished(USER, {
+          id: BATCH,
+          taskId: TASK,
+          title: 'x',
+          status: 'DONE',
+          clipCount: 1,
+          doneCount: 1,
+          errorCount: 0,
+          thumbnailJobId: JOB,
+        }),
       history: (r) => r.history(USER, 1, 20, AT.getTime()),
       markViewed: (r) => r.markViewed(USER, [NOTE]),
       markAllViewed: (r) => r.markAllViewed(USER),

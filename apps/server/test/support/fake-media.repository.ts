@@ -143,6 +143,11 @@ export class FakeMediaRepository implements MediaRepository {
     await fs.writeFile(outJpg, 'fake jpeg');
   }
 
+  async cover(image: string, outJpg: string, options?: { signal?: AbortSignal }) {
+    this.use('cover', image, options?.signal);
+    await fs.writeFile(outJpg, 'fake cover');
+  }
+
   async analyseFraming(source: string): Promise<never> {
     this.use('analyseFraming', source);
     throw new Error('FakeMediaRepository analyses no faces: plan framings with planFraming');

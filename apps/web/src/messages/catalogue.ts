@@ -10,6 +10,7 @@ import { JOBS_MESSAGES } from './areas/jobs';
 import { LAYOUT_MESSAGES } from './areas/layout';
 import { MAIL_MESSAGES } from './areas/mail';
 import { MOMENTS_MESSAGES } from './areas/moments';
+import { BATCHES_MESSAGES } from './areas/batches';
 import { NOTES_MESSAGES } from './areas/notes';
 import { NOTIFICATIONS_MESSAGES } from './areas/notifications';
 import { PAGES_MESSAGES } from './areas/pages';
@@ -165,6 +166,7 @@ export const MESSAGES = {
   ...LAYOUT_MESSAGES,
   ...MAIL_MESSAGES,
   ...MOMENTS_MESSAGES,
+  ...BATCHES_MESSAGES,
   ...NOTES_MESSAGES,
   ...NOTIFICATIONS_MESSAGES,
   ...PAGES_MESSAGES,

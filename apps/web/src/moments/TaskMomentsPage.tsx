@@ -28,6 +28,7 @@ import { TaskStatusPanel } from './TaskStatusPanel';
 import { useVideoTopBar } from './useVideoTopBar';
 import { VideoFacts } from './VideoFacts';
 import { t } from '../messages/catalogue';
+import { ExportAllPanel } from '../batches/ExportAllPanel';
 
 function NotFoundCard() {
   return (
@@ -246,6 +247,7 @@ function DoneTask({ task }: { task: Task }) {
                 onPlay={() => play(moment)}
               />
             ))}
+            <ExportAllPanel taskId={task.id} moments={list} />
             {!isWide && queryPanel}
           </Stack>
         </Grid.Col>

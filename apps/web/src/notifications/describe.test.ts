@@ -65,3 +65,14 @@ describe('notification wording and targets', () => {
     expect(notificationFromMessage({ type: 'SYNC_NOTIFY_VIEW', data: { ids: ['n1'] } })).toBe(null);
   });
 });
+
+describe('export-all notifications', () => {
+  it('says how many clips of the batch are ready, once for the whole batch', () => {
+    const described = describeNotification({
+      type: 'JOB_BATCH_EXPORT',
+      data: { job_status: 'DONE', job_title: '5 clips of Talk', done_count: 5, clip_count: 5 },
+    });
+    expect(described).toMatchObject({ tone: 'success', target: 'video-tasks' });
+    expect(described.body).toBe('5 clips of Talk: 5 of 5 clips ready');
+  });
+});

@@ -74,6 +74,20 @@ export function describeNotification(
         target: 'job',
       };
     }
+    case 'JOB_BATCH_EXPORT': {
+      const title = text(data.job_title, t('batch.title'));
+      const done = Number(data.done_count ?? 0);
+      const count = Number(data.clip_count ?? 0);
+      return {
+        title:
+          data.job_status === 'ERROR'
+            ? t('batch.notification.failed')
+            : t('batch.notification.finished'),
+        body: t('batch.notification.done', { title, done, count }),
+        tone: data.job_status === 'ERROR' ? 'failure' : 'success',
+        target: 'video-tasks',
+      };
+    }
     default:
       return { title: t('notifications.other'), body: '', tone: 'info', target: 'none' };
   }

@@ -22,13 +22,15 @@ export interface JobStatusData {
   job_title: string;
   moment_id: string | null;
   progress: number;
+  /** The export-all batch of the clip; on JOB_BATCH_EXPORT, the batch that ended. */
+  batch_id?: string;
 }
 
 /** `id` is present when the message is a stored notification (a finished task or export). */
 export type RealtimeMessage =
   | { type: 'TASK_STATUS_UPDATE'; id?: string; data: TaskStatusData }
   | {
-      type: 'JOB_VIRAL_MOMENT_EXPORT' | 'JOB_ANIMATED_CAPTION_EXPORT';
+      type: 'JOB_VIRAL_MOMENT_EXPORT' | 'JOB_ANIMATED_CAPTION_EXPORT' | 'JOB_BATCH_EXPORT';
       id?: string;
       data: JobStatusData;
     }
@@ -40,6 +42,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set([
   'TASK_STATUS_UPDATE',
   'JOB_VIRAL_MOMENT_EXPORT',
   'JOB_ANIMATED_CAPTION_EXPORT',
+  'JOB_BATCH_EXPORT',
   'SYNC_NOTIFY_VIEW',
   'SYNC_NOTIFY_DELETE',
   'CREDITS_CHANGED',

@@ -241,3 +241,4 @@ function notAnImage(cause?: unknown): MediaError {
     cause,
   });
 }
+export { coverLines, drawCover } from './cover.js';

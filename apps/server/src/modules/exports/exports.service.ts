@@ -24,6 +24,7 @@ import type { JobQueue } from '../../queue/queue.js';
 import { findOwned } from '../../db/owned.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
 import type { CreditReads, Ledger, RefundOutbox } from '../billing/index.js';
+import type { Tx } from '../billing/ledger/ledger.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { TaskRow } from '../tasks/task-mapper.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
@@ -43,6 +44,7 @@ import {
   jobCaptionsKey,
   jobFileKey,
   jobForNotification,
+  jobCoverKey,
   jobPosterKey,
   toJobDto,
 } from './job-mapper.js';
@@ -53,6 +55,15 @@ const SOURCE_SIZE_CACHE_LIMIT = 500;
 /** Signed download links of finished exports live this long; the client re-fetches the job after. */
 const FILE_URL_TTL_SEC = 6 * 3600;
 /** Free plans have a number of canvas exports; paid plans are unlimited (-1). */
+/** An export checked and priced, ready to be stored (ExportsService.enqueue). */
+export interface PreparedExport {
+  type: JobType;
+  source: ClipSource;
+  durationMs: number;
+  charge: ReturnType<typeof exportQuote>;
+  previewedFraming: Awaited<ReturnType<ExportRenderer['framing']['stored']>>;
+}
+
 /** What an export or a preview is made from. */
 export interface ClipSource {
   task: TaskRow;
@@ -122,11 +133,20 @@ export class ExportsService {
   }
 
   async create(userId: string, body: JobCreateBody): Promise<Job> {
+    const prepared = await this.prepare(userId, body);
+    const row = await this.db.transaction((tx) => this.enqueue(tx, userId, prepared));
+    this.queue.wake('export-render'); // committed: a worker in this process starts it now
+    await this.notifications.jobChanged(userId, jobForNotification(row), false);
+    return toJobDto(row, null);
+  }
+
+  /**
+   * Everything an export needs read before its transaction: the clip (owner-scoped), the
+   * translation check, its price and the framing the editor previewed.
+   */
+  async prepare(userId: string, body: JobCreateBody): Promise<PreparedExport> {
     const source = await this.resolveClip(userId, body.type, body);
     await assertTranslationAvailable(this.translator, source.options, source.transcript.language);
-    const runToken = randomUUID();
-    // Row, charge and queue job commit together: a failed send or a crash in between leaves
-    // nothing behind, never a job stuck IN_PROGRESS with its credit spent.
     const durationMs = source.options.endMs - source.options.startMs;
     const charge = exportQuote(body.type, durationMs);
     // Looked up before the transaction: on PGlite (one connection) a query outside an open
@@ -135,55 +155,75 @@ export class ExportsService {
       source.task.mediaKey!,
       source.options,
     );
-    const row = await this.db.transaction(async (tx) => {
-      const inserted = await this.repo.insert(
-        {
-          userId,
-          momentId: source.momentId,
-          taskId: source.task.id,
-          type: body.type,
-          status: 'IN_PROGRESS',
-          progress: 0,
-          title: source.title,
-          // The framing the editor previewed (kept in the database): the export renders that
-          // very plan instead of analysing again (the preview matches the export).
-          options: {
-            ...source.options,
-            framing: previewedFraming,
-          } satisfies JobOptions,
-          durationMs,
-          costCredits: charge.amount,
-          runToken,
-        },
-        tx,
-      );
-      // Inside this transaction (a savepoint): a refused charge (BALANCE_NOT_ENOUGH, or
-      // EXPORT_LIMIT_REACHED for the plan's exports) leaves no job behind.
-      await this.billing.ledger.charge(
+    return { type: body.type, source, durationMs, charge, previewedFraming };
+  }
+
+  /**
+   * The job row, its charge and its queue job, inside the caller's transaction, so they commit
+   * together: a failed send or a crash in between leaves nothing behind, never a job stuck
+   * IN_PROGRESS with its credit spent. A refused charge (BALANCE_NOT_ENOUGH, or
+   * EXPORT_LIMIT_REACHED for the plan's exports) throws and rolls the whole transaction back.
+   */
+  async enqueue(
+    tx: Tx,
+    userId: string,
+    prepared: PreparedExport,
+    extra: { batchId?: string } = {},
+  ): Promise<JobRow> {
+    const { source, durationMs, charge, previewedFraming } = prepared;
+    const runToken = randomUUID();
+    const inserted = await this.repo.insert(
+      {
         userId,
-        { kind: charge.kind, jobId: inserted.id },
-        charge.feature,
-        charge.amount,
-        { tx, reason: CHARGE_KIND_LABELS[charge.kind] },
-      );
-      // clipped/list: a moment the user exported is a clipped moment; the layout it was
-      // exported with stays with the clip.
-      if (source.momentId) {
-        await tx
-          .update(moments)
-          .set({ clipped: true, layout: source.options.layout })
-          .where(eq(moments.id, source.momentId));
-      }
-      await this.queue.send(
-        'export-render',
-        { jobId: inserted.id, runToken },
-        { tx, expireInSeconds: ExportRenderer.expirySeconds(inserted.durationMs ?? 0) },
-      );
-      return inserted;
-    });
-    this.queue.wake('export-render'); // committed: a worker in this process starts it now
-    await this.notifications.jobChanged(userId, jobForNotification(row), false);
-    return toJobDto(row, null);
+        momentId: source.momentId,
+        taskId: source.task.id,
+        type: prepared.type,
+        status: 'IN_PROGRESS',
+        progress: 0,
+        title: source.title,
+        // The framing the editor previewed (kept in the database): the export renders that
+        // very plan instead of analysing again (the preview matches the export).
+        options: {
+          ...source.options,
+          framing: previewedFraming,
+        } satisfies JobOptions,
+        durationMs,
+        costCredits: charge.amount,
+        runToken,
+        batchId: extra.batchId ?? null,
+      },
+      tx,
+    );
+    // A savepoint of this transaction.
+    await this.billing.ledger.charge(
+      userId,
+      { kind: charge.kind, jobId: inserted.id },
+      charge.feature,
+      charge.amount,
+      { tx, reason: CHARGE_KIND_LABELS[charge.kind] },
+    );
+    // clipped/list: a moment the user exported is a clipped moment; the layout it was
+    // exported with stays with the clip.
+    if (source.momentId) {
+      await tx
+        .update(moments)
+        .set({ clipped: true, layout: source.options.layout })
+        .where(eq(moments.id, source.momentId));
+    }
+    await this.queue.send(
+      'export-render',
+      { jobId: inserted.id, runToken },
+      { tx, expireInSeconds: ExportRenderer.expirySeconds(inserted.durationMs ?? 0) },
+    );
+    return inserted;
+  }
+
+  /** Tells the user's clients about jobs just queued (progress 0), and wakes a local worker. */
+  async announce(userId: string, rows: JobRow[]): Promise<void> {
+    this.queue.wake('export-render');
+    for (const row of rows) {
+      await this.notifications.jobChanged(userId, jobForNotification(row), false);
+    }
   }
 
   async list(
@@ -220,6 +260,10 @@ export class ExportsService {
     await this.storage.delete(jobFileKey(userId, row.id));
     await this.storage.delete(jobCaptionsKey(userId, row.id));
     await this.storage.delete(jobPosterKey(userId, row.id));
+    await this.storage.delete(jobCoverKey(userId, row.id));
+    if (row.batchId && row.status === 'IN_PROGRESS') {
+      await this.notifications.batchClipGone(row.batchId);
+    }
   }
 
   /** A task is deleted: its exports go with it, files and share pages included. */

@@ -15,6 +15,10 @@ export const jobCaptionsKey = (userId: string, jobId: string) =>
 /** The export's poster: a frame of the exported clip. */
 export const jobPosterKey = (userId: string, jobId: string) => `users/${userId}/jobs/${jobId}.jpg`;
 
+/** The clip's cover of its publish kit: its poster frame with the hook title (made on first ask). */
+export const jobCoverKey = (userId: string, jobId: string) =>
+  `users/${userId}/jobs/${jobId}.cover.jpg`;
+
 /** An export job as the client reads it; `file_url` only once DONE. */
 export function toJobDto(row: JobRow, fileUrl: string | null): Job {
   return {
@@ -44,6 +48,7 @@ export const jobForNotification = (row: JobRow) => ({
   progress: row.progress,
   momentId: row.momentId,
   posterKey: row.posterKey,
+  batchId: row.batchId,
 });
 
 /**

@@ -86,6 +86,12 @@ export interface MediaRepository {
   thumbnail(source: string, outJpg: string, options: PickThumbnailOptions): Promise<unknown>;
   /** A fetched image re-encoded as our own JPEG; throws NOT_AN_IMAGE for anything else. */
   imageThumbnail(image: string, outJpg: string, options?: { signal?: AbortSignal }): Promise<void>;
+  /** A clip's cover: its picture as a JPEG, with the hook title drawn over it when given. */
+  cover(
+    image: string,
+    outJpg: string,
+    options?: { title?: string | null; signal?: AbortSignal },
+  ): Promise<void>;
   /** Faces, shots and who speaks over a span: what framing decisions are made from. */
   analyseFraming(source: string, options?: AnalyzeOptions): Promise<SubjectAnalysis>;
   /** The framing of a clip: a plain scale for `original`, else planned from the analysis. */

@@ -18,6 +18,7 @@ import {
 } from '@moments/media/probe';
 import { analyzeSubjects, type AnalyzeOptions } from '@moments/media/reframe';
 import {
+  drawCover,
   imageToThumbnail,
   pickThumbnail,
   type PickThumbnailOptions,
@@ -114,6 +115,10 @@ export class ToolsMediaRepository implements MediaRepository {
 
   imageThumbnail(image: string, outJpg: string, options?: { signal?: AbortSignal }) {
     return imageToThumbnail(image, outJpg, options);
+  }
+
+  cover(image: string, outJpg: string, options?: { title?: string | null; signal?: AbortSignal }) {
+    return drawCover(image, outJpg, options);
   }
 
   async analyseFraming(source: string, options: AnalyzeOptions = {}) {

@@ -33,6 +33,9 @@ const TERMINAL_TASK_STATUSES: ReadonlySet<TaskStatus> = new Set(['DONE', 'ERROR'
  * clients with SYNC_NOTIFY_VIEW / SYNC_NOTIFY_DELETE.
  */
 export class NotificationsService {
+  /** Told when a clip of an export-all batch ends (the batch may be done); set by the batches. */
+  private batchClipEnded?: (batchId: string) => Promise<void>;
+
   constructor(
     private readonly db: Db,
     private readonly bus: RealtimeBus,
@@ -110,6 +113,8 @@ export class NotificationsService {
       progress: number;
       momentId: string | null;
       posterKey?: string | null;
+      /** The export-all batch the clip belongs to: its end is the batch's one notification. */
+      batchId?: string | null;
     },
     statusChanged: boolean,
   ): Promise<void> {
@@ -125,6 +130,17 @@ export class NotificationsService {
       progress: Math.round(job.progress),
       thumbnail: job.posterKey ? thumbnailPath('job', job.id) : null,
     };
+    if (job.batchId) {
+      // A batch's clip: its progress and its end go out live (the batch view follows them), but
+      // only the batch's end is stored and mailed, once for all its clips.
+      data.batch_id = job.batchId;
+      await this.bus.publish(userId, { type, data });
+      if (statusChanged && job.status !== 'IN_PROGRESS') {
+        await this.onFinished?.({ kind: 'job', userId, id: job.id, status: job.status });
+        await this.batchClipEnded?.(job.batchId);
+      }
+      return;
+    }
     if (statusChanged && job.status !== 'IN_PROGRESS') {
       const stored = await this.store(userId, type, data);
       await this.onFinished?.({ kind: 'job', userId, id: job.id, status: job.status });
@@ -132,6 +148,46 @@ export class NotificationsService {
       return;
     }
     await this.bus.publish(userId, { type, data });
+  }
+
+  /** Who hears that a batch's clip ended (the export batches, which tell when the batch is done). */
+  whenBatchClipEnds(listener: (batchId: string) => Promise<void>): void {
+    this.batchClipEnded = listener;
+  }
+
+  /** A batch's clip was deleted before it ended: the batch may be done without it. */
+  async batchClipGone(batchId: string): Promise<void> {
+    await this.batchClipEnded?.(batchId);
+  }
+
+  /** An export-all batch ended: one stored notification for all its clips, pushed live. */
+  async batchFinished(
+    userId: string,
+    batch: {
+      id: string;
+      taskId: string | null;
+      title: string;
+      status: JobStatus;
+      clipCount: number;
+      doneCount: number;
+      errorCount: number;
+      thumbnailJobId: string | null;
+    },
+  ): Promise<void> {
+    const data: Record<string, unknown> = {
+      batch_id: batch.id,
+      task_id: batch.taskId,
+      job_status: batch.status,
+      job_title: batch.title,
+      moment_id: null,
+      clip_count: batch.clipCount,
+      done_count: batch.doneCount,
+      error_count: batch.errorCount,
+      progress: 100,
+      thumbnail: batch.thumbnailJobId ? thumbnailPath('job', batch.thumbnailJobId) : null,
+    };
+    const stored = await this.store(userId, 'JOB_BATCH_EXPORT', data);
+    await this.bus.publish(userId, { type: 'JOB_BATCH_EXPORT', id: stored.id, data: stored.data });
   }
 
   /** Pages of `page_size`, newest first, only those created at or before `created`. */

@@ -1,5 +1,5 @@
 import type { CreditHistory, Entitlement } from '@moments/contract';
-import { ERROR_CODES } from '@moments/contract';
+import { CHARGE_REFUSALS, ERROR_CODES, ERROR_STATUS, type ChargedFeature } from '@moments/contract';
 import { formatDuration } from '@moments/domain/format';
 import {
   MAX_VIDEO_MINUTES,
@@ -77,6 +77,23 @@ export class CreditReads {
         402,
         `This needs ${amount / 10} credits and you have ${left / 10} left. Upgrade your plan or add credits.`,
       );
+    }
+  }
+
+  /**
+   * Refuses several pieces of work at once when the balance cannot cover them all (export all),
+   * with the feature's own refusal code, before anything is stored or charged.
+   */
+  async assertCanCoverAll(
+    userId: string,
+    feature: ChargedFeature,
+    amount: number,
+    describe: (left: number) => string,
+  ) {
+    const left = this.limits ? await this.spendable(userId, feature) : null;
+    if (left !== null && left < amount) {
+      const code = CHARGE_REFUSALS[feature];
+      throw new AppError(code, ERROR_STATUS[code], describe(left));
     }
   }
 
