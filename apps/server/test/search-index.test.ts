@@ -110,7 +110,7 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
     ).toBe(1);
     expect(
       await count(
-        'SELECT count(*) AS n FROM search_passages WHERE task_id = $1 AND search_embedding IS NOT NULL',
+        'SELECT count(*) AS n FROM search_passages WHERE task_id = $1 AND search_vector IS NOT NULL',
         [taskId],
       ),
     ).toBe(1);
@@ -119,7 +119,7 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
   it('embeds a moment again when its words change', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const embedded = () =>
-      count('SELECT count(*) AS n FROM moments WHERE id = $1 AND search_embedding IS NOT NULL', [
+      count('SELECT count(*) AS n FROM moments WHERE id = $1 AND search_vector IS NOT NULL', [
         momentId,
       ]);
     await new MomentsRepository(t.services.database.db).update(momentId, { favorite: true });

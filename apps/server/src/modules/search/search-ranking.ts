@@ -2,8 +2,7 @@ import {
   cosine,
   loadDefaultEmbedder,
   reciprocalRankFusion,
-  signBitsOf,
-  storedCosine,
+  pgvectorText,
   type SentenceEmbedder,
 } from '@moments/ai/search';
 import { silentLogger, type Logger } from '../../logging.js';
@@ -24,7 +23,7 @@ export interface RankedHit {
 
 /** Documents of each kind a query word may propose (GIN index, then BM25 on these only). */
 const PER_WORD_CAP = 50;
-/** Documents of each kind proposed by meaning (nearest sign bits, then an exact cosine). */
+/** Documents of each kind proposed by meaning (the nearest by the HNSW index). */
 const MEANING_CAP = 50;
 /** The best word candidates also ranked by meaning. */
 const RESCORE_CAP = 50;
@@ -83,7 +82,7 @@ export class SearchRanking {
       ...(vector && loaded.embedder
         ? {
             meaning: {
-              signBits: signBitsOf(vector),
+              vector: pgvectorText(vector),
               model: loaded.embedder.modelId,
               cap: MEANING_CAP,
             },
@@ -98,7 +97,7 @@ export class SearchRanking {
           ...m,
           bm25: matches.length - i,
           titleBm25: 0,
-          embedding: null,
+          cosine: null,
         })),
         ...documents,
       ];
@@ -161,8 +160,7 @@ export class SearchRanking {
  * passages (its word score: the title's plus its best passage's; its meaning: its nearest passage).
  */
 function fuse(documents: CandidateDocument[], vector: Float32Array | null): RankedHit[] {
-  const cosineOf = (doc: CandidateDocument) =>
-    vector && doc.embedding ? storedCosine(vector, doc.embedding) : 0;
+  const cosineOf = (doc: CandidateDocument) => (vector && doc.cosine !== null ? doc.cosine : 0);
   // Passages compete for "the answering passage" by their own fused rank.
   const passages = documents.filter((doc) => doc.kind === 'passage');
   const passageRanks = reciprocalRankFusion([
