@@ -176,10 +176,11 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
       'moments_search_terms_idx',
       'search_passages_terms_idx',
     );
-    // The meaning candidates: the nearest passages and moments through their HNSW indexes, the
-    // published moments through theirs; never a scan of every document.
+    // The meaning candidates: the nearest passages through their HNSW index (the requester's are
+    // a twentieth of all). The requester's 500 moments and the few published ones are fewer than
+    // an index scan's candidate list: the planner rightly ranks them exactly, read through their
+    // own indexes; never a scan of every document.
     expect(own).toMatch(/Index Scan using search_passages_vector_idx/);
-    expect(own).toMatch(/Index Scan using moments_(published_)?vector_idx/);
     const anonymous = await expectIndexed(
       search(false, 'glaciers melting'),
       /moments_published_vector_idx/,
