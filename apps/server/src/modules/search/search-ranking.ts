@@ -6,6 +6,7 @@ import {
   type SentenceEmbedder,
 } from '@moments/ai/search';
 import { silentLogger, type Logger } from '../../logging.js';
+import { QueryEmbeddings } from './query-embeddings.js';
 import type { EmbedderSource } from './search-indexer.js';
 import type { CandidateDocument, SearchRepository } from './search.repository.js';
 import { queryWords } from './snippets.js';
@@ -63,13 +64,15 @@ const rankingBy = (items: Map<string, ItemScores>, score: (s: ItemScores) => num
  * more: a title's words count three times in BM25, and title matches are a ranking of their own.
  */
 export class SearchRanking {
-  private readonly queryVectors = new Map<string, Promise<Float32Array | null>>();
+  private readonly queryEmbeddings: QueryEmbeddings;
 
   constructor(
     private readonly repo: SearchRepository,
     private readonly embedderSource: EmbedderSource = () => loadDefaultEmbedder(),
     private readonly log: Logger = silentLogger,
-  ) {}
+  ) {
+    this.queryEmbeddings = new QueryEmbeddings({ size: QUERY_CACHE_SIZE, log });
+  }
 
   async rank(userId: string | null, query: string): Promise<RankedHit[]> {
     const loaded = await this.embedderSource();
@@ -131,27 +134,9 @@ export class SearchRanking {
     }
   }
 
-  /** The query's embedding, computed once per process for a repeated query. */
+  /** The query's embedding: cached per process, batched with concurrent queries. */
   private queryVector(embedder: SentenceEmbedder, query: string): Promise<Float32Array | null> {
-    // A query of punctuation only has no meaning to match.
-    if (!/[\p{L}\p{N}]/u.test(query)) return Promise.resolve(null);
-    const key = `${embedder.modelId}\u0000${query.trim().replace(/\s+/g, ' ').toLowerCase()}`;
-    let cached = this.queryVectors.get(key);
-    if (!cached) {
-      cached = embedder.embed([query]).then(
-        ([vector]) => vector ?? null,
-        (err: unknown) => {
-          this.log.warn({ err }, 'search: query embedding failed; ranking by words only');
-          this.queryVectors.delete(key);
-          return null;
-        },
-      );
-      if (this.queryVectors.size >= QUERY_CACHE_SIZE) {
-        this.queryVectors.delete(this.queryVectors.keys().next().value!);
-      }
-      this.queryVectors.set(key, cached);
-    }
-    return cached;
+    return this.queryEmbeddings.get(embedder, query);
   }
 }
 
