@@ -23,6 +23,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // The PostgreSQL runs need pgvector: one server with it is started for the run.
+    globalSetup: ['./scripts/test-postgres.global-setup.ts'],
     // Browser tests poll for what a page shows after debounces and renders; on a loaded 2-core
     // box that can take longer than vitest's default second (a caption preview failed so in CI).
     expect: { poll: { timeout: 15_000, interval: 100 } },

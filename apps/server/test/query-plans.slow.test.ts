@@ -151,14 +151,18 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
     expect(text, text).not.toMatch(/Seq Scan on (credit_ledger|tasks|jobs)\b/);
   });
 
-  it('search proposes its candidates from the stemmed-word GIN indexes', async () => {
+  it('search proposes its candidates from the stemmed-word GIN indexes and the HNSW indexes', async () => {
     const search = (signedIn: boolean, query: string) => (db: Db) =>
       new SearchRepository(db).candidates({
         userId: signedIn ? userId : null,
         query,
         perWordCap: 100,
         rescoreCap: 100,
-        meaning: { signBits: '1'.repeat(384), model: EMBEDDING_MODEL, cap: 50 },
+        meaning: {
+          vector: `[${new Array(384).fill('0.05').join(',')}]`,
+          model: EMBEDDING_MODEL,
+          cap: 50,
+        },
       });
     // Anonymous: published moments only. While they are few (here 2% of all), reading them through
     // a partial index over exactly that set beats probing the word index; either is an index.
@@ -172,14 +176,15 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
       'moments_search_terms_idx',
       'search_passages_terms_idx',
     );
-    // The meaning candidates: the requester's documents through a user index (for passages the
-    // covering sign-bit one), not a scan of every document.
-    expect(own).toMatch(/search_passages_user_idx/);
-    expect(own).toMatch(/moments_(user|search_code)_idx/);
+    // The meaning candidates: the nearest passages through their HNSW index (the requester's are
+    // a twentieth of all). The requester's 500 moments and the few published ones are fewer than
+    // an index scan's candidate list: the planner rightly ranks them exactly, read through their
+    // own indexes; never a scan of every document.
+    expect(own).toMatch(/Index Scan using search_passages_vector_idx/);
     // Words in most documents are looked for among the requester's own documents.
     await expectIndexed(
       search(true, 'pricing roadmap'),
-      /moments_(user|search_code)_idx/,
+      /moments_(user|search_published)_idx/,
       /search_passages_user_idx/,
     );
   });

@@ -1,6 +1,9 @@
 import { SearchVideosReply } from '@moments/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { MomentsRepository } from '../src/modules/moments/moments.repository.js';
+import { SearchRepository } from '../src/modules/search/search.repository.js';
+import { recordingDatabase } from '../src/sql-review/recorder.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { seedTranscribedTask } from './support/fixtures.js';
@@ -110,7 +113,7 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
     ).toBe(1);
     expect(
       await count(
-        'SELECT count(*) AS n FROM search_passages WHERE task_id = $1 AND search_embedding IS NOT NULL',
+        'SELECT count(*) AS n FROM search_passages WHERE task_id = $1 AND search_vector IS NOT NULL',
         [taskId],
       ),
     ).toBe(1);
@@ -119,7 +122,7 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
   it('embeds a moment again when its words change', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const embedded = () =>
-      count('SELECT count(*) AS n FROM moments WHERE id = $1 AND search_embedding IS NOT NULL', [
+      count('SELECT count(*) AS n FROM moments WHERE id = $1 AND search_vector IS NOT NULL', [
         momentId,
       ]);
     await new MomentsRepository(t.services.database.db).update(momentId, { favorite: true });
@@ -133,4 +136,91 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
     const [hit] = await search('wintering hedge');
     expect(hit).toMatchObject({ kind: 'moment', moment_id: momentId });
   });
+
+  it('creates pgvector and the HNSW indexes on the first start', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    expect(await count(`SELECT count(*) AS n FROM pg_extension WHERE extname = 'vector'`)).toBe(1);
+    const { rows } = await t.services.database.rawSql(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%' ORDER BY 1`,
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({ indexname: 'moments_published_vector_idx' }),
+      expect.objectContaining({ indexname: 'moments_vector_idx' }),
+      expect.objectContaining({ indexname: 'search_passages_vector_idx' }),
+    ]);
+    for (const row of rows as { indexdef: string }[]) {
+      expect(row.indexdef).toContain('halfvec_cosine_ops');
+    }
+  });
+
+  it('takes the nearest documents from the HNSW indexes, in cosine order', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const vector = (
+      await t.services.database.rawSql(
+        'SELECT search_vector::text AS v FROM search_passages WHERE task_id = $1',
+        [taskId],
+      )
+    ).rows[0] as { v: string };
+    const scope = {
+      userId: user.userId,
+      query: 'zzzz',
+      perWordCap: 50,
+      rescoreCap: 50,
+      meaning: { vector: vector.v, model: 'all-MiniLM-L6-v2-int8', cap: 50 },
+    };
+    const found = await new SearchRepository(t.services.database.db).candidates(scope);
+    // The passage's own embedding is nearest to itself; the moment (another text) comes after.
+    const passage = found.find((doc) => doc.kind === 'passage')!;
+    expect(passage.cosine).toBeCloseTo(1, 2);
+    expect(found.find((doc) => doc.kind === 'moment')!.cosine!).toBeLessThan(passage.cosine!);
+    // The statement as sent, planned with whole-table reads and sorts priced out (tables this
+    // small would be read and sorted whole): its passages' meaning part is an HNSW index scan.
+    const recorder = recordingDatabase();
+    await new SearchRepository(recorder.db).candidates(scope).catch(() => undefined);
+    const [statement] = recorder.take();
+    const plan = await t.services.database.db.transaction(async (tx) => {
+      for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) {
+        await tx.execute(sql.raw(`SET LOCAL ${setting} = off`));
+      }
+      const explained = await tx.execute(
+        sql.raw(
+          `EXPLAIN ${statement!.sql.replace(/\$(\d+)/g, (_, i: string) => literal(statement!.params[Number(i) - 1]))}`,
+        ),
+      );
+      return (explained as unknown as { rows: Record<string, string>[] }).rows
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+    });
+    expect(plan).toMatch(/Index Scan using search_passages_vector_idx/);
+    expect(plan).not.toMatch(/Seq Scan on search_passages/);
+  });
+
+  it('removes a task’s vectors with the task', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const vectors = () =>
+      count('SELECT count(*) AS n FROM search_passages WHERE task_id = $1', [taskId]).then(
+        async (passages) =>
+          passages +
+          (await count('SELECT count(*) AS n FROM moments WHERE task_id = $1', [taskId])),
+      );
+    expect(await vectors()).toBe(2);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/highlight_moment/task?id=${taskId}`,
+      headers: user.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await vectors()).toBe(0);
+    expect(
+      await count('SELECT count(*) AS n FROM search_passages WHERE search_vector IS NOT NULL'),
+    ).toBe(0);
+    expect(await search('clover honey')).toEqual([]);
+  });
 });
+
+/** A parameter as an SQL literal, for EXPLAIN of a recorded statement (PGlite has no EXPLAIN with $n). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') return String(value);
+  return `'${String(value).replace(/'/g, "''")}'`;
+}

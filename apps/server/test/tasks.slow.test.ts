@@ -98,7 +98,7 @@ describe.skipIf(missing.length > 0).each(DATABASE_TARGETS)(
       const hits = searched.json().data.items as { kind: string; task_id: string }[];
       expect(hits.filter((hit) => hit.task_id === task.id)).toHaveLength(1);
       const embedded = await t.services.database.rawSql(
-        'SELECT count(*)::int AS n FROM search_passages WHERE task_id = $1 AND search_embedding IS NOT NULL',
+        'SELECT count(*)::int AS n FROM search_passages WHERE task_id = $1 AND search_vector IS NOT NULL',
         [task.id],
       );
       expect((embedded.rows[0] as { n: number }).n).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -38,6 +39,31 @@ export interface Database {
 
 const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../drizzle');
 
+/**
+ * The HNSW scan settings every connection searches with: a filtered scan (a requester's own
+ * passages) goes on through the graph until it has enough rows that pass the filter, instead of
+ * stopping at ef_search candidates; ef_search 100 keeps recall@10 above 0.95 at a million rows.
+ */
+export const HNSW_SETTINGS = { 'hnsw.ef_search': '100', 'hnsw.iterative_scan': 'relaxed_order' };
+
+/** What an operator reads when their PostgreSQL has no pgvector. */
+export const PGVECTOR_MISSING =
+  'PostgreSQL has no pgvector extension, which search needs (its HNSW index). Install it on the ' +
+  'database server: Debian/Ubuntu with PostgreSQL apt repository (apt.postgresql.org): ' +
+  'apt-get install postgresql-<major>-pgvector; Fedora/RHEL: dnf install pgvector; Alpine: ' +
+  'apk add postgresql-pgvector; or build it from https://github.com/pgvector/pgvector. Then ' +
+  'restart the server (a role that may not create extensions needs a superuser to run ' +
+  'CREATE EXTENSION vector once). See docs/deployment.md.';
+
+/** Refuses to start on a PostgreSQL without pgvector, before any migration runs. */
+async function requirePgvector(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ available: boolean; installed: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS available,
+            EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS installed`,
+  );
+  if (!rows[0]?.available && !rows[0]?.installed) throw new Error(PGVECTOR_MISSING);
+}
+
 export interface DatabaseOptions {
   /** PostgreSQL URL; absent selects PGlite. */
   url?: string;
@@ -59,8 +85,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.url) {
     // JIT off: the app's statements are short, and a plan whose row estimates run high (a fresh
     // table, the search's lateral joins) would spend about a second compiling what runs in 1 ms.
-    const pool = new pg.Pool({ connectionString: options.url, max: 10, options: '-c jit=off' });
+    const settings = Object.entries(HNSW_SETTINGS).map(([key, value]) => `-c ${key}=${value}`);
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: 10,
+      options: ['-c jit=off', ...settings].join(' '),
+    });
     pool.on('error', options.onConnectionLost ?? (() => undefined));
+    try {
+      await requirePgvector(pool);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
     const db = drizzleNodePg(pool, { schema }) as unknown as Db;
     await migrateNodePg(drizzleNodePg(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR });
     return {
@@ -73,9 +110,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   if (options.dataDir) await fs.mkdir(options.dataDir, { recursive: true });
-  const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
+  const client = await PGlite.create(options.dataDir, {
+    loadDataDir: options.loadDataDir,
+    extensions: { vector },
+  });
   const database = drizzlePglite(client, { schema });
   await migratePglite(database, { migrationsFolder: MIGRATIONS_DIR });
+  for (const [key, value] of Object.entries(HNSW_SETTINGS)) {
+    await client.query(`SELECT set_config($1, $2, false)`, [key, value]);
+  }
   return {
     kind: 'pglite',
     db: database as unknown as Db,

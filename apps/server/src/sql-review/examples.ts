@@ -66,6 +66,8 @@ const USER = '00000000-0000-4000-8000-000000000001';
 const OTHER_USER = '00000000-0000-4000-8000-000000000002';
 const TASK = '00000000-0000-4000-8000-000000000010';
 const MOMENT = '00000000-0000-4000-8000-000000000020';
+/** A unit embedding as pgvector text (384 dimensions, the search model's). */
+const UNIT_VECTOR = `[${new Array(384).fill((1 / Math.sqrt(384)).toFixed(5)).join(',')}]`;
 const JOB = '00000000-0000-4000-8000-000000000030';
 const WEBHOOK = '00000000-0000-4000-8000-000000000040';
 const NOTE = '00000000-0000-4000-8000-000000000040';
@@ -233,7 +235,7 @@ export const QUERY_SOURCES: QuerySource[] = [
         query: 'glaciers melting',
         perWordCap: 100,
         rescoreCap: 100,
-        meaning: { signBits: '0101', model: 'all-MiniLM-L6-v2-int8', cap: 50 },
+        meaning: { vector: UNIT_VECTOR, model: 'all-MiniLM-L6-v2-int8', cap: 50 },
       }),
     substringMatches: (r) => r.substringMatches(USER, ['glac'], 100),
     momentsWithTasks: (r) => r.momentsWithTasks([MOMENT]),
@@ -254,8 +256,8 @@ export const QUERY_SOURCES: QuerySource[] = [
       pendingEmbeddings: (r) => r.pendingEmbeddings('all-MiniLM-L6-v2-int8', 64, TASK),
       saveEmbeddings: (r) =>
         r.saveEmbeddings([
-          { kind: 'moment', id: MOMENT, int8: Buffer.alloc(4), signBits: '0101', model: 'm' },
-          { kind: 'passage', id: '1', int8: Buffer.alloc(4), signBits: '0101', model: 'm' },
+          { kind: 'moment', id: MOMENT, vector: UNIT_VECTOR, model: 'm' },
+          { kind: 'passage', id: '1', vector: UNIT_VECTOR, model: 'm' },
         ]),
       countNewDocuments: (r) => r.countNewDocuments(TASK),
       recountCorpus: (r) => r.recountCorpus(),

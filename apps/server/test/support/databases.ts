@@ -2,28 +2,44 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/client.js';
 
-/** PostgreSQL used by the suite; CI and this machine run one at 127.0.0.1:5432 with trust auth. */
+/**
+ * PostgreSQL used by the suite: the one with pgvector that vitest's global setup starts
+ * (scripts/test-postgres.global-setup.ts), or the server TEST_DATABASE_URL names.
+ */
 export const TEST_POSTGRES_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-let reachable: Promise<boolean> | undefined;
-export function postgresReachable(): Promise<boolean> {
-  reachable ??= (async () => {
+let problem: Promise<string | null> | undefined;
+/** Why the suite's PostgreSQL cannot run the database tests (unreachable, no pgvector), or null. */
+export function postgresProblem(): Promise<string | null> {
+  problem ??= (async () => {
+    if (process.env.TEST_PGVECTOR_MISSING === '1') {
+      return 'PostgreSQL with pgvector is not installed (run bash scripts/setup.sh, or set TEST_DATABASE_URL to a PostgreSQL with pgvector)';
+    }
     const client = new pg.Client({
       connectionString: TEST_POSTGRES_URL,
       connectionTimeoutMillis: 2000,
     });
     try {
       await client.connect();
-      await client.query('select 1');
-      return true;
+      const { rows } = await client.query<{ vector: boolean }>(
+        "SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS vector",
+      );
+      return rows[0]?.vector
+        ? null
+        : `PostgreSQL at ${TEST_POSTGRES_URL} has no pgvector extension (run bash scripts/setup.sh and leave TEST_DATABASE_URL unset)`;
     } catch {
-      return false;
+      return `PostgreSQL is not reachable at ${TEST_POSTGRES_URL}`;
     } finally {
       await client.end().catch(() => undefined);
     }
   })();
-  return reachable;
+  return problem;
+}
+
+/** Whether the suite's PostgreSQL can run the database tests (reachable, with pgvector). */
+export async function postgresReachable(): Promise<boolean> {
+  return (await postgresProblem()) === null;
 }
 
 export interface DatabaseTarget {
@@ -102,8 +118,9 @@ const ALL_DATABASE_TARGETS: DatabaseTarget[] = [
   {
     name: 'postgres',
     async unavailable() {
-      if (await postgresReachable()) return null;
-      const message = `PostgreSQL is not reachable at ${TEST_POSTGRES_URL}: skipping the PostgreSQL run of these tests`;
+      const found = await postgresProblem();
+      if (!found) return null;
+      const message = `${found}: skipping the PostgreSQL run of these tests`;
       // CI sets REQUIRE_POSTGRES=1: there a missing server is a failure, not a skip.
       if (process.env.REQUIRE_POSTGRES === '1') throw new Error(message);
       console.warn(message);

@@ -113,8 +113,7 @@ async function seedExportsAndCredits(client: pg.Client): Promise<void> {
 
 /**
  * The search index as SearchIndexer leaves it: passages of two 25-word segments, an embedding for
- * every moment and passage (random unit-ish int8 vectors from a pool of 1,000: the cost of ranking
- * does not depend on what they mean), and the corpus statistics.
+ * every moment and passage (seedVectors), and the corpus statistics.
  */
 async function seedSearchIndex(client: pg.Client): Promise<void> {
   await client.query(`
@@ -123,20 +122,7 @@ async function seedSearchIndex(client: pg.Client): Promise<void> {
       (t2.segments -> (s.k * 2) ->> 'text') || E'\\n' || (t2.segments -> (s.k * 2 + 1) ->> 'text'),
       ARRAY[(s.k * 2) * 10000, (s.k * 2 + 1) * 10000]
     FROM tasks t JOIN transcripts t2 ON t2.task_id = t.id, generate_series(0, 29) AS s(k)`);
-  await client.query(`
-    CREATE TEMP TABLE vector_pool AS
-    SELECT n, decode(string_agg(lpad(to_hex(((random() * 254)::int + 129) % 256), 2, '0'), '' ORDER BY d), 'hex') AS v
-    FROM generate_series(0, 999) AS n, generate_series(1, 384) AS d GROUP BY n`);
-  await client.query(`
-    ALTER TABLE vector_pool ADD COLUMN bits bit varying;
-    UPDATE vector_pool SET bits = (SELECT string_agg(CASE WHEN get_byte(v, d) BETWEEN 1 AND 127 THEN '1' ELSE '0' END, '' ORDER BY d)
-      FROM generate_series(0, 383) AS d)::bit varying`);
-  for (const table of ['moments', 'search_passages']) {
-    await client.query(`
-      UPDATE ${table} d SET search_embedding = p.v, search_code = p.bits,
-        search_model = '${EMBEDDING_MODEL}'
-      FROM vector_pool p WHERE p.n = abs(hashtext(d.id::text)) % 1000`);
-  }
+  await seedVectors(client, ['moments', 'search_passages']);
   // recountCorpus's statements, in one go.
   await client.query(`
     UPDATE moments SET search_counted = true;
@@ -148,4 +134,42 @@ async function seedSearchIndex(client: pg.Client): Promise<void> {
     UPDATE search_corpus SET
       docs = (SELECT count(*) FROM moments) + (SELECT count(*) FROM search_passages),
       length = (SELECT sum(search_len) FROM moments) + (SELECT sum(search_len) FROM search_passages)`);
+}
+
+/** The HNSW indexes of migration 0025_pgvector_search, by table. */
+const VECTOR_INDEXES: Record<string, string[]> = {
+  moments: [
+    'CREATE INDEX moments_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops)',
+    'CREATE INDEX moments_published_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops) WHERE share_id IS NOT NULL AND published',
+  ],
+  search_passages: [
+    'CREATE INDEX search_passages_vector_idx ON search_passages USING hnsw (search_vector halfvec_cosine_ops)',
+  ],
+};
+
+/**
+ * An embedding for every row of `tables`: the normalised sum of two of 1,000 random unit vectors
+ * (half a million distinct ones, spread as real embeddings are not, but the index's work per
+ * query does not depend on what they mean). The HNSW indexes are dropped first and built again
+ * after, as a bulk load would: a build is many times faster than one insertion per row.
+ */
+export async function seedVectors(
+  client: pg.Client,
+  tables: string[],
+  model = EMBEDDING_MODEL,
+): Promise<void> {
+  await client.query(`
+    CREATE TEMP TABLE IF NOT EXISTS vector_pool AS
+    SELECT n, l2_normalize(array_agg((random() - 0.5)::real ORDER BY d)::halfvec(384)) AS v
+    FROM generate_series(0, 999) AS n, generate_series(1, 384) AS d GROUP BY n`);
+  for (const table of tables) {
+    for (const create of VECTOR_INDEXES[table] ?? []) {
+      await client.query(`DROP INDEX IF EXISTS ${create.split(' ')[2]}`);
+    }
+    await client.query(`
+      UPDATE ${table} d SET search_vector = l2_normalize(a.v + b.v), search_model = '${model}'
+      FROM vector_pool a, vector_pool b
+      WHERE a.n = abs(hashtext(d.id::text)) % 1000 AND b.n = abs(hashtext(d.id::text || 'b')) % 1000`);
+    for (const create of VECTOR_INDEXES[table] ?? []) await client.query(create);
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Pieces of the library search (the home search) that need no database: transcript passages,
- * compact stored embeddings, and reciprocal rank fusion of the word ranking with the meaning one.
+ * embeddings as pgvector text, and reciprocal rank fusion of the word ranking with the meaning one.
  */
 
 export interface TimedText {
@@ -54,41 +54,17 @@ export function transcriptPassages(segments: readonly TimedText[]): Passage[] {
   return passages;
 }
 
-/** An embedding as stored: int8 components (the scale does not matter for a cosine) and sign bits. */
-export interface StoredEmbedding {
-  int8: Buffer;
-  /** One bit per dimension, 1 where the component is positive: PostgreSQL `bit varying` text. */
-  signBits: string;
-}
-
-export function storedEmbedding(vector: Float32Array): StoredEmbedding {
-  let max = 0;
-  for (const value of vector) max = Math.max(max, Math.abs(value));
-  const scale = max > 0 ? 127 / max : 0;
-  const int8 = Buffer.alloc(vector.length);
-  let bits = '';
-  vector.forEach((value, i) => {
-    int8.writeInt8(Math.round(value * scale), i);
-    bits += value > 0 ? '1' : '0';
-  });
-  return { int8, signBits: bits };
-}
-
-/** Sign bits of a query vector, to compare with stored codes by Hamming distance. */
-export const signBitsOf = (vector: Float32Array) => storedEmbedding(vector).signBits;
-
-/** Cosine between a unit query vector and a stored int8 embedding. */
-export function storedCosine(query: Float32Array, stored: Uint8Array): number {
-  if (stored.length !== query.length) return 0;
-  const view = new Int8Array(stored.buffer, stored.byteOffset, stored.length);
-  let dot = 0;
-  let norm = 0;
-  for (let i = 0; i < view.length; i++) {
-    const value = view[i]!;
-    dot += query[i]! * value;
-    norm += value * value;
+/**
+ * A vector as pgvector's text form (`[0.01234,-0.5,...]`), for a `vector` or `halfvec` column or
+ * parameter. Five significant digits: more than a halfvec keeps.
+ */
+export function pgvectorText(vector: Float32Array): string {
+  let text = '[';
+  for (let i = 0; i < vector.length; i++) {
+    if (i) text += ',';
+    text += Number.isFinite(vector[i]) ? Number(vector[i]!.toPrecision(5)) : 0;
   }
-  return norm > 0 ? dot / Math.sqrt(norm) : 0;
+  return `${text}]`;
 }
 
 /** The constant of reciprocal rank fusion (Cormack, Clarke and Büttcher 2009). */

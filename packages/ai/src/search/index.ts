@@ -8,12 +8,5 @@ export {
   loadDefaultEmbedder,
 } from './embeddings';
 export type { SentenceEmbedder } from './embeddings';
-export {
-  RRF_K,
-  reciprocalRankFusion,
-  signBitsOf,
-  storedCosine,
-  storedEmbedding,
-  transcriptPassages,
-} from './hybrid';
-export type { Passage as TranscriptPassage, StoredEmbedding, TimedText } from './hybrid';
+export { RRF_K, reciprocalRankFusion, pgvectorText, transcriptPassages } from './hybrid';
+export type { Passage as TranscriptPassage, TimedText } from './hybrid';

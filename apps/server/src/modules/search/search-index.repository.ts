@@ -12,8 +12,8 @@ export interface PendingDocument {
 export interface DocumentEmbedding {
   kind: 'moment' | 'passage';
   id: string;
-  int8: Buffer;
-  signBits: string;
+  /** pgvector text of the unit vector (pgvectorText). */
+  vector: string;
   model: string;
 }
 
@@ -63,11 +63,11 @@ export class SearchIndexRepository {
     return rowsOf<PendingDocument>(
       await this.db.execute(sql`
         (SELECT 'moment' AS kind, m.id::text AS id, m.title || '. ' || m.transcript AS text
-         FROM moments m WHERE (m.search_embedding IS NULL OR m.search_model IS DISTINCT FROM ${model}) ${ofTask('m')}
+         FROM moments m WHERE (m.search_vector IS NULL OR m.search_model IS DISTINCT FROM ${model}) ${ofTask('m')}
          LIMIT ${limit})
         UNION ALL
         (SELECT 'passage', p.id::text, replace(p.text, E'\n', ' ')
-         FROM search_passages p WHERE (p.search_embedding IS NULL OR p.search_model IS DISTINCT FROM ${model}) ${ofTask('p')}
+         FROM search_passages p WHERE (p.search_vector IS NULL OR p.search_model IS DISTINCT FROM ${model}) ${ofTask('p')}
          LIMIT ${limit})`),
     );
   }
@@ -77,8 +77,7 @@ export class SearchIndexRepository {
       const table = e.kind === 'moment' ? sql`moments` : sql`search_passages`;
       const id = e.kind === 'moment' ? sql`${e.id}::uuid` : sql`${e.id}::bigint`;
       await this.db.execute(sql`
-        UPDATE ${table} SET search_embedding = ${e.int8}, search_code = ${e.signBits}::bit varying,
-          search_model = ${e.model}
+        UPDATE ${table} SET search_vector = ${e.vector}::halfvec(384), search_model = ${e.model}
         WHERE id = ${id}`);
     }
   }

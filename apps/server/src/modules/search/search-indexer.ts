@@ -1,7 +1,7 @@
 import { storedSegments } from '@moments/domain/transcript';
 import {
   loadDefaultEmbedder,
-  storedEmbedding,
+  pgvectorText,
   transcriptPassages,
   type SentenceEmbedder,
 } from '@moments/ai/search';
@@ -101,8 +101,7 @@ export class SearchIndexer {
       );
       await this.repo.saveEmbeddings(
         pending.map((doc, i) => {
-          const stored = storedEmbedding(vectors[i]!);
-          return { ...doc, int8: stored.int8, signBits: stored.signBits, model: embedder.modelId };
+          return { ...doc, vector: pgvectorText(vectors[i]!), model: embedder.modelId };
         }),
       );
       embedded += pending.length;

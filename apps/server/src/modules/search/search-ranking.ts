@@ -2,11 +2,11 @@ import {
   cosine,
   loadDefaultEmbedder,
   reciprocalRankFusion,
-  signBitsOf,
-  storedCosine,
+  pgvectorText,
   type SentenceEmbedder,
 } from '@moments/ai/search';
 import { silentLogger, type Logger } from '../../logging.js';
+import { QueryEmbeddings } from './query-embeddings.js';
 import type { EmbedderSource } from './search-indexer.js';
 import type { CandidateDocument, SearchRepository } from './search.repository.js';
 import { queryWords } from './snippets.js';
@@ -24,7 +24,7 @@ export interface RankedHit {
 
 /** Documents of each kind a query word may propose (GIN index, then BM25 on these only). */
 const PER_WORD_CAP = 50;
-/** Documents of each kind proposed by meaning (nearest sign bits, then an exact cosine). */
+/** Documents of each kind proposed by meaning (the nearest by the HNSW index). */
 const MEANING_CAP = 50;
 /** The best word candidates also ranked by meaning. */
 const RESCORE_CAP = 50;
@@ -64,13 +64,15 @@ const rankingBy = (items: Map<string, ItemScores>, score: (s: ItemScores) => num
  * more: a title's words count three times in BM25, and title matches are a ranking of their own.
  */
 export class SearchRanking {
-  private readonly queryVectors = new Map<string, Promise<Float32Array | null>>();
+  private readonly queryEmbeddings: QueryEmbeddings;
 
   constructor(
     private readonly repo: SearchRepository,
     private readonly embedderSource: EmbedderSource = () => loadDefaultEmbedder(),
     private readonly log: Logger = silentLogger,
-  ) {}
+  ) {
+    this.queryEmbeddings = new QueryEmbeddings({ size: QUERY_CACHE_SIZE, log });
+  }
 
   async rank(userId: string | null, query: string): Promise<RankedHit[]> {
     const loaded = await this.embedderSource();
@@ -83,7 +85,7 @@ export class SearchRanking {
       ...(vector && loaded.embedder
         ? {
             meaning: {
-              signBits: signBitsOf(vector),
+              vector: pgvectorText(vector),
               model: loaded.embedder.modelId,
               cap: MEANING_CAP,
             },
@@ -98,7 +100,7 @@ export class SearchRanking {
           ...m,
           bm25: matches.length - i,
           titleBm25: 0,
-          embedding: null,
+          cosine: null,
         })),
         ...documents,
       ];
@@ -132,27 +134,9 @@ export class SearchRanking {
     }
   }
 
-  /** The query's embedding, computed once per process for a repeated query. */
+  /** The query's embedding: cached per process, batched with concurrent queries. */
   private queryVector(embedder: SentenceEmbedder, query: string): Promise<Float32Array | null> {
-    // A query of punctuation only has no meaning to match.
-    if (!/[\p{L}\p{N}]/u.test(query)) return Promise.resolve(null);
-    const key = `${embedder.modelId}\u0000${query.trim().replace(/\s+/g, ' ').toLowerCase()}`;
-    let cached = this.queryVectors.get(key);
-    if (!cached) {
-      cached = embedder.embed([query]).then(
-        ([vector]) => vector ?? null,
-        (err: unknown) => {
-          this.log.warn({ err }, 'search: query embedding failed; ranking by words only');
-          this.queryVectors.delete(key);
-          return null;
-        },
-      );
-      if (this.queryVectors.size >= QUERY_CACHE_SIZE) {
-        this.queryVectors.delete(this.queryVectors.keys().next().value!);
-      }
-      this.queryVectors.set(key, cached);
-    }
-    return cached;
+    return this.queryEmbeddings.get(embedder, query);
   }
 }
 
@@ -161,8 +145,7 @@ export class SearchRanking {
  * passages (its word score: the title's plus its best passage's; its meaning: its nearest passage).
  */
 function fuse(documents: CandidateDocument[], vector: Float32Array | null): RankedHit[] {
-  const cosineOf = (doc: CandidateDocument) =>
-    vector && doc.embedding ? storedCosine(vector, doc.embedding) : 0;
+  const cosineOf = (doc: CandidateDocument) => (vector && doc.cosine !== null ? doc.cosine : 0);
   // Passages compete for "the answering passage" by their own fused rank.
   const passages = documents.filter((doc) => doc.kind === 'passage');
   const passageRanks = reciprocalRankFusion([

@@ -4,7 +4,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Db } from '../../db/client.js';
 import { moments, tasks } from '../../db/schema.js';
 
-/** One searchable document the index proposed, with its word score and its stored embedding. */
+/** One searchable document the index proposed, with its word score and its cosine to the query. */
 export interface CandidateDocument {
   /** A moment, a transcript passage, or a video's title. */
   kind: 'moment' | 'passage' | 'title';
@@ -15,8 +15,11 @@ export interface CandidateDocument {
   bm25: number | null;
   /** BM25 of the title's words alone (0 when the title has none of the query's words). */
   titleBm25: number;
-  /** int8 embedding: for every meaning candidate and the best word candidates. */
-  embedding: Uint8Array | null;
+  /**
+   * Cosine between the query's embedding and the document's stored one: for every meaning
+   * candidate and the best word candidates (null without either embedding).
+   */
+  cosine: number | null;
 }
 
 export interface CandidateScope {
@@ -25,8 +28,11 @@ export interface CandidateScope {
   query: string;
   /** Per query word and kind of document, at most this many documents containing it. */
   perWordCap: number;
-  /** The query's sign bits, its embedding model, and how many nearest documents to propose. */
-  meaning?: { signBits: string; model: string; cap: number };
+  /**
+   * The query's embedding (pgvector text, `[0.1,...]`), its model, and how many nearest
+   * documents of each kind to propose.
+   */
+  meaning?: { vector: string; model: string; cap: number };
   /** How many of the best word candidates bring their embedding for the meaning ranking. */
   rescoreCap: number;
 }
@@ -52,9 +58,6 @@ function containsAll(column: SQL, words: string[]): SQL {
 }
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
-
-/** bytea as the driver returns it: a Buffer (node-postgres) or a Uint8Array (PGlite). */
-const bytesOf = (value: unknown): Uint8Array | null => (value instanceof Uint8Array ? value : null);
 
 /**
  * Reads of the home search (migration 0013_search_ranking). Visibility is decided here and only
@@ -82,8 +85,8 @@ export class SearchRepository {
    * The candidate documents of a query, from the indexes only: for each content word of the query
    * (PostgreSQL's English stems, function words dropped) at most `perWordCap` documents of each
    * kind containing it (GIN index), scored with BM25 against the corpus statistics; and, when the
-   * query has an embedding, the `meaning.cap` documents of each kind nearest to it by the Hamming
-   * distance of their sign bits, with their stored embeddings for an exact cosine.
+   * query has an embedding, the `meaning.cap` documents of each kind nearest to it by cosine
+   * (pgvector's HNSW indexes, migration 0025_pgvector_search), each with its cosine.
    */
   async candidates(scope: CandidateScope): Promise<CandidateDocument[]> {
     const { userId, query, perWordCap: cap } = scope;
@@ -101,7 +104,7 @@ export class SearchRepository {
         (match) => sql`(SELECT ${select} FROM ${from} WHERE ${visible} AND ${match} LIMIT ${cap})`,
       );
     const momentColumns = sql`'moment' AS kind, m.id::text AS id, m.task_id, m.search_terms AS vec,
-      m.search_len AS len, m.search_embedding AS emb`;
+      m.search_len AS len, m.search_vector AS emb`;
     const sources: SQL[] = [
       ...source(
         momentColumns,
@@ -114,13 +117,13 @@ export class SearchRepository {
       sources.push(
         ...source(momentColumns, sql`moments m`, 'm', sql`m.user_id = ${userId}`),
         ...source(
-          sql`'passage', p.id::text, p.task_id, p.search_terms, p.search_len, p.search_embedding`,
+          sql`'passage', p.id::text, p.task_id, p.search_terms, p.search_len, p.search_vector`,
           sql`search_passages p`,
           'p',
           sql`p.user_id = ${userId}`,
         ),
         ...source(
-          sql`'title', k.id::text, k.id, k.search_terms, search_length(k.search_terms), NULL::bytea`,
+          sql`'title', k.id::text, k.id, k.search_terms, search_length(k.search_terms), NULL::halfvec`,
           sql`tasks k`,
           'k',
           sql`k.user_id = ${userId}`,
@@ -130,9 +133,12 @@ export class SearchRepository {
     const lateral = sources.map(
       (part) => sql`SELECT c.* FROM terms t CROSS JOIN LATERAL ${part} c`,
     );
+    const queryVector = scope.meaning ? sql`${scope.meaning.vector}::halfvec(384)` : null;
+    const queryCosine = (column: SQL) =>
+      queryVector ? sql`1 - (${column} <=> ${queryVector})` : sql`NULL::float8`;
     const meaning = scope.meaning
       ? this.meaningSql(userId, scope.meaning)
-      : sql`SELECT NULL::text AS kind, NULL::text AS id, NULL::uuid AS task_id, NULL::bytea AS emb WHERE false`;
+      : sql`SELECT NULL::text AS kind, NULL::text AS id, NULL::uuid AS task_id, NULL::float8 AS cosine WHERE false`;
     const statement = sql`
       WITH corpus AS MATERIALIZED (
         SELECT greatest(docs, 1)::float8 AS docs, greatest(1, "length"::float8 / greatest(docs, 1)) AS len
@@ -161,37 +167,38 @@ export class SearchRepository {
       ranked AS (SELECT *, row_number() OVER (ORDER BY bm25 DESC, kind, id) AS place FROM scored),
       meaning AS (${meaning})
       SELECT kind, id, task_id, bm25, title_bm25,
-        CASE WHEN place <= ${scope.rescoreCap} THEN emb END AS emb
+        CASE WHEN place <= ${scope.rescoreCap} THEN ${queryCosine(sql`emb`)} END AS cosine
       FROM ranked
       UNION ALL
-      SELECT kind, id, task_id, NULL, NULL, emb FROM meaning`;
+      SELECT kind, id, task_id, NULL, NULL, cosine FROM meaning`;
     return rowsOf<{
       kind: CandidateDocument['kind'];
       id: string;
       task_id: string;
       bm25: number | string | null;
       title_bm25: number | string | null;
-      emb: unknown;
+      cosine: number | string | null;
     }>(await this.run(statement)).map((row) => ({
       kind: row.kind,
       id: row.id,
       taskId: row.task_id,
       bm25: row.bm25 === null ? null : Number(row.bm25),
       titleBm25: Number(row.title_bm25 ?? 0),
-      embedding: bytesOf(row.emb),
+      cosine: row.cosine === null ? null : Number(row.cosine),
     }));
   }
 
-  /** The documents nearest to the query by the Hamming distance of their sign bits, per kind. */
+  /**
+   * The documents of each kind nearest to the query by cosine, through the HNSW indexes (a
+   * filtered scan goes on until it has `cap` visible rows: hnsw.iterative_scan, db/client.ts).
+   * The published moments have an index of their own (moments_published_vector_idx).
+   */
   private meaningSql(userId: string | null, meaning: NonNullable<CandidateScope['meaning']>): SQL {
-    const code = sql`${meaning.signBits}::bit varying`;
-    // The sign bits are read from covering indexes (migration 0013: *_search_code_idx), so the
-    // scan touches no table rows; only the nearest ones are fetched with their embeddings.
     const nearest = (from: SQL, where: SQL, kind: string) => sql`(
-      SELECT ${kind}::text AS kind, d.id::text AS id, d.task_id, d.search_embedding AS emb
-      FROM ${from} d WHERE d.id IN (
-        SELECT n.id FROM ${from} n WHERE ${where} AND n.search_model = ${meaning.model}
-        ORDER BY bit_count(n.search_code # ${code}), n.id LIMIT ${meaning.cap}))`;
+      SELECT ${kind}::text AS kind, n.id::text AS id, n.task_id,
+        1 - (n.search_vector <=> ${meaning.vector}::halfvec(384)) AS cosine
+      FROM ${from} n WHERE ${where} AND n.search_model = ${meaning.model}
+      ORDER BY n.search_vector <=> ${meaning.vector}::halfvec(384) LIMIT ${meaning.cap})`;
     const parts = [
       nearest(
         sql`moments`,
