@@ -111,6 +111,8 @@ interface RenderContext {
   clipMs: number;
   /** The stage under way, named in the failure log. */
   currentStage: Stage | undefined;
+  /** Milliseconds each step took, logged with the finished export. */
+  timings: Record<string, number>;
   stage<T>(
     name: Stage,
     work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
@@ -133,6 +135,8 @@ interface PreparedSource {
 export class ExportRenderer {
   /** Shared with the editor's framing preview (ExportsService), so both use one plan. */
   readonly framing: FramingPlanner;
+  /** Where the latest finished render's time went, step by step (the benches print it). */
+  lastTimings: Record<string, number> | undefined;
 
   constructor(
     private readonly jobs: ExportsRepository,
@@ -220,9 +224,12 @@ export class ExportRenderer {
   }
 
   private async runTracked(jobId: string, runToken: string, closing: AbortSignal): Promise<void> {
+    const claimStarted = performance.now();
     const initial = await this.options.leases.claim(jobId, runToken);
     if (!initial) return;
     const ctx = this.startRun(initial, runToken, closing);
+    ctx.timings.queued = Math.max(0, Date.now() - initial.createdAt.getTime());
+    ctx.timings.claim = Math.round(performance.now() - claimStarted);
     const { run, log, workDir } = ctx;
     try {
       await fs.mkdir(workDir, { recursive: true });
@@ -260,7 +267,8 @@ export class ExportRenderer {
         },
         true,
       );
-      log.info({ durationMs: keptMs }, 'export done');
+      this.lastTimings = ctx.timings;
+      log.info({ durationMs: keptMs, timings: ctx.timings }, 'export done');
     } catch (error) {
       await removeRunFolder(workDir);
       await this.settleFailure(error, { initial, run, log, stage: ctx.currentStage });
@@ -299,9 +307,15 @@ export class ExportRenderer {
       options,
       clipMs,
       currentStage: undefined,
-      stage: (name, work) => {
+      timings: {},
+      stage: async (name, work) => {
         ctx.currentStage = name;
-        return run.stage(name, STAGES[name].band, STAGES[name].timeoutMs(clipMs), work);
+        const started = performance.now();
+        try {
+          return await run.stage(name, STAGES[name].band, STAGES[name].timeoutMs(clipMs), work);
+        } finally {
+          ctx.timings[name] = Math.round(performance.now() - started);
+        }
       },
     };
     return ctx;
