@@ -195,6 +195,26 @@ export class ExportRenderer {
     return measure;
   }
 
+  /**
+   * The source's facts (ffprobe), read once per stored source and kept: every later export of
+   * it starts its render without running ffprobe again (a stored source never changes).
+   */
+  async probeOf(mediaKey: string, sourceFile: string, signal?: AbortSignal): Promise<MediaInfo> {
+    const stored = await this.storedProbe(mediaKey);
+    if (stored) return stored;
+    const info = await this.media.probe(sourceFile, { signal });
+    await this.options.analyses?.save(mediaKey, 'probe', 'source', info);
+    return info;
+  }
+
+  /** The kept facts of a source, if it was probed before (no file needed). */
+  storedProbe(mediaKey: string): Promise<MediaInfo | undefined> {
+    return (
+      this.options.analyses?.find<MediaInfo>(mediaKey, 'probe', 'source') ??
+      Promise.resolve(undefined)
+    );
+  }
+
   /** The sum of the stage timeouts of a clip this long: the queue expiry of its render job. */
   /** Refunds the export's charge (its quote names the key's kind). */
   private refund(
@@ -328,7 +348,7 @@ export class ExportRenderer {
       // S3: one copy of the source in this run's folder, stopped by the run's abort (not one
       // download per stage); the local driver hands its own file.
       const sourceFile = await this.storage.localCopy(mediaKey, workDir, { signal });
-      const info = await this.media.probe(sourceFile, { signal });
+      const info = await this.probeOf(mediaKey, sourceFile, signal);
       if (!info.width || !info.height) {
         throw new AppError('NOT_A_VIDEO', 422, 'The source of this clip has no picture.');
       }
