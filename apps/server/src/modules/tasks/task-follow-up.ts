@@ -49,7 +49,12 @@ export class TaskFollowUp {
     }
     signal?.throwIfAborted();
     // The pages read the task again: its status now, whatever it was when the job was queued.
-    const current = (await tasks.findById(taskId)) ?? task;
+    const current = await tasks.findById(taskId);
+    if (!current) {
+      // Deleted meanwhile: the pictures made since belong to nobody.
+      await storage.deletePrefix(`users/${task.userId}/tasks/${taskId}/`);
+      return { pictures: 0 };
+    }
     await notifications.taskFollowedUp(current);
     this.log.info(
       {
