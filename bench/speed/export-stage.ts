@@ -60,7 +60,7 @@ async function cpuSeconds(): Promise<{ own: number; children: number }> {
 }
 
 /** Wall and CPU seconds of `work`, and this process's peak resident memory so far. */
-async function measured<T>(
+export async function measured<T>(
   work: () => Promise<T>,
 ): Promise<{ value: T; sec: number; cpu: number; ffmpegCpu: number; peak: number }> {
   const before = await cpuSeconds();
@@ -188,7 +188,13 @@ async function analysisBesideDecode(source: string): Promise<void> {
 }
 
 /** A DONE task of the footage (under its own media key) with one moment per clip. */
-async function seedTask(server: BenchServer, source: string, name: string) {
+export async function seedTask(
+  server: BenchServer,
+  source: string,
+  name: string,
+  clips: { name: string; startMs: number; endMs: number }[] = CLIPS,
+  sourceSec = SOURCE_SEC,
+) {
   const { services, userId } = server;
   const repo = new TasksRepository(services.database.db);
   const task = await repo.insert({
@@ -202,23 +208,23 @@ async function seedTask(server: BenchServer, source: string, name: string) {
     stage: 'finishing',
     progress: 100,
     detectedLang: 'en',
-    durationMs: SOURCE_SEC * 1000,
+    durationMs: sourceSec * 1000,
   });
   const mediaKey = `users/${userId}/tasks/${task.id}/source.mp4`;
   await services.storage.putFile(mediaKey, source);
   await repo.update(task.id, { mediaKey });
-  const words = speechWords(SOURCE_SEC);
+  const words = speechWords(sourceSec);
   await repo.saveTranscript({
     taskId: task.id,
     language: 'en',
-    durationMs: SOURCE_SEC * 1000,
+    durationMs: sourceSec * 1000,
     engine: 'bench',
     segments: sentences(words),
   });
   const rows = await services.database.db
     .insert(moments)
     .values(
-      CLIPS.map((clip, rank) => ({
+      clips.map((clip, rank) => ({
         taskId: task.id,
         userId,
         type: 'video_snippet',
@@ -268,7 +274,7 @@ function sentences(words: ReturnType<typeof speechWords>) {
 }
 
 /** POST /api/job for a moment with the studio's defaults, waited for until DONE. */
-async function exportThroughApi(server: BenchServer, momentId: string) {
+export async function exportThroughApi(server: BenchServer, momentId: string) {
   const { app, headers, services } = server;
   const started = await app.inject({
     method: 'POST',
@@ -310,7 +316,7 @@ async function exportThroughApi(server: BenchServer, momentId: string) {
  * frames the export encodes (a pan costs x264 more than a still crop), without its captions,
  * loudness or job around them.
  */
-async function encodeAlone(
+export async function encodeAlone(
   source: string,
   clip: { startMs: number; endMs: number },
   out: string,

@@ -23,6 +23,9 @@ returning
   "data",
   "created_at";
 
+-- NotificationsService.taskFollowedUp
+-- (no query)
+
 -- NotificationsService.taskGrew
 -- (no query)
 

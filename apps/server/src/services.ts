@@ -47,6 +47,7 @@ import {
 import { StorageMediaFetcher } from './modules/tasks/media-fetcher.js';
 import { TaskRunner } from './modules/tasks/task-runner.js';
 import { taskPipeline } from './modules/tasks/task-pipeline.js';
+import { TaskFollowUp } from './modules/tasks/task-follow-up.js';
 import { TasksRepository, type TaskPatch } from './modules/tasks/tasks.repository.js';
 import type { TaskRow } from './modules/tasks/task-mapper.js';
 import { AsrChunksRepository } from './modules/tasks/asr-chunks.repository.js';
@@ -123,6 +124,8 @@ export interface Services {
   searchIndexer: SearchIndexer;
   tasks: TasksService;
   taskRunner: TaskRunner;
+  /** The `task-follow-up` job: moment pictures and search embeddings of a DONE task. */
+  taskFollowUp: TaskFollowUp;
   /** Long audio in chunks any worker may take. */
   transcription: ChunkedTranscription;
   /** Task runs' leases: the task runner's claims, and the takeover of runs whose worker died. */
@@ -530,7 +533,15 @@ function createTaskWork(
     translator,
     transcription,
   });
-  return { transcription, taskRunner, tasks, taskLeases };
+  const taskFollowUp = new TaskFollowUp({
+    tasks: tasksRepo,
+    storage,
+    searchIndexer: content.searchIndexer,
+    thumbnails: content.thumbnails,
+    notifications,
+    log,
+  });
+  return { transcription, taskRunner, tasks, taskLeases, taskFollowUp };
 }
 type TaskWork = ReturnType<typeof createTaskWork>;
 

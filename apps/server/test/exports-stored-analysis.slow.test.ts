@@ -207,7 +207,8 @@ describe.skipIf(!postgres)('stored analyses across two server processes on Postg
     expect(done.status).toBe('DONE');
 
     const kept = await worker.services.database.db.select().from(mediaAnalyses);
-    expect(kept.map((row) => row.kind).sort()).toEqual(['faces', 'framing', 'loudness']);
+    // The source's facts too: the second export starts without running ffprobe.
+    expect(kept.map((row) => row.kind).sort()).toEqual(['faces', 'framing', 'loudness', 'probe']);
 
     // A second export of the same span, with another template: same plan, same loudness row.
     const second = await exportOnce('classic');

@@ -18,7 +18,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, moments as momentRows, tasks } from '../src/db/schema.js';
 import { ThumbnailsRepository } from '../src/modules/thumbnails/thumbnails.repository.js';
 import { ThumbnailsService } from '../src/modules/thumbnails/thumbnails.service.js';
-import { multipartFile, signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
+import {
+  multipartFile,
+  signUp,
+  startTestApp,
+  waitForMomentPictures,
+  waitForTask,
+  type TestApp,
+} from './support/app.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { waitForJob } from './support/fixtures.js';
 
@@ -99,6 +106,8 @@ describe.skipIf(!asr.available).each(DATABASE_TARGETS)('thumbnails on $name', (t
     expect(started.statusCode, started.body).toBe(200);
     task = Task.parse(await waitForTask(t.app, owner.headers, started.json().data.id));
     expect(task.status, task.error_reason ?? '').toBe('DONE');
+    // The moments' pictures follow DONE.
+    await waitForMomentPictures(t.app, owner.headers, task.id);
   }, 300_000);
   afterAll(async () => {
     await t?.close();

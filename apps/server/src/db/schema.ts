@@ -651,7 +651,8 @@ export const mediaAnalyses = pgTable(
     /**
      * `framing` (a plan per span and options), `loudness` (per span), or `faces`: per analysed
      * stretch, the shot analysis shared by every span of the source (faces and mouths, slide and
-     * screen measures, brightness under the captions, speech energy).
+     * screen measures, brightness under the captions, speech energy); `probe`: the source's
+     * facts (ffprobe), read once for every export of it.
      */
     kind: text('kind').notNull(),
     spanKey: text('span_key').notNull(),

@@ -54,6 +54,24 @@ export const JOB_KINDS = {
       ({ taskId, runToken }) =>
         services.taskRunner.run(taskId, runToken),
   },
+  /**
+   * What follows a task's ranked moments (modules/tasks/task-follow-up.ts): each moment's
+   * picture and the search's embeddings. Queued just before the task is marked DONE, so a crash
+   * afterwards leaves it for the next worker; a worker that dies in it is retried once it
+   * expires, a shutdown that stops it retries it shortly. Each part skips what is made.
+   */
+  'task-follow-up': {
+    retryLimit: 3,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 30 * 60,
+    takenBy: 'asr',
+    // Tracked as background work: a close stops it (the queue retries it) before the scratch goes.
+    handle:
+      (services) =>
+      async ({ taskId }) =>
+        void (await services.background.run((signal) => services.taskFollowUp.run(taskId, signal))),
+  },
   /** Renders one export to MP4. */
   'export-render': {
     ...LEASED_RUN,
@@ -254,6 +272,7 @@ export type JobKindDeclaration<K extends JobKind> = JobKindPolicy & {
 type Periodic = Record<string, never>;
 export interface JobPayloads {
   'task-run': { taskId: string; runToken: string };
+  'task-follow-up': { taskId: string };
   'export-render': { jobId: string; runToken: string };
   'framing-prepare': { taskId: string };
   'asr-chunk': { taskId: string; index: number };

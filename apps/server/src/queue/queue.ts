@@ -28,6 +28,11 @@ export interface SendOptions {
   startAfterSeconds?: number;
   /** Overrides the kind's wait before its first retry (an operator's setting). */
   retryDelaySeconds?: number;
+  /**
+   * `false`: this process's workers are not woken now (the caller wakes them once what the job
+   * reads is in place); workers anywhere still take it at their next poll.
+   */
+  wake?: boolean;
 }
 
 /** pg-boss refuses expiries of a day or more. */
@@ -131,7 +136,7 @@ export async function createJobQueue(
         expireInSeconds,
         ...(tx ? { db: { executeSql: (text, values) => executeIn(tx, text, values) } } : {}),
       });
-      if (!tx) wake(kind);
+      if (!tx && options.wake !== false) wake(kind);
     },
     async work(handlers, concurrency, concurrencyOf = {}, gate) {
       const kinds = (Object.keys(JOB_KINDS) as JobKind[]).filter((kind) => handlers[kind]);

@@ -350,6 +350,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     (db) => new NotificationsService(db, silentBus),
     {
       taskChanged: (r) => r.taskChanged({ ...TASK_ROW, status: 'DONE', video: {} }, true),
+      taskFollowedUp: (r) => r.taskFollowedUp({ ...TASK_ROW, status: 'DONE', video: {} }),
       taskGrew: (r) =>
         r.taskGrew(
           { ...TASK_ROW, video: {} },

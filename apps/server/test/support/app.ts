@@ -107,6 +107,30 @@ export async function waitForTask(
 }
 
 /**
+ * Polls a DONE task's moments until every one has its picture: the pictures follow DONE (the
+ * task's follow-up job), as the task page sees them arrive.
+ */
+export async function waitForMomentPictures(
+  app: App,
+  headers: Record<string, string>,
+  taskId: string,
+  timeoutMs = 60_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/highlight_moment/list?task_id=${taskId}`,
+      headers,
+    });
+    const listed = response.json().data as { thumbnail: string | null }[];
+    if (listed.every((moment) => moment.thumbnail)) return listed;
+    if (Date.now() > deadline) throw new Error(`task ${taskId}: moment pictures still missing`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
  * Uploads a video file as the start form does (POST /api/upload) and starts a task of it with the
  * given query; returns the started task's id. Throws with the server's answer when either is refused.
  */

@@ -11,6 +11,11 @@ export interface TaskStatusData {
   error_reason: string | null;
   /** A long task's transcript grew by a chunk (pushed while it transcribes). */
   partial?: TaskPartialData;
+  /**
+   * Pushed a moment after DONE: the moments' pictures and the search's embeddings are made, so
+   * what shows them is read again.
+   */
+  followed_up?: boolean;
 }
 
 /** What a chunk added, and the provisional moments of the transcript so far (times in ms). */

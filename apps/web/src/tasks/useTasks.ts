@@ -72,6 +72,12 @@ export function useLiveTaskUpdates(): void {
     if (update.partial) recordTaskPartial(update.task_id, update.partial);
     const finished = update.task_status === 'DONE' || update.task_status === 'ERROR';
     if (finished) forgetTaskPartial(update.task_id);
+    if (update.followed_up) {
+      // The moments' pictures and the search's embeddings came after DONE: read them again.
+      void queryClient.invalidateQueries({ queryKey: ['moments', 'task', update.task_id] });
+      void queryClient.invalidateQueries({ queryKey: ['search'] });
+      return;
+    }
     if (!cached || finished) {
       // Unknown here (started in another tab) or finished: fetch the full task once.
       void getTask(update.task_id)

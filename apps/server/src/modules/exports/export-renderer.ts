@@ -111,6 +111,8 @@ interface RenderContext {
   clipMs: number;
   /** The stage under way, named in the failure log. */
   currentStage: Stage | undefined;
+  /** Milliseconds each step took, logged with the finished export. */
+  timings: Record<string, number>;
   stage<T>(
     name: Stage,
     work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
@@ -133,6 +135,8 @@ interface PreparedSource {
 export class ExportRenderer {
   /** Shared with the editor's framing preview (ExportsService), so both use one plan. */
   readonly framing: FramingPlanner;
+  /** Where the latest finished render's time went, step by step (the benches print it). */
+  lastTimings: Record<string, number> | undefined;
 
   constructor(
     private readonly jobs: ExportsRepository,
@@ -191,6 +195,26 @@ export class ExportRenderer {
     return measure;
   }
 
+  /**
+   * The source's facts (ffprobe), read once per stored source and kept: every later export of
+   * it starts its render without running ffprobe again (a stored source never changes).
+   */
+  async probeOf(mediaKey: string, sourceFile: string, signal?: AbortSignal): Promise<MediaInfo> {
+    const stored = await this.storedProbe(mediaKey);
+    if (stored) return stored;
+    const info = await this.media.probe(sourceFile, { signal });
+    await this.options.analyses?.save(mediaKey, 'probe', 'source', info);
+    return info;
+  }
+
+  /** The kept facts of a source, if it was probed before (no file needed). */
+  storedProbe(mediaKey: string): Promise<MediaInfo | undefined> {
+    return (
+      this.options.analyses?.find<MediaInfo>(mediaKey, 'probe', 'source') ??
+      Promise.resolve(undefined)
+    );
+  }
+
   /** The sum of the stage timeouts of a clip this long: the queue expiry of its render job. */
   /** Refunds the export's charge (its quote names the key's kind). */
   private refund(
@@ -220,9 +244,12 @@ export class ExportRenderer {
   }
 
   private async runTracked(jobId: string, runToken: string, closing: AbortSignal): Promise<void> {
+    const claimStarted = performance.now();
     const initial = await this.options.leases.claim(jobId, runToken);
     if (!initial) return;
     const ctx = this.startRun(initial, runToken, closing);
+    ctx.timings.queued = Math.max(0, Date.now() - initial.createdAt.getTime());
+    ctx.timings.claim = Math.round(performance.now() - claimStarted);
     const { run, log, workDir } = ctx;
     try {
       await fs.mkdir(workDir, { recursive: true });
@@ -260,7 +287,8 @@ export class ExportRenderer {
         },
         true,
       );
-      log.info({ durationMs: keptMs }, 'export done');
+      this.lastTimings = ctx.timings;
+      log.info({ durationMs: keptMs, timings: ctx.timings }, 'export done');
     } catch (error) {
       await removeRunFolder(workDir);
       await this.settleFailure(error, { initial, run, log, stage: ctx.currentStage });
@@ -299,9 +327,15 @@ export class ExportRenderer {
       options,
       clipMs,
       currentStage: undefined,
-      stage: (name, work) => {
+      timings: {},
+      stage: async (name, work) => {
         ctx.currentStage = name;
-        return run.stage(name, STAGES[name].band, STAGES[name].timeoutMs(clipMs), work);
+        const started = performance.now();
+        try {
+          return await run.stage(name, STAGES[name].band, STAGES[name].timeoutMs(clipMs), work);
+        } finally {
+          ctx.timings[name] = Math.round(performance.now() - started);
+        }
       },
     };
     return ctx;
@@ -314,7 +348,7 @@ export class ExportRenderer {
       // S3: one copy of the source in this run's folder, stopped by the run's abort (not one
       // download per stage); the local driver hands its own file.
       const sourceFile = await this.storage.localCopy(mediaKey, workDir, { signal });
-      const info = await this.media.probe(sourceFile, { signal });
+      const info = await this.probeOf(mediaKey, sourceFile, signal);
       if (!info.width || !info.height) {
         throw new AppError('NOT_A_VIDEO', 422, 'The source of this clip has no picture.');
       }

@@ -402,7 +402,9 @@ export class ExportsService {
     const key = task.mediaKey!;
     let size = this.sourceSizes.get(key);
     if (!size) {
-      const info = await this.storage.withLocalFile(key, (file) => this.media.probe(file));
+      const info =
+        (await this.renderer.storedProbe(key)) ??
+        (await this.storage.withLocalFile(key, (file) => this.renderer.probeOf(key, file)));
       if (!info.width || !info.height) {
         throw new AppError(ERROR_CODES.NOT_A_VIDEO, 422, 'This media has no picture to export.');
       }

@@ -82,7 +82,7 @@ export class FramingPreparer {
     const started = performance.now();
     const before = this.renderer.framing.framesDecoded;
     await this.storage.withLocalFile(mediaKey, async (sourceFile) => {
-      const info = await this.media.probe(sourceFile);
+      const info = await this.renderer.probeOf(mediaKey, sourceFile);
       if (!info.width || !info.height) return;
       const source = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
       const words = transcriptWords(transcript.segments).map((word) => ({

@@ -85,6 +85,28 @@ export class NotificationsService {
   }
 
   /**
+   * A task's follow-up is done: its moments' pictures and the search's embeddings are made.
+   * Pushed (not stored: the user was told of the task already) as a TASK_STATUS_UPDATE carrying
+   * `followed_up`, so open pages read the moments (and search) again.
+   */
+  async taskFollowedUp(task: TaskRow): Promise<void> {
+    await this.bus.publish(task.userId, {
+      type: 'TASK_STATUS_UPDATE',
+      data: {
+        task_id: task.id,
+        task_status: task.status as TaskStatus,
+        task_title: (task.video as { title?: string }).title || 'Untitled video',
+        task_kind: task.kind,
+        thumbnail: task.thumbnailKey ? thumbnailPath('task', task.id) : null,
+        progress: Math.round(task.progress),
+        stage: task.stage,
+        error_reason: task.errorReason,
+        followed_up: true,
+      },
+    });
+  }
+
+  /**
    * A long task's transcript grew by a chunk. Pushed (not stored) as a
    * TASK_STATUS_UPDATE carrying `partial`: the words just heard and the provisional moments.
    */

@@ -35,12 +35,45 @@ export class SearchIndexer {
     segments: readonly { text: string; startMs: number; endMs: number }[],
     signal?: AbortSignal,
   ): Promise<void> {
-    try {
+    await this.indexWords(task, segments, signal);
+    await this.embedTask(task, signal);
+  }
+
+  /**
+   * The words of one analysed task: its passages and its words in the corpus statistics, so the
+   * search finds it by its words at once (quick: no model runs). A failure is logged and left
+   * to the search-index job.
+   */
+  async indexWords(
+    task: { id: string; userId: string },
+    segments: readonly { text: string; startMs: number; endMs: number }[],
+    signal?: AbortSignal,
+  ): Promise<void> {
+    await this.logged(task, signal, async () => {
       await this.repo.replacePassages(task.id, task.userId, transcriptPassages(segments));
       await this.repo.countNewDocuments(task.id);
+    });
+  }
+
+  /**
+   * The embeddings of one task's documents not yet embedded by the current model (its passages
+   * and moments), for the semantic search; a failure is logged and left to the search-index job.
+   */
+  async embedTask(task: { id: string; userId: string }, signal?: AbortSignal): Promise<void> {
+    await this.logged(task, signal, async () => {
       const { embedder, warning } = await this.embedderSource();
       if (embedder) await this.embedPending(embedder, signal, task.id);
       else this.log.warn({ taskId: task.id, warning }, 'search index: words only');
+    });
+  }
+
+  private async logged(
+    task: { id: string; userId: string },
+    signal: AbortSignal | undefined,
+    work: () => Promise<void>,
+  ): Promise<void> {
+    try {
+      await work();
     } catch (err) {
       signal?.throwIfAborted();
       this.log.error(

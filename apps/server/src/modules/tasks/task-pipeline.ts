@@ -28,14 +28,17 @@ export interface TaskPipelineDeps {
  *
  *  1. downloading   the link through yt-dlp or the stored upload (StorageMediaFetcher)
  *  2. probing       the media's facts (ffprobe) and its real length, measured from its packets,
- *                   which the task is charged by; then the video's thumbnail (`thumbnails.video`)
+ *                   which the task is charged by; the video's thumbnail (`thumbnails.video`) is
+ *                   made beside the transcription
  *  3. transcribing  long audio in `asr-chunk` jobs any worker takes (ChunkedTranscription); each
  *                   chunk in order grows the transcript and the provisional moments (`transcriptGrew`)
- *  4. analysing     the moments (`analyse`), then the home search's index (`index`) beside each
- *                   moment's thumbnail (`thumbnails.moments`)
+ *  4. analysing     the moments (`analyse`), then the words of the home search's index (`index`)
  *  5. summary       the summary, charged with the task and refunded when none is made (`summarise`)
- *  6. DONE          the user is told (`onTaskChanged`), and the best moments' framing is analysed
- *                   in the background (`framing-prepare` job), so their exports only render
+ *  6. DONE          the moments are ready once ranked: the `task-follow-up` job is queued just
+ *                   before (`followUp`), and makes each moment's picture and the search's
+ *                   embeddings once DONE, then tells the user's pages (TaskFollowUp); the user is
+ *                   told (`onTaskChanged`), and the best moments' framing is analysed in the
+ *                   background (`framing-prepare` job), so their exports only render
  *
  * A run whose worker died is resumed by the `task-reap` job; every status change along the way
  * reaches the user through `onTaskChanged`.
@@ -54,18 +57,23 @@ export function taskPipeline(deps: TaskPipelineDeps): TaskHooks {
     moments: await moments.provisional(task, growth.transcript),
   });
   return {
-    // 2. probing (and 4. analysing, for the moments' pictures)
+    // 2. probing
     thumbnails: {
       video: (task, file, facts, signal) => thumbnails.forTask(task, file, facts, signal),
-      moments: (task, file, signal) => thumbnails.forMoments(task, file, signal),
     },
     // 3. transcribing: provisional moments for the task page while the rest is transcribed.
     partial,
     transcriptGrew: async (task, growth) =>
       notifications.taskGrew(task, await partial(task, growth)),
-    // 4. analysing: the moments found, then the task's passages and moments go into the index.
+    // 4. analysing: the moments found, then the words of the task's passages go into the index.
     analyse: (task, transcript, signal) => moments.analyse(task, transcript, signal),
-    index: (task, transcript, signal) => searchIndexer.indexTask(task, transcript.segments, signal),
+    index: (task, transcript, signal) =>
+      searchIndexer.indexWords(task, transcript.segments, signal),
+    // 6. queued before DONE is saved (durable), started once it is (workers in this process now).
+    followUp: async (task) => {
+      await queue.send('task-follow-up', { taskId: task.id }, { wake: false });
+      return { started: () => queue.wake('task-follow-up') };
+    },
     // 5. summary
     summarise: (task, transcript, signal) => summaries.summariseTask(task, transcript, signal),
     // Every status change; 6. once DONE, the background framing.

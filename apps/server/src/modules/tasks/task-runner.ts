@@ -35,12 +35,12 @@ export interface TaskHooks {
   partial?(task: TaskRow, growth: TranscriptGrowth): Promise<TaskPartial>;
   /** The analysing stage (moment finding or search); returns what the user should be told. */
   analyse?(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<string[]>;
-  /** After `analyse`: the task's passages and moments into the home search's index. */
-  index?(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<void>;
   /**
-   * The video's stored thumbnail (after probing; returns its key) and one per moment
-   * (after analysing). Never fails the task: a picture that cannot be made is left out.
+   * After `analyse`: the words of the task's passages into the home search's index (quick: the
+   * search finds the task by its words once it is DONE).
    */
+  index?(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<void>;
+  /** The video's stored thumbnail, after probing (returns its key); never fails the task. */
   thumbnails?: {
     video(
       task: TaskRow,
@@ -48,8 +48,13 @@ export interface TaskHooks {
       facts: { durationMs: number; remoteImage: string | null },
       signal: AbortSignal,
     ): Promise<string | null>;
-    moments(task: TaskRow, sourceFile: string, signal: AbortSignal): Promise<unknown>;
   };
+  /**
+   * Just before the task is marked DONE: queues what follows its ranked moments (their pictures,
+   * the search's embeddings), so that a crash once DONE is saved cannot lose it; `started` is
+   * told once DONE is saved and the follow-up may begin.
+   */
+  followUp?(task: TaskRow): Promise<{ started(): void }>;
   /**
    * The summary stage: what the user should be told, and whether a summary was made
    * (its charge, taken with the task's, is refunded when not; `heardNothing`: because the video
@@ -106,6 +111,8 @@ interface RunContext {
     work: (signal: AbortSignal, progress: (fraction: number) => void) => Promise<T>,
   ): Promise<T>;
   localSource(signal: AbortSignal): Promise<string>;
+  /** Work started beside the stages (the video's picture), awaited before the task is DONE. */
+  beside: Promise<void>[];
 }
 
 /**
@@ -177,16 +184,20 @@ export class TaskRunner {
       const transcript = await this.transcribe(ctx, info);
       await run.save({ detectedLang: transcript.language });
       const warnings = [
-        ...(await this.analyse(ctx, transcript, info)),
+        ...(await this.analyse(ctx, transcript)),
         ...(await this.summarise(ctx, transcript)),
       ];
+      await Promise.all(ctx.beside);
       await removeRunFolder(workDir);
+      const followUp = await this.hooks.followUp?.(run.row);
       await run.save({ status: 'DONE', stage: 'finishing', progress: 100, warnings }, true);
+      followUp?.started();
       log.info({ warnings: warnings.length }, 'task done');
     } catch (error) {
       await removeRunFolder(workDir);
       await this.settleFailure(error, { initial, run, log });
     } finally {
+      await Promise.allSettled(ctx.beside);
       await this.options.leases.release(taskId, run);
       await removeRunFolder(workDir);
     }
@@ -219,6 +230,7 @@ export class TaskRunner {
         log.info({ stage: name, ms: Math.round(performance.now() - started) }, 'task stage done');
         return result;
       },
+      beside: [],
       // One local copy of the source for the whole run (a download on S3), in its work folder.
       localSource: (signal) => this.storage.localCopy(run.row.mediaKey!, workDir, { signal }),
     };
@@ -242,10 +254,8 @@ export class TaskRunner {
    * What the source holds, its length measured from its packets, and the video's thumbnail; a
    * video without sound is refused.
    */
-  private async probe(
-    { run, log, stage, localSource }: RunContext,
-    remoteImage: string | null,
-  ): Promise<MediaInfo> {
+  private async probe(ctx: RunContext, remoteImage: string | null): Promise<MediaInfo> {
+    const { run, log, stage, localSource } = ctx;
     const thumbnails = this.hooks.thumbnails;
     const info = await stage('probing', PROBE_TIMEOUT_MS, async (signal) => {
       const source = await localSource(signal);
@@ -258,9 +268,20 @@ export class TaskRunner {
         log.warn({ headerDurationMs, durationMs }, 'the header understates the length');
       }
       if (thumbnails && !run.row.thumbnailKey && probed.hasVideo) {
+        // Beside the transcription (it needs nothing the picture gives): awaited before DONE.
         const facts = { durationMs: probed.durationMs, remoteImage };
-        const thumbnailKey = await thumbnails.video(run.row, source, facts, signal);
-        if (thumbnailKey) await run.save({ thumbnailKey });
+        const picture = run.controller.signal;
+        ctx.beside.push(
+          thumbnails
+            .video(run.row, source, facts, picture)
+            .then(async (thumbnailKey) => {
+              if (thumbnailKey) await run.save({ thumbnailKey });
+            })
+            // A run superseded meanwhile finds out by its own next write.
+            .catch((err: unknown) => {
+              if (!(err instanceof RunSuperseded)) log.warn({ err }, 'video thumbnail not saved');
+            }),
+        );
       }
       // Audio only: no frame will ever come, so the thumbnail backfill leaves it be.
       if (!probed.hasVideo) await run.save({ framelessReason: 'audio-only' });
@@ -341,29 +362,26 @@ export class TaskRunner {
     });
   }
 
-  /** The moments (or search) and their pictures; answers what the user should be told. */
+  /**
+   * The moments (or search) and the words of the search index; answers what the user should be
+   * told. The moments' pictures and the search's embeddings follow once DONE (`followUp`).
+   */
   private async analyse(
-    { run, log, stage, localSource }: RunContext,
+    { run, log, stage }: RunContext,
     transcript: Transcript,
-    info: MediaInfo,
   ): Promise<string[]> {
     const analyse = this.hooks.analyse;
     if (!analyse) return [];
-    const thumbnails = this.hooks.thumbnails;
     return stage('analysing', this.options.analyseTimeoutMs, async (signal) => {
       const started = performance.now();
       const told = await analyse(run.row, transcript, signal);
       const analysedAt = performance.now();
-      // The index (embeddings, in this process) beside the pictures (ffmpeg): neither needs the other.
-      await Promise.all([
-        this.hooks.index?.(run.row, transcript, signal),
-        thumbnails && info.hasVideo
-          ? localSource(signal).then((source) => thumbnails.moments(run.row, source, signal))
-          : undefined,
-      ]);
-      const indexAndThumbnailsMs = Math.round(performance.now() - analysedAt);
+      await this.hooks.index?.(run.row, transcript, signal);
       log.info(
-        { analyseMs: Math.round(analysedAt - started), indexAndThumbnailsMs },
+        {
+          analyseMs: Math.round(analysedAt - started),
+          indexWordsMs: Math.round(performance.now() - analysedAt),
+        },
         'moments analysed',
       );
       return told;
