@@ -53,6 +53,11 @@ export interface JobQueue {
   wake(kind: JobKind): void;
   /** Each kind's policy, counts by state and latest failures (the operator view). */
   overview(): Promise<QueueOverview>;
+  /**
+   * Fails jobs a dead worker left active, with `reason` as their error: retried by their kind's
+   * policy like any failure (the operator's `npm run jobs -- --end-stale`).
+   */
+  failJobs(kind: JobKind, ids: string[], reason: string): Promise<void>;
   /** Stops handing out jobs to this process's workers (the runs under way go on). */
   stopTaking(): Promise<void>;
   stop(): Promise<void>;
@@ -173,6 +178,9 @@ export async function createJobQueue(
       }
     },
     overview: () => readQueueOverview(boss.getDb()),
+    async failJobs(kind, ids, reason) {
+      for (const id of ids) await boss.fail(kind, id, { message: reason });
+    },
     async stopTaking() {
       for (const kind of workerIds.keys()) await boss.offWork(kind);
     },

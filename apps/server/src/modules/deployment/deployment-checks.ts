@@ -61,14 +61,3 @@ export function settingsConflicts(self: SharedSettings, peers: PeerProcess[]): s
   }
   return problems;
 }
-
-/** The queues that have jobs to take but no live worker taking them. */
-export function queuesWithoutWorker(
-  queues: readonly string[],
-  peers: Pick<PeerProcess, 'roles' | 'queues'>[],
-): string[] {
-  const served = new Set(
-    peers.filter((peer) => peer.roles.includes('worker')).flatMap((peer) => peer.queues),
-  );
-  return queues.filter((queue) => !served.has(queue));
-}
