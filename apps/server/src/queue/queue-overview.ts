@@ -82,7 +82,6 @@ export async function readQueueOverview(db: PgBoss.Db): Promise<QueueOverview> {
          FROM (SELECT *, row_number() OVER (PARTITION BY name ORDER BY completed_on DESC NULLS LAST) AS n
                  FROM pgboss.job WHERE state = 'failed') newest
         WHERE n <= $1
-     )
      ), waiting AS (
        SELECT name, extract(epoch FROM now() - min(created_on))::float8 AS seconds FROM pgboss.job
         WHERE state IN ('created', 'retry') AND start_after <= now() GROUP BY name
