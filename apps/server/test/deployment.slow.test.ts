@@ -320,7 +320,9 @@ describe.skipIf(!!skipReason)('the documented three-machine deployment', () => {
       const names = await fs.readdir(outbox).catch(() => []);
       return names.length ? fs.readFile(path.join(outbox, names[0]!), 'utf8') : undefined;
     });
-    const links = [...mail.matchAll(/https?:\/\/[^\s"'<>\\)]+/g)].map((match) => match[0]);
+    const links = [...mail.matchAll(/https?:\/\/[^\s"'<>\\)]+/g)]
+      .map((match) => match[0])
+      .filter((link) => !link.startsWith('http://www.w3.org/'));
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) expect(link.startsWith(apiUrl), link).toBe(true);
     const unsubscribe = links.find((link) => link.includes('/api/unsubscribe/'));
@@ -392,11 +394,16 @@ describe.skipIf(!!skipReason)('the documented three-machine deployment', () => {
       child.stderr.on('data', (chunk) => (out += chunk));
       child.once('exit', (code) => resolve({ code: code ?? -1, out }));
     });
-    const [keys, bucket, secret, bus, view] = await Promise.all([
+    // The secret and the bus differ on one machine: both are named, each with its fix.
+    const [keys, bucket, differs, view] = await Promise.all([
       expectRefusal(withoutKeys),
       expectRefusal(envOf(renderMachine, 'trip-bucket', { S3_BUCKET: 'no-such-bucket' })),
-      expectRefusal(envOf(renderMachine, 'trip-secret', { APP_SECRET: 'b'.repeat(64) })),
-      expectRefusal(envOf(renderMachine, 'trip-bus', { REALTIME_BUS: 'postgres' })),
+      expectRefusal(
+        envOf(renderMachine, 'trip-differs', {
+          APP_SECRET: 'b'.repeat(64),
+          REALTIME_BUS: 'postgres',
+        }),
+      ),
       jobs,
     ]);
     expect(keys.code, keys.out).toBe(2);
@@ -405,12 +412,13 @@ describe.skipIf(!!skipReason)('the documented three-machine deployment', () => {
     );
     expect(bucket.code, bucket.out).toBe(2);
     expect(bucket.out).toMatch(/S3_BUCKET: the bucket no-such-bucket .* does not exist: create it/);
-    expect(secret.code, secret.out).toBe(2);
-    expect(secret.out).toMatch(
+    expect(differs.code, differs.out).toBe(2);
+    expect(differs.out).toMatch(
       /APP_SECRET: differs from the one of the running .*Set the same APP_SECRET/,
     );
-    expect(bus.code, bus.out).toBe(2);
-    expect(bus.out).toMatch(/REALTIME_BUS: postgres here, redis on the running/);
+    expect(differs.out).toMatch(
+      /REALTIME_BUS: postgres here, redis on the running .*same REALTIME_BUS/,
+    );
     expect(view.code, view.out).toBe(0);
     expect(view.out).toMatch(/asr: \S+ pid \d+/);
     expect(view.out).toMatch(/render: NO WORKER: .*export-render/);

@@ -178,9 +178,7 @@ export async function createJobQueue(
       }
     },
     overview: () => readQueueOverview(boss.getDb()),
-    async failJobs(kind, ids, reason) {
-      for (const id of ids) await boss.fail(kind, id, { message: reason });
-    },
+    failJobs: (kind, ids, reason) => failEach(boss, kind, ids, reason),
     async stopTaking() {
       for (const kind of workerIds.keys()) await boss.offWork(kind);
     },
@@ -243,4 +241,9 @@ async function executeIn(db: Db, text: string, values: unknown[] = []) {
   chunks.push(sql.raw(text.slice(last)));
   const result = (await db.execute(sql.join(chunks))) as unknown as { rows: unknown[] };
   return { rows: result.rows };
+}
+
+/** pg-boss keeps its error text per job: one fail call each, so each records the reason. */
+async function failEach(boss: PgBoss, kind: JobKind, ids: string[], reason: string) {
+  for (const id of ids) await boss.fail(kind, id, { message: reason });
 }
