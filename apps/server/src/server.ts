@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildHttpApp } from './app.js';
-import { publicUrlOf, type AppConfig } from './config/index.js';
+import type { AppConfig } from './config/index.js';
 import { secretFingerprint } from './modules/deployment/deployment-checks.js';
 import { ServerProcessesRepository } from './modules/deployment/server-processes.repository.js';
 import { ServerRegistry } from './modules/deployment/server-registry.js';
@@ -54,7 +54,7 @@ async function joinDeployment(config: AppConfig, services: Services): Promise<Se
       roles: [...config.ROLES],
       queues: config.ROLES.includes('worker') ? [...config.WORKER_QUEUES] : [],
       bus: config.REALTIME_BUS,
-      publicUrl: publicUrlOf(config),
+      publicUrl: config.PUBLIC_URL ?? '',
       secretFingerprint: secretFingerprint(await loadAppSecret(config.DATA_DIR, config.APP_SECRET)),
     },
     log: services.log,

@@ -5,6 +5,7 @@ export interface SharedSettings {
   roles: string[];
   queues: string[];
   bus: string;
+  /** PUBLIC_URL as set, '' when unset. */
   publicUrl: string;
   secretFingerprint: string;
 }
@@ -51,7 +52,10 @@ export function settingsConflicts(self: SharedSettings, peers: PeerProcess[]): s
         '"queued"). Set the same REALTIME_BUS (and REDIS_URL for redis) on every machine',
     );
   }
-  const urlPeer = peers.find((peer) => peer.publicUrl !== self.publicUrl);
+  // Compared where both set it: unset, each process links to its own listen address (one box).
+  const urlPeer = self.publicUrl
+    ? peers.find((peer) => peer.publicUrl && peer.publicUrl !== self.publicUrl)
+    : undefined;
   if (urlPeer) {
     problems.push(
       `  PUBLIC_URL: ${self.publicUrl} here, ${urlPeer.publicUrl} on the running ${nameOf(urlPeer)}: ` +
