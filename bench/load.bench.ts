@@ -90,6 +90,7 @@ export default async function run(): Promise<void> {
     spawnServer({
       DATABASE_URL: scratch.url,
       ROLES: 'api',
+      APP_SECRET: 'the load bench shares one secret',
       API_PROCESSES: String(n),
       // Several API processes reach each other's realtime clients through PostgreSQL.
       REALTIME_BUS: n > 1 ? 'postgres' : 'memory',

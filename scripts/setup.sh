@@ -237,7 +237,12 @@ PY
   log "speech model installed in .tools/models/whisper-base"
 }
 
-if ! model_ready; then
+# MOMENTS_SETUP_SPEECH=0: a machine that never transcribes (an API or render machine, a worker on
+# ASR_BASE_URL) needs no Whisper models.
+speech=${MOMENTS_SETUP_SPEECH:-1}
+if [[ $speech == 0 ]]; then
+  log "MOMENTS_SETUP_SPEECH=0: the Whisper models are not installed (this machine never transcribes)"
+elif ! model_ready; then
   if [[ -n ${ASR_MODEL_DIR:-} && -f ${ASR_MODEL_DIR}/model.bin ]]; then
     warnings+=("default model .tools/models/whisper-base missing; the app uses ASR_MODEL_DIR=$ASR_MODEL_DIR, the speech tests need the default")
   elif [[ $mode == check ]]; then
@@ -289,7 +294,9 @@ PY
   log "fast English speech model installed in .tools/models/whisper-tiny-en"
 }
 
-if ! english_model_ready; then
+if [[ $speech == 0 ]]; then
+  :
+elif ! english_model_ready; then
   if [[ $mode == check ]]; then
     warnings+=("the fast English speech model is missing from .tools/models/whisper-tiny-en: English is transcribed by whisper-base (slower); run bash scripts/setup.sh")
   else

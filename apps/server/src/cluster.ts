@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { AppConfig } from './config/index.js';
+import { ConfigError, type AppConfig } from './config/index.js';
 import { createLogger } from './logging.js';
 import { startServer, type RunningServer } from './server.js';
 import { openConfiguredDatabase } from './services.js';
@@ -53,7 +53,14 @@ export async function startApiCluster(config: AppConfig): Promise<RunningServer>
       (worker) =>
         new Promise<void>((resolve, reject) => {
           worker.once('listening', () => resolve());
-          worker.once('exit', (code) => reject(new Error(`API process exited at start (${code})`)));
+          worker.once('exit', (code) =>
+            reject(
+              // Its configuration refused (said on the shared stderr above): not worth a restart.
+              code === 2
+                ? new ConfigError('An API process refused its configuration at start (see above)')
+                : new Error(`API process exited at start (${code})`),
+            ),
+          );
         }),
     ),
   );

@@ -41,6 +41,8 @@ describe.skipIf(!postgres).each(['postgres', 'redis'])(
         DATABASE_URL: scratch.url,
         REALTIME_BUS: bus,
         ROLES: 'api',
+        // API-only processes are one role of a split deployment: one secret for all.
+        APP_SECRET: 'api processes of one deployment share this secret',
         API_PROCESSES: '2',
         DATA_DIR: dir,
         WEB_DIST_DIR: path.join(dir, 'no-web'),

@@ -42,6 +42,7 @@ describe.skipIf(!ready)('scale-out: API and worker processes sharing PostgreSQL'
       REALTIME_BUS: 'postgres',
       MEDIA_FETCH_ALLOW_HOSTS: '127.0.0.1',
       WEB_DIST_DIR: path.join(dir, 'no-web'),
+      APP_SECRET: 'the processes of one deployment share this secret',
     };
     apiOnly = await spawnServer({ ...common, ROLES: 'api', DATA_DIR: path.join(dir, 'a') });
     apiAndWorker = await spawnServer({ ...common, DATA_DIR: path.join(dir, 'b') });

@@ -85,7 +85,8 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
     group: 'server',
     meaning:
       'The address people open. Links in mail, checkout returns, invoices and share previews point ' +
-      'here, never at the request’s Host header. Required when `HOST` is not a loopback address.',
+      'here, never at the request’s Host header. Required when `HOST` is not a loopback address, ' +
+      'and for `ROLES=worker` (workers send the mails); the same on every machine (checked at start).',
     unset: 'the listen address',
   },
   TRUST_PROXY: {
@@ -171,7 +172,8 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
     group: 'data',
     meaning:
       'How live updates reach the browsers of other API processes: `postgres` (LISTEN/NOTIFY) or ' +
-      '`redis` (pub/sub); `memory` is one process only.',
+      '`redis` (pub/sub); `memory` is one process only. The same on every machine: a process whose ' +
+      'bus differs from the running ones refuses to start.',
   },
   REDIS_URL: { group: 'data', meaning: 'The Redis server of `REALTIME_BUS=redis`.' },
   STORAGE_DRIVER: {
@@ -182,6 +184,13 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
   S3_ENDPOINT: {
     group: 'data',
     meaning: 'The S3-compatible server (MinIO, Ceph, another cloud); unset: AWS.',
+  },
+  S3_PUBLIC_ENDPOINT: {
+    group: 'data',
+    meaning:
+      'The S3 address browsers download from: presigned export links are signed for it, when ' +
+      'browsers cannot reach `S3_ENDPOINT` (a bucket on a private network).',
+    unset: '`S3_ENDPOINT`',
   },
   S3_REGION: { group: 'data', meaning: 'The bucket’s region.' },
   S3_ACCESS_KEY_ID: {
@@ -198,8 +207,10 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
   APP_SECRET: {
     group: 'limits',
     meaning:
-      'Signs file links, picture links in mail, unsubscribe links and search cursors. Several API ' +
-      'machines must share one (at least 32 characters).',
+      'Signs file links, picture links in mail, unsubscribe links and search cursors (at least 32 ' +
+      'characters, e.g. `openssl rand -hex 32`). Required when the roles run in separate processes ' +
+      '(`ROLES=api` or `ROLES=worker`), the same on every machine: a process whose secret differs ' +
+      'from the running ones refuses to start.',
     unset: 'a random secret made on first start and kept in `DATA_DIR/secret`',
   },
   SESSION_TTL_DAYS: { group: 'limits', meaning: 'How long a login lasts.' },

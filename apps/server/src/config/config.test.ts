@@ -57,10 +57,24 @@ describe('configuration', () => {
     expect(() => loadConfig({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET/);
     const config = loadConfig({
       ROLES: 'worker',
+      APP_SECRET: 'a'.repeat(32),
+      PUBLIC_URL: 'https://moments.example.org',
       MEDIA_FETCH_ALLOW_HOSTS: ' media.lan , 10.0.0.2:8080 ',
     });
     expect(config.ROLES).toEqual(['worker']);
     expect(config.MEDIA_FETCH_ALLOW_HOSTS).toEqual(['media.lan', '10.0.0.2:8080']);
+  });
+
+  it('asks split roles for one shared secret and workers for the address mail links open', () => {
+    const secret = { APP_SECRET: 'a'.repeat(32) };
+    const publicUrl = { PUBLIC_URL: 'https://moments.example.org' };
+    expect(() => loadConfig({ ROLES: 'api' })).toThrow(/APP_SECRET: required[^]*openssl rand/);
+    expect(() => loadConfig({ ROLES: 'api', ...secret })).not.toThrow();
+    expect(() => loadConfig({ ROLES: 'worker', ...secret })).toThrow(/PUBLIC_URL: required/);
+    expect(() => loadConfig({ ROLES: 'worker', ...secret, ...publicUrl })).not.toThrow();
+    // One process with both roles keeps its secret in DATA_DIR.
+    expect(() => loadConfig({})).not.toThrow();
+    expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'key' })).toThrow(/S3_SECRET_ACCESS_KEY/);
   });
 
   it('refuses several API processes where they could not share the database or realtime', () => {

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -38,6 +39,11 @@ export const EnvSchema = z.object({
   DATABASE_URL: z.string().optional(),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.string().optional(),
+  /**
+   * The S3 address browsers download from (presigned links), when it is not S3_ENDPOINT (a
+   * bucket the servers reach on a private network); absent: S3_ENDPOINT.
+   */
+  S3_PUBLIC_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_BUCKET: z.string().optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
@@ -50,7 +56,11 @@ export const EnvSchema = z.object({
    * API_PROCESSES > 1 a user may hold this many on each, since the processes do not share the count.
    */
   REALTIME_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
-  /** Signs file links; absent: a random secret kept in DATA_DIR/secret. */
+  /**
+   * Signs file, picture and unsubscribe links and page cursors. Absent: a random secret kept in
+   * DATA_DIR/secret, which only one machine has; required (the same on every machine) when the
+   * roles run in separate processes (ROLES=api or ROLES=worker).
+   */
   APP_SECRET: z.string().min(32).optional(),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -265,6 +275,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // one message with what billing needs on such a server.
   const { ROLES, PUBLIC_URL, HOST } = parsed.data;
   const problems: string[] = [];
+  // Roles in separate processes (the API children a cluster forks share their parent's
+  // DATA_DIR, and so its secret file): each machine would make its own secret, and links one
+  // signs the other refuses.
+  const rolesSplit = ROLES.length === 1 && !cluster.isWorker;
+  if (rolesSplit && !parsed.data.APP_SECRET) {
+    problems.push(
+      `  APP_SECRET: required when the roles run in separate processes (ROLES=${ROLES[0]}): set the ` +
+        'same secret on every machine, e.g. APP_SECRET=$(openssl rand -hex 32) once, kept in ' +
+        '/etc/moments/moments.env',
+    );
+  }
+  if (rolesSplit && ROLES[0] === 'worker' && !PUBLIC_URL) {
+    problems.push(
+      '  PUBLIC_URL: required for ROLES=worker: workers send the mails, whose links must open on ' +
+        'the API; set the same PUBLIC_URL as the API machine (e.g. https://moments.example.org)',
+    );
+  }
+  if (!!parsed.data.S3_ACCESS_KEY_ID !== !!parsed.data.S3_SECRET_ACCESS_KEY) {
+    problems.push(
+      '  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both (the key pair of the bucket) or neither ' +
+        '(an instance role or AWS_* credentials)',
+    );
+  }
   if (ROLES.includes('api') && !PUBLIC_URL && !isLoopback(HOST)) {
     problems.push(
       `  PUBLIC_URL: required when HOST=${HOST} is not a loopback address: set it to the ` +

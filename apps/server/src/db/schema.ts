@@ -869,3 +869,41 @@ export const uploadStarts = pgTable(
   },
   (t) => [index('upload_starts_user_idx').on(t.userId, t.createdAt)],
 );
+
+/**
+ * The server processes on this database, each heart-beating its row (modules/deployment): the
+ * settings every process must share are compared against the live rows at start.
+ */
+export const serverProcesses = pgTable(
+  'server_processes',
+  {
+    id: text('id').primaryKey(),
+    hostname: text('hostname').notNull(),
+    pid: integer('pid').notNull(),
+    roles: jsonb('roles').$type<string[]>().notNull(),
+    /** The job queues its workers take; empty for an API-only process. */
+    queues: jsonb('queues').$type<string[]>().notNull(),
+    bus: text('bus').notNull(),
+    publicUrl: text('public_url').notNull(),
+    /** An HMAC of a constant under APP_SECRET: equal secrets give equal fingerprints. */
+    secretFingerprint: text('secret_fingerprint').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('server_processes_seen_idx').on(t.seenAt)],
+);
+
+/** Users with a browser connected to an API process, for the workers that mail. */
+export const realtimePresence = pgTable(
+  'realtime_presence',
+  {
+    processId: text('process_id')
+      .notNull()
+      .references(() => serverProcesses.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'realtime_presence_pk', columns: [t.userId, t.processId] })],
+);

@@ -58,6 +58,11 @@ export interface JobQueue {
   wake(kind: JobKind): void;
   /** Each kind's policy, counts by state and latest failures (the operator view). */
   overview(): Promise<QueueOverview>;
+  /**
+   * Fails jobs a dead worker left active, with `reason` as their error: retried by their kind's
+   * policy like any failure (the operator's `npm run jobs -- --end-stale`).
+   */
+  failJobs(kind: JobKind, ids: string[], reason: string): Promise<void>;
   /** Stops handing out jobs to this process's workers (the runs under way go on). */
   stopTaking(): Promise<void>;
   stop(): Promise<void>;
@@ -178,6 +183,7 @@ export async function createJobQueue(
       }
     },
     overview: () => readQueueOverview(boss.getDb()),
+    failJobs: (kind, ids, reason) => failEach(boss, kind, ids, reason),
     async stopTaking() {
       for (const kind of workerIds.keys()) await boss.offWork(kind);
     },
@@ -240,4 +246,9 @@ async function executeIn(db: Db, text: string, values: unknown[] = []) {
   chunks.push(sql.raw(text.slice(last)));
   const result = (await db.execute(sql.join(chunks))) as unknown as { rows: unknown[] };
   return { rows: result.rows };
+}
+
+/** pg-boss keeps its error text per job: one fail call each, so each records the reason. */
+async function failEach(boss: PgBoss, kind: JobKind, ids: string[], reason: string) {
+  for (const id of ids) await boss.fail(kind, id, { message: reason });
 }

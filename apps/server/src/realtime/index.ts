@@ -23,7 +23,12 @@ export {
   type UserMessageHandler,
 } from './bus.js';
 export type { RealtimeLogger } from './logger.js';
-export { PresenceRegistry, type UserPresence } from './presence.js';
+export {
+  PresenceRegistry,
+  type LocalPresence,
+  type SharedPresence,
+  type UserPresence,
+} from './presence.js';
 export { type PostgresBusOptions } from './postgres-bus.js';
 export { type RedisBusOptions } from './redis-bus.js';
 export {

@@ -50,6 +50,8 @@ export interface StompServerOptions {
    * CONNECT gets an ERROR frame. Default 20.
    */
   maxConnectionsPerUser?: number;
+  /** Told when a user's first connection to this instance opens (true) and their last closes. */
+  onPresence?: (userId: string, connected: boolean) => void;
 }
 
 export interface StompServerHandle {
@@ -355,6 +357,7 @@ class StompServer {
   readonly maxFrameBytes: number;
   readonly connectTimeoutMs: number;
   readonly maxConnectionsPerUser: number;
+  readonly onPresence: StompServerOptions['onPresence'];
   readonly connections = new Set<StompConnection>();
   readonly connectionsByUser = new Map<string, Set<StompConnection>>();
 
@@ -366,6 +369,7 @@ class StompServer {
     this.maxFrameBytes = options.maxFrameBytes ?? 64 * 1024;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.maxConnectionsPerUser = options.maxConnectionsPerUser ?? 20;
+    this.onPresence = options.onPresence;
   }
 
   accept(socket: WebSocket): void {
@@ -378,6 +382,7 @@ class StompServer {
     if (!userConnections) {
       userConnections = new Set();
       this.connectionsByUser.set(connection.userId, userConnections);
+      this.onPresence?.(connection.userId, true);
     }
     userConnections.add(connection);
   }
@@ -387,7 +392,10 @@ class StompServer {
     if (!connection.userId) return;
     const userConnections = this.connectionsByUser.get(connection.userId);
     userConnections?.delete(connection);
-    if (userConnections?.size === 0) this.connectionsByUser.delete(connection.userId);
+    if (userConnections?.size === 0) {
+      this.connectionsByUser.delete(connection.userId);
+      this.onPresence?.(connection.userId, false);
+    }
   }
 
   deliver(userId: string, message: UserMessage, options: PublishOptions): void {

@@ -25,6 +25,7 @@ import { TasksRepository } from '../modules/tasks/tasks.repository.js';
 import type { RealtimeBus } from '../realtime/index.js';
 import { ApiTokensRepository } from '../modules/api-tokens/api-tokens.repository.js';
 import { WebhooksRepository } from '../modules/webhooks/webhooks.repository.js';
+import { ServerProcessesRepository } from '../modules/deployment/server-processes.repository.js';
 
 /** The public methods of T: each needs an example call, or the registry does not typecheck. */
 type Methods<T> = {
@@ -398,6 +399,31 @@ export const QUERY_SOURCES: QuerySource[] = [
       complete: (r) => r.complete(USER, 'key-1', 200, '{}'),
       release: (r) => r.release(USER, 'key-1'),
       removeOlderThan: (r) => r.removeOlderThan(AT),
+    },
+  ),
+  source(
+    'server-processes.repository',
+    'ServerProcessesRepository',
+    (db) => new ServerProcessesRepository(db),
+    {
+      register: (r) =>
+        r.register({
+          id: 'api-1-41-0a1b2c3d',
+          hostname: 'api-1',
+          pid: 41,
+          roles: ['api'],
+          queues: [],
+          bus: 'redis',
+          publicUrl: 'https://moments.example.org',
+          secretFingerprint: '0123456789abcdef01234567',
+        }),
+      heartbeat: (r) => r.heartbeat('api-1-41-0a1b2c3d'),
+      live: (r) => r.live(30_000),
+      remove: (r) => r.remove('api-1-41-0a1b2c3d'),
+      removeSilent: (r) => r.removeSilent(86_400_000),
+      markConnected: (r) => r.markConnected('api-1-41-0a1b2c3d', USER),
+      markDisconnected: (r) => r.markDisconnected('api-1-41-0a1b2c3d', USER),
+      isConnected: (r) => r.isConnected(USER, 30_000),
     },
   ),
   source(

@@ -11,6 +11,7 @@ export {
   type FileUrlQuery,
   type SignFileUrlOptions,
 } from './file-urls.js';
+export { checkStorage, storageProblem } from './storage-check.js';
 export { LocalStorage } from './local-storage.js';
 export { S3Storage, type S3StorageOptions } from './s3-storage.js';
 export { StorageNotFoundError, type ByteRange, type Storage } from './storage.js';
@@ -29,6 +30,7 @@ export function createStorage(
       bucket: config.S3_BUCKET,
       region: config.S3_REGION,
       endpoint: config.S3_ENDPOINT,
+      publicEndpoint: config.S3_PUBLIC_ENDPOINT,
       accessKeyId: config.S3_ACCESS_KEY_ID,
       secretAccessKey: config.S3_SECRET_ACCESS_KEY,
       forcePathStyle: config.S3_FORCE_PATH_STYLE,

@@ -30,6 +30,11 @@ export interface S3StorageOptions {
   region: string;
   /** For S3-compatible servers (MinIO, Garage, moto...); absent means AWS. */
   endpoint?: string;
+  /**
+   * The address browsers reach the bucket at, for presigned downloads, when it differs from
+   * `endpoint` (a bucket on a private network behind a public name); absent: `endpoint`.
+   */
+  publicEndpoint?: string;
   accessKeyId?: string;
   secretAccessKey?: string;
   forcePathStyle?: boolean;
@@ -41,25 +46,33 @@ export interface S3StorageOptions {
 export class S3Storage implements Storage {
   readonly driver = 's3' as const;
   readonly client: S3Client;
+  /** Signs the links browsers open: the same client unless a public endpoint is set. */
+  private readonly presignClient: S3Client;
   readonly bucket: string;
   private readonly tmpDir: string;
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
     this.tmpDir = options.tmpDir ?? os.tmpdir();
-    this.client = new S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      forcePathStyle: options.forcePathStyle ?? true,
-      credentials:
-        options.accessKeyId && options.secretAccessKey
-          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-          : undefined,
-      // Checksums only where S3 demands them: several S3-compatible servers reject the newer
-      // default trailing checksums.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    const clientFor = (endpoint: string | undefined) =>
+      new S3Client({
+        region: options.region,
+        endpoint,
+        forcePathStyle: options.forcePathStyle ?? true,
+        credentials:
+          options.accessKeyId && options.secretAccessKey
+            ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+            : undefined,
+        // Checksums only where S3 demands them: several S3-compatible servers reject the newer
+        // default trailing checksums.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+    this.client = clientFor(options.endpoint);
+    this.presignClient =
+      options.publicEndpoint && options.publicEndpoint !== options.endpoint
+        ? clientFor(options.publicEndpoint)
+        : this.client;
   }
 
   async putFile(key: string, localPath: string, options: { move?: boolean } = {}): Promise<void> {
@@ -185,7 +198,7 @@ export class S3Storage implements Storage {
   ): Promise<string> {
     assertValidKey(key);
     return getSignedUrl(
-      this.client,
+      this.presignClient,
       new GetObjectCommand({
         Bucket: this.bucket,
         Key: key,

@@ -64,7 +64,7 @@ export class AccountMails {
     const isExport = type.startsWith('JOB_');
     const status = String((isTask ? data.task_status : data.job_status) ?? '');
     if ((!isTask && !isExport) || !FINISHED.has(status)) return;
-    if (this.presence.isConnected(userId)) return;
+    if (await this.presence.isWatching(userId)) return;
     const user = await this.users.findById(userId);
     if (!user) return;
     const failed = status === 'ERROR';
