@@ -1,5 +1,9 @@
-import { Button, Group, Paper, Text, Textarea } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Text, Textarea } from '@mantine/core';
+import { sentenceAround } from '@moments/domain/cuts';
+import { formatDuration } from '@moments/domain/format';
+import { useState, type MouseEvent } from 'react';
 import { t } from '../messages/catalogue';
+import classes from './studio.module.css';
 
 /** The clip's words, editable; reset (and said so) when a new trim made them another span's. */
 export function ClipTextPanel({
@@ -34,6 +38,104 @@ export function ClipTextPanel({
           {t('captions.transcript.undo')}
         </Button>
       </Group>
+    </Paper>
+  );
+}
+
+/** The pause length "Shorten pauses" keeps: a breath, not a gap. */
+export const SHORT_PAUSE_MS = 300;
+
+/**
+ * Edit by text: the clip's words, each a toggle; a deleted word is struck through and cut out of
+ * the export (at the pauses around it) and of the preview's playback. Shows the cut clip's length
+ * (the server's plan, silences measured on the audio) and what the cuts saved.
+ */
+export function ClipCutPanel({
+  words,
+  deleted,
+  onDeletedChange,
+  shortenPauses,
+  onShortenPausesChange,
+  clipMs,
+  cutMs,
+}: {
+  words: readonly { text: string; start: number; end: number }[];
+  deleted: ReadonlySet<number>;
+  onDeletedChange(deleted: Set<number>): void;
+  shortenPauses: boolean;
+  onShortenPausesChange(on: boolean): void;
+  /** The cut clip's length, once the preview says it. */
+  clipMs: number | undefined;
+  cutMs: number;
+}) {
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const setAll = (indexes: readonly number[], cut: boolean) => {
+    const next = new Set(deleted);
+    for (const index of indexes) {
+      if (cut) next.add(index);
+      else next.delete(index);
+    }
+    onDeletedChange(next);
+  };
+  const onWordClick = (index: number, event: MouseEvent) => {
+    if (event.detail > 1) return; // the second click of a double-click: the sentence takes it
+    if (event.shiftKey && anchor !== null) {
+      const [from, to] = anchor < index ? [anchor, index] : [index, anchor];
+      setAll(
+        Array.from({ length: to - from + 1 }, (_, i) => from + i),
+        !deleted.has(index),
+      );
+    } else {
+      setAll([index], !deleted.has(index));
+    }
+    setAnchor(index);
+  };
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Text fw={600}>{t('studio.cuts.label')}</Text>
+      <Text size="xs" c="dimmed" mb="xs">
+        {t('studio.cuts.help')}
+      </Text>
+      <div className={classes.cutWords} data-testid="clip-cut-words">
+        {words.map((word, index) => {
+          const cut = deleted.has(index);
+          return (
+            <button
+              key={`${word.start}-${index}`}
+              type="button"
+              className={cut ? `${classes.cutWord} ${classes.cutWordDeleted}` : classes.cutWord}
+              aria-pressed={cut}
+              aria-label={t(cut ? 'studio.cuts.wordBack' : 'studio.cuts.word', {
+                word: word.text,
+              })}
+              onClick={(event) => onWordClick(index, event)}
+              onDoubleClick={() => setAll(sentenceAround(words, index), true)}
+            >
+              {word.text}
+            </button>
+          );
+        })}
+      </div>
+      <Group justify="space-between" mt="xs" gap="xs">
+        <Text size="sm" data-testid="clip-cut-length">
+          {clipMs === undefined ? '' : t('studio.cuts.length', { length: formatDuration(clipMs) })}
+          {cutMs > 0 ? ` · ${t('studio.cuts.saved', { saved: formatDuration(cutMs) })}` : ''}
+        </Text>
+        <Button
+          size="compact-sm"
+          variant="subtle"
+          disabled={deleted.size === 0}
+          onClick={() => onDeletedChange(new Set())}
+        >
+          {t('studio.cuts.restoreAll')}
+        </Button>
+      </Group>
+      <Checkbox
+        mt="xs"
+        label={t('studio.cuts.silences', { ms: SHORT_PAUSE_MS })}
+        checked={shortenPauses}
+        onChange={(event) => onShortenPausesChange(event.currentTarget.checked)}
+      />
     </Paper>
   );
 }

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fillerIndexes, type TimedWord } from '../captions/index';
 import {
   cutTimeOf,
+  cutsOfDeleted,
+  deletedIndexes,
+  sentenceAround,
   cutsProblem,
   planCut,
   pauseCutSpans,
@@ -142,5 +145,20 @@ describe('cuts', () => {
     expect(pauseCutSpans([{ startMs: 500, endMs: 2000 }], 300)).toEqual([
       { startMs: 650, endMs: 1850 },
     ]);
+  });
+});
+
+describe('deleting words in the editor', () => {
+  it('turns runs of deleted words into cuts and back, and finds a sentence', () => {
+    const words = spoken('One two. Three four five. Six');
+    const cuts = cutsOfDeleted(words, new Set([0, 2, 3]));
+    expect(cuts).toEqual([
+      { startMs: 0, endMs: 300 },
+      { startMs: 800, endMs: 1500 },
+    ]);
+    expect([...deletedIndexes(words, cuts)]).toEqual([0, 2, 3]);
+    expect(sentenceAround(words, 3)).toEqual([2, 3, 4]);
+    expect(sentenceAround(words, 0)).toEqual([0, 1]);
+    expect(sentenceAround(words, 5)).toEqual([5]);
   });
 });

@@ -82,7 +82,7 @@ export const spansLength = (spans: readonly Span[]) =>
   spans.reduce((sum, span) => sum + span.endMs - span.startMs, 0);
 
 /** The parts of the clip that `removed` (sorted, merged) leaves. */
-function keptOf(removed: readonly Span[], clip: Span): Span[] {
+export function keptOf(removed: readonly Span[], clip: Span): Span[] {
   const kept: Span[] = [];
   let cursor = clip.startMs;
   for (const cut of removed) {
@@ -305,4 +305,47 @@ export function skipRemoved(removed: readonly Span[], sourceMs: number): number 
     if (sourceMs >= span.startMs && sourceMs < span.endMs) return span.endMs;
   }
   return sourceMs;
+}
+
+/**
+ * The cuts of the words deleted in the editor (indexes into `words`, in time order): one span per
+ * run of deleted neighbours, from the first one's start to the last one's end (the server moves
+ * them to the pauses around).
+ */
+export function cutsOfDeleted(words: readonly Span[], deleted: ReadonlySet<number>): Span[] {
+  const cuts: Span[] = [];
+  let run: Span | null = null;
+  words.forEach((word, index) => {
+    if (!deleted.has(index)) {
+      run = null;
+      return;
+    }
+    if (run) run.endMs = word.endMs;
+    else {
+      run = { startMs: word.startMs, endMs: word.endMs };
+      cuts.push(run);
+    }
+  });
+  return cuts;
+}
+
+/** Which of `words` the cuts delete (by their middle): the editor's struck-through words. */
+export function deletedIndexes(words: readonly Span[], cuts: readonly Span[]): Set<number> {
+  const deleted = new Set<number>();
+  words.forEach((word, index) => {
+    if (cuts.some((cut) => middle(word) >= cut.startMs && middle(word) <= cut.endMs)) {
+      deleted.add(index);
+    }
+  });
+  return deleted;
+}
+
+/** The indexes of the sentence word `index` is in (from after a sentence end to the next one). */
+export function sentenceAround(words: readonly { text: string }[], index: number): number[] {
+  const ends = (i: number) => /[.!?…。！？]["'”’»)\]]*$/u.test(words[i]?.text.trim() ?? '');
+  let first = index;
+  while (first > 0 && !ends(first - 1)) first--;
+  let last = index;
+  while (last < words.length - 1 && !ends(last)) last++;
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }

@@ -66,6 +66,8 @@ export function clipSettingsOf(row: JobRow): ClipSettings | null {
     caption_position: options.captionPosition ?? 'bottom',
     caption_size: options.captionSize ?? 'medium',
     remove_fillers: options.removeFillers ?? false,
+    cuts: (options.cuts ?? []).map((cut) => ({ start_ms: cut.startMs, end_ms: cut.endMs })),
+    remove_silences: options.minPauseMs !== undefined ? { min_ms: options.minPauseMs } : null,
   });
   return settings.success ? settings.data : null;
 }
