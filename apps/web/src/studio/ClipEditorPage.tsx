@@ -28,8 +28,7 @@ import {
 } from './api';
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreviewPlayer';
 import { CaptionStyleFields } from './CaptionStyleFields';
-import { ClipCutPanel, ClipTextPanel, SHORT_PAUSE_MS } from './ClipTextPanel';
-import { cutsOfDeleted, deletedIndexes } from '@moments/domain/cuts';
+import { ClipCutSection, ClipTextPanel } from './ClipTextPanel';
 import { FramingNote } from './FramingNote';
 import { TrimTimeline } from './TrimTimeline';
 import { exportFrameSize } from './frame';
@@ -155,27 +154,6 @@ function ClipEditor({
   const clip = useClipSettings({ moment, task, momentSpan, saved, opened });
   const { first, settings, options, style, trim, setTrim, aspect, setAspect, layout } = clip;
   const { quality, setQuality, editedText, setEditedText } = clip;
-  // Edit by text: the trim's words, and which of them the cuts delete.
-  const trimWords = useMemo(
-    () =>
-      words.filter(
-        (word) =>
-          (word.start + word.end) / 2 >= trim.start && (word.start + word.end) / 2 <= trim.end,
-      ),
-    [words, trim],
-  );
-  const trimWordSpans = useMemo(
-    () => trimWords.map((word) => ({ startMs: word.start, endMs: word.end })),
-    [trimWords],
-  );
-  const deleted = useMemo(
-    () =>
-      deletedIndexes(
-        trimWordSpans,
-        clip.cuts.map((cut) => ({ startMs: cut.start_ms, endMs: cut.end_ms })),
-      ),
-    [trimWordSpans, clip.cuts],
-  );
   // The trim's room reaches a restored trim wider than the moment's own neighbourhood.
   const range = useMemo(
     () =>
@@ -315,28 +293,7 @@ function ClipEditor({
         />
       </SettingsPanel>
 
-      <ClipCutPanel
-        words={trimWords}
-        deleted={deleted}
-        onDeletedChange={(next) =>
-          clip.setCuts(
-            cutsOfDeleted(trimWordSpans, next).map((cut) => ({
-              start_ms: cut.startMs,
-              end_ms: cut.endMs,
-            })),
-          )
-        }
-        shortenPauses={clip.removeSilences !== null}
-        onShortenPausesChange={(on) =>
-          clip.setRemoveSilences(on ? { min_ms: SHORT_PAUSE_MS } : null)
-        }
-        clipMs={preview.data?.duration_ms}
-        cutMs={
-          preview.data
-            ? Math.max(0, preview.data.end_ms - preview.data.start_ms - preview.data.duration_ms)
-            : 0
-        }
-      />
+      <ClipCutSection words={words} trim={trim} cuts={clip} preview={preview.data} />
 
       <ClipTextPanel
         text={editedText ?? spanText(words, trim)}

@@ -1,7 +1,8 @@
 import { Button, Checkbox, Group, Paper, Text, Textarea } from '@mantine/core';
-import { sentenceAround } from '@moments/domain/cuts';
+import type { CaptionPreview, ClipSettings } from '@moments/contract';
+import { cutsOfDeleted, deletedIndexes, sentenceAround } from '@moments/domain/cuts';
 import { formatDuration } from '@moments/domain/format';
-import { useState, type MouseEvent } from 'react';
+import { useMemo, useState, type MouseEvent } from 'react';
 import { t } from '../messages/catalogue';
 import classes from './studio.module.css';
 
@@ -137,5 +138,65 @@ export function ClipCutPanel({
         onChange={(event) => onShortenPausesChange(event.currentTarget.checked)}
       />
     </Paper>
+  );
+}
+
+type Cuts = NonNullable<ClipSettings['cuts']>;
+
+/**
+ * The cut panel over the trim's words: deleted words are kept in the draft as source spans (one
+ * per run of deleted words), and the clip's length is the preview's, the server's own plan.
+ */
+export function ClipCutSection({
+  words,
+  trim,
+  cuts: { cuts, setCuts: onCutsChange, removeSilences, setRemoveSilences: onRemoveSilencesChange },
+  preview,
+}: {
+  words: readonly { text: string; start: number; end: number }[];
+  trim: { start: number; end: number };
+  /** The editor's cut settings (useClipSettings). */
+  cuts: {
+    cuts: Cuts;
+    setCuts(cuts: Cuts): void;
+    removeSilences: ClipSettings['remove_silences'];
+    setRemoveSilences(value: ClipSettings['remove_silences']): void;
+  };
+  preview: CaptionPreview | undefined;
+}) {
+  const trimWords = useMemo(
+    () =>
+      words.filter((word) => {
+        const middle = (word.start + word.end) / 2;
+        return middle >= trim.start && middle <= trim.end;
+      }),
+    [words, trim],
+  );
+  const spans = useMemo(
+    () => trimWords.map((word) => ({ startMs: word.start, endMs: word.end })),
+    [trimWords],
+  );
+  const deleted = useMemo(
+    () =>
+      deletedIndexes(
+        spans,
+        cuts.map((cut) => ({ startMs: cut.start_ms, endMs: cut.end_ms })),
+      ),
+    [spans, cuts],
+  );
+  return (
+    <ClipCutPanel
+      words={trimWords}
+      deleted={deleted}
+      onDeletedChange={(next) =>
+        onCutsChange(
+          cutsOfDeleted(spans, next).map((cut) => ({ start_ms: cut.startMs, end_ms: cut.endMs })),
+        )
+      }
+      shortenPauses={!!removeSilences}
+      onShortenPausesChange={(on) => onRemoveSilencesChange(on ? { min_ms: SHORT_PAUSE_MS } : null)}
+      clipMs={preview?.duration_ms}
+      cutMs={preview ? Math.max(0, preview.end_ms - preview.start_ms - preview.duration_ms) : 0}
+    />
   );
 }

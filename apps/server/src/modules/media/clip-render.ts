@@ -205,6 +205,7 @@ export async function detectSilences(
       ],
       { signal: options.signal, durationMs: endMs - startMs },
     );
+    // No file: ffmpeg saw no audio frame at all, so there is no silence to report.
     const text = await fs.readFile(out, 'utf8').catch(() => '');
     return parseSilences(text, endMs - startMs).map((span) => ({
       startMs: startMs + span.startMs,
