@@ -7221,6 +7221,13 @@ export interface paths {
                   /** @enum {string} */
                   caption_size: 'small' | 'medium' | 'large';
                   remove_fillers: boolean;
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  } | null;
                 };
                 updated_at: number;
               } | null;
@@ -7351,6 +7358,13 @@ export interface paths {
               /** @enum {string} */
               caption_size: 'small' | 'medium' | 'large';
               remove_fillers: boolean;
+              cuts?: {
+                start_ms: number;
+                end_ms: number;
+              }[];
+              remove_silences?: {
+                min_ms: number;
+              } | null;
             };
           };
         };
@@ -7387,6 +7401,13 @@ export interface paths {
                   /** @enum {string} */
                   caption_size: 'small' | 'medium' | 'large';
                   remove_fillers: boolean;
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  } | null;
                 };
                 updated_at: number;
               };
@@ -7990,13 +8011,13 @@ export interface paths {
             };
           };
         };
-        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST, UNKNOWN_OPTION */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION'];
           };
         };
         /** @description Unauthorized: UNAUTHORIZED */
@@ -8062,13 +8083,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -8612,6 +8633,13 @@ export interface paths {
                 /** @enum {string} */
                 caption_size: 'small' | 'medium' | 'large';
                 remove_fillers: boolean;
+                cuts?: {
+                  start_ms: number;
+                  end_ms: number;
+                }[];
+                remove_silences?: {
+                  min_ms: number;
+                } | null;
               } | null;
             };
           };
@@ -8906,6 +8934,11 @@ export interface paths {
                 height: number;
                 start_ms: number;
                 end_ms: number;
+                removed: {
+                  start_ms: number;
+                  end_ms: number;
+                }[];
+                duration_ms: number;
                 words: {
                   text: string;
                   start: number;
@@ -8919,13 +8952,13 @@ export interface paths {
             };
           };
         };
-        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST, UNKNOWN_OPTION */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION'];
           };
         };
         /** @description Unauthorized: UNAUTHORIZED */
@@ -8982,13 +9015,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -9018,13 +9051,13 @@ export interface paths {
             'application/json': components['schemas']['Error500_INTERNAL'];
           };
         };
-        /** @description Bad Gateway: TRANSLATION_FAILED */
+        /** @description Bad Gateway: TRANSLATION_FAILED, FFMPEG_FAILED */
         502: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error502_TRANSLATION_FAILED'];
+            'application/json': components['schemas']['Error502_TRANSLATION_FAILED_FFMPEG_FAILED'];
           };
         };
         /** @description Service Unavailable: DATABASE_UNAVAILABLE */
@@ -9290,13 +9323,13 @@ export interface paths {
             };
           };
         };
-        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST, UNKNOWN_OPTION */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION'];
           };
         };
         /** @description Unauthorized: UNAUTHORIZED */
@@ -9353,13 +9386,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -9468,13 +9501,13 @@ export interface paths {
             'text/x-ssa': string;
           };
         };
-        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST, UNKNOWN_OPTION */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION'];
           };
         };
         /** @description Unauthorized: UNAUTHORIZED */
@@ -9522,13 +9555,13 @@ export interface paths {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -17463,6 +17496,14 @@ export interface components {
       data: null;
       details?: unknown;
     };
+    Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION: {
+      /** @enum {string} */
+      code: 'VALIDATION_FAILED' | 'BAD_REQUEST' | 'UNKNOWN_OPTION';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
     Error402_EXPORT_LIMIT_REACHED_BALANCE_NOT_ENOUGH: {
       /** @enum {string} */
       code: 'EXPORT_LIMIT_REACHED' | 'BALANCE_NOT_ENOUGH';
@@ -17479,7 +17520,7 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
+    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
       /** @enum {string} */
       code:
         | 'IDEMPOTENCY_KEY_REUSED'
@@ -17487,7 +17528,10 @@ export interface components {
         | 'UNKNOWN_TEMPLATE'
         | 'INVALID_RANGE'
         | 'CLIP_TOO_LONG'
-        | 'TRANSLATION_UNAVAILABLE';
+        | 'TRANSLATION_UNAVAILABLE'
+        | 'CUT_OUT_OF_RANGE'
+        | 'CUTS_OVERLAP'
+        | 'CUTS_REMOVE_EVERYTHING';
       message: string;
       /** @enum {string|null} */
       data: null;
@@ -17509,22 +17553,40 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
+    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
       /** @enum {string} */
-      code: 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE' | 'CLIP_TOO_LONG' | 'TRANSLATION_UNAVAILABLE';
+      code:
+        | 'UNKNOWN_TEMPLATE'
+        | 'INVALID_RANGE'
+        | 'CLIP_TOO_LONG'
+        | 'TRANSLATION_UNAVAILABLE'
+        | 'CUT_OUT_OF_RANGE'
+        | 'CUTS_OVERLAP'
+        | 'CUTS_REMOVE_EVERYTHING';
       message: string;
       /** @enum {string|null} */
       data: null;
       details?: unknown;
     };
-    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
+    Error502_TRANSLATION_FAILED_FFMPEG_FAILED: {
+      /** @enum {string} */
+      code: 'TRANSLATION_FAILED' | 'FFMPEG_FAILED';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
       /** @enum {string} */
       code:
         | 'NOT_A_VIDEO'
         | 'UNKNOWN_TEMPLATE'
         | 'INVALID_RANGE'
         | 'CLIP_TOO_LONG'
-        | 'TRANSLATION_UNAVAILABLE';
+        | 'TRANSLATION_UNAVAILABLE'
+        | 'CUT_OUT_OF_RANGE'
+        | 'CUTS_OVERLAP'
+        | 'CUTS_REMOVE_EVERYTHING';
       message: string;
       /** @enum {string|null} */
       data: null;
