@@ -7222,6 +7222,13 @@ export interface paths {
                   /** @enum {string} */
                   caption_size: 'small' | 'medium' | 'large';
                   remove_fillers: boolean;
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  } | null;
                 };
                 updated_at: number;
               } | null;
@@ -7352,6 +7359,13 @@ export interface paths {
               /** @enum {string} */
               caption_size: 'small' | 'medium' | 'large';
               remove_fillers: boolean;
+              cuts?: {
+                start_ms: number;
+                end_ms: number;
+              }[];
+              remove_silences?: {
+                min_ms: number;
+              } | null;
             };
           };
         };
@@ -7388,6 +7402,13 @@ export interface paths {
                   /** @enum {string} */
                   caption_size: 'small' | 'medium' | 'large';
                   remove_fillers: boolean;
+                  cuts?: {
+                    start_ms: number;
+                    end_ms: number;
+                  }[];
+                  remove_silences?: {
+                    min_ms: number;
+                  } | null;
                 };
                 updated_at: number;
               };
@@ -7821,13 +7842,13 @@ export interface paths {
             };
           };
         };
-        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST, UNKNOWN_OPTION */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION'];
           };
         };
         /** @description Unauthorized: UNAUTHORIZED */
@@ -7893,13 +7914,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -8836,13 +8857,13 @@ export interface paths {
             };
           };
         };
-        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST, UNKNOWN_OPTION */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION'];
           };
         };
         /** @description Unauthorized: UNAUTHORIZED */
@@ -8908,13 +8929,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -9458,6 +9479,13 @@ export interface paths {
                 /** @enum {string} */
                 caption_size: 'small' | 'medium' | 'large';
                 remove_fillers: boolean;
+                cuts?: {
+                  start_ms: number;
+                  end_ms: number;
+                }[];
+                remove_silences?: {
+                  min_ms: number;
+                } | null;
               } | null;
             };
           };
@@ -9752,6 +9780,11 @@ export interface paths {
                 height: number;
                 start_ms: number;
                 end_ms: number;
+                removed: {
+                  start_ms: number;
+                  end_ms: number;
+                }[];
+                duration_ms: number;
                 words: {
                   text: string;
                   start: number;
@@ -9765,13 +9798,13 @@ export interface paths {
             };
           };
         };
-        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST, UNKNOWN_OPTION */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION'];
           };
         };
         /** @description Unauthorized: UNAUTHORIZED */
@@ -9828,13 +9861,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -9864,13 +9897,13 @@ export interface paths {
             'application/json': components['schemas']['Error500_INTERNAL'];
           };
         };
-        /** @description Bad Gateway: TRANSLATION_FAILED */
+        /** @description Bad Gateway: TRANSLATION_FAILED, FFMPEG_FAILED */
         502: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error502_TRANSLATION_FAILED'];
+            'application/json': components['schemas']['Error502_TRANSLATION_FAILED_FFMPEG_FAILED'];
           };
         };
         /** @description Service Unavailable: DATABASE_UNAVAILABLE */
@@ -10136,13 +10169,13 @@ export interface paths {
             };
           };
         };
-        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST, UNKNOWN_OPTION */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION'];
           };
         };
         /** @description Unauthorized: UNAUTHORIZED */
@@ -10199,13 +10232,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -10314,13 +10347,13 @@ export interface paths {
             'text/x-ssa': string;
           };
         };
-        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST, UNKNOWN_OPTION */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION'];
           };
         };
         /** @description Unauthorized: UNAUTHORIZED */
@@ -10368,13 +10401,13 @@ export interface paths {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -18309,6 +18342,14 @@ export interface components {
       data: null;
       details?: unknown;
     };
+    Error400_VALIDATION_FAILED_BAD_REQUEST_UNKNOWN_OPTION: {
+      /** @enum {string} */
+      code: 'VALIDATION_FAILED' | 'BAD_REQUEST' | 'UNKNOWN_OPTION';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
     Error402_EXPORT_LIMIT_REACHED: {
       /** @enum {string} */
       code: 'EXPORT_LIMIT_REACHED';
@@ -18325,7 +18366,7 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
+    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
       /** @enum {string} */
       code:
         | 'IDEMPOTENCY_KEY_REUSED'
@@ -18333,7 +18374,10 @@ export interface components {
         | 'UNKNOWN_TEMPLATE'
         | 'INVALID_RANGE'
         | 'CLIP_TOO_LONG'
-        | 'TRANSLATION_UNAVAILABLE';
+        | 'TRANSLATION_UNAVAILABLE'
+        | 'CUT_OUT_OF_RANGE'
+        | 'CUTS_OVERLAP'
+        | 'CUTS_REMOVE_EVERYTHING';
       message: string;
       /** @enum {string|null} */
       data: null;
@@ -18363,22 +18407,40 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
+    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
       /** @enum {string} */
-      code: 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE' | 'CLIP_TOO_LONG' | 'TRANSLATION_UNAVAILABLE';
+      code:
+        | 'UNKNOWN_TEMPLATE'
+        | 'INVALID_RANGE'
+        | 'CLIP_TOO_LONG'
+        | 'TRANSLATION_UNAVAILABLE'
+        | 'CUT_OUT_OF_RANGE'
+        | 'CUTS_OVERLAP'
+        | 'CUTS_REMOVE_EVERYTHING';
       message: string;
       /** @enum {string|null} */
       data: null;
       details?: unknown;
     };
-    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
+    Error502_TRANSLATION_FAILED_FFMPEG_FAILED: {
+      /** @enum {string} */
+      code: 'TRANSLATION_FAILED' | 'FFMPEG_FAILED';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
       /** @enum {string} */
       code:
         | 'NOT_A_VIDEO'
         | 'UNKNOWN_TEMPLATE'
         | 'INVALID_RANGE'
         | 'CLIP_TOO_LONG'
-        | 'TRANSLATION_UNAVAILABLE';
+        | 'TRANSLATION_UNAVAILABLE'
+        | 'CUT_OUT_OF_RANGE'
+        | 'CUTS_OVERLAP'
+        | 'CUTS_REMOVE_EVERYTHING';
       message: string;
       /** @enum {string|null} */
       data: null;

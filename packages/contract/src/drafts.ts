@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAPTION_DISPLAYS, EXPORT_LAYOUTS } from './constants.js';
 import { CAPTION_POSITIONS, CAPTION_SIZES, EXPORT_ASPECTS, EXPORT_QUALITIES } from './exports.js';
 import { Language, NonBlank } from './schemas.js';
+import { CutSpan, RemoveSilences } from './style.js';
 
 /**
  * The clip editor's settings of a moment: what its export would be made with. Saved as the user
@@ -32,6 +33,10 @@ export const ClipSettings = z.object({
   caption_position: z.enum(CAPTION_POSITIONS),
   caption_size: z.enum(CAPTION_SIZES),
   remove_fillers: z.boolean(),
+  /** Source spans deleted in the transcript (edit by text); absent in drafts made before cuts. */
+  cuts: z.array(CutSpan).max(200).optional(),
+  /** Pauses shortened to min_ms; null or absent: pauses stay. */
+  remove_silences: RemoveSilences.nullable().optional(),
 });
 export type ClipSettings = z.infer<typeof ClipSettings>;
 

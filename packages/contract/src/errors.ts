@@ -76,6 +76,14 @@ export const ERROR_CODES = {
   /** A moment's clip is longer than the plan's longest clip (MAX_CLIP_MINUTES); details.limit_ms. */
   CLIP_TOO_LONG: 'CLIP_TOO_LONG',
   UNKNOWN_TEMPLATE: 'UNKNOWN_TEMPLATE',
+  /** An export option this server does not know; the message names it (400). */
+  UNKNOWN_OPTION: 'UNKNOWN_OPTION',
+  /** A cut that ends before it starts or lies outside the clip (422). */
+  CUT_OUT_OF_RANGE: 'CUT_OUT_OF_RANGE',
+  /** Two cuts overlap: each removed stretch is sent once (422). */
+  CUTS_OVERLAP: 'CUTS_OVERLAP',
+  /** The cuts leave (nearly) nothing of the clip (422). */
+  CUTS_REMOVE_EVERYTHING: 'CUTS_REMOVE_EVERYTHING',
   /** More uploads than the plan takes per hour: Retry-After says when the next is taken (429). */
   UPLOAD_RATE_LIMITED: 'UPLOAD_RATE_LIMITED',
   /** The plan's storage for uploads is full: delete uploads or change plan (413). */
@@ -169,6 +177,10 @@ export const ERROR_STATUS = {
   INVALID_RANGE: 422,
   CLIP_TOO_LONG: 422,
   UNKNOWN_TEMPLATE: 422,
+  UNKNOWN_OPTION: 400,
+  CUT_OUT_OF_RANGE: 422,
+  CUTS_OVERLAP: 422,
+  CUTS_REMOVE_EVERYTHING: 422,
   UPLOAD_RATE_LIMITED: 429,
   STORAGE_QUOTA_EXCEEDED: 413,
   UPLOAD_IN_USE: 409,
@@ -258,4 +270,8 @@ export const CAPTION_ERRORS = [
   ERROR_CODES.CLIP_TOO_LONG,
   ERROR_CODES.TRANSLATION_UNAVAILABLE,
   ERROR_CODES.TRANSLATION_FAILED,
+  ERROR_CODES.UNKNOWN_OPTION,
+  ERROR_CODES.CUT_OUT_OF_RANGE,
+  ERROR_CODES.CUTS_OVERLAP,
+  ERROR_CODES.CUTS_REMOVE_EVERYTHING,
 ] as const satisfies readonly ErrorCode[];

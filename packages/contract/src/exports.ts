@@ -28,7 +28,11 @@ export type CaptionPosition = (typeof CAPTION_POSITIONS)[number];
 export const CAPTION_SIZES = ['small', 'medium', 'large'] as const;
 export type CaptionSize = (typeof CAPTION_SIZES)[number];
 
-export const ExportOptions = z.object({
+/**
+ * Export options. Strict: an option this server does not know (a typo, or one of a newer version)
+ * is refused with UNKNOWN_OPTION and its name, never silently ignored.
+ */
+export const ExportOptions = z.strictObject({
   aspect: z.enum(EXPORT_ASPECTS).default('9:16'),
   quality: z.enum(EXPORT_QUALITIES).default('1080p'),
   /** A caption template id (GET /api/captions/templates); an unknown one is UNKNOWN_TEMPLATE. */
@@ -55,8 +59,13 @@ export const ExportOptions = z.object({
   hook_title: HookTitle.optional(),
   /** The platform the clip is made for; its safe zone keeps captions, title and logo clear. */
   platform: z.enum(PLATFORMS).default('generic'),
-  /** Source spans removed from the clip (edit by text); at most 200. */
+  /**
+   * Source spans removed from the clip (edit by text); at most 200, inside the clip, none
+   * overlapping (CUT_OUT_OF_RANGE, CUTS_OVERLAP), not all of it (CUTS_REMOVE_EVERYTHING). Each
+   * is moved to word boundaries.
+   */
   cuts: z.array(CutSpan).max(200).optional(),
+  /** Shortens every pause (from the words and the audio's energy) longer than min_ms to min_ms. */
   remove_silences: RemoveSilences.optional(),
 });
 export type ExportOptions = z.infer<typeof ExportOptions>;
@@ -103,6 +112,13 @@ export const CaptionPreview = z.object({
   /** The trim after snapping to word boundaries. */
   start_ms: z.number().int(),
   end_ms: z.number().int(),
+  /**
+   * Source spans the export removes (cuts at word boundaries, fillers, the long part of pauses),
+   * sorted: the player skips them, so it plays what the export holds. Empty when nothing is cut.
+   */
+  removed: z.array(CutSpan),
+  /** The exported clip's length once `removed` is cut out. */
+  duration_ms: z.number().int(),
   /** The caption words (after re-timing an edited transcript), in source time. */
   words: z.array(z.object({ text: z.string(), start: z.number(), end: z.number() })),
   /** Fonts the document uses, for JASSUB's availableFonts. */

@@ -84,6 +84,8 @@ export const ExportClipInput = ExportOptions.pick({
   remove_fillers: true,
   start_ms: true,
   end_ms: true,
+  cuts: true,
+  remove_silences: true,
 }).extend({
   moment_id: Id,
   template: ExportOptions.shape.template.describe(

@@ -110,6 +110,19 @@ function validationReply(error: {
     message: issue.message,
   }));
   const first = details[0];
+  // An option the export does not know is named, with a code of its own: a typo is never ignored.
+  const unknownOption = error.validation.find(
+    (issue) => issue.keyword === 'unrecognized_keys' && /(^|\/)options$/.test(issue.instancePath),
+  );
+  if (unknownOption) {
+    const keys = (unknownOption.params as { keys?: string[] }).keys ?? [];
+    return {
+      status: ERROR_STATUS.UNKNOWN_OPTION,
+      code: ERROR_CODES.UNKNOWN_OPTION,
+      message: `Unknown export option${keys.length > 1 ? 's' : ''}: ${keys.map((key) => `"${key}"`).join(', ')}.`,
+      details,
+    };
+  }
   return {
     status: ERROR_STATUS.VALIDATION_FAILED,
     code: ERROR_CODES.VALIDATION_FAILED,

@@ -169,6 +169,12 @@ export class FakeMediaRepository implements MediaRepository {
     return undefined;
   }
 
+  /** No audio is read: no silence is found (pauses then come from the word gaps). */
+  async detectSilences(source: string, _span: Span, options: { signal?: AbortSignal } = {}) {
+    this.use('detectSilences', source, options.signal);
+    return [];
+  }
+
   async render(input: RenderClipInput): Promise<void> {
     this.use('render', input.sourceFile, input.signal);
     input.onProgress?.(0.5);

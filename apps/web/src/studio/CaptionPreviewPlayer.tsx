@@ -3,6 +3,7 @@ import { Loader } from '@mantine/core';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { cropStyle, frameViewAt } from './framing';
 import { followPlayback } from './followPlayback';
+import { cutTimeOf, keptOf } from '@moments/domain/cuts';
 import { PlayerControls } from './PlayerControls';
 import type { Span } from './trim';
 import { useCaptionRenderer } from './useCaptionRenderer';
@@ -65,6 +66,7 @@ export function CaptionPreviewPlayer({
   const secondRef = useRef<HTMLVideoElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
   const trimRef = useRef(trim);
+  const removedRef = useRef<{ startMs: number; endMs: number }[]>([]);
   const frameRef = useRef(frame);
   const framingRef = useRef<ClipFraming | undefined>(undefined);
   const wholeFrameRef = useRef(false);
@@ -77,6 +79,10 @@ export function CaptionPreviewPlayer({
   useEffect(() => {
     trimRef.current = trim;
     frameRef.current = frame;
+    removedRef.current = (preview?.removed ?? []).map((span) => ({
+      startMs: span.start_ms,
+      endMs: span.end_ms,
+    }));
   });
   // The source loads from the clip's start (a media fragment), so its first frame shows without
   // a seek after the metadata; the moment's own frame stands in until then.
@@ -130,6 +136,7 @@ export function CaptionPreviewPlayer({
       // The muted copies (blurred fill, second pane) follow the main video.
       followers: () => [backdropRef.current, secondRef.current].filter((copy) => copy !== null),
       trim: () => trimRef.current,
+      removed: () => removedRef.current,
       present: (timeSec, repaint) => {
         applyView(elements(), framingRef.current, timeSec, wholeFrameRef.current);
         // Best effort: a frame the renderer misses is drawn again on the next one.
@@ -159,8 +166,10 @@ export function CaptionPreviewPlayer({
   };
 
   const ratio = frame.width / frame.height;
-  const clipMs = trim.end - trim.start;
-  const positionMs = Math.min(Math.max(timeMs - trim.start, 0), clipMs);
+  // Times shown are the cut clip's, as the export plays them.
+  const kept = keptOfPreview(preview, trim);
+  const clipMs = preview?.duration_ms ?? trim.end - trim.start;
+  const positionMs = Math.min(Math.max(cutTimeOf(kept, timeMs), 0), clipMs);
 
   return (
     <div>
@@ -288,3 +297,10 @@ function applyView(
   if (backdrop) backdrop.style.display = view ? (view.backdrop ? '' : 'none') : '';
   if (host) host.dataset.layout = view?.layout ?? (wholeFrame ? 'fit' : 'centre');
 }
+
+/** The kept source spans of the previewed clip (the whole trim while nothing is cut). */
+const keptOfPreview = (preview: CaptionPreview | undefined, trim: Span) =>
+  keptOf(
+    (preview?.removed ?? []).map((span) => ({ startMs: span.start_ms, endMs: span.end_ms })),
+    { startMs: trim.start, endMs: trim.end },
+  );

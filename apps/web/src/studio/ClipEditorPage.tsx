@@ -28,7 +28,7 @@ import {
 } from './api';
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreviewPlayer';
 import { CaptionStyleFields } from './CaptionStyleFields';
-import { ClipTextPanel } from './ClipTextPanel';
+import { ClipCutSection, ClipTextPanel } from './ClipTextPanel';
 import { FramingNote } from './FramingNote';
 import { TrimTimeline } from './TrimTimeline';
 import { exportFrameSize } from './frame';
@@ -292,6 +292,8 @@ function ClipEditor({
           onChange={setQuality}
         />
       </SettingsPanel>
+
+      <ClipCutSection words={words} trim={trim} cuts={clip} preview={preview.data} />
 
       <ClipTextPanel
         text={editedText ?? spanText(words, trim)}

@@ -33,6 +33,8 @@ export type ClipOptions = Pick<
   | 'caption_position'
   | 'caption_size'
   | 'remove_fillers'
+  | 'cuts'
+  | 'remove_silences'
 > & { start_ms: number; end_ms: number };
 
 export const studioKeys = {

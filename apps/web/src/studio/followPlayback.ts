@@ -1,9 +1,12 @@
+import { skipRemoved, type Span as SourceSpan } from '@moments/domain/cuts';
 import type { Span } from './trim';
 
 interface PlaybackHooks {
   /** The muted copies of the video (blurred fill, second pane) that follow the main one. */
   followers(): HTMLVideoElement[];
   trim(): Span;
+  /** Source spans the export cuts out: playback jumps over them, as the export does. */
+  removed(): readonly SourceSpan[];
   /** Lays out and draws the frame at `timeSec`; `repaint` after a seek. */
   present(timeSec: number, repaint: boolean): void;
   onPlaying(playing: boolean): void;
@@ -20,6 +23,8 @@ export function followPlayback(video: HTMLVideoElement, hooks: PlaybackHooks): (
   const onFrame: VideoFrameRequestCallback = (_now, meta) => {
     present(meta.mediaTime, false);
     const { start, end } = trim();
+    const past = skipRemoved(hooks.removed(), meta.mediaTime * 1000);
+    if (!video.paused && past !== meta.mediaTime * 1000) video.currentTime = past / 1000;
     if (!video.paused && meta.mediaTime * 1000 >= end) {
       video.pause();
       video.currentTime = start / 1000;

@@ -36,10 +36,36 @@ export function bareWord(text: string): string {
 
 export const isFillerWord = (text: string) => FILLERS.has(bareWord(text));
 
+/** A word ends a clause: a comma, a sentence end, a dash or a colon after it. */
+const CLAUSE_END = /[,.!?;:…—–-]["'”’»)\]]*$/u;
+/** Words that make "you know" a real verb phrase when they come before it ("do you know"). */
+const KNOW_ASKED = new Set(['do', 'did', 'does', "don't", "didn't", 'if', 'as', 'would', 'will']);
+
 /**
- * Indexes of the filler words: hesitation sounds, and the first of a word said twice in a row
- * ("I I think" keeps the second "I", which carries the sentence on). A repeat across a long pause
- * is not a stutter and stays.
+ * Whether the phrase of words `first..last` stands apart from its sentence, set off the way a
+ * filler is: it opens the clip or follows a clause end (or another filler), and it ends with a
+ * comma (or ends a sentence after a comma before it).
+ */
+function setOff(
+  words: readonly TimedWord[],
+  first: number,
+  last: number,
+  fillers: ReadonlySet<number>,
+): boolean {
+  const previous = words[first - 1];
+  const opens = !previous || CLAUSE_END.test(previous.text.trim()) || fillers.has(first - 1);
+  const tail = words[last]!.text.trim();
+  const closes = /,["'”’»)\]]*$/u.test(tail) || (!!previous && /[.!?…]$/u.test(tail) && opens);
+  return opens && closes;
+}
+
+/**
+ * Indexes of the filler words: hesitation sounds ("um", "uh", "erm"), the first of a word said
+ * twice in a row ("I I think" keeps the second "I", which carries the sentence on; a repeat
+ * across a long pause is not a stutter and stays), and "you know", "I mean" and "like" only where
+ * they are set off from the sentence by commas ("it was, you know, late"; "I mean, sure";
+ * "and, like, everyone"), never as the verbs they also are ("you know what", "I mean it",
+ * "I like it", "do you know, ...").
  */
 export function fillerIndexes(words: readonly TimedWord[], maxRepeatGapMs = 600): Set<number> {
   const fillers = new Set<number>();
@@ -51,7 +77,23 @@ export function fillerIndexes(words: readonly TimedWord[], maxRepeatGapMs = 600)
       return;
     }
     const next = words[index + 1];
-    if (next && bareWord(next.text) === bare && next.startMs - word.endMs <= maxRepeatGapMs) {
+    const nextBare = next ? bareWord(next.text) : '';
+    if (next && nextBare === bare && next.startMs - word.endMs <= maxRepeatGapMs) {
+      // A repeat set off by a comma ("very, very") is emphasis, not a stutter.
+      if (!/,$/u.test(word.text.trim())) fillers.add(index);
+      return;
+    }
+    const previousBare = index > 0 ? bareWord(words[index - 1]!.text) : '';
+    if (
+      ((bare === 'you' && nextBare === 'know') || (bare === 'i' && nextBare === 'mean')) &&
+      !KNOW_ASKED.has(previousBare) &&
+      setOff(words, index, index + 1, fillers)
+    ) {
+      fillers.add(index);
+      fillers.add(index + 1);
+      return;
+    }
+    if (bare === 'like' && !fillers.has(index) && setOff(words, index, index, fillers)) {
       fillers.add(index);
     }
   });

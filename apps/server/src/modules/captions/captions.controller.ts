@@ -50,7 +50,8 @@ export function registerCaptionRoutes(
     '/api/captions/preview',
     {
       summary: 'The ASS captions an export with these options would burn in (for JASSUB)',
-      errors: [...CAPTION_ERRORS],
+      // Shortened pauses are measured on the audio (ffmpeg silencedetect).
+      errors: [...CAPTION_ERRORS, ERROR_CODES.FFMPEG_FAILED],
       body: CaptionPreviewBody,
       data: CaptionPreview,
     },

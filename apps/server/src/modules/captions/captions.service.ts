@@ -40,7 +40,7 @@ export class CaptionsService {
     private readonly fileUrls: FileUrls,
     private readonly translator: Translator,
     /** The exporter resolves the clip a request points at and knows its source's size. */
-    private readonly clips: Pick<ExportsService, 'resolveClip' | 'sourceSize'>,
+    private readonly clips: Pick<ExportsService, 'resolveClip' | 'sourceSize' | 'cutPlan'>,
     /** Captions take their box or outline from the export's framing plan. */
     private readonly framing: Pick<ExportRenderer['framing'], 'stored'>,
   ) {}
@@ -65,12 +65,15 @@ export class CaptionsService {
         source.options.captionPosition,
       ),
     );
+    const cut = await this.clips.cutPlan(source);
     return {
       ass: captions.ass,
       width: captions.width,
       height: captions.height,
       start_ms: source.options.startMs,
       end_ms: source.options.endMs,
+      removed: cut.removed.map((span) => ({ start_ms: span.startMs, end_ms: span.endMs })),
+      duration_ms: cut.durationMs,
       words: captions.words.map((word) => ({
         text: word.text,
         start: word.startMs,

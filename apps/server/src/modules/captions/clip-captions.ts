@@ -12,6 +12,7 @@ import type {
   ExportQuality,
 } from '@moments/contract';
 import { withoutFillers } from '@moments/domain/captions';
+import { planCut, wordsKept, type CutPlan, type Span } from '@moments/domain/cuts';
 import { ERROR_CODES } from '@moments/contract';
 import type { Translator } from '@moments/ai/translate';
 import {
@@ -54,6 +55,10 @@ export interface ResolvedClipOptions {
   captionPosition?: CaptionPosition;
   captionSize?: CaptionSize;
   removeFillers?: boolean;
+  /** Source spans the user deleted (checked to lie inside the clip, apart); absent: none. */
+  cuts?: Span[];
+  /** Pauses longer than this are shortened to it; absent: pauses stay. */
+  minPauseMs?: number;
 }
 
 /** Letter size per caption size; medium is the house size, readable on a 6-inch phone. */
@@ -147,7 +152,14 @@ export async function captionText(
     options.transcriptText !== null
       ? retimeWords(spanWords, options.transcriptText, transcript.language)
       : spanWords;
-  const words = options.removeFillers ? withoutFillers(edited) : edited;
+  const withFillersCut = options.removeFillers ? withoutFillers(edited) : edited;
+  // Deleted words have no caption (the cut is made at the same word boundaries).
+  const words = options.cuts?.length
+    ? wordsKept(
+        withFillersCut,
+        clipCutPlan(transcript, { ...options, minPauseMs: undefined }).removed,
+      )
+    : withFillersCut;
   if (!needsTranslation(options.captionDisplay)) return { words };
   const lines = translationSourceLines(words, transcript, options.startMs, options.endMs);
   const translated = await translateLines(
@@ -161,6 +173,40 @@ export async function captionText(
     words,
     translationLines: lines.map((line, index) => ({ ...line, text: translated[index] ?? '' })),
   };
+}
+
+/** The caption words of the span before fillers are dropped: the transcript's, or the edit re-timed. */
+export function clipWords(
+  transcript: StoredTranscript,
+  options: ResolvedClipOptions,
+): CaptionWord[] {
+  const spanWords = wordsInSpan(transcript, options.startMs, options.endMs);
+  return options.transcriptText !== null
+    ? retimeWords(spanWords, options.transcriptText, transcript.language)
+    : spanWords;
+}
+
+/** Whether the export cuts anything out of its span (and so needs a cut plan). */
+export const cutsClip = (options: ResolvedClipOptions) =>
+  !!options.cuts?.length || !!options.removeFillers || options.minPauseMs !== undefined;
+
+/**
+ * The cut of a clip, the export's and the editor's player's: deleted words, fillers and the
+ * long part of pauses (`silences`: the audio's silent stretches, when measured), in source ms.
+ */
+export function clipCutPlan(
+  transcript: StoredTranscript,
+  options: ResolvedClipOptions,
+  silences?: readonly Span[],
+): CutPlan {
+  return planCut({
+    clip: { startMs: options.startMs, endMs: options.endMs },
+    words: clipWords(transcript, options),
+    cuts: options.cuts,
+    removeFillers: options.removeFillers,
+    minPauseMs: options.minPauseMs,
+    silences,
+  });
 }
 
 const needsTranslation = (display: CaptionDisplay) => display === 'all' || display === 'translate';

@@ -15,13 +15,12 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import { isExpectedFailure, userFacingReason } from '../tasks/failure-reasons.js';
 import { silentLogger, type Logger } from '../../logging.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
-import { keptSpans } from '@moments/domain/captions';
-import { retimeWords } from '@moments/media/captions';
 import {
   buildClipCaptions,
   captionPlacement,
+  clipCutPlan,
+  cutsClip,
   exportFrameSize,
-  wordsInSpan,
   type ResolvedClipOptions,
   type StoredTranscript,
 } from '../captions/clip-captions.js';
@@ -125,6 +124,8 @@ interface PreparedSource {
   info: MediaInfo;
   source: Size;
   loudness: LoudnessMeasure | undefined;
+  /** The audio's silent stretches (source ms), measured when pauses are shortened. */
+  silences: { startMs: number; endMs: number }[] | undefined;
 }
 
 /**
@@ -215,6 +216,48 @@ export class ExportRenderer {
     );
   }
 
+  /**
+   * The silent stretches of a span's audio (its energy), measured once and kept like loudness:
+   * the editor's preview and the export of the same clip read the same measure.
+   */
+  async silencesOf(
+    mediaKey: string,
+    sourceFile: string,
+    span: { startMs: number; endMs: number },
+    options: { signal?: AbortSignal; loudness?: LoudnessMeasure } = {},
+  ): Promise<{ startMs: number; endMs: number }[]> {
+    const analyses = this.options.analyses;
+    const spanKey = `${span.startMs}-${span.endMs}`;
+    const stored = await analyses?.find<{ silences: { startMs: number; endMs: number }[] }>(
+      mediaKey,
+      'silences',
+      spanKey,
+    );
+    if (stored) return stored.silences;
+    const silences = await this.media.detectSilences(sourceFile, span, options);
+    await analyses?.save(mediaKey, 'silences', spanKey, { silences });
+    return silences;
+  }
+
+  /**
+   * The parts of the clip its cut keeps (deleted words, fillers, long pauses out), in ms from the
+   * clip start; undefined when nothing is cut. Pauses are measured on the audio when it has some.
+   */
+  private cutKeepSpans(
+    ctx: RenderContext,
+    prepared: PreparedSource,
+    transcript: StoredTranscript,
+  ): { startMs: number; endMs: number }[] | undefined {
+    const { options } = ctx;
+    if (!cutsClip(options)) return undefined;
+    const plan = clipCutPlan(transcript, options, prepared.silences);
+    if (!plan.removed.length) return undefined;
+    return plan.kept.map((span) => ({
+      startMs: span.startMs - options.startMs,
+      endMs: span.endMs - options.startMs,
+    }));
+  }
+
   /** The sum of the stage timeouts of a clip this long: the queue expiry of its render job. */
   /** Refunds the export's charge (its quote names the key's kind). */
   private refund(
@@ -262,9 +305,7 @@ export class ExportRenderer {
       );
       const outputFile = path.join(workDir, 'clip.mp4');
       const posterFile = path.join(workDir, 'poster.jpg');
-      const keepSpans = ctx.options.removeFillers
-        ? fillerFreeSpans(transcript, ctx.options)
-        : undefined;
+      const keepSpans = this.cutKeepSpans(ctx, prepared, transcript);
       await this.render(ctx, { prepared, framing, assFile, outputFile, posterFile, keepSpans });
       const keptMs = keepSpans
         ? keepSpans.reduce((sum, s) => sum + s.endMs - s.startMs, 0)
@@ -356,7 +397,11 @@ export class ExportRenderer {
       const loudness = info.hasAudio
         ? await this.loudnessOf(mediaKey, sourceFile, options.startMs, options.endMs, signal)
         : undefined;
-      return { sourceFile, info, source, loudness };
+      const silences =
+        options.minPauseMs !== undefined && info.hasAudio
+          ? await this.silencesOf(mediaKey, sourceFile, options, { signal, loudness })
+          : undefined;
+      return { sourceFile, info, source, loudness, silences };
     });
   }
 
@@ -539,20 +584,4 @@ export class ExportRenderer {
     const transcript: StoredTranscript = storedTranscript(transcriptRow);
     return { task: { ...task, mediaKey: task.mediaKey }, transcript };
   }
-}
-
-/**
- * The parts of the clip left when its filler words are cut out, in ms from the clip start; found
- * on the same (edited, re-timed) words the captions are made from.
- */
-function fillerFreeSpans(transcript: StoredTranscript, options: ResolvedClipOptions) {
-  const spanWords = wordsInSpan(transcript, options.startMs, options.endMs);
-  const words =
-    options.transcriptText !== null
-      ? retimeWords(spanWords, options.transcriptText, transcript.language)
-      : spanWords;
-  return keptSpans(words, options.startMs, options.endMs).map((span) => ({
-    startMs: span.startMs - options.startMs,
-    endMs: span.endMs - options.startMs,
-  }));
 }

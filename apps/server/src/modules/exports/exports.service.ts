@@ -11,6 +11,7 @@ import type {
   VideoMeta,
 } from '@moments/contract';
 import { ERROR_CODES, type ExportOptions } from '@moments/contract';
+import { cutsProblem, type CutPlan } from '@moments/domain/cuts';
 import { CHARGE_KIND_LABELS, exportQuote } from '@moments/domain/plans';
 import type { Translator } from '@moments/ai/translate';
 import { isCaptionTemplateId } from '@moments/media/captions';
@@ -31,6 +32,7 @@ import type { TasksRepository } from '../tasks/tasks.repository.js';
 import { WorkGate } from '../../queue/work-gate.js';
 import {
   assertTranslationAvailable,
+  clipCutPlan,
   exportFrameSize,
   snapToWords,
   type ResolvedClipOptions,
@@ -371,6 +373,12 @@ export class ExportsService {
       { startMs, endMs },
       { startMs: options.start_ms, endMs: options.end_ms },
     );
+    const cuts = options.cuts ?? [];
+    const cutProblem = cutsProblem(
+      cuts.map((cut) => ({ startMs: cut.start_ms, endMs: cut.end_ms })),
+      span,
+    );
+    if (cutProblem) throw new AppError(ERROR_CODES[cutProblem.code], 422, cutProblem.message);
     const title =
       moment?.title || (task.video as VideoMeta).title || (moment ? 'Untitled moment' : 'Untitled');
     return {
@@ -394,8 +402,35 @@ export class ExportsService {
         captionPosition: options.caption_position,
         captionSize: options.caption_size,
         removeFillers: options.remove_fillers,
+        ...(cuts.length && {
+          cuts: cuts.map((cut) => ({ startMs: cut.start_ms, endMs: cut.end_ms })),
+        }),
+        ...(options.remove_silences && { minPauseMs: options.remove_silences.min_ms }),
       },
     };
+  }
+
+  /**
+   * The cut the export of this clip makes (what the editor's player skips): pauses are measured
+   * on the source's audio, once, and kept for the export to read the same measure.
+   */
+  async cutPlan(source: ClipSource, signal?: AbortSignal): Promise<CutPlan> {
+    const { options, task } = source;
+    if (options.minPauseMs === undefined) return clipCutPlan(source.transcript, options);
+    const mediaKey = task.mediaKey!;
+    const silences = await this.storage.withLocalFile(mediaKey, async (file) => {
+      const info = await this.media.probe(file, { signal });
+      if (!info.hasAudio) return undefined;
+      const loudness = await this.renderer.loudnessOf(
+        mediaKey,
+        file,
+        options.startMs,
+        options.endMs,
+        signal ?? new AbortController().signal,
+      );
+      return this.renderer.silencesOf(mediaKey, file, options, { signal, loudness });
+    });
+    return clipCutPlan(source.transcript, options, silences);
   }
 
   async sourceSize(task: TaskRow): Promise<Size> {

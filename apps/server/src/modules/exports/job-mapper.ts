@@ -71,6 +71,11 @@ export function clipSettingsOf(row: JobRow): ClipSettings | null {
     caption_position: options.captionPosition ?? 'bottom',
     caption_size: options.captionSize ?? 'medium',
     remove_fillers: options.removeFillers ?? false,
+    // Exports made without cuts read as they were stored before cuts existed.
+    ...(options.cuts?.length && {
+      cuts: options.cuts.map((cut) => ({ start_ms: cut.startMs, end_ms: cut.endMs })),
+    }),
+    ...(options.minPauseMs !== undefined && { remove_silences: { min_ms: options.minPauseMs } }),
   });
   return settings.success ? settings.data : null;
 }

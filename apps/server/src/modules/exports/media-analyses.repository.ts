@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { mediaAnalyses } from '../../db/schema.js';
 
 /** What is kept per source and span (see the media_analyses table). */
-export type MediaAnalysisKind = 'framing' | 'loudness' | 'faces' | 'probe';
+export type MediaAnalysisKind = 'framing' | 'loudness' | 'faces' | 'probe' | 'silences';
 
 /**
  * Stored measurements of a source: one row per media, kind and span key. A repeated store of the

@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { CUT_CROSSFADE_MS } from '@moments/domain/cuts';
 import type { ExportAspect, ExportQuality } from '@moments/contract';
 import { captionsFilter } from '@moments/media/captions';
 import { runFfmpeg, spawnFfmpegStream } from '@moments/media/ffmpeg';
@@ -163,6 +166,72 @@ export async function measureLoudness(
   }
 }
 
+/** Silent stretches shorter than this are not pauses worth shortening (a stop consonant). */
+const SILENCE_MIN_S = 0.15;
+
+/**
+ * The silent stretches of a span's audio, from its energy (ffmpeg silencedetect), in source ms.
+ * The threshold follows the clip's loudness when it is known (18 dB under its integrated level,
+ * between -50 and -30 dBFS: a quiet room's hum is silence, a soft word is not).
+ */
+export async function detectSilences(
+  sourceFile: string,
+  startMs: number,
+  endMs: number,
+  options: { signal?: AbortSignal; audioStream?: number; loudness?: LoudnessMeasure } = {},
+): Promise<{ startMs: number; endMs: number }[]> {
+  const integrated = Number(options.loudness?.input_i);
+  const noiseDb = Number.isFinite(integrated) ? Math.max(-50, Math.min(-30, integrated - 18)) : -35;
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'silences-'));
+  const out = path.join(dir, 'silences.txt');
+  try {
+    // ametadata writes every silence edge to a file: stderr's kept tail could drop some.
+    await runFfmpeg(
+      [
+        '-ss',
+        seconds(startMs),
+        '-to',
+        seconds(endMs),
+        '-i',
+        'file:' + path.resolve(sourceFile),
+        '-map',
+        `0:a:${options.audioStream ?? 0}`,
+        '-af',
+        `silencedetect=noise=${noiseDb.toFixed(1)}dB:d=${SILENCE_MIN_S},` +
+          `ametadata=mode=print:file=${out.replace(/[\\:',]/g, '\\$&')}`,
+        '-f',
+        'null',
+        '-',
+      ],
+      { signal: options.signal, durationMs: endMs - startMs },
+    );
+    // No file: ffmpeg saw no audio frame at all, so there is no silence to report.
+    const text = await fs.readFile(out, 'utf8').catch(() => '');
+    return parseSilences(text, endMs - startMs).map((span) => ({
+      startMs: startMs + span.startMs,
+      endMs: startMs + span.endMs,
+    }));
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** silencedetect's edges (seconds from the span start) as spans; an open one ends with the span. */
+export function parseSilences(text: string, spanMs: number): { startMs: number; endMs: number }[] {
+  const spans: { startMs: number; endMs: number }[] = [];
+  let open: number | null = null;
+  for (const match of text.matchAll(/lavfi\.silence_(start|end)=(-?[\d.]+)/g)) {
+    const ms = Math.max(0, Math.round(Number(match[2]) * 1000));
+    if (match[1] === 'start') open = ms;
+    else if (open !== null) {
+      spans.push({ startMs: open, endMs: Math.min(spanMs, ms) });
+      open = null;
+    }
+  }
+  if (open !== null && open < spanMs) spans.push({ startMs: open, endMs: spanMs });
+  return spans;
+}
+
 /** The audio filter: measured (linear) loudness normalisation when measured, then 48 kHz stereo. */
 function loudnessFilter(measured: LoudnessMeasure | undefined): string {
   if (!measured) return AUDIO_OUTPUT_FORMAT;
@@ -213,9 +282,12 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
         (input.posterFile ? `,split=2[clip_v][poster_in]` : '[clip_v]'),
       ...(input.posterFile ? [`[poster_in]${posterFilter(durationMs)}[poster_v]`] : []),
       ...(input.hasAudio
-        ? [
-            `[0:a:${input.audioStream ?? 0}]${cut ? `${cut.audio},` : ''}${loudnessFilter(input.loudness)}[clip_a]`,
-          ]
+        ? cut
+          ? [
+              cut.audio(`0:a:${input.audioStream ?? 0}`, 'cut_a'),
+              `[cut_a]${loudnessFilter(input.loudness)}[clip_a]`,
+            ]
+          : [`[0:a:${input.audioStream ?? 0}]${loudnessFilter(input.loudness)}[clip_a]`]
         : []),
     ].join(';'),
     '-map',
@@ -318,14 +390,46 @@ export const AUDIO_ENCODER_ARGS = ['-c:a', 'aac', '-b:a', '160k'];
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-/** Filters that keep only `spans` of the picture and the sound, played back to back. */
+/**
+ * Filters that keep only `spans` (ms from the clip start) of the picture and the sound, played
+ * back to back. The picture is cut on frames; the sound of each kept span reaches CUT_CROSSFADE_MS/2
+ * into the removed part on each side of a join and the neighbours crossfade over it, so a join
+ * never clicks and the sound stays as long as the picture (each join overlaps what it added).
+ */
 function cutFilters(spans: readonly { startMs: number; endMs: number }[]) {
   // Commas inside a filter's expression are escaped for the filtergraph parser.
   const keep = spans
     .map((span) => `between(t\\,${seconds(span.startMs)}\\,${seconds(span.endMs)})`)
     .join('+');
-  return {
-    video: `select=${keep},setpts=N/FRAME_RATE/TB`,
-    audio: `aselect=${keep},asetpts=N/SR/TB`,
+  const video = `select=${keep},setpts=N/FRAME_RATE/TB`;
+  if (spans.length < 2) {
+    return {
+      video,
+      audio: (input: string, output: string) =>
+        `[${input}]aselect=${keep},asetpts=N/SR/TB[${output}]`,
+    };
+  }
+  const half = CUT_CROSSFADE_MS / 2;
+  const audio = (input: string, output: string) => {
+    const parts: string[] = [
+      `[${input}]asplit=${spans.length}${spans.map((_, i) => `[cut_in${i}]`).join('')}`,
+    ];
+    spans.forEach((span, i) => {
+      const start = i > 0 ? span.startMs - half : span.startMs;
+      const end = i < spans.length - 1 ? span.endMs + half : span.endMs;
+      parts.push(
+        `[cut_in${i}]atrim=start=${seconds(Math.max(0, start))}:end=${seconds(end)},asetpts=PTS-STARTPTS[cut_a${i}]`,
+      );
+    });
+    let joined = 'cut_a0';
+    for (let i = 1; i < spans.length; i++) {
+      const next = i === spans.length - 1 ? output : `cut_x${i}`;
+      parts.push(
+        `[${joined}][cut_a${i}]acrossfade=d=${seconds(CUT_CROSSFADE_MS)}:c1=tri:c2=tri[${next}]`,
+      );
+      joined = next;
+    }
+    return parts.join(';');
   };
+  return { video, audio };
 }

@@ -106,6 +106,12 @@ export interface MediaRepository {
     span: Span,
     signal?: AbortSignal,
   ): Promise<LoudnessMeasure | undefined>;
+  /** The silent stretches of the span's speech audio (its energy), in source ms. */
+  detectSilences(
+    source: string,
+    span: Span,
+    options?: { signal?: AbortSignal; loudness?: LoudnessMeasure },
+  ): Promise<Span[]>;
   /** The clip itself: framing, captions, loudness, H.264 + AAC. */
   render(input: RenderClipInput): Promise<void>;
 }

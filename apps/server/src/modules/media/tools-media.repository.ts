@@ -23,11 +23,12 @@ import {
   pickThumbnail,
   type PickThumbnailOptions,
 } from '@moments/media/thumbnail';
-import { measureLoudness, planClipFraming, renderClip } from './clip-render.js';
+import { detectSilences, measureLoudness, planClipFraming, renderClip } from './clip-render.js';
 import type {
   FramingRequest,
   MediaRepository,
   PlanFramingToolOptions,
+  LoudnessMeasure,
   RenderClipInput,
   Span,
   ToolOptions,
@@ -140,6 +141,15 @@ export class ToolsMediaRepository implements MediaRepository {
   async measureLoudness(source: string, span: Span, signal?: AbortSignal) {
     const audioStream = await this.speechStream(source, signal);
     return measureLoudness(source, span.startMs, span.endMs, signal, audioStream);
+  }
+
+  async detectSilences(
+    source: string,
+    span: Span,
+    options: { signal?: AbortSignal; loudness?: LoudnessMeasure } = {},
+  ) {
+    const audioStream = await this.speechStream(source, options.signal);
+    return detectSilences(source, span.startMs, span.endMs, { ...options, audioStream });
   }
 
   async render(input: RenderClipInput) {

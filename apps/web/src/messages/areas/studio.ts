@@ -80,6 +80,16 @@ export const STUDIO_MESSAGES = {
   'studio.text.resetByTrim':
     'The trim changed, so the text was reset to the words of the new span.',
 
+  'studio.cuts.label': 'Cut by text',
+  'studio.cuts.help':
+    'Click a word to cut it, shift-click to cut up to it, double-click to cut its sentence. Click a struck-through word to bring it back.',
+  'studio.cuts.length': 'Clip length {length}',
+  'studio.cuts.saved': '{saved} cut',
+  'studio.cuts.restoreAll': 'Bring all back',
+  'studio.cuts.silences': 'Shorten pauses to {ms} ms',
+  'studio.cuts.word': 'Cut "{word}"',
+  'studio.cuts.wordBack': 'Bring back "{word}"',
+
   'studio.trim.duration': 'Duration {length}',
   'studio.trim.reset': 'Reset trim',
   'studio.trim.start': 'Clip start',

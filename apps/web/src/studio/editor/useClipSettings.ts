@@ -29,6 +29,8 @@ export function defaultSettings(moment: MomentView, task: Task, momentSpan: Span
     caption_position: 'bottom',
     caption_size: 'medium',
     remove_fillers: false,
+    cuts: [],
+    remove_silences: null,
   };
 }
 
@@ -49,6 +51,14 @@ const clipOptionsOf = (settings: ClipSettings, translateTo: string | undefined):
   caption_position: settings.caption_position,
   caption_size: settings.caption_size,
   remove_fillers: settings.remove_fillers,
+  // A cut the trim left out is dropped; one the trim crosses keeps its part inside.
+  cuts: (settings.cuts ?? [])
+    .map((cut) => ({
+      start_ms: Math.max(cut.start_ms, settings.start_ms),
+      end_ms: Math.min(cut.end_ms, settings.end_ms),
+    }))
+    .filter((cut) => cut.end_ms > cut.start_ms),
+  remove_silences: settings.remove_silences ?? undefined,
 });
 
 /**
@@ -76,6 +86,10 @@ export function useClipSettings(start: {
   const [quality, setQuality] = useState<ExportQuality>(first.quality);
   const style = useCaptionStyle(first.caption_display, first.target_lang, first.template);
   const [editedText, setEditedText] = useState<string | null>(first.transcript_text);
+  const [cuts, setCuts] = useState<NonNullable<ClipSettings['cuts']>>(first.cuts ?? []);
+  const [removeSilences, setRemoveSilences] = useState<ClipSettings['remove_silences']>(
+    first.remove_silences ?? null,
+  );
   // Not changed in this editor, but kept: an export made with them is edited again with them.
   const { caption_position, caption_size, remove_fillers } = first;
 
@@ -93,6 +107,8 @@ export function useClipSettings(start: {
       caption_position,
       caption_size,
       remove_fillers,
+      cuts,
+      remove_silences: removeSilences,
     }),
     [
       aspect,
@@ -106,6 +122,8 @@ export function useClipSettings(start: {
       caption_position,
       caption_size,
       remove_fillers,
+      cuts,
+      removeSilences,
     ],
   );
   const options = useMemo(
@@ -129,6 +147,10 @@ export function useClipSettings(start: {
     setQuality,
     editedText,
     setEditedText,
+    cuts,
+    setCuts,
+    removeSilences,
+    setRemoveSilences,
   };
 }
 
