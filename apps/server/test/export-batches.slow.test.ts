@@ -134,11 +134,12 @@ async function downloadSlowly(url: string, headers: Record<string, string>, file
 describe('export all', () => {
   let skip: string | null = null;
   let t: TestApp;
+  let target: (typeof DATABASE_TARGETS)[number] | undefined;
 
   beforeAll(async () => {
     const postgres = DATABASE_TARGETS.find((target) => target.name === 'postgres');
     const pglite = DATABASE_TARGETS.find((target) => target.name === 'pglite');
-    const target = postgres && !(await postgres.unavailable()) ? postgres : pglite;
+    target = postgres && !(await postgres.unavailable()) ? postgres : pglite;
     skip = target ? await target.unavailable() : 'no database selected (TEST_DATABASES)';
     if (skip || !target) return;
     t = await startTestApp(await target.open(), {}, { workers: true, listen: true });
@@ -226,7 +227,7 @@ describe('export all', () => {
     expect(both.statusCode).toBe(400);
 
     // The same request twice with one Idempotency-Key: one batch, five charges.
-    const keyed = { ...owner.headers, 'idempotency-key': `batch-${target.name}` };
+    const keyed = { ...owner.headers, 'idempotency-key': `batch-${target!.name}` };
     const body = { task_id: taskId, top_n: 5, options: OPTIONS };
     const first = await post(keyed, body);
     expect(first.statusCode, first.body).toBe(200);
@@ -264,7 +265,7 @@ describe('export all', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     await unsubscribe();
-    console.log(`[export all ${target.name}] 5 clips rendered in ${Date.now() - started} ms`);
+    console.log(`[export all ${target!.name}] 5 clips rendered in ${Date.now() - started} ms`);
     expect(batch.status).toBe('DONE');
     expect(batch.clips.map((clip) => clip.status)).toEqual(Array(5).fill('DONE'));
     expect(batch.clips.map((clip) => clip.moment_id)).toEqual(momentIds);
@@ -306,7 +307,7 @@ describe('export all', () => {
     ).toBe(404);
 
     // The ZIP, over the socket, slowly; the server's memory stays flat while it streams.
-    const zipFile = path.join(workDir, `${target.name}.zip`);
+    const zipFile = path.join(workDir, `${target!.name}.zip`);
     const zip = await downloadSlowly(
       `${t.url}/api/job/batch/${created.batch_id}/zip`,
       owner.headers,
@@ -315,11 +316,11 @@ describe('export all', () => {
     expect(zip.status).toBe(200);
     expect(zip.type).toBe('application/zip');
     console.log(
-      `[export all ${target.name}] ZIP ${(zip.bytes / 1e6).toFixed(2)} MB, server RSS +${(zip.rssIncrease / 1e6).toFixed(2)} MB while streaming`,
+      `[export all ${target!.name}] ZIP ${(zip.bytes / 1e6).toFixed(2)} MB, server RSS +${(zip.rssIncrease / 1e6).toFixed(2)} MB while streaming`,
     );
     expect(zip.rssIncrease).toBeLessThan(zip.bytes);
 
-    const unpacked = path.join(workDir, `${target.name}-unzipped`);
+    const unpacked = path.join(workDir, `${target!.name}-unzipped`);
     await run('unzip', ['-q', zipFile, '-d', unpacked]);
     const names = (await fs.readdir(unpacked)).sort();
     const mp4s = names.filter((name) => name.endsWith('.mp4'));
