@@ -1,3 +1,5 @@
+import { mergeKitStyle } from '@moments/domain/brand-kits';
+import type { BrandKitsService } from '../brand-kits/brand-kits.service.js';
 import { storedTranscript } from '@moments/domain/transcript';
 import { uprightFrameSize } from '@moments/domain/frame';
 import { randomUUID } from 'node:crypto';
@@ -79,6 +81,8 @@ export interface ExportsServiceOptions {
   maxFramingsPerUser?: number;
   /** Where framing analyses wait for work users wait for. */
   gate?: WorkGate;
+  /** The brand kits a request names (`brand_kit_id`); absent: none can be named. */
+  brandKits?: Pick<BrandKitsService, 'resolveForClip'>;
 }
 
 /**
@@ -104,8 +108,10 @@ export class ExportsService {
   private readonly renderer: ExportRenderer;
   private readonly maxFramingsPerUser: number;
   private readonly gate: WorkGate;
+  private readonly brandKits: Pick<BrandKitsService, 'resolveForClip'> | undefined;
 
   constructor(options: ExportsServiceOptions) {
+    this.brandKits = options.brandKits;
     this.db = options.db;
     this.media = options.media;
     this.repo = options.repo;
@@ -327,6 +333,11 @@ export class ExportsService {
       { startMs, endMs },
       { startMs: options.start_ms, endMs: options.end_ms },
     );
+    // Another user's kit is NOT_FOUND, before anything is made.
+    const brandKit = options.brand_kit_id
+      ? await this.resolveBrandKit(userId, options.brand_kit_id)
+      : undefined;
+    const style = mergeKitStyle(brandKit?.style, options.style);
     const title =
       moment?.title || (task.video as VideoMeta).title || (moment ? 'Untitled moment' : 'Untitled');
     return {
@@ -350,8 +361,16 @@ export class ExportsService {
         captionPosition: options.caption_position,
         captionSize: options.caption_size,
         removeFillers: options.remove_fillers,
+        platform: options.platform,
+        ...(style && { style }),
+        ...(brandKit && { brandKit }),
       },
     };
+  }
+
+  private resolveBrandKit(userId: string, id: string) {
+    if (!this.brandKits) throw notFound('Brand kit');
+    return this.brandKits.resolveForClip(userId, id);
   }
 
   async sourceSize(task: TaskRow): Promise<Size> {

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
+import { ERROR_CODES, MAX_LOGO_SIDE } from '@moments/contract';
+import { runFfmpeg, runFfprobe } from '@moments/media/ffmpeg';
+import { AppError } from '../../http/errors.js';
+
+/** The widest logo kept: twice the widest it is ever drawn (half a 1080-pixel frame). */
+const STORED_LOGO_WIDTH = 1080;
+
+export interface LogoImage {
+  /** A PNG file in the work folder, ready for storage. */
+  file: string;
+  width: number;
+  height: number;
+}
+
+const invalidLogo = (message: string) => new AppError(ERROR_CODES.INVALID_LOGO, 422, message);
+
+type LogoKind = 'png' | 'jpeg' | 'svg';
+
+/** What the bytes are, by their own first bytes (never the name or the declared type). */
+export function sniffLogo(bytes: Buffer): LogoKind | null {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return 'png';
+  }
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  const head = bytes.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (/^(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head)) return 'svg';
+  return null;
+}
+
+/**
+ * Why an SVG is refused, or null for one that only draws: scripts, embedded HTML, event
+ * handlers, entities and references to anything outside the document could run or fetch
+ * something where the logo is drawn, so none is taken (the stored logo is a PNG anyway).
+ */
+export function unsafeSvgReason(svg: string): string | null {
+  if (/<script[\s>/]/i.test(svg)) return 'The SVG has a script.';
+  if (/<foreignObject[\s>/]/i.test(svg)) return 'The SVG embeds HTML (foreignObject).';
+  if (/<!(DOCTYPE|ENTITY)/i.test(svg)) return 'The SVG declares entities.';
+  if (/\son[a-z]+\s*=/i.test(svg)) return 'The SVG has event handlers.';
+  if (/javascript:/i.test(svg)) return 'The SVG has a javascript: link.';
+  for (const match of svg.matchAll(/(?:xlink:)?href\s*=\s*["']\s*([^"']*)["']/gi)) {
+    if (!match[1]!.startsWith('#')) return 'The SVG refers to a file or address outside it.';
+  }
+  for (const match of svg.matchAll(/url\(\s*["']?\s*([^)"']*)/gi)) {
+    if (!match[1]!.startsWith('#')) return 'The SVG refers to a file or address outside it.';
+  }
+  if (/@import/i.test(svg)) return 'The SVG imports a style sheet.';
+  return null;
+}
+
+/**
+ * A logo upload made into a PNG the export can overlay: PNG and JPEG are decoded in full by
+ * ffmpeg (a file that only starts like an image fails here), a safe SVG is drawn by resvg with
+ * no access to files, fonts or the network. Sides above MAX_LOGO_SIDE are refused, wide logos
+ * are kept at STORED_LOGO_WIDTH.
+ */
+export async function readLogo(bytes: Buffer, workDir: string): Promise<LogoImage> {
+  const kind = sniffLogo(bytes);
+  if (!kind) throw invalidLogo('The logo is not a PNG, JPEG or SVG image.');
+  await fs.mkdir(workDir, { recursive: true });
+  const id = randomUUID();
+  const input = path.join(workDir, `logo-${id}.${kind}`);
+  const output = path.join(workDir, `logo-${id}.png`);
+  try {
+    if (kind === 'svg') {
+      const svg = bytes.toString('utf8');
+      const unsafe = unsafeSvgReason(svg);
+      if (unsafe) throw invalidLogo(`${unsafe} Upload a plain drawing, a PNG or a JPEG.`);
+      let png: Buffer;
+      try {
+        const probe = new Resvg(svg, { font: { loadSystemFonts: false } });
+        if (probe.width > MAX_LOGO_SIDE || probe.height > MAX_LOGO_SIDE) {
+          throw invalidLogo(`The logo is larger than ${MAX_LOGO_SIDE} pixels on a side.`);
+        }
+        const width = Math.min(STORED_LOGO_WIDTH, Math.max(1, Math.round(probe.width)));
+        png = new Resvg(svg, {
+          font: { loadSystemFonts: false },
+          fitTo: { mode: 'width', value: width },
+        })
+          .render()
+          .asPng();
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        throw invalidLogo('The SVG logo could not be drawn.');
+      }
+      await fs.writeFile(input, png);
+    } else {
+      await fs.writeFile(input, bytes);
+    }
+    const size = await imageSize(input, kind === 'svg' ? 'png' : kind);
+    if (size.width > MAX_LOGO_SIDE || size.height > MAX_LOGO_SIDE) {
+      throw invalidLogo(`The logo is larger than ${MAX_LOGO_SIDE} pixels on a side.`);
+    }
+    try {
+      await runFfmpeg(
+        [
+          '-v',
+          'error',
+          '-xerror',
+          '-i',
+          `file:${input}`,
+          '-frames:v',
+          '1',
+          '-vf',
+          `scale='min(${STORED_LOGO_WIDTH},iw)':-1:flags=lanczos,format=rgba`,
+          '-f',
+          'image2',
+          '-c:v',
+          'png',
+          `file:${output}`,
+        ],
+        { timeoutMs: 30_000, threads: 1 },
+      );
+    } catch {
+      throw invalidLogo('The logo image is damaged and cannot be read.');
+    }
+    const stored = await imageSize(output, 'png');
+    return { file: output, ...stored };
+  } catch (error) {
+    await fs.rm(output, { force: true });
+    throw error;
+  } finally {
+    await fs.rm(input, { force: true });
+  }
+}
+
+/** The picture's size as ffprobe reads it, checking it is the codec its first bytes said. */
+async function imageSize(file: string, kind: 'png' | 'jpeg') {
+  let probed: { streams?: { codec_name?: string; width?: number; height?: number }[] };
+  try {
+    probed = JSON.parse(
+      await runFfprobe([
+        '-v',
+        'error',
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'stream=codec_name,width,height',
+        '-of',
+        'json',
+        `file:${file}`,
+      ]),
+    );
+  } catch {
+    throw invalidLogo('The logo image is damaged and cannot be read.');
+  }
+  const stream = probed.streams?.[0];
+  const codec = kind === 'png' ? 'png' : 'mjpeg';
+  if (!stream || stream.codec_name !== codec || !stream.width || !stream.height) {
+    throw invalidLogo('The logo image is damaged and cannot be read.');
+  }
+  return { width: stream.width, height: stream.height };
+}
