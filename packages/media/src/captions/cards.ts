@@ -50,7 +50,11 @@ export function withBrandCards(ass: string, cards: BrandCards): string {
   const introEnd = Math.min(BRAND_CARD_MS, cards.durationMs);
   if (cards.introText) card(0, introEnd, cards.introText);
   if (cards.outroText) {
-    card(Math.max(cards.introText ? introEnd : 0, cards.durationMs - BRAND_CARD_MS), cards.durationMs, cards.outroText);
+    card(
+      Math.max(cards.introText ? introEnd : 0, cards.durationMs - BRAND_CARD_MS),
+      cards.durationMs,
+      cards.outroText,
+    );
   }
   const lines = ass.split('\n');
   const lastStyle = lines.map((line) => line.startsWith('Style:')).lastIndexOf(true);

@@ -80,7 +80,10 @@ async function readKitBody(request: FastifyRequest): Promise<KitBody> {
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE' || (error as { statusCode?: number }).statusCode === 413) {
+    if (
+      code === 'FST_REQ_FILE_TOO_LARGE' ||
+      (error as { statusCode?: number }).statusCode === 413
+    ) {
       throw tooLarge();
     }
     if (error instanceof AppError) throw error;
@@ -160,7 +163,7 @@ export async function registerBrandKitRoutes(app: App, kits: BrandKitsService): 
         schema: {
           tags: ['brand_kit'],
           summary:
-            "Change a brand kit: the fields sent (as for POST), a new `logo`, or `remove_logo=true` to drop it",
+            'Change a brand kit: the fields sent (as for POST), a new `logo`, or `remove_logo=true` to drop it',
           params: IdParam,
           multipart: { fields: KIT_PARTS, required: [] },
           response: { 200: envelopeOf(BrandKit) },
@@ -169,6 +172,8 @@ export async function registerBrandKitRoutes(app: App, kits: BrandKitsService): 
       async (request) => {
         const userId = currentUser(request).id;
         const { id } = request.params as z.infer<typeof IdParam>;
+        // Another user's kit is NOT_FOUND whatever the body holds.
+        await kits.assertOwned(userId, id);
         const body = await readKitBody(request);
         const parsed = parseFields(UpdateFields, body.fields);
         const fields = Object.fromEntries(

@@ -50,7 +50,10 @@ export class BrandKitsRepository {
 
   /** The kit went into a preview or an export: the studio opens the next clip with it. */
   async markUsed(id: string): Promise<void> {
-    await this.db.update(brandKits).set({ lastUsedAt: sql`now()` }).where(eq(brandKits.id, id));
+    await this.db
+      .update(brandKits)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(brandKits.id, id));
   }
 
   async delete(id: string): Promise<void> {

@@ -76,7 +76,15 @@ export class BrandKitsService {
     }
   }
 
-  async create(userId: string, fields: BrandKitFields, logo: Buffer | null): Promise<{ id: string }> {
+  async assertOwned(userId: string, id: unknown): Promise<void> {
+    await this.deps.repo.owned(userId, id);
+  }
+
+  async create(
+    userId: string,
+    fields: BrandKitFields,
+    logo: Buffer | null,
+  ): Promise<{ id: string }> {
     await this.assertCanCreate(userId);
     const id = crypto.randomUUID();
     const stored = logo ? await this.storeLogo(userId, id, logo) : null;

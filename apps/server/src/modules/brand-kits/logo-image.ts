@@ -26,7 +26,11 @@ export function sniffLogo(bytes: Buffer): LogoKind | null {
     return 'png';
   }
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  const head = bytes.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const head = bytes
+    .subarray(0, 1024)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (/^(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head)) return 'svg';
   return null;
 }
@@ -63,7 +67,7 @@ export async function readLogo(bytes: Buffer, workDir: string): Promise<LogoImag
   if (!kind) throw invalidLogo('The logo is not a PNG, JPEG or SVG image.');
   await fs.mkdir(workDir, { recursive: true });
   const id = randomUUID();
-  const input = path.join(workDir, `logo-${id}.${kind}`);
+  const input = path.join(workDir, `upload-${id}.${kind}`);
   const output = path.join(workDir, `logo-${id}.png`);
   try {
     if (kind === 'svg') {
