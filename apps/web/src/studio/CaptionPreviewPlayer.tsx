@@ -217,6 +217,23 @@ export function CaptionPreviewPlayer({
             />
           </div>
         )}
+        {preview?.logo && (
+          // The brand kit's logo where the export lays it, under the captions as there.
+          <img
+            src={preview.logo.url}
+            alt=""
+            data-testid="clip-logo"
+            style={{
+              position: 'absolute',
+              left: `${(preview.logo.x / preview.width) * 100}%`,
+              top: `${(preview.logo.y / preview.height) * 100}%`,
+              width: `${(preview.logo.width / preview.width) * 100}%`,
+              height: `${(preview.logo.height / preview.height) * 100}%`,
+              opacity: preview.logo.opacity,
+              pointerEvents: 'none',
+            }}
+          />
+        )}
         {(!pictureShown ||
           overlayState === 'loading' ||
           (overlayState === 'started' && documentsDrawn === 0)) && (

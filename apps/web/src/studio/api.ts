@@ -33,6 +33,8 @@ export type ClipOptions = Pick<
   | 'caption_position'
   | 'caption_size'
   | 'remove_fillers'
+  | 'brand_kit_id'
+  | 'style'
 > & { start_ms: number; end_ms: number };
 
 export const studioKeys = {
