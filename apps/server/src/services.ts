@@ -416,6 +416,7 @@ function createContent(
     storage,
     fileUrls,
     workRoot,
+    media,
   });
   const searchRepo = new SearchRepository(db, database.prepared);
   const searchLog = log.child({ component: 'search' });

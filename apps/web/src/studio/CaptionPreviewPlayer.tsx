@@ -217,23 +217,7 @@ export function CaptionPreviewPlayer({
             />
           </div>
         )}
-        {preview?.logo && (
-          // The brand kit's logo where the export lays it, under the captions as there.
-          <img
-            src={preview.logo.url}
-            alt=""
-            data-testid="clip-logo"
-            style={{
-              position: 'absolute',
-              left: `${(preview.logo.x / preview.width) * 100}%`,
-              top: `${(preview.logo.y / preview.height) * 100}%`,
-              width: `${(preview.logo.width / preview.width) * 100}%`,
-              height: `${(preview.logo.height / preview.height) * 100}%`,
-              opacity: preview.logo.opacity,
-              pointerEvents: 'none',
-            }}
-          />
-        )}
+        <PreviewLogo logo={preview?.logo} frame={preview} />
         {(!pictureShown ||
           overlayState === 'loading' ||
           (overlayState === 'started' && documentsDrawn === 0)) && (
@@ -304,4 +288,32 @@ function applyView(
   });
   if (backdrop) backdrop.style.display = view ? (view.backdrop ? '' : 'none') : '';
   if (host) host.dataset.layout = view?.layout ?? (wholeFrame ? 'fit' : 'centre');
+}
+
+/** The brand kit's logo where the export lays it, under the captions as there. */
+function PreviewLogo({
+  logo,
+  frame,
+}: {
+  logo: CaptionPreview['logo'] | undefined;
+  frame: { width: number; height: number } | undefined;
+}) {
+  if (!logo || !frame) return null;
+  const share = (value: number, of: number) => `${(value / of) * 100}%`;
+  return (
+    <img
+      src={logo.url}
+      alt=""
+      data-testid="clip-logo"
+      style={{
+        position: 'absolute',
+        left: share(logo.x, frame.width),
+        top: share(logo.y, frame.height),
+        width: share(logo.width, frame.width),
+        height: share(logo.height, frame.height),
+        opacity: logo.opacity,
+        pointerEvents: 'none',
+      }}
+    />
+  );
 }

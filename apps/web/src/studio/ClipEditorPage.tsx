@@ -41,7 +41,7 @@ import { ExportButton } from './editor/ExportButton';
 import { DraftStatusLine, LeaveUnsavedDialog } from './editor/DraftStatus';
 import { useDraftAutosave, useLeaveGuard } from './editor/useDraftAutosave';
 import { useClipSettings } from './editor/useClipSettings';
-import { BrandKitPicker, useBrandKitChoice } from './editor/BrandKitPicker';
+import { BrandKitPicker, useBrandKitOptions } from './editor/BrandKitPicker';
 import { apiErrorOf, framingFor, PREVIEW_DEBOUNCE_MS } from './editor/useCaptionStyle';
 import { t } from '../messages/catalogue';
 
@@ -154,12 +154,7 @@ function ClipEditor({
   );
   const clip = useClipSettings({ moment, task, momentSpan, saved, opened });
   const { first, settings, style, trim, setTrim, aspect, setAspect, layout } = clip;
-  const brand = useBrandKitChoice();
-  // The kit applies to the preview and the export alike: its logo, cards and style.
-  const options = useMemo(
-    () => (brand.kit ? { ...clip.options, brand_kit_id: brand.kit.id } : clip.options),
-    [clip.options, brand.kit],
-  );
+  const { options, picker } = useBrandKitOptions(clip.options);
   const { quality, setQuality, editedText, setEditedText } = clip;
   // The trim's room reaches a restored trim wider than the moment's own neighbourhood.
   const range = useMemo(
@@ -276,15 +271,7 @@ function ClipEditor({
       </Paper>
 
       <SettingsPanel>
-        <BrandKitPicker
-          kits={brand.kits}
-          kit={brand.kit}
-          onChoose={brand.choose}
-          style={options.style}
-        />
-      </SettingsPanel>
-
-      <SettingsPanel>
+        <BrandKitPicker {...picker} />
         <CaptionStyleFields {...style.fields} />
       </SettingsPanel>
 

@@ -16,6 +16,7 @@ import { AppError } from '../../http/errors.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
 import type { BrandKitRow, BrandKitsRepository } from './brand-kits.repository.js';
 import { readLogo } from './logo-image.js';
+import type { MediaRepository } from '../media/media.repository.js';
 
 /** Signed logo links live this long; the list is read again when the editor opens. */
 const LOGO_URL_TTL_SEC = 6 * 3600;
@@ -45,6 +46,8 @@ export interface BrandKitsServiceOptions {
   fileUrls: FileUrls;
   /** Where logos are decoded before they are stored. */
   workRoot: string;
+  /** Decodes logos (ffmpeg). */
+  media: Pick<MediaRepository, 'logoImage'>;
 }
 
 const logoKeyOf = (userId: string, kitId: string) =>
@@ -175,7 +178,7 @@ export class BrandKitsService {
 
   private async storeLogo(userId: string, kitId: string, bytes: Buffer) {
     const workDir = path.join(this.deps.workRoot, 'logos');
-    const image = await readLogo(bytes, workDir);
+    const image = await readLogo(bytes, workDir, this.deps.media);
     const key = logoKeyOf(userId, kitId);
     try {
       await this.deps.storage.putFile(key, image.file, { move: true });

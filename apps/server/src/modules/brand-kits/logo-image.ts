@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { ERROR_CODES, MAX_LOGO_SIDE } from '@moments/contract';
-import { runFfmpeg, runFfprobe } from '@moments/media/ffmpeg';
+import { LogoImageError } from '@moments/media/logo';
+import type { MediaRepository } from '../media/media.repository.js';
 import { AppError } from '../../http/errors.js';
 
 /** The widest logo kept: twice the widest it is ever drawn (half a 1080-pixel frame). */
@@ -62,7 +63,11 @@ export function unsafeSvgReason(svg: string): string | null {
  * no access to files, fonts or the network. Sides above MAX_LOGO_SIDE are refused, wide logos
  * are kept at STORED_LOGO_WIDTH.
  */
-export async function readLogo(bytes: Buffer, workDir: string): Promise<LogoImage> {
+export async function readLogo(
+  bytes: Buffer,
+  workDir: string,
+  media: Pick<MediaRepository, 'logoImage'>,
+): Promise<LogoImage> {
   const kind = sniffLogo(bytes);
   if (!kind) throw invalidLogo('The logo is not a PNG, JPEG or SVG image.');
   await fs.mkdir(workDir, { recursive: true });
@@ -95,34 +100,17 @@ export async function readLogo(bytes: Buffer, workDir: string): Promise<LogoImag
     } else {
       await fs.writeFile(input, bytes);
     }
-    const size = await imageSize(input, kind === 'svg' ? 'png' : kind);
-    if (size.width > MAX_LOGO_SIDE || size.height > MAX_LOGO_SIDE) {
-      throw invalidLogo(`The logo is larger than ${MAX_LOGO_SIDE} pixels on a side.`);
-    }
+    let stored: { width: number; height: number };
     try {
-      await runFfmpeg(
-        [
-          '-v',
-          'error',
-          '-xerror',
-          '-i',
-          `file:${input}`,
-          '-frames:v',
-          '1',
-          '-vf',
-          `scale='min(${STORED_LOGO_WIDTH},iw)':-1:flags=lanczos,format=rgba`,
-          '-f',
-          'image2',
-          '-c:v',
-          'png',
-          `file:${output}`,
-        ],
-        { timeoutMs: 30_000, threads: 1 },
-      );
-    } catch {
-      throw invalidLogo('The logo image is damaged and cannot be read.');
+      stored = await media.logoImage(input, output, {
+        kind: kind === 'svg' ? 'png' : kind,
+        maxSide: MAX_LOGO_SIDE,
+        storedWidth: STORED_LOGO_WIDTH,
+      });
+    } catch (error) {
+      if (error instanceof LogoImageError) throw invalidLogo(error.message);
+      throw error;
     }
-    const stored = await imageSize(output, 'png');
     return { file: output, ...stored };
   } catch (error) {
     await fs.rm(output, { force: true });
@@ -130,32 +118,4 @@ export async function readLogo(bytes: Buffer, workDir: string): Promise<LogoImag
   } finally {
     await fs.rm(input, { force: true });
   }
-}
-
-/** The picture's size as ffprobe reads it, checking it is the codec its first bytes said. */
-async function imageSize(file: string, kind: 'png' | 'jpeg') {
-  let probed: { streams?: { codec_name?: string; width?: number; height?: number }[] };
-  try {
-    probed = JSON.parse(
-      await runFfprobe([
-        '-v',
-        'error',
-        '-select_streams',
-        'v:0',
-        '-show_entries',
-        'stream=codec_name,width,height',
-        '-of',
-        'json',
-        `file:${file}`,
-      ]),
-    );
-  } catch {
-    throw invalidLogo('The logo image is damaged and cannot be read.');
-  }
-  const stream = probed.streams?.[0];
-  const codec = kind === 'png' ? 'png' : 'mjpeg';
-  if (!stream || stream.codec_name !== codec || !stream.width || !stream.height) {
-    throw invalidLogo('The logo image is damaged and cannot be read.');
-  }
-  return { width: stream.width, height: stream.height };
 }

@@ -1,3 +1,4 @@
+import { decodeLogoImage, type DecodeLogoOptions } from '@moments/media/logo';
 import { stat } from 'node:fs/promises';
 import { frameLoudness } from '@moments/ai/asr';
 import { runFfmpeg } from '@moments/media/ffmpeg';
@@ -135,6 +136,10 @@ export class ToolsMediaRepository implements MediaRepository {
   async measureLoudness(source: string, span: Span, signal?: AbortSignal) {
     const audioStream = await this.speechStream(source, signal);
     return measureLoudness(source, span.startMs, span.endMs, signal, audioStream);
+  }
+
+  logoImage(input: string, output: string, options: DecodeLogoOptions) {
+    return decodeLogoImage(input, output, options);
   }
 
   async render(input: RenderClipInput) {

@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Select } from '@mantine/core';
 import type { BrandKit, CaptionStyle } from '@moments/contract';
 import { defaultBrandKit, mergeKitStyle } from '@moments/domain/brand-kits';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useBrandKits, useUpdateBrandKit } from '../../api/brandKits';
 import { t } from '../../messages/catalogue';
@@ -11,14 +11,22 @@ import { t } from '../../messages/catalogue';
  * which kit went into the last preview or export), another can be picked or none; the editor's
  * style changes can be saved back into the kit.
  */
-export function useBrandKitChoice() {
+export function useBrandKitOptions<O extends { style?: CaptionStyle }>(clipOptions: O) {
   const kits = useBrandKits();
   const [chosen, setChosen] = useState<string | null | undefined>(undefined);
   useEffect(() => {
     if (chosen === undefined && kits.data) setChosen(defaultBrandKit(kits.data)?.id ?? null);
   }, [chosen, kits.data]);
   const kit = kits.data?.find((candidate) => candidate.id === chosen) ?? null;
-  return { kits: kits.data ?? [], kit, choose: setChosen };
+  // The kit applies to the preview and the export alike: its logo, cards and style.
+  const options = useMemo<O & { brand_kit_id?: string }>(
+    () => (kit ? { ...clipOptions, brand_kit_id: kit.id } : clipOptions),
+    [clipOptions, kit],
+  );
+  return {
+    options,
+    picker: { kits: kits.data ?? [], kit, onChoose: setChosen, style: clipOptions.style },
+  };
 }
 
 export function BrandKitPicker({
