@@ -12,6 +12,7 @@ export const BRAND_KITS_MESSAGES = {
   'brandKits.logoAlt': 'Logo of {name}',
   'brandKits.noLogo': 'No logo',
   'brandKits.removeLogo': 'Remove the logo',
+  'brandKits.clearLogo': 'Clear the chosen logo file',
   'brandKits.position': 'Logo corner',
   'brandKits.position.top_left': 'Top left',
   'brandKits.position.top_right': 'Top right',

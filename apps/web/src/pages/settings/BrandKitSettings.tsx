@@ -146,6 +146,7 @@ function KitForm({ kit, onDone }: { kit?: BrandKit; onDone: () => void }) {
             accept="image/png,image/jpeg,image/svg+xml"
             value={logo}
             clearable
+            clearButtonProps={{ 'aria-label': t('brandKits.clearLogo') }}
             onChange={setLogo}
           />
           {kit?.logo_url && !logo && (
