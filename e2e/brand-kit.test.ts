@@ -34,7 +34,14 @@ async function pixelOf(file: string, x: number, y: number, atSec?: number) {
     [
       ...['-hide_banner', '-loglevel', 'error'],
       ...(atSec !== undefined ? ['-ss', atSec.toFixed(3)] : []),
-      ...['-i', file, '-frames:v', '1', '-vf', `crop=1:1:${Math.round(x)}:${Math.round(y)}`],
+      ...[
+        '-i',
+        file,
+        '-frames:v',
+        '1',
+        '-vf',
+        `format=rgb24,crop=1:1:${Math.round(x)}:${Math.round(y)}`,
+      ],
       ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
     ],
     { encoding: 'buffer' },
