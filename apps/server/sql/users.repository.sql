@@ -297,6 +297,10 @@ delete from "webhooks"
 where
   "webhooks"."user_id" = $1;
 
+delete from "brand_kits"
+where
+  "brand_kits"."user_id" = $1;
+
 delete from "media_analyses"
 where
   "media_analyses"."media_key" like $1;

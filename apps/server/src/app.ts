@@ -42,6 +42,7 @@ import { registerMcpRoutes } from './modules/mcp/mcp.controller.js';
 import { registerFileRoutes } from './storage/index.js';
 import { registerApiTokenRoutes } from './modules/api-tokens/api-tokens.controller.js';
 import { isApiToken } from './modules/api-tokens/api-tokens.service.js';
+import { registerBrandKitRoutes } from './modules/brand-kits/brand-kits.controller.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.controller.js';
 
 /** Assembles the HTTP API: plugins, auth hook, error envelope, routes, OpenAPI and the web app. */
@@ -228,6 +229,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
   });
   registerApiTokenRoutes(app, services.apiTokens);
   registerWebhookRoutes(app, services.webhooks);
+  await registerBrandKitRoutes(app, services.brandKits);
   registerFeedbackRoutes(app, {
     db: services.database.db,
     users: services.users,

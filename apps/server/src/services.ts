@@ -85,6 +85,8 @@ import { ThumbnailsService } from './modules/thumbnails/thumbnails.service.js';
 import { UploadLimitsGuard, UploadsRepository, UploadsService } from './modules/uploads/index.js';
 import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
+import { BrandKitsRepository } from './modules/brand-kits/brand-kits.repository.js';
+import { BrandKitsService } from './modules/brand-kits/brand-kits.service.js';
 import { WebhooksRepository } from './modules/webhooks/webhooks.repository.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
@@ -162,6 +164,8 @@ export interface Services {
   apiTokens: ApiTokensService;
   /** Signed webhooks: finished work and low balances, delivered by `webhook-deliver` jobs. */
   webhooks: WebhooksService;
+  /** Brand kits: logo, caption style and intro/outro cards applied to clips. */
+  brandKits: BrandKitsService;
   /**
    * Stops taking jobs, stops the runs and other background work under way (a stopped run is
    * resumed by a worker after TASK_LEASE_MS) and resolves once nothing writes any more.
@@ -413,6 +417,14 @@ function createContent(
   const clipShares = new ClipSharesService(new ClipSharesRepository(db));
   const shares = new SharesService(summaries, notes, clipShares, moments);
   const clipDrafts = new ClipDraftsService(db, new ClipDraftsRepository(db));
+  const brandKits = new BrandKitsService({
+    db,
+    repo: new BrandKitsRepository(db),
+    storage,
+    fileUrls,
+    workRoot,
+    media,
+  });
   const searchRepo = new SearchRepository(db, database.prepared);
   const searchLog = log.child({ component: 'search' });
   const search = new SearchService(
@@ -445,6 +457,7 @@ function createContent(
     notes,
     clipShares,
     clipDrafts,
+    brandKits,
     shares,
     search,
     searchIndexer,
@@ -550,7 +563,7 @@ function createExportWork(
   config: AppConfig,
   { db, storage, queue, workRoot, background, fileUrls, media }: Foundation,
   { billing, notifications }: Accounts,
-  { tasksRepo, translator, thumbnails }: Content,
+  { tasksRepo, translator, thumbnails, brandKits }: Content,
   { tasks }: Pick<TaskWork, 'tasks'>,
   log: Logger,
 ) {
@@ -606,6 +619,7 @@ function createExportWork(
     renderer: exportRenderer,
     maxFramingsPerUser: config.MAX_FRAMING_ANALYSES_PER_USER,
     gate: workGate,
+    brandKits,
   });
   const captions = new CaptionsService(
     tasksRepo,
@@ -613,6 +627,7 @@ function createExportWork(
     translator,
     exports,
     exportRenderer.framing,
+    brandKits,
   );
   // Exports belong to their task: deleting the task deletes them, files and links included.
   tasks.whenDeleting((task) => exports.deleteForTask(task.userId, task.id));

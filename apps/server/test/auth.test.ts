@@ -64,6 +64,7 @@ describe.each(DATABASE_TARGETS)('accounts on $name', (target) => {
     expect(credit).toMatchObject({ usage: 0 });
     expect(credit!.limit).toBeGreaterThan(0);
     expect(info.entitlements.map((e) => e.feature).sort()).toEqual([
+      'BRAND_KITS',
       'CANVAS_EXPORT',
       'CREDIT',
       'FREE_TOOL_CREDIT',

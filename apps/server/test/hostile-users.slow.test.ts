@@ -20,13 +20,23 @@ import {
   notifications,
   uploads,
   webhooks,
+  brandKits,
 } from '../src/db/schema.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { seedFinishedTask } from './support/fixtures.js';
 
 type Kind =
-  'task' | 'moment' | 'job' | 'batch' | 'notification' | 'upload' | 'note' | 'token' | 'webhook';
+  | 'task'
+  | 'moment'
+  | 'job'
+  | 'batch'
+  | 'notification'
+  | 'upload'
+  | 'note'
+  | 'token'
+  | 'webhook'
+  | 'brand_kit';
 type Schema = {
   type?: string;
   properties?: Record<string, Schema>;
@@ -57,6 +67,7 @@ function idKind(name: string, route: string): Kind | undefined {
   if (route.startsWith('/api/upload')) return 'upload';
   if (route.startsWith('/api/tokens')) return 'token';
   if (route.startsWith('/api/webhooks')) return 'webhook';
+  if (route.startsWith('/api/brand_kit')) return 'brand_kit';
   if (route.startsWith('/api/notify')) return 'notification';
   if (route.includes('/task')) return 'task';
   if (route.includes('highlight_moment')) return 'moment';
@@ -265,7 +276,19 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
         secret: 'whsec_private',
       })
       .returning();
+    const [kit] = await db
+      .insert(brandKits)
+      .values({
+        userId: owner.userId,
+        name: 'Private kit',
+        logoPosition: 'top_right',
+        logoOpacity: 0.9,
+        logoScale: 0.18,
+        style: {},
+      })
+      .returning();
     Object.assign(ids, {
+      brand_kit: kit!.id,
       token: token!.id,
       webhook: webhook!.id,
       note: note!.id,
@@ -313,6 +336,8 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
       `PUT /api/webhooks/${ids.webhook}`,
       `DELETE /api/webhooks/${ids.webhook}`,
       `GET /api/webhooks/${ids.webhook}/deliveries`,
+      `PUT /api/brand_kit/${ids.brand_kit}`,
+      `DELETE /api/brand_kit/${ids.brand_kit}`,
     ]) {
       expect(covered).toContain(known);
     }
@@ -345,6 +370,8 @@ describe.each(DATABASE_TARGETS)('hostile users on $name', (target) => {
     expect(await db.select().from(apiTokens).where(eq(apiTokens.id, ids.token))).toHaveLength(1);
     const [webhook] = await db.select().from(webhooks).where(eq(webhooks.id, ids.webhook));
     expect(webhook).toMatchObject({ url: 'https://hooks.example.com/private', enabled: true });
+    const [kit] = await db.select().from(brandKits).where(eq(brandKits.id, ids.brand_kit));
+    expect(kit).toMatchObject({ name: 'Private kit' });
     expect(moment).toMatchObject({ favorite: false, shareId: null, feedback: null });
     const [notification] = await db
       .select()

@@ -9794,6 +9794,18 @@ export interface paths {
                   family: string;
                   url: string;
                 }[];
+                /** @default null */
+                logo: {
+                  url: string;
+                  /** @enum {string} */
+                  position: 'top_left' | 'top_right' | 'bottom_left' | 'bottom_right';
+                  opacity: number;
+                  scale: number;
+                  x: number;
+                  y: number;
+                  width: number;
+                  height: number;
+                } | null;
               };
             };
           };
@@ -17790,6 +17802,768 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/billing/stripe/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Signed Stripe events (source of truth) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              received: boolean;
+              outcome: string;
+              reason?: string;
+            };
+          };
+        };
+        /** @description Bad Request: BAD_REQUEST, INVALID_SIGNATURE */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_BAD_REQUEST_INVALID_SIGNATURE'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/brand_kit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make a brand kit (multipart: `name`, `logo` PNG/JPEG/SVG, `logo_position`, `logo_opacity`, `logo_scale`, `style` as JSON, `intro_text`, `outro_text`) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            name: string;
+            /** Format: binary */
+            logo?: string;
+            logo_position?: string;
+            logo_opacity?: string;
+            logo_scale?: string;
+            style?: string;
+            intro_text?: string;
+            outro_text?: string;
+            remove_logo?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Conflict: BRAND_KIT_LIMIT_REACHED */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error409_BRAND_KIT_LIMIT_REACHED'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Unprocessable Entity: INVALID_LOGO */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error422_INVALID_LOGO'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/brand_kit/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Change a brand kit: the fields sent (as for POST), a new `logo`, or `remove_logo=true` to drop it */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            name?: string;
+            /** Format: binary */
+            logo?: string;
+            logo_position?: string;
+            logo_opacity?: string;
+            logo_scale?: string;
+            style?: string;
+            intro_text?: string;
+            outro_text?: string;
+            remove_logo?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+                name: string;
+                logo_url: string | null;
+                /** @enum {string} */
+                logo_position: 'top_left' | 'top_right' | 'bottom_left' | 'bottom_right';
+                logo_opacity: number;
+                logo_scale: number;
+                style: {
+                  font_family?: string;
+                  font_size?: number;
+                  text_color?: string;
+                  highlight_color?: string;
+                  outline_color?: string;
+                  outline_width?: number;
+                  shadow?: number;
+                  box_color?: string | null;
+                  position_y?: number;
+                  uppercase?: boolean;
+                  max_words_per_line?: number;
+                  lines_per_caption?: number;
+                  /** @enum {string} */
+                  emphasis?: 'none' | 'keywords';
+                  emoji?: boolean;
+                };
+                intro_text: string | null;
+                outro_text: string | null;
+                created_at: string;
+                updated_at: string;
+                last_used_at: string | null;
+              };
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Unprocessable Entity: INVALID_LOGO */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error422_INVALID_LOGO'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Delete a brand kit and its logo */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              /** @enum {string|null} */
+              data: null;
+            };
+          };
+        };
+        /** @description Bad Request: VALIDATION_FAILED, BAD_REQUEST */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error400_VALIDATION_FAILED_BAD_REQUEST'];
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: FORBIDDEN, INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_FORBIDDEN_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Not Found: NOT_FOUND */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error404_NOT_FOUND'];
+          };
+        };
+        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
+          };
+        };
+        /** @description URI Too Long: URI_TOO_LONG */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error414_URI_TOO_LONG'];
+          };
+        };
+        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/brand_kit/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The user's brand kits, oldest first, each logo as a signed link */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                id: string;
+                name: string;
+                logo_url: string | null;
+                /** @enum {string} */
+                logo_position: 'top_left' | 'top_right' | 'bottom_left' | 'bottom_right';
+                logo_opacity: number;
+                logo_scale: number;
+                style: {
+                  font_family?: string;
+                  font_size?: number;
+                  text_color?: string;
+                  highlight_color?: string;
+                  outline_color?: string;
+                  outline_width?: number;
+                  shadow?: number;
+                  box_color?: string | null;
+                  position_y?: number;
+                  uppercase?: boolean;
+                  max_words_per_line?: number;
+                  lines_per_caption?: number;
+                  /** @enum {string} */
+                  emphasis?: 'none' | 'keywords';
+                  emoji?: boolean;
+                };
+                intro_text: string | null;
+                outro_text: string | null;
+                created_at: string;
+                updated_at: string;
+                last_used_at: string | null;
+              }[];
+            };
+          };
+        };
+        /** @description Unauthorized: UNAUTHORIZED */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error401_UNAUTHORIZED'];
+          };
+        };
+        /** @description Forbidden: INSUFFICIENT_SCOPE */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error403_INSUFFICIENT_SCOPE'];
+          };
+        };
+        /** @description Too Many Requests: RATE_LIMITED */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error429_RATE_LIMITED'];
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/feedback': {
     parameters: {
       query?: never;
@@ -17885,127 +18659,6 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['Error429_RATE_LIMITED'];
-          };
-        };
-        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
-        431: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
-          };
-        };
-        /** @description Internal Server Error: INTERNAL */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error500_INTERNAL'];
-          };
-        };
-        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
-          };
-        };
-        /** @description Insufficient Storage: DISK_FULL */
-        507: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error507_DISK_FULL'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/billing/stripe/webhook': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Signed Stripe events (source of truth) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              received: boolean;
-              outcome: string;
-              reason?: string;
-            };
-          };
-        };
-        /** @description Bad Request: BAD_REQUEST, INVALID_SIGNATURE */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error400_BAD_REQUEST_INVALID_SIGNATURE'];
-          };
-        };
-        /** @description Forbidden: FORBIDDEN */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error403_FORBIDDEN'];
-          };
-        };
-        /** @description Not Found: NOT_FOUND */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error404_NOT_FOUND'];
-          };
-        };
-        /** @description Payload Too Large: PAYLOAD_TOO_LARGE */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error413_PAYLOAD_TOO_LARGE'];
-          };
-        };
-        /** @description Unsupported Media Type: UNSUPPORTED_MEDIA_TYPE */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
         /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
@@ -18598,6 +19251,22 @@ export interface components {
     Error400_BAD_REQUEST_INVALID_SIGNATURE: {
       /** @enum {string} */
       code: 'BAD_REQUEST' | 'INVALID_SIGNATURE';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error409_BRAND_KIT_LIMIT_REACHED: {
+      /** @enum {string} */
+      code: 'BRAND_KIT_LIMIT_REACHED';
+      message: string;
+      /** @enum {string|null} */
+      data: null;
+      details?: unknown;
+    };
+    Error422_INVALID_LOGO: {
+      /** @enum {string} */
+      code: 'INVALID_LOGO';
       message: string;
       /** @enum {string|null} */
       data: null;

@@ -118,7 +118,7 @@ export const COMPANY_SIZES = [
 /** Library tabs and settings tabs. */
 export const LIBRARY_TABS = ['videoTasks', 'moments', 'projects', 'notes'] as const;
 export type LibraryTab = (typeof LIBRARY_TABS)[number];
-export const SETTINGS_TABS = ['profile', 'plan', 'credits', 'api', 'faq'] as const;
+export const SETTINGS_TABS = ['profile', 'plan', 'credits', 'brand', 'api', 'faq'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** The logged-out Tools dropdown opens these external pages in a new tab. */

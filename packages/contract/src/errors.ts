@@ -110,6 +110,11 @@ export const ERROR_CODES = {
   SESSION_REQUIRED: 'SESSION_REQUIRED',
   TOO_MANY_TOKENS: 'TOO_MANY_TOKENS',
   TOO_MANY_WEBHOOKS: 'TOO_MANY_WEBHOOKS',
+  // brand kits
+  /** The plan's BRAND_KITS limit is reached: delete a kit or change plan (409). */
+  BRAND_KIT_LIMIT_REACHED: 'BRAND_KIT_LIMIT_REACHED',
+  /** A logo that is not a PNG, JPEG or safe SVG, cannot be decoded or is too many pixels (422). */
+  INVALID_LOGO: 'INVALID_LOGO',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -196,6 +201,8 @@ export const ERROR_STATUS = {
   SESSION_REQUIRED: 403,
   TOO_MANY_TOKENS: 409,
   TOO_MANY_WEBHOOKS: 409,
+  BRAND_KIT_LIMIT_REACHED: 409,
+  INVALID_LOGO: 422,
 } as const satisfies Record<ErrorCode, number>;
 
 export const isErrorCode = (code: string): code is ErrorCode =>

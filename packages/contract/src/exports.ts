@@ -7,7 +7,14 @@ import {
   type MomentListType,
 } from './constants.js';
 import { NonBlank, OptionalTargetLanguage } from './schemas.js';
-import { CaptionStyle, CutSpan, HookTitle, PLATFORMS, RemoveSilences } from './style.js';
+import {
+  CaptionStyle,
+  CutSpan,
+  HookTitle,
+  PlacedLogo,
+  PLATFORMS,
+  RemoveSilences,
+} from './style.js';
 
 /**
  * Export jobs and the clip editor's caption preview (the spec names the job
@@ -123,6 +130,8 @@ export const CaptionPreview = z.object({
   words: z.array(z.object({ text: z.string(), start: z.number(), end: z.number() })),
   /** Fonts the document uses, for JASSUB's availableFonts. */
   fonts: z.array(CaptionFontRef),
+  /** The brand kit's logo where the export puts it; null without a kit or a logo. */
+  logo: PlacedLogo.nullable().default(null),
 });
 export type CaptionPreview = z.infer<typeof CaptionPreview>;
 

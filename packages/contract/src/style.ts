@@ -93,8 +93,31 @@ export const BrandKit = z.object({
   outro_text: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** When the user last previewed or exported with this kit; the studio's default is the latest. */
+  last_used_at: z.string().nullable(),
 });
 export type BrandKit = z.infer<typeof BrandKit>;
+
+/** The largest logo file taken, and its largest side in pixels. */
+export const MAX_LOGO_BYTES = 2 * 1024 * 1024;
+export const MAX_LOGO_SIDE = 4096;
+
+/**
+ * A brand kit's logo as the export burns it in: its rectangle in output pixels (inside the
+ * platform's safe zone) and opacity, so the editor draws it where the export puts it.
+ */
+export const PlacedLogo = z.object({
+  /** A signed URL of the stored PNG. */
+  url: z.string(),
+  position: z.enum(LOGO_POSITIONS),
+  opacity: z.number(),
+  scale: z.number(),
+  x: z.number().int(),
+  y: z.number().int(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type PlacedLogo = z.infer<typeof PlacedLogo>;
 
 /** A span of source time removed from a clip (edit by text, fillers, silences). */
 export const CutSpan = z

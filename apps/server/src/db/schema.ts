@@ -907,3 +907,32 @@ export const realtimePresence = pgTable(
   },
   (t) => [primaryKey({ name: 'realtime_presence_pk', columns: [t.userId, t.processId] })],
 );
+
+/**
+ * A user's brand kits: a logo (a PNG in storage, `logoKey`; null for none) placed in a corner,
+ * a caption style, and intro and outro card texts, applied to a clip as one. `lastUsedAt` is when
+ * the kit last went into a preview or an export: the studio opens the next clip with it.
+ */
+export const brandKits = pgTable(
+  'brand_kits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    logoKey: text('logo_key'),
+    logoWidth: integer('logo_width'),
+    logoHeight: integer('logo_height'),
+    logoPosition: text('logo_position').notNull(),
+    logoOpacity: real('logo_opacity').notNull(),
+    logoScale: real('logo_scale').notNull(),
+    style: jsonb('style').notNull(),
+    introText: text('intro_text'),
+    outroText: text('outro_text'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('brand_kits_user_idx').on(t.userId, t.createdAt)],
+);

@@ -26,6 +26,7 @@ import type { RealtimeBus } from '../realtime/index.js';
 import { ApiTokensRepository } from '../modules/api-tokens/api-tokens.repository.js';
 import { WebhooksRepository } from '../modules/webhooks/webhooks.repository.js';
 import { ServerProcessesRepository } from '../modules/deployment/server-processes.repository.js';
+import { BrandKitsRepository } from '../modules/brand-kits/brand-kits.repository.js';
 
 /** The public methods of T: each needs an example call, or the registry does not typecheck. */
 type Methods<T> = {
@@ -71,8 +72,9 @@ const MOMENT = '00000000-0000-4000-8000-000000000020';
 const UNIT_VECTOR = `[${new Array(384).fill((1 / Math.sqrt(384)).toFixed(5)).join(',')}]`;
 const JOB = '00000000-0000-4000-8000-000000000030';
 const WEBHOOK = '00000000-0000-4000-8000-000000000040';
+const BRAND_KIT = '00000000-0000-4000-8000-000000000050';
 const NOTE = '00000000-0000-4000-8000-000000000040';
-const BATCH = '00000000-0000-4000-8000-000000000050';
+const BATCH = '00000000-0000-4000-8000-000000000060';
 const TOKEN = 'run-token';
 const AT = new Date('2026-01-01T00:00:00Z');
 const TASK_ROW = { id: TASK, userId: USER } as TaskRow;
@@ -579,5 +581,22 @@ export const QUERY_SOURCES: QuerySource[] = [
       ),
     deliveriesOf: (r) => r.deliveriesOf(WEBHOOK, 50),
     removeSettledBefore: (r) => r.removeSettledBefore(AT),
+  }),
+  source('brand-kits.repository', 'BrandKitsRepository', (db) => new BrandKitsRepository(db), {
+    insert: (r) =>
+      r.insert({
+        userId: USER,
+        name: 'Studio',
+        logoPosition: 'top_right',
+        logoOpacity: 0.9,
+        logoScale: 0.18,
+        style: {},
+      }),
+    countOf: (r) => r.countOf(USER),
+    listOf: (r) => r.listOf(USER),
+    owned: (r) => r.owned(USER, BRAND_KIT),
+    update: (r) => r.update(BRAND_KIT, { name: 'Renamed' }),
+    markUsed: (r) => r.markUsed(BRAND_KIT),
+    delete: (r) => r.delete(BRAND_KIT),
   }),
 ];

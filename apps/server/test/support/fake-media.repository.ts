@@ -1,3 +1,4 @@
+import { decodeLogoImage, type DecodeLogoOptions } from '@moments/media/logo';
 /**
  * A media repository with no tools behind it, for service tests: it answers what a
  * test sets (the probe's facts, a failure of one tool) and writes small stand-in files where the
@@ -136,6 +137,12 @@ export class FakeMediaRepository implements MediaRepository {
     this.use('thumbnail', source, options.signal);
     await fs.writeFile(outJpg, 'fake jpeg');
     return { atMs: 0 };
+  }
+
+  /** Logos are decoded for real: they are small, and what is checked is the decoding. */
+  logoImage(input: string, output: string, options: DecodeLogoOptions) {
+    this.use('logoImage', input);
+    return decodeLogoImage(input, output, options);
   }
 
   async imageThumbnail(image: string, outJpg: string, options?: { signal?: AbortSignal }) {

@@ -1,5 +1,6 @@
 import { PLAN_PROTOCOL_TIPS } from '@moments/domain/plans';
 import { ACCOUNT_MESSAGES } from './areas/account';
+import { BRAND_KITS_MESSAGES } from './areas/brandKits';
 import { CAPTIONS_MESSAGES } from './areas/captions';
 import { DOMAIN_MESSAGES } from './areas/domain';
 import { ERRORS_MESSAGES } from './areas/errors';
@@ -161,6 +162,7 @@ export const MESSAGES = {
   ...ERRORS_MESSAGES,
   ...INGEST_MESSAGES,
   ...INTEGRATIONS_MESSAGES,
+  ...BRAND_KITS_MESSAGES,
   ...INVITES_MESSAGES,
   ...JOBS_MESSAGES,
   ...LAYOUT_MESSAGES,

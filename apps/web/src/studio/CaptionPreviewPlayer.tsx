@@ -226,6 +226,7 @@ export function CaptionPreviewPlayer({
             />
           </div>
         )}
+        <PreviewLogo logo={preview?.logo} frame={preview} />
         {(!pictureShown ||
           overlayState === 'loading' ||
           (overlayState === 'started' && documentsDrawn === 0)) && (
@@ -304,3 +305,31 @@ const keptOfPreview = (preview: CaptionPreview | undefined, trim: Span) =>
     (preview?.removed ?? []).map((span) => ({ startMs: span.start_ms, endMs: span.end_ms })),
     { startMs: trim.start, endMs: trim.end },
   );
+
+/** The brand kit's logo where the export lays it, under the captions as there. */
+function PreviewLogo({
+  logo,
+  frame,
+}: {
+  logo: CaptionPreview['logo'] | undefined;
+  frame: { width: number; height: number } | undefined;
+}) {
+  if (!logo || !frame) return null;
+  const share = (value: number, of: number) => `${(value / of) * 100}%`;
+  return (
+    <img
+      src={logo.url}
+      alt=""
+      data-testid="clip-logo"
+      style={{
+        position: 'absolute',
+        left: share(logo.x, frame.width),
+        top: share(logo.y, frame.height),
+        width: share(logo.width, frame.width),
+        height: share(logo.height, frame.height),
+        opacity: logo.opacity,
+        pointerEvents: 'none',
+      }}
+    />
+  );
+}

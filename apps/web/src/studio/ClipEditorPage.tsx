@@ -41,6 +41,7 @@ import { ExportButton } from './editor/ExportButton';
 import { DraftStatusLine, LeaveUnsavedDialog } from './editor/DraftStatus';
 import { useDraftAutosave, useLeaveGuard } from './editor/useDraftAutosave';
 import { useClipSettings } from './editor/useClipSettings';
+import { BrandKitPicker, useBrandKitOptions } from './editor/BrandKitPicker';
 import { apiErrorOf, framingFor, PREVIEW_DEBOUNCE_MS } from './editor/useCaptionStyle';
 import { t } from '../messages/catalogue';
 
@@ -152,7 +153,8 @@ function ClipEditor({
     [moment.start, moment.end, words],
   );
   const clip = useClipSettings({ moment, task, momentSpan, saved, opened });
-  const { first, settings, options, style, trim, setTrim, aspect, setAspect, layout } = clip;
+  const { first, settings, style, trim, setTrim, aspect, setAspect, layout } = clip;
+  const { options, picker } = useBrandKitOptions(clip.options);
   const { quality, setQuality, editedText, setEditedText } = clip;
   // The trim's room reaches a restored trim wider than the moment's own neighbourhood.
   const range = useMemo(
@@ -269,6 +271,7 @@ function ClipEditor({
       </Paper>
 
       <SettingsPanel>
+        <BrandKitPicker {...picker} />
         <CaptionStyleFields {...style.fields} />
       </SettingsPanel>
 

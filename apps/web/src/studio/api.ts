@@ -35,6 +35,8 @@ export type ClipOptions = Pick<
   | 'remove_fillers'
   | 'cuts'
   | 'remove_silences'
+  | 'brand_kit_id'
+  | 'style'
 > & { start_ms: number; end_ms: number };
 
 export const studioKeys = {

@@ -16,6 +16,8 @@ export const MAX_VIDEO_MINUTES = 'MAX_VIDEO_MINUTES';
  * caption export prices by its length. Every plan has a finite one.
  */
 export const MAX_CLIP_MINUTES = 'MAX_CLIP_MINUTES';
+/** How many brand kits (logo, caption style, intro and outro) the user may keep at once. */
+export const BRAND_KITS = 'BRAND_KITS';
 
 export interface PlanEntitlement {
   feature: string;
@@ -50,6 +52,7 @@ const MONTHLY_GRANTS: Record<Tier, readonly PlanEntitlement[]> = {
     { feature: 'CANVAS_EXPORT', limit: 3 },
     { feature: MAX_VIDEO_MINUTES, limit: 60 },
     { feature: MAX_CLIP_MINUTES, limit: 3 },
+    { feature: BRAND_KITS, limit: 1 },
   ],
   VIP: [
     { feature: 'CREDIT', limit: 2000 },
@@ -57,6 +60,7 @@ const MONTHLY_GRANTS: Record<Tier, readonly PlanEntitlement[]> = {
     { feature: 'CANVAS_EXPORT', limit: -1 },
     { feature: MAX_VIDEO_MINUTES, limit: 180 },
     { feature: MAX_CLIP_MINUTES, limit: 10 },
+    { feature: BRAND_KITS, limit: 4 },
   ],
   SVIP: [
     { feature: 'CREDIT', limit: 6000 },
@@ -64,6 +68,7 @@ const MONTHLY_GRANTS: Record<Tier, readonly PlanEntitlement[]> = {
     { feature: 'CANVAS_EXPORT', limit: -1 },
     { feature: MAX_VIDEO_MINUTES, limit: 300 },
     { feature: MAX_CLIP_MINUTES, limit: 20 },
+    { feature: BRAND_KITS, limit: 10 },
   ],
   SSVIP: [
     { feature: 'CREDIT', limit: 30000 },
@@ -71,6 +76,7 @@ const MONTHLY_GRANTS: Record<Tier, readonly PlanEntitlement[]> = {
     { feature: 'CANVAS_EXPORT', limit: -1 },
     { feature: MAX_VIDEO_MINUTES, limit: -1 },
     { feature: MAX_CLIP_MINUTES, limit: 30 },
+    { feature: BRAND_KITS, limit: -1 },
   ],
 };
 
@@ -134,6 +140,7 @@ export const ENTERPRISE_PLAN: PlanDefinition = {
     { feature: 'CANVAS_EXPORT', limit: -1 },
     { feature: MAX_VIDEO_MINUTES, limit: -1 },
     { feature: MAX_CLIP_MINUTES, limit: 30 },
+    { feature: BRAND_KITS, limit: -1 },
   ],
 };
 
@@ -300,3 +307,7 @@ export function periodEnd(start: Date, interval: PlanInterval): Date {
   else end.setUTCMonth(end.getUTCMonth() + 1);
   return end;
 }
+
+/** How many brand kits the plan keeps; -1 for no limit. */
+export const brandKitLimit = (plan: string | null | undefined): number =>
+  entitlementsForPlan(plan ?? 'free').find((grant) => grant.feature === BRAND_KITS)?.limit ?? 1;

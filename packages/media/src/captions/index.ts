@@ -28,3 +28,4 @@ export {
 export { measureTextWidth } from './measure';
 export { retimeWords } from './retime';
 export { splitIntoWords, spreadOverSpan, type CaptionWord } from './words';
+export { BRAND_CARD_MS, withBrandCards, type BrandCards } from './cards';

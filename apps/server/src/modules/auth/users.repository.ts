@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, like, lt, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
+  brandKits,
   contactRequests,
   emailChanges,
   feedback,
@@ -202,7 +203,7 @@ export class UsersRepository {
   /**
    * The rows of a deleted account that hold what the user made or wrote (its tasks and exports
    * are deleted before, by their services, with their files): uploads, notes, notifications,
-   * forms with an address, preferences, invite code, pending links, kept replies. The ledger,
+   * forms with an address, preferences, invite code, pending links, kept replies, brand kits. The ledger,
    * invoices, checkouts and plan changes stay: accounting needs them, and they name no one.
    */
   async deletePersonalRows(userId: string): Promise<void> {
@@ -223,6 +224,8 @@ export class UsersRepository {
         realtimeTickets,
         // Deliveries go with their webhook (cascade).
         webhooks,
+        // Their logos are under the user's storage folder, emptied with it.
+        brandKits,
       ]) {
         await tx.delete(table).where(eq(table.userId, userId));
       }

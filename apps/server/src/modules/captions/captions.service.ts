@@ -1,4 +1,6 @@
+import { placeLogo } from '@moments/domain/brand-kits';
 import type {
+  PlacedLogo,
   CaptionPreview,
   CaptionPreviewBody,
   SubtitleQuery,
@@ -9,6 +11,7 @@ import type { Translator } from '@moments/ai/translate';
 import { CAPTION_TEMPLATES } from '@moments/media/captions';
 import type { FileUrls } from '../../storage/index.js';
 import type { ExportRenderer } from '../exports/export-renderer.js';
+import type { BrandKitsService } from '../brand-kits/brand-kits.service.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
 import { fileBaseName, type ExportsService } from '../exports/exports.service.js';
 import {
@@ -43,6 +46,8 @@ export class CaptionsService {
     private readonly clips: Pick<ExportsService, 'resolveClip' | 'sourceSize' | 'cutPlan'>,
     /** Captions take their box or outline from the export's framing plan. */
     private readonly framing: Pick<ExportRenderer['framing'], 'stored'>,
+    /** Signs the links of brand kit logos the preview draws. */
+    private readonly logos?: Pick<BrandKitsService, 'logoUrl'>,
   ) {}
 
   async preview(userId: string, body: CaptionPreviewBody): Promise<CaptionPreview> {
@@ -83,6 +88,30 @@ export class CaptionsService {
         family: font.family,
         url: captionFontUrl(font.file),
       })),
+      logo: await this.placedLogo(source.options, captions),
+    };
+  }
+
+  /** The kit's logo where the export puts it, for the editor to draw over the video. */
+  private async placedLogo(
+    options: Awaited<ReturnType<ExportsService['resolveClip']>>['options'],
+    frame: { width: number; height: number },
+  ): Promise<PlacedLogo | null> {
+    const kit = options.brandKit;
+    if (!kit?.logo || !this.logos) return null;
+    const rect = placeLogo({
+      frame,
+      logo: kit.logo,
+      position: kit.position,
+      scale: kit.scale,
+      platform: options.platform,
+    });
+    return {
+      url: await this.logos.logoUrl(kit.logo.key),
+      position: kit.position,
+      opacity: kit.opacity,
+      scale: kit.scale,
+      ...rect,
     };
   }
 

@@ -5,6 +5,8 @@ import {
 import { snapEdge } from '@moments/domain/trim';
 import path from 'node:path';
 import type {
+  CaptionStyle,
+  Platform,
   CaptionDisplay,
   CaptionPosition,
   CaptionSize,
@@ -19,6 +21,7 @@ import {
   buildCaptionsAss,
   captionFontFiles,
   retimeWords,
+  withBrandCards,
   type CaptionBacking,
   type CaptionRegion,
   type CaptionTemplateId,
@@ -32,6 +35,7 @@ import {
   type Size,
 } from '@moments/media/reframe';
 import { AppError } from '../../http/errors.js';
+import type { ResolvedBrandKit } from '../brand-kits/brand-kits.service.js';
 
 /** A stored transcript as the task runner saved it (ms times): the shape in packages/domain. */
 export type StoredTranscript = Pick<DomainStoredTranscript, 'language'> & {
@@ -59,6 +63,15 @@ export interface ResolvedClipOptions {
   cuts?: Span[];
   /** Pauses longer than this are shortened to it; absent: pauses stay. */
   minPauseMs?: number;
+  /**
+   * The caption style: the brand kit's, then the request's own fields over it (the caption
+   * style's owner draws it); absent: the template's look.
+   */
+  style?: CaptionStyle;
+  /** The platform whose safe zone the overlays keep to. */
+  platform?: Platform;
+  /** The brand kit applied: its logo, cards and style, as they were when the clip was asked for. */
+  brandKit?: ResolvedBrandKit;
 }
 
 /** Letter size per caption size; medium is the house size, readable on a 6-inch phone. */
@@ -113,7 +126,17 @@ export async function buildClipCaptions(
     backing: placement.backing,
     region: placement.region,
   });
-  return { ass, ...frame, words, fonts: fontsUsedBy(ass) };
+  const kit = options.brandKit;
+  const branded = kit
+    ? withBrandCards(ass, {
+        introText: kit.introText,
+        outroText: kit.outroText,
+        durationMs: options.endMs - options.startMs,
+        ...frame,
+        ...(options.style?.text_color && { textColor: options.style.text_color }),
+      })
+    : ass;
+  return { ass: branded, ...frame, words, fonts: fontsUsedBy(branded) };
 }
 
 export interface CaptionPlacement {

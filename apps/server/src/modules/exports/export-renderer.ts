@@ -15,6 +15,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import { isExpectedFailure, userFacingReason } from '../tasks/failure-reasons.js';
 import { silentLogger, type Logger } from '../../logging.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
+import { placeLogo } from '@moments/domain/brand-kits';
 import {
   buildClipCaptions,
   captionPlacement,
@@ -443,11 +444,15 @@ export class ExportRenderer {
     },
   ): Promise<void> {
     const { options } = ctx;
-    return ctx.stage('rendering', (signal, progress) =>
+    const kit = options.brandKit;
+    // Intro and outro cards are in the captions' document: it is burnt in for them too.
+    const burnAss = options.captionDisplay !== 'none' || !!kit?.introText || !!kit?.outroText;
+    return ctx.stage('rendering', async (signal, progress) =>
       this.media.render({
         sourceFile: clip.prepared.sourceFile,
         outputFile: clip.outputFile,
-        assFile: options.captionDisplay === 'none' ? null : clip.assFile,
+        assFile: burnAss ? clip.assFile : null,
+        logo: await this.logoFor(ctx, clip.prepared.source, signal),
         startMs: options.startMs,
         endMs: options.endMs,
         framing: clip.framing,
@@ -460,6 +465,33 @@ export class ExportRenderer {
         onProgress: progress,
       }),
     );
+  }
+
+  /**
+   * The brand kit's logo in the run's folder, placed as the preview placed it (inside the
+   * platform's safe zone); a logo deleted with its kit since the export began is left out.
+   */
+  private async logoFor(ctx: RenderContext, source: Size, signal: AbortSignal) {
+    const { options } = ctx;
+    const kit = options.brandKit;
+    if (!kit?.logo) return undefined;
+    let file: string;
+    try {
+      file = await this.storage.localCopy(kit.logo.key, ctx.workDir, { signal });
+    } catch (error) {
+      if (!(error instanceof StorageNotFoundError)) throw error;
+      ctx.log.warn({ key: kit.logo.key }, 'brand kit logo gone: exported without it');
+      return undefined;
+    }
+    const frame = exportFrameSize(options.aspect, options.quality, source);
+    const rect = placeLogo({
+      frame,
+      logo: kit.logo,
+      position: kit.position,
+      scale: kit.scale,
+      platform: options.platform,
+    });
+    return { file, ...rect, opacity: kit.opacity };
   }
 
   /** The poster, the captions and the MP4 into storage, if the job is still ours. */

@@ -1,3 +1,5 @@
+import { mergeKitStyle } from '@moments/domain/brand-kits';
+import type { BrandKitsService } from '../brand-kits/brand-kits.service.js';
 import { storedTranscript } from '@moments/domain/transcript';
 import { uprightFrameSize } from '@moments/domain/frame';
 import { randomUUID } from 'node:crypto';
@@ -92,6 +94,8 @@ export interface ExportsServiceOptions {
   maxFramingsPerUser?: number;
   /** Where framing analyses wait for work users wait for. */
   gate?: WorkGate;
+  /** The brand kits a request names (`brand_kit_id`); absent: none can be named. */
+  brandKits?: Pick<BrandKitsService, 'resolveForClip'>;
 }
 
 /**
@@ -117,8 +121,10 @@ export class ExportsService {
   private readonly renderer: ExportRenderer;
   private readonly maxFramingsPerUser: number;
   private readonly gate: WorkGate;
+  private readonly brandKits: Pick<BrandKitsService, 'resolveForClip'> | undefined;
 
   constructor(options: ExportsServiceOptions) {
+    this.brandKits = options.brandKits;
     this.db = options.db;
     this.media = options.media;
     this.repo = options.repo;
@@ -379,6 +385,11 @@ export class ExportsService {
       span,
     );
     if (cutProblem) throw new AppError(ERROR_CODES[cutProblem.code], 422, cutProblem.message);
+    // Another user's kit is NOT_FOUND, before anything is made.
+    const brandKit = options.brand_kit_id
+      ? await this.resolveBrandKit(userId, options.brand_kit_id)
+      : undefined;
+    const style = mergeKitStyle(brandKit?.style, options.style);
     const title =
       moment?.title || (task.video as VideoMeta).title || (moment ? 'Untitled moment' : 'Untitled');
     return {
@@ -406,6 +417,9 @@ export class ExportsService {
           cuts: cuts.map((cut) => ({ startMs: cut.start_ms, endMs: cut.end_ms })),
         }),
         ...(options.remove_silences && { minPauseMs: options.remove_silences.min_ms }),
+        platform: options.platform,
+        ...(style && { style }),
+        ...(brandKit && { brandKit }),
       },
     };
   }
@@ -431,6 +445,11 @@ export class ExportsService {
       return this.renderer.silencesOf(mediaKey, file, options, { signal, loudness });
     });
     return clipCutPlan(source.transcript, options, silences);
+  }
+
+  private resolveBrandKit(userId: string, id: string) {
+    if (!this.brandKits) throw notFound('Brand kit');
+    return this.brandKits.resolveForClip(userId, id);
   }
 
   async sourceSize(task: TaskRow): Promise<Size> {

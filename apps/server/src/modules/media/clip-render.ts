@@ -76,6 +76,11 @@ export interface RenderClipInput {
   outputFile: string;
   /** ASS file to burn in, or null for no captions. */
   assFile: string | null;
+  /**
+   * A logo (PNG) laid over the framed picture under the captions: its rectangle in output pixels
+   * and its opacity (0 to 1); absent: none.
+   */
+  logo?: { file: string; x: number; y: number; width: number; height: number; opacity: number };
   startMs: number;
   endMs: number;
   framing: ClipFraming;
@@ -242,8 +247,26 @@ function loudnessFilter(measured: LoudnessMeasure | undefined): string {
   );
 }
 
-/** The video filtergraph: framing first, then the captions on the final frame. */
-function clipVideoFilter(framing: ClipFraming, assFile: string | null): string {
+/**
+ * The video filtergraph from `[0:v:0]`: framing first, then the logo (input 1) when there is
+ * one, then the captions on the final frame.
+ */
+function clipVideoFilter(
+  framing: ClipFraming,
+  assFile: string | null,
+  logo?: RenderClipInput['logo'],
+): string {
+  if (!logo) return `[0:v:0]${framedFilter(framing, assFile)}`;
+  const opacity = Math.min(1, Math.max(0, logo.opacity)).toFixed(3);
+  return (
+    `[0:v:0]${framedFilter(framing, null)}[framed];` +
+    `[1:v]scale=${logo.width}:${logo.height}:flags=lanczos,format=rgba,colorchannelmixer=aa=${opacity}[logo];` +
+    `[framed][logo]overlay=x=${logo.x}:y=${logo.y}:shortest=1:eof_action=pass,format=yuv420p` +
+    (assFile ? `,${captionsFilter(assFile)}` : '')
+  );
+}
+
+function framedFilter(framing: ClipFraming, assFile: string | null): string {
   let graph: string;
   if (framing.layout === 'scale') {
     graph = `scale=${framing.output.width}:${framing.output.height}:flags=lanczos,setsar=1`;
@@ -276,9 +299,11 @@ export async function renderClip(input: RenderClipInput): Promise<void> {
     seconds(input.endMs),
     '-i',
     'file:' + path.resolve(input.sourceFile),
+    // The logo is one picture, repeated for as long as the clip runs.
+    ...(input.logo ? ['-loop', '1', '-i', 'file:' + path.resolve(input.logo.file)] : []),
     '-filter_complex',
     [
-      `[0:v:0]${clipVideoFilter(input.framing, input.assFile)}${cut ? `,${cut.video}` : ''}` +
+      `${clipVideoFilter(input.framing, input.assFile, input.logo)}${cut ? `,${cut.video}` : ''}` +
         (input.posterFile ? `,split=2[clip_v][poster_in]` : '[clip_v]'),
       ...(input.posterFile ? [`[poster_in]${posterFilter(durationMs)}[poster_v]`] : []),
       ...(input.hasAudio

@@ -1,3 +1,4 @@
+import type { DecodeLogoOptions } from '@moments/media/logo';
 /**
  * The one door from the server's services to the media tools (ffmpeg, ffprobe, yt-dlp, the face
  * detector): services get a MediaRepository from the composition root instead of calling
@@ -114,4 +115,10 @@ export interface MediaRepository {
   ): Promise<Span[]>;
   /** The clip itself: framing, captions, loudness, H.264 + AAC. */
   render(input: RenderClipInput): Promise<void>;
+  /** A brand kit's logo decoded in full and kept as a PNG; throws LogoImageError otherwise. */
+  logoImage(
+    input: string,
+    output: string,
+    options: DecodeLogoOptions,
+  ): Promise<{ width: number; height: number }>;
 }

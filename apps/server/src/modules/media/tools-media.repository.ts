@@ -1,3 +1,4 @@
+import { decodeLogoImage, type DecodeLogoOptions } from '@moments/media/logo';
 import { stat } from 'node:fs/promises';
 import { frameLoudness } from '@moments/ai/asr';
 import { runFfmpeg } from '@moments/media/ffmpeg';
@@ -150,6 +151,10 @@ export class ToolsMediaRepository implements MediaRepository {
   ) {
     const audioStream = await this.speechStream(source, options.signal);
     return detectSilences(source, span.startMs, span.endMs, { ...options, audioStream });
+  }
+
+  logoImage(input: string, output: string, options: DecodeLogoOptions) {
+    return decodeLogoImage(input, output, options);
   }
 
   async render(input: RenderClipInput) {

@@ -30,6 +30,7 @@ const FEATURE_LABELS: Record<string, MessageKey> = {
   CANVAS_EXPORT: 'pages.profile.feature.canvasExports',
   MAX_VIDEO_MINUTES: 'pages.profile.feature.maxVideoMinutes',
   MAX_CLIP_MINUTES: 'pages.profile.feature.maxClipMinutes',
+  BRAND_KITS: 'pages.profile.feature.brandKits',
 };
 
 function featureLabel(feature: string): string {

@@ -45,6 +45,10 @@ const FEATURE_TEXT: Record<string, (limit: number) => string> = {
       : counted('pages.plan.grant.minutes.one', 'pages.plan.grant.minutes.other', limit, limit),
   MAX_CLIP_MINUTES: (limit) =>
     counted('pages.plan.grant.clipMinutes.one', 'pages.plan.grant.clipMinutes.other', limit, limit),
+  BRAND_KITS: (limit) =>
+    limit === -1
+      ? t('pages.plan.grant.unlimitedBrandKits')
+      : counted('pages.plan.grant.brandKits.one', 'pages.plan.grant.brandKits.other', limit, limit),
 };
 
 /** Dollars as the plan page shows them: `$12.50`. */

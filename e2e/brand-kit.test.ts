@@ -1,0 +1,154 @@
+/**
+ * Brand kits end to end: a user makes a kit with a logo on Settings → Brand kits, picks it in the
+ * clip editor, sees the logo in the preview where the export puts it, exports, and the exported
+ * frame shows the logo as the preview frame does.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { CaptionPreview, Job, Moment } from '@moments/contract';
+import { fasterWhisperAvailability } from '@moments/ai/asr';
+import { runFfmpeg } from '@moments/media/ffmpeg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, runLinkTask } from './support/api';
+import { seriousViolations } from './support/axe';
+import { chooseOption, hasChromium } from './support/browser';
+import { signedInContext } from './support/session';
+import { startTalkStage, type TalkStage } from './support/talk';
+
+const run = promisify(execFile);
+const TALK =
+  'Our brand needs a logo on every clip. A small mark in the corner tells people who made it. Keep it simple and keep it clear.';
+
+const asr = fasterWhisperAvailability();
+const missing = [!hasChromium && 'Chromium', !asr.available && `speech (${asr.reason})`].filter(
+  Boolean,
+);
+if (missing.length) console.warn(`e2e/brand-kit: skipping, missing ${missing.join(', ')}`);
+
+/** RGB of the pixel at (x, y) of a PNG or MP4 frame, decoded by ffmpeg. */
+async function pixelOf(file: string, x: number, y: number, atSec?: number) {
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error'],
+      ...(atSec !== undefined ? ['-ss', atSec.toFixed(3)] : []),
+      ...[
+        '-i',
+        file,
+        '-frames:v',
+        '1',
+        '-vf',
+        `format=rgb24,crop=1:1:${Math.round(x)}:${Math.round(y)}`,
+      ],
+      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    ],
+    { encoding: 'buffer' },
+  );
+  const bytes = stdout as Buffer;
+  return [bytes[0]!, bytes[1]!, bytes[2]!];
+}
+
+describe.skipIf(missing.length > 0)('brand kits in the studio', () => {
+  let stage: TalkStage;
+
+  beforeAll(async () => {
+    stage = await startTalkStage(TALK, 'brand.mp4');
+  }, 240_000);
+  afterAll(async () => {
+    await stage?.close();
+  });
+
+  it('makes a kit, applies it in the editor, and exports the logo the preview shows', async () => {
+    const { context, token } = await signedInContext(stage.browser, stage.server.baseUrl);
+    const call = apiClient(stage.server.baseUrl, () => token);
+    const task = await runLinkTask(call, { url: stage.videoUrl, title: 'Brand talk' });
+    expect(task.status).toBe('DONE');
+    const [moment] = await call<Moment[]>('GET', `/api/highlight_moment/list?task_id=${task.id}`);
+    const logoFile = path.join(stage.mediaDir, 'logo.png');
+    await runFfmpeg(['-f', 'lavfi', '-i', 'color=c=red:size=240x120', '-frames:v', '1', logoFile]);
+
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto('/settings/brand');
+    await page.getByRole('button', { name: 'New brand kit' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Red mark');
+    await page.locator('input[type="file"]').setInputFiles(logoFile);
+    await chooseOption(page, 'Logo corner', 'Top left');
+    await page.getByTestId('brand-kit-preview').locator('img').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Make kit' }).click();
+    await page.getByText('Red mark').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const previews: CaptionPreview[] = [];
+    const bodies: string[] = [];
+    page.on('response', async (response) => {
+      if (!response.url().endsWith('/api/captions/preview') || response.status() !== 200) return;
+      previews.push(((await response.json()) as { data: CaptionPreview }).data);
+      bodies.push(response.request().postData() ?? '');
+    });
+    await page.goto(`/moment/${moment!.id}/clip`);
+    await chooseOption(page, 'Brand kit', 'Red mark');
+    const logo = page.getByTestId('clip-logo');
+    await logo.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    const frame = page.getByTestId('clip-preview');
+    await expect
+      .poll(() => frame.getAttribute('data-caption-state'), { timeout: 30_000 })
+      .toBe('ready');
+    const [frameBox, logoBox] = [(await frame.boundingBox())!, (await logo.boundingBox())!];
+    // Top left, where the export puts it.
+    expect(logoBox.x - frameBox.x).toBeLessThan(frameBox.width * 0.2);
+    expect(logoBox.y - frameBox.y).toBeLessThan(frameBox.height * 0.15);
+    const placed = previews.at(-1)!.logo!;
+    expect(placed.position).toBe('top_left');
+    const scale = frameBox.width / previews.at(-1)!.width;
+    expect(Math.abs(logoBox.width - placed.width * scale)).toBeLessThan(3);
+
+    // The export with the options the preview was asked with.
+    const shot = path.join(stage.mediaDir, 'preview.png');
+    await frame.screenshot({ path: shot });
+    const options = (JSON.parse(bodies.at(-1)!) as { options: Record<string, unknown> }).options;
+    expect(options.brand_kit_id).toBeTruthy();
+    const started = await call<Job>('POST', '/api/job', {
+      type: 'VIRAL_MOMENT_EXPORT',
+      moment_id: moment!.id,
+      options: { ...options, quality: '720p' },
+    });
+    let job = started;
+    const deadline = Date.now() + 180_000;
+    while (job.status === 'IN_PROGRESS' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      job = await call<Job>('GET', `/api/job/${started.job_id}`);
+    }
+    expect(job.status).toBe('DONE');
+    const mp4 = path.join(stage.mediaDir, 'export.mp4');
+    const reply = await fetch(`${stage.server.baseUrl}${job.file_url}`);
+    await fs.writeFile(mp4, Buffer.from(await reply.arrayBuffer()));
+
+    // The logo's middle: the same red over the picture in the preview frame and the export.
+    const exportScale = 720 / previews.at(-1)!.width;
+    const inExport = await pixelOf(
+      mp4,
+      (placed.x + placed.width / 2) * exportScale,
+      (placed.y + placed.height / 2) * exportScale,
+      1,
+    );
+    const box = await frame.boundingBox();
+    const shotScale = (
+      await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=width', '-of', 'csv=p=0', shot])
+    ).stdout;
+    const pngScale = Number(shotScale.trim()) / box!.width;
+    const inPreview = await pixelOf(
+      shot,
+      (placed.x + placed.width / 2) * scale * pngScale,
+      (placed.y + placed.height / 2) * scale * pngScale,
+    );
+    expect(inExport[0]!).toBeGreaterThan(180);
+    inExport.forEach((channel, index) =>
+      expect(Math.abs(channel - inPreview[index]!)).toBeLessThan(45),
+    );
+  }, 360_000);
+});
