@@ -32,9 +32,6 @@ export function registerSystemRoutes(
       data: z.null(),
       config: { rateLimit: formRateLimit },
     },
-    async ({ body }) => {
-      await db.insert(comingSoonSignups).values(body);
-      return null;
-    },
+    ({ body }) => db.insert(comingSoonSignups).values(body),
   );
 }
