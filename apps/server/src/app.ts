@@ -154,7 +154,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
     max: config.FORM_RATE_LIMIT_MAX,
     timeWindow: config.FORM_RATE_LIMIT_WINDOW_MS,
   };
-  registerSystemRoutes(app, services.database.db, formRateLimit);
+  registerSystemRoutes(app, services.feedback, formRateLimit);
   registerAuthRoutes(app, {
     auth: services.auth,
     cookieSecure: config.COOKIE_SECURE,
@@ -226,7 +226,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
   registerApiTokenRoutes(app, services.apiTokens);
   registerWebhookRoutes(app, services.webhooks);
   registerFeedbackRoutes(app, {
-    db: services.database.db,
+    feedback: services.feedback,
     users: services.users,
     mailer: services.mailer,
     operatorEmail: config.OPERATOR_EMAIL,

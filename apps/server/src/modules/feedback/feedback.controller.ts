@@ -1,15 +1,14 @@
 import { ERROR_CODES, HelpFeedbackBody } from '@moments/contract';
 import { z } from 'zod';
-import type { Db } from '../../db/client.js';
-import { feedback } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { Mailer } from '../mail/index.js';
+import type { FeedbackRepository } from './feedback.repository.js';
 import type { UsersRepository } from '../auth/users.repository.js';
 
 export interface FeedbackRoutesOptions {
-  db: Db;
+  feedback: FeedbackRepository;
   users: UsersRepository;
   mailer: Mailer;
   /** Absent: feedback is stored (and logged) but not mailed. */
@@ -40,10 +39,11 @@ export function registerFeedbackRoutes(app: App, options: FeedbackRoutesOptions)
           'Please give an email address so we can answer',
         );
       }
-      const [row] = await options.db
-        .insert(feedback)
-        .values({ userId: user?.id ?? null, email, content: body.content })
-        .returning({ id: feedback.id });
+      const id = await options.feedback.saveFeedback({
+        userId: user?.id ?? null,
+        email,
+        content: body.content,
+      });
       if (options.operatorEmail) {
         await options.mailer.send({
           to: options.operatorEmail,
@@ -52,9 +52,9 @@ export function registerFeedbackRoutes(app: App, options: FeedbackRoutesOptions)
           text: `${body.content}\n\nFrom: ${email}${user ? ` (user ${user.id})` : ''}\n`,
         });
       } else {
-        request.log.info({ feedbackId: row!.id }, 'feedback stored; OPERATOR_EMAIL not set');
+        request.log.info({ feedbackId: id }, 'feedback stored; OPERATOR_EMAIL not set');
       }
-      return { id: row!.id };
+      return { id };
     },
   );
 }

@@ -19,9 +19,8 @@ import {
 } from '@moments/ai/moments';
 import { searchMomentsWithReport } from '@moments/ai/search';
 import type { Db } from '../../db/client.js';
-import { moments, tasks } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { findOwned, isUuid } from '../../db/owned.js';
+import { isUuid } from '../../db/owned.js';
 import type { FileUrls } from '../../storage/index.js';
 import { videoOfTask, type TaskRow } from '../tasks/task-mapper.js';
 import { momentThumbnail } from '../thumbnails/thumbnails.service.js';
@@ -154,7 +153,7 @@ export class MomentsService {
   }
 
   async listForTask(userId: string, taskId: unknown): Promise<Moment[]> {
-    const task = await findOwned(this.deps.db, tasks, userId, taskId, 'Task');
+    const task = await this.deps.tasks.findOwned(userId, taskId);
     return (await this.deps.repo.forTask(task.id)).map(toDto);
   }
 
@@ -215,7 +214,7 @@ export class MomentsService {
     id: unknown,
     body: { action: FeedbackAction; content?: string; reason?: string },
   ): Promise<Moment> {
-    const row = await findOwned(this.deps.db, moments, userId, id, 'Moment');
+    const row = await this.deps.repo.findOwned(userId, id);
     const updated = await this.deps.repo.update(row.id, {
       feedback: body.action,
       feedbackContent: body.content ?? null,
@@ -225,7 +224,7 @@ export class MomentsService {
   }
 
   async clearFeedback(userId: string, id: unknown): Promise<Moment> {
-    const row = await findOwned(this.deps.db, moments, userId, id, 'Moment');
+    const row = await this.deps.repo.findOwned(userId, id);
     const updated = await this.deps.repo.update(row.id, {
       feedback: null,
       feedbackContent: null,
@@ -235,7 +234,7 @@ export class MomentsService {
   }
 
   async setFavorite(userId: string, id: unknown, favorite: boolean): Promise<Moment> {
-    const row = await findOwned(this.deps.db, moments, userId, id, 'Moment');
+    const row = await this.deps.repo.findOwned(userId, id);
     return toDto((await this.deps.repo.update(row.id, { favorite }))!);
   }
 
@@ -249,12 +248,12 @@ export class MomentsService {
 
   /** Keeps the studio's framing choice with the clip, so it opens framed that way. */
   async setLayout(userId: string, id: unknown, layout: ExportLayout): Promise<Moment> {
-    const row = await findOwned(this.deps.db, moments, userId, id, 'Moment');
+    const row = await this.deps.repo.findOwned(userId, id);
     return toDto((await this.deps.repo.update(row.id, { layout }))!);
   }
 
   async unclip(userId: string, id: unknown): Promise<void> {
-    const row = await findOwned(this.deps.db, moments, userId, id, 'Moment');
+    const row = await this.deps.repo.findOwned(userId, id);
     await this.deps.repo.update(row.id, { clipped: false });
   }
 
@@ -272,7 +271,7 @@ export class MomentsService {
     id: unknown,
     options: { publish?: boolean } = {},
   ): Promise<{ share_id: string; path: string; published: boolean }> {
-    const row = await findOwned(this.deps.db, moments, userId, id, 'Moment');
+    const row = await this.deps.repo.findOwned(userId, id);
     const shareId = row.shareId ?? randomBytes(9).toString('base64url');
     const published = options.publish ?? false;
     if (!row.shareId || row.published !== published)
@@ -293,7 +292,7 @@ export class MomentsService {
 
   /** Revokes the link: the moment, its span and its home listing answer 404 to anyone else. */
   async unshare(userId: string, id: unknown): Promise<void> {
-    const row = await findOwned(this.deps.db, moments, userId, id, 'Moment');
+    const row = await this.deps.repo.findOwned(userId, id);
     await this.deps.repo.update(row.id, { shareId: null, published: false });
     // Best effort: the span is served only through the share, which is revoked above; a file
     // left behind costs disk, never exposure.
@@ -311,7 +310,7 @@ export class MomentsService {
 
   /** Re-scores the moment's span against the current transcript (the refresh call). */
   async refresh(userId: string, id: unknown): Promise<Moment> {
-    const row = await findOwned(this.deps.db, moments, userId, id, 'Moment');
+    const row = await this.deps.repo.findOwned(userId, id);
     const transcriptRow = await this.deps.tasks.findTranscript(row.taskId);
     if (!transcriptRow)
       throw new AppError('NOT_FOUND', 404, 'The transcript of this moment is gone.');

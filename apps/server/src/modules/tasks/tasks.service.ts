@@ -14,16 +14,16 @@ import { normalizeVideoUrl } from '@moments/domain/links';
 import { resolveMediaUrl } from '@moments/media/net';
 import type { Translator } from '@moments/ai/translate';
 import type { Db } from '../../db/client.js';
-import { tasks, uploads } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../queue/queue.js';
-import { findOwned, isUuid } from '../../db/owned.js';
+import { isUuid } from '../../db/owned.js';
 import type { Storage } from '../../storage/index.js';
 import { MediaAnalysesRepository } from '../exports/media-analyses.repository.js';
 import { toTaskDto, type TaskRow } from './task-mapper.js';
 import type { ChunkedTranscription } from './chunked-transcription.js';
 import type { TaskHooks, TaskRunner } from './task-runner.js';
 import type { TaskCharges } from '../billing/index.js';
+import { UploadsRepository } from '../uploads/uploads.repository.js';
 import { SummariesRepository } from '../summaries/summaries.repository.js';
 import type { TasksRepository } from './tasks.repository.js';
 
@@ -131,7 +131,7 @@ export class TasksService {
     let rootTaskId: string | null = null;
     let reused: ReusedWork = { mediaKey: null };
     if (params.root_task_id) {
-      const root = await findOwned(this.deps.db, tasks, userId, params.root_task_id, 'Task');
+      const root = await this.deps.repo.findOwned(userId, params.root_task_id);
       rootTaskId = root.rootTaskId ?? root.id;
       reused = await this.reusedFrom(root, video.url);
     }
@@ -209,7 +209,7 @@ export class TasksService {
 
   /** What a question on `rootTaskId`'s video costs, decided the way start decides it. */
   async questionQuote(userId: string, rootTaskId: string): Promise<QuestionQuote> {
-    const root = await findOwned(this.deps.db, tasks, userId, rootTaskId, 'Task');
+    const root = await this.deps.repo.findOwned(userId, rootTaskId);
     const reused = await this.reusedFrom(root, (root.video as VideoMeta).url);
     const reusesTranscript = !!reused.transcript;
     const durationMs = root.durationMs;
@@ -226,7 +226,7 @@ export class TasksService {
   }
 
   async retry(userId: string, params: RetryParams): Promise<Task> {
-    const task = await findOwned(this.deps.db, tasks, userId, params.id, 'Task');
+    const task = await this.deps.repo.findOwned(userId, params.id);
     if (task.status === 'START' || task.status === 'IN_PROGRESS') {
       throw new AppError(ERROR_CODES.TASK_NOT_RETRYABLE, 409, 'This task is still running.');
     }
@@ -291,7 +291,7 @@ export class TasksService {
   }
 
   async get(userId: string, id: unknown): Promise<Task> {
-    return toTaskDto(await findOwned(this.deps.db, tasks, userId, id, 'Task'));
+    return toTaskDto(await this.deps.repo.findOwned(userId, id));
   }
 
   /**
@@ -303,7 +303,7 @@ export class TasksService {
   }
 
   async delete(userId: string, id: unknown): Promise<void> {
-    const task = await findOwned(this.deps.db, tasks, userId, id, 'Task');
+    const task = await this.deps.repo.findOwned(userId, id);
     this.deps.runner.cancel(task.id);
     for (const listener of this.deleteListeners) await listener(task);
     await this.deps.repo.delete(task.id);
@@ -352,7 +352,7 @@ export class TasksService {
   }
 
   async transcript(userId: string, id: unknown): Promise<Transcript> {
-    const task = await findOwned(this.deps.db, tasks, userId, id, 'Task');
+    const task = await this.deps.repo.findOwned(userId, id);
     const row = await this.deps.repo.findTranscript(task.id);
     if (!row) {
       throw new AppError(ERROR_CODES.NOT_FOUND, 404, 'This task has no transcript yet.');
@@ -366,7 +366,7 @@ export class TasksService {
    * no chunk is done yet, or the task is no longer transcribing.
    */
   async partial(userId: string, id: unknown): Promise<TaskPartial | null> {
-    const task = await findOwned(this.deps.db, tasks, userId, id, 'Task');
+    const task = await this.deps.repo.findOwned(userId, id);
     if (task.status !== 'IN_PROGRESS' || !this.deps.hooks.partial || !this.deps.transcription)
       return null;
     const growth = await this.deps.transcription.soFar(task.id);
@@ -383,7 +383,7 @@ export class TasksService {
       const uploadId = meta.url.startsWith(UPLOAD_URL_PREFIX)
         ? meta.url.slice(UPLOAD_URL_PREFIX.length)
         : undefined;
-      const upload = await findOwned(this.deps.db, uploads, userId, uploadId, 'Upload');
+      const upload = await new UploadsRepository(this.deps.db).findOwned(userId, uploadId);
       return {
         ...SERVER_FILLED_META,
         url: `${UPLOAD_URL_PREFIX}${upload.id}`,
