@@ -225,10 +225,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
   });
   registerApiTokenRoutes(app, services.apiTokens);
   registerWebhookRoutes(app, services.webhooks);
-  registerFeedbackRoutes(app, {
-    feedback: services.feedback,
-    users: services.users,
-    mailer: services.mailer,
+  registerFeedbackRoutes(app, services, {
     operatorEmail: config.OPERATOR_EMAIL,
     rateLimit: formRateLimit,
   });

@@ -125,14 +125,12 @@ export class MomentsService {
     if (task.kind === 'caption') return [];
     if (task.kind === 'search' && task.query) {
       const report = await searchMomentsWithReport(transcript, task.query, { signal });
-      await this.deps.repo.syncForTask(
-        task.id,
+      return this.keepFound(
+        task,
         'search_snippet',
-        toRows(task, 'search_snippet', report.moments),
+        report,
+        'No part of this video answers that question.',
       );
-      const warnings = [...report.warnings];
-      if (!report.moments.length) warnings.push('No part of this video answers that question.');
-      return warnings;
     }
     const lengthRange =
       CLIP_LENGTH_RANGES_MS[task.clipLength as ClipLength] ?? CLIP_LENGTH_RANGES_MS.auto;
@@ -142,14 +140,23 @@ export class MomentsService {
       llm: this.deps.llm,
       signal,
     });
-    await this.deps.repo.syncForTask(
-      task.id,
+    return this.keepFound(
+      task,
       'video_snippet',
-      toRows(task, 'video_snippet', result.moments),
+      result,
+      'No moment in this video stood out as worth a clip.',
     );
-    const warnings = [...result.warnings];
-    if (!result.moments.length) warnings.push('No moment in this video stood out as worth a clip.');
-    return warnings;
+  }
+
+  /** Keeps what the analysis found as the task's list of `type`; an empty list says why. */
+  private async keepFound(
+    task: TaskRow,
+    type: MomentListType,
+    found: { moments: FoundMoment[]; warnings: string[] },
+    whenNone: string,
+  ): Promise<string[]> {
+    await this.deps.repo.syncForTask(task.id, type, toRows(task, type, found.moments));
+    return found.moments.length ? [...found.warnings] : [...found.warnings, whenNone];
   }
 
   async listForTask(userId: string, taskId: unknown): Promise<Moment[]> {

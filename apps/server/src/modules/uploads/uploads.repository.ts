@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOwned } from '../../db/owned.js';
+import { findOneBy, findOwned } from '../../db/owned.js';
 import { tasks, uploads, uploadStarts } from '../../db/schema.js';
 
 export type UploadRow = typeof uploads.$inferSelect;
@@ -21,13 +21,8 @@ export class UploadsRepository {
   }
 
   /** The user's upload, or undefined when it is gone (a task reading an upload it started from). */
-  async findOfUser(userId: string, id: string): Promise<UploadRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(uploads)
-      .where(and(eq(uploads.id, id), eq(uploads.userId, userId)))
-      .limit(1);
-    return row;
+  findOfUser(userId: string, id: string): Promise<UploadRow | undefined> {
+    return findOneBy(this.db, uploads, and(eq(uploads.id, id), eq(uploads.userId, userId)));
   }
 
   /** What the user's kept uploads hold, in bytes. */
