@@ -37,6 +37,20 @@ where
 limit
   $3;
 
+-- MomentsRepository.bestOfTask
+select
+  "start_ms",
+  "end_ms",
+  "layout"
+from
+  "moments"
+where
+  "moments"."task_id" = $1
+order by
+  "moments"."rank" asc
+limit
+  $2;
+
 -- MomentsRepository.syncForTask
 begin;
 

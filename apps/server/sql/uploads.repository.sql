@@ -62,6 +62,60 @@ where
 limit
   $3;
 
+-- UploadsRepository.findOfUser
+select
+  "id",
+  "user_id",
+  "storage_key",
+  "original_name",
+  "size_bytes",
+  "duration_ms",
+  "width",
+  "height",
+  "thumbnail_key",
+  "created_at"
+from
+  "uploads"
+where
+  (
+    "uploads"."id" = $1
+    and "uploads"."user_id" = $2
+  )
+limit
+  $3;
+
+-- UploadsRepository.usedBytes
+select
+  coalesce(sum("size_bytes"), 0)
+from
+  "uploads"
+where
+  "uploads"."user_id" = $1;
+
+-- UploadsRepository.startsSince
+select
+  "created_at"
+from
+  "upload_starts"
+where
+  (
+    "upload_starts"."user_id" = $1
+    and "upload_starts"."created_at" > $2
+  );
+
+-- UploadsRepository.recordStart
+delete from "upload_starts"
+where
+  (
+    "upload_starts"."user_id" = $1
+    and "upload_starts"."created_at" < $2
+  );
+
+insert into
+  "upload_starts" ("id", "user_id", "created_at")
+values
+  (default, $1, $2);
+
 -- UploadsRepository.isReadByRunningTask
 select
   "id"

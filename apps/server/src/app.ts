@@ -156,7 +156,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
     max: config.FORM_RATE_LIMIT_MAX,
     timeWindow: config.FORM_RATE_LIMIT_WINDOW_MS,
   };
-  registerSystemRoutes(app, services.database.db, formRateLimit);
+  registerSystemRoutes(app, services.feedback, formRateLimit);
   registerAuthRoutes(app, {
     auth: services.auth,
     cookieSecure: config.COOKIE_SECURE,
@@ -230,10 +230,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
   registerApiTokenRoutes(app, services.apiTokens);
   registerWebhookRoutes(app, services.webhooks);
   await registerBrandKitRoutes(app, services.brandKits);
-  registerFeedbackRoutes(app, {
-    db: services.database.db,
-    users: services.users,
-    mailer: services.mailer,
+  registerFeedbackRoutes(app, services, {
     operatorEmail: config.OPERATOR_EMAIL,
     rateLimit: formRateLimit,
   });

@@ -34,6 +34,7 @@ import { FramingPreparer } from './modules/exports/framing-preparer.js';
 import type { MediaRepository } from './modules/media/media.repository.js';
 import { ToolsMediaRepository } from './modules/media/tools-media.repository.js';
 import { IdempotencyKeysRepository } from './modules/idempotency/idempotency-keys.repository.js';
+import { FeedbackRepository } from './modules/feedback/feedback.repository.js';
 import { MomentsRepository } from './modules/moments/moments.repository.js';
 import { MomentsService } from './modules/moments/moments.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
@@ -155,6 +156,8 @@ export interface Services {
   // Mail preferences, account mails, invites, feedback
   presence: PresenceRegistry;
   users: UsersRepository;
+  /** Help feedback and coming-soon sign-ups. */
+  feedback: FeedbackRepository;
   mailPreferences: MailPreferencesService;
   unsubscribeTokens: UnsubscribeTokens;
   pictureTokens: PictureTokens;
@@ -397,7 +400,7 @@ function createContent(
     media,
     llm,
   }: Foundation,
-  { billing }: Accounts,
+  { billing, users }: Accounts,
   log: Logger,
 ) {
   const tasksRepo = new TasksRepository(db);
@@ -440,9 +443,10 @@ function createContent(
   });
   const translator = translatorFor(llm, config.LLM_MODEL);
   // Received files wait in this process's work folder, on the disk uploads arrive on.
-  const uploadLimits = new UploadLimitsGuard(db);
+  const uploadRows = new UploadsRepository(db);
+  const uploadLimits = new UploadLimitsGuard({ uploads: uploadRows, users });
   const uploads = new UploadsService(
-    new UploadsRepository(db),
+    uploadRows,
     media,
     storage,
     fileUrls,
@@ -482,7 +486,7 @@ function createTaskWork(
 ) {
   const { tasksRepo, translator } = content;
   const hooks = taskPipeline({ config, queue, notifications, ...content });
-  const fetcher = new StorageMediaFetcher(db, media, storage, {
+  const fetcher = new StorageMediaFetcher(new UploadsRepository(db), media, storage, {
     allowHosts: config.MEDIA_FETCH_ALLOW_HOSTS,
     maxHeight: config.PROCESSING_MAX_HEIGHT,
   });
@@ -499,40 +503,36 @@ function createTaskWork(
     },
     log,
   });
-  const transcription = new ChunkedTranscription(
+  const transcription = new ChunkedTranscription({
     media,
-    new AsrChunksRepository(db),
+    chunks: new AsrChunksRepository(db),
     storage,
     queue,
     speech,
-    {
-      workRoot,
-      chunkMs: config.ASR_CHUNK_SECONDS * 1000,
-      leaseMs: config.TASK_LEASE_MS,
-      heartbeatMs,
-      pollMs: Math.min(1000, config.JOB_POLL_SECONDS * 1000),
-      log,
-    },
-  );
-  const taskRunner = new TaskRunner(
-    tasksRepo,
+    workRoot,
+    chunkMs: config.ASR_CHUNK_SECONDS * 1000,
+    leaseMs: config.TASK_LEASE_MS,
+    heartbeatMs,
+    pollMs: Math.min(1000, config.JOB_POLL_SECONDS * 1000),
+    log,
+  });
+  const taskRunner = new TaskRunner({
+    tasks: tasksRepo,
     media,
     storage,
     fetcher,
     transcription,
-    speech.name,
-    billing.tasks,
+    engineName: speech.name,
+    charges: billing.tasks,
     hooks,
-    {
-      workRoot,
-      background,
-      leases: taskLeases,
-      downloadTimeoutMs: config.DOWNLOAD_TIMEOUT_MS,
-      transcribeTimeoutFactor: 4,
-      analyseTimeoutMs: 10 * 60_000,
-      log,
-    },
-  );
+    workRoot,
+    background,
+    leases: taskLeases,
+    downloadTimeoutMs: config.DOWNLOAD_TIMEOUT_MS,
+    transcribeTimeoutFactor: 4,
+    analyseTimeoutMs: 10 * 60_000,
+    log,
+  });
   const tasks = new TasksService({
     db,
     repo: tasksRepo,
@@ -583,28 +583,26 @@ function createExportWork(
     },
     log,
   });
-  const exportRenderer = new ExportRenderer(
-    exportsRepo,
+  const exportRenderer = new ExportRenderer({
+    exports: exportsRepo,
     media,
-    tasksRepo,
+    tasks: tasksRepo,
     storage,
     billing,
     notifications,
     translator,
-    {
-      workRoot,
-      background,
-      leases: exportLeases,
-      analyses: new MediaAnalysesRepository(db),
-      poster: (job, made, signal) => thumbnails.forExport(job, made, signal),
-      encoder: {
-        encoder: config.VIDEO_ENCODER,
-        // The worker's share of the cores, so concurrent renders do not fight over them.
-        threads: Math.max(1, Math.floor(availableParallelism() / config.WORKER_CONCURRENCY)),
-      },
-      log,
+    workRoot,
+    background,
+    leases: exportLeases,
+    analyses: new MediaAnalysesRepository(db),
+    poster: (job, made, signal) => thumbnails.forExport(job, made, signal),
+    encoder: {
+      encoder: config.VIDEO_ENCODER,
+      // The worker's share of the cores, so concurrent renders do not fight over them.
+      threads: Math.max(1, Math.floor(availableParallelism() / config.WORKER_CONCURRENCY)),
     },
-  );
+    log,
+  });
   const exports = new ExportsService({
     db,
     media,
@@ -631,19 +629,17 @@ function createExportWork(
   );
   // Exports belong to their task: deleting the task deletes them, files and links included.
   tasks.whenDeleting((task) => exports.deleteForTask(task.userId, task.id));
-  const framingPreparer = new FramingPreparer(
-    db,
+  const framingPreparer = new FramingPreparer({
+    momentsRepo: new MomentsRepository(db),
     media,
-    tasksRepo,
+    tasks: tasksRepo,
     storage,
-    exportRenderer,
-    workGate,
-    {
-      moments: config.FRAMING_PREPARE_MOMENTS,
-      pieceMs: 10_000,
-      log,
-    },
-  );
+    renderer: exportRenderer,
+    gate: workGate,
+    moments: config.FRAMING_PREPARE_MOMENTS,
+    pieceMs: 10_000,
+    log,
+  });
   // Export all: batches of ordinary export jobs, one notification per batch, ZIP and publish kits.
   const exportBatches = new ExportBatchesService({
     db,
@@ -741,6 +737,7 @@ export async function createServices(
     queue,
     bus,
     idempotencyKeys,
+    feedback: new FeedbackRepository(foundation.db),
     account,
     ...accounts,
     ...services,

@@ -56,20 +56,18 @@ afterAll(async () => {
 /** The real renderer with the fake tools, sharing the app's database, storage and billing. */
 function rendererWith(media: FakeMediaRepository): ExportRenderer {
   const db = t.services.database.db;
-  return new ExportRenderer(
-    new ExportsRepository(db),
+  return new ExportRenderer({
+    exports: new ExportsRepository(db),
     media,
-    new TasksRepository(db),
-    t.services.storage,
-    t.services.billing,
-    t.services.notifications,
-    createTranslator({}),
-    {
-      workRoot: t.services.workRoot,
-      background: t.services.background,
-      leases: t.services.exportLeases,
-    },
-  );
+    tasks: new TasksRepository(db),
+    storage: t.services.storage,
+    billing: t.services.billing,
+    notifications: t.services.notifications,
+    translator: createTranslator({}),
+    workRoot: t.services.workRoot,
+    background: t.services.background,
+    leases: t.services.exportLeases,
+  });
 }
 
 /** A moment export asked for through the API; answers its id and the run token to render it. */

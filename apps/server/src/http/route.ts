@@ -45,9 +45,12 @@ export interface RouteCall<B extends Input, Q extends Input, P extends Input, U>
   reply: FastifyReply;
 }
 
+/** A route whose `data` is null may simply return nothing (a delete, an unshare). */
+type Result<D extends z.ZodType> = D extends z.ZodNull ? void | null : z.input<D>;
+
 type Handler<B extends Input, Q extends Input, P extends Input, D extends z.ZodType, U> = (
   call: RouteCall<B, Q, P, U>,
-) => Promise<z.input<D>> | z.input<D>;
+) => Promise<Result<D>> | Result<D>;
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -97,7 +100,7 @@ export function jsonRoutes(app: App, tags: string[]) {
           request,
           reply,
         });
-        return ok(data);
+        return ok(data ?? null);
       },
     });
   }

@@ -7,6 +7,7 @@ import { ClipDraftsRepository } from '../modules/clip-drafts/clip-drafts.reposit
 import { ExportsRepository } from '../modules/exports/exports.repository.js';
 import { ExportBatchesRepository } from '../modules/export-batches/export-batches.repository.js';
 import { MediaAnalysesRepository } from '../modules/exports/media-analyses.repository.js';
+import { FeedbackRepository } from '../modules/feedback/feedback.repository.js';
 import { IdempotencyKeysRepository } from '../modules/idempotency/idempotency-keys.repository.js';
 import { ReferralsRepository } from '../modules/invites/referrals.repository.js';
 import { MailPreferencesRepository } from '../modules/mail/mail-preferences.repository.js';
@@ -155,6 +156,7 @@ export const QUERY_SOURCES: QuerySource[] = [
   }),
   source('moments.repository', 'MomentsRepository', (db) => new MomentsRepository(db), {
     findOwned: (r) => r.findOwned(USER, MOMENT),
+    bestOfTask: (r) => r.bestOfTask(TASK, 3),
     syncForTask: (r) => r.syncForTask(TASK, 'video_snippet', [NEW_MOMENT]),
     forTask: (r) => r.forTask(TASK),
     findById: (r) => r.findById(MOMENT),
@@ -439,6 +441,11 @@ export const QUERY_SOURCES: QuerySource[] = [
       stoppedCategories: (r) => r.stoppedCategories(USER),
     },
   ),
+  source('feedback.repository', 'FeedbackRepository', (db) => new FeedbackRepository(db), {
+    saveFeedback: (r) => r.saveFeedback({ userId: USER, email: 'a@example.com', content: 'Hi' }),
+    saveComingSoonSignup: (r) =>
+      r.saveComingSoonSignup({ email: 'a@example.com', types: ['feature'] }),
+  }),
   source('clip-shares.repository', 'ClipSharesRepository', (db) => new ClipSharesRepository(db), {
     ownedExport: (r) => r.ownedExport(USER, JOB),
     setShareId: (r) => r.setShareId(JOB, 'share'),
@@ -518,6 +525,10 @@ export const QUERY_SOURCES: QuerySource[] = [
         thumbnailKey: 'users/u/uploads/x/thumbnail.jpg',
       }),
     findOwned: (r) => r.findOwned(USER, USER),
+    findOfUser: (r) => r.findOfUser(USER, USER),
+    usedBytes: (r) => r.usedBytes(USER),
+    startsSince: (r) => r.startsSince(USER, AT),
+    recordStart: (r) => r.recordStart(USER, AT, AT),
     isReadByRunningTask: (r) => r.isReadByRunningTask(USER, `upload://${USER}`),
     remove: (r) => r.remove(USER),
   }),

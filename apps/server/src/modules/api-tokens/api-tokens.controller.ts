@@ -39,9 +39,6 @@ export function registerApiTokenRoutes(app: App, tokens: ApiTokensService) {
       params: IdParam,
       data: z.null(),
     },
-    async ({ userId, params }) => {
-      await tokens.revoke(userId, params.id);
-      return null;
-    },
+    ({ userId, params }) => tokens.revoke(userId, params.id),
   );
 }

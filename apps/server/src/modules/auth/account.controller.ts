@@ -34,10 +34,7 @@ export function registerAccountRoutes(app: App, options: AccountRoutesOptions) {
       errors: [ERROR_CODES.WRONG_PASSWORD, ERROR_CODES.WEAK_PASSWORD],
       config: rateLimit,
     },
-    async ({ userId, body, request }) => {
-      await account.changePassword(userId, request.sessionToken ?? '', body);
-      return null;
-    },
+    ({ userId, body, request }) => account.changePassword(userId, request.sessionToken ?? '', body),
   );
 
   route.user(

@@ -39,35 +39,25 @@ export interface AuthServiceOptions {
 }
 
 export class AuthService {
-  private readonly users: UsersRepository;
-  private readonly sessionTtlDays: number;
-  private readonly bus?: RealtimeBus;
-  private readonly onSignedUp?: AuthServiceOptions['onSignedUp'];
-  private readonly credits?: AuthServiceOptions['credits'];
-  private readonly clock: Clock;
+  private readonly deps: AuthServiceOptions & { clock: NonNullable<AuthServiceOptions['clock']> };
 
   constructor(options: AuthServiceOptions) {
-    this.users = options.users;
-    this.sessionTtlDays = options.sessionTtlDays;
-    this.bus = options.bus;
-    this.onSignedUp = options.onSignedUp;
-    this.credits = options.credits;
-    this.clock = options.clock ?? systemClock;
+    this.deps = { ...options, clock: options.clock ?? systemClock };
   }
 
   async signup(body: SignupBody): Promise<AuthResult> {
     const weakness = passwordWeakness(body.password, body.email, body.username);
     if (weakness) throw new AppError(ERROR_CODES.WEAK_PASSWORD, 422, weakness);
-    if (await this.users.findByEmail(body.email)) {
+    if (await this.deps.users.findByEmail(body.email)) {
       throw new AppError(ERROR_CODES.EMAIL_TAKEN, 409, 'An account with this email already exists');
     }
     const passwordHash = await hashPassword(body.password);
     let user;
     try {
-      user = await this.users.create(
+      user = await this.deps.users.create(
         { email: body.email, username: body.username, passwordHash, currentPlan: DEFAULT_PLAN },
         (tx, created) =>
-          this.credits?.ledger.grant(
+          this.deps.credits?.ledger.grant(
             created.id,
             { source: 'plan', plan: DEFAULT_PLAN, action: null, key: `signup:${created.id}` },
             { tx },
@@ -75,7 +65,7 @@ export class AuthService {
       );
     } catch (error) {
       // Two sign-ups racing for one email: the unique index decides.
-      if (await this.users.findByEmail(body.email)) {
+      if (await this.deps.users.findByEmail(body.email)) {
         throw new AppError(
           ERROR_CODES.EMAIL_TAKEN,
           409,
@@ -84,12 +74,12 @@ export class AuthService {
       }
       throw error;
     }
-    await this.onSignedUp?.(user.id, body.referral);
+    await this.deps.onSignedUp?.(user.id, body.referral);
     return { token: await this.startSession(user.id), user: await this.userInfo(user.id) };
   }
 
   async login(body: LoginBody): Promise<AuthResult> {
-    const user = await this.users.findByEmail(body.email);
+    const user = await this.deps.users.findByEmail(body.email);
     decoyHash ??= hash('decoy-password-for-timing', ARGON2_OPTIONS);
     const valid = await verify(user?.passwordHash ?? (await decoyHash), body.password);
     if (!user || !valid || user.deletedAt) {
@@ -101,9 +91,9 @@ export class AuthService {
   async logout(token: string): Promise<void> {
     const session = await this.authenticate(token);
     const sessionHash = hashToken(token);
-    await this.users.deleteSession(sessionHash);
+    await this.deps.users.deleteSession(sessionHash);
     // Sockets opened with this session close on every API process.
-    if (session) await this.bus?.publish(session.userId, disconnectMessage(sessionHash));
+    if (session) await this.deps.bus?.publish(session.userId, disconnectMessage(sessionHash));
   }
 
   /**
@@ -113,15 +103,15 @@ export class AuthService {
    */
   async revokeCredentials(userId: string, options: { keepToken?: string } = {}): Promise<void> {
     const keep = options.keepToken ? hashToken(options.keepToken) : undefined;
-    const ended = await this.users.deleteSessionsOf(userId, keep);
+    const ended = await this.deps.users.deleteSessionsOf(userId, keep);
     for (const sessionHash of ended) {
-      await this.bus?.publish(userId, disconnectMessage(sessionHash));
+      await this.deps.bus?.publish(userId, disconnectMessage(sessionHash));
     }
   }
 
   /** 403 WRONG_PASSWORD unless `password` is the account's; asked before changes to it. */
   async assertPassword(userId: string, password: string): Promise<UserRow> {
-    const user = await this.users.findById(userId);
+    const user = await this.deps.users.findById(userId);
     if (!user || user.deletedAt) throw unauthorized();
     if (!(await verify(user.passwordHash, password))) {
       throw new AppError(ERROR_CODES.WRONG_PASSWORD, 403, 'The password is not right.');
@@ -137,7 +127,7 @@ export class AuthService {
     const user = await this.assertPassword(userId, body.current_password);
     const weakness = passwordWeakness(body.new_password, user.email, user.username);
     if (weakness) throw new AppError(ERROR_CODES.WEAK_PASSWORD, 422, weakness);
-    await this.users.updatePassword(userId, await hashPassword(body.new_password));
+    await this.deps.users.updatePassword(userId, await hashPassword(body.new_password));
     // Whoever else held a session (a lost laptop, a thief) is out; this one stays.
     await this.revokeCredentials(userId, { keepToken: sessionToken });
   }
@@ -150,11 +140,11 @@ export class AuthService {
     const session = await this.authenticate(sessionToken);
     if (!session) throw new AppError(ERROR_CODES.UNAUTHORIZED, 401, 'Please log in to continue');
     const ticket = TICKET_PREFIX + randomBytes(24).toString('base64url');
-    await this.users.createRealtimeTicket(
+    await this.deps.users.createRealtimeTicket(
       hashToken(ticket),
       hashToken(sessionToken),
       session.userId,
-      new Date(this.clock.now().getTime() + TICKET_TTL_MS),
+      new Date(this.deps.clock.now().getTime() + TICKET_TTL_MS),
     );
     return ticket;
   }
@@ -168,7 +158,10 @@ export class AuthService {
   ): Promise<{ userId: string; sessionKey: string } | null> {
     if (!token || token.length > 200) return null;
     if (token.startsWith(TICKET_PREFIX)) {
-      const ticket = await this.users.consumeRealtimeTicket(hashToken(token), this.clock.now());
+      const ticket = await this.deps.users.consumeRealtimeTicket(
+        hashToken(token),
+        this.deps.clock.now(),
+      );
       return ticket ? { userId: ticket.userId, sessionKey: ticket.sessionHash } : null;
     }
     const session = await this.authenticate(token);
@@ -178,14 +171,14 @@ export class AuthService {
   /** The user a session token belongs to, or null when it is unknown or expired. */
   async authenticate(token: string): Promise<{ userId: string } | null> {
     if (!token || token.length > 200) return null;
-    const userId = await this.users.findSessionUser(hashToken(token), this.clock.now());
+    const userId = await this.deps.users.findSessionUser(hashToken(token), this.deps.clock.now());
     return userId ? { userId } : null;
   }
 
   async userInfo(userId: string): Promise<UserInfo> {
-    const user = await this.users.findById(userId);
+    const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError(ERROR_CODES.UNAUTHORIZED, 401, 'Please log in to continue');
-    const grants = (await this.credits?.reads.entitlements(userId, user.currentPlan)) ?? [];
+    const grants = (await this.deps.credits?.reads.entitlements(userId, user.currentPlan)) ?? [];
     return {
       id: user.id,
       username: user.username,
@@ -200,13 +193,13 @@ export class AuthService {
   }
 
   get sessionMaxAgeSeconds(): number {
-    return this.sessionTtlDays * 86_400;
+    return this.deps.sessionTtlDays * 86_400;
   }
 
   private async startSession(userId: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(this.clock.now().getTime() + this.sessionMaxAgeSeconds * 1000);
-    await this.users.createSession(hashToken(token), userId, expiresAt);
+    const expiresAt = new Date(this.deps.clock.now().getTime() + this.sessionMaxAgeSeconds * 1000);
+    await this.deps.users.createSession(hashToken(token), userId, expiresAt);
     return token;
   }
 }

@@ -42,6 +42,14 @@ import type { BackgroundWork } from '../../queue/background-work.js';
 import { jobCaptionsKey, jobFileKey, jobForNotification, jobPosterKey } from './job-mapper.js';
 
 export interface ExportRendererOptions {
+  exports: ExportsRepository;
+  media: MediaRepository;
+  tasks: TasksRepository;
+  storage: Storage;
+  /** Failed exports are refunded through the outbox (modules/billing). */
+  billing: { refunds: RefundOutbox; reads: CreditReads };
+  notifications: NotificationsService;
+  translator: Translator;
   workRoot: string;
   /** Claims, heart-beats and releases each render (queue/lease.ts). */
   leases: Leases<JobRow, JobPatch>;
@@ -140,20 +148,27 @@ export class ExportRenderer {
   /** Where the latest finished render's time went, step by step (the benches print it). */
   lastTimings: Record<string, number> | undefined;
 
-  constructor(
-    private readonly jobs: ExportsRepository,
-    private readonly media: MediaRepository,
-    private readonly tasks: TasksRepository,
-    private readonly storage: Storage,
-    /** Failed exports are refunded through the outbox (modules/billing). */
-    private readonly billing: { refunds: RefundOutbox; reads: CreditReads },
-    private readonly notifications: NotificationsService,
-    private readonly translator: Translator,
-    private readonly options: ExportRendererOptions,
-  ) {
+  private readonly jobs: ExportsRepository;
+  private readonly media: MediaRepository;
+  private readonly tasks: TasksRepository;
+  private readonly storage: Storage;
+  private readonly billing: ExportRendererOptions['billing'];
+  private readonly notifications: NotificationsService;
+  private readonly translator: Translator;
+
+  constructor(private readonly options: ExportRendererOptions) {
+    ({
+      exports: this.jobs,
+      media: this.media,
+      tasks: this.tasks,
+      storage: this.storage,
+      billing: this.billing,
+      notifications: this.notifications,
+      translator: this.translator,
+    } = options);
     const analyses = options.analyses;
     this.framing = new FramingPlanner(
-      media,
+      options.media,
       analyses && {
         find: (mediaKey, key) => analyses.find<ClipFraming>(mediaKey, 'framing', key),
         save: (mediaKey, key, framing) => analyses.save(mediaKey, 'framing', key, framing),

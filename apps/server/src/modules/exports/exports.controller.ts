@@ -75,9 +75,6 @@ export function registerExportRoutes(app: App, exports: ExportsService) {
     'delete',
     '/api/job/:id',
     { summary: 'Delete an export, stopping it if it runs', params: IdParam, data: z.null() },
-    async ({ userId, params }) => {
-      await exports.delete(userId, params.id);
-      return null;
-    },
+    ({ userId, params }) => exports.delete(userId, params.id),
   );
 }

@@ -2,18 +2,22 @@ import { uprightFrameSize } from '@moments/domain/frame';
 import { storedTranscript, transcriptWords } from '@moments/domain/transcript';
 import { snapTrimToWords } from '@moments/domain/trim';
 import type { ExportLayout } from '@moments/contract';
-import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { moments } from '../../db/schema.js';
 import type { WorkGate } from '../../queue/work-gate.js';
 import { silentLogger, type Logger } from '../../logging.js';
 import type { Storage } from '../../storage/index.js';
 import type { MediaRepository } from '../media/media.repository.js';
+import type { MomentsRepository } from '../moments/moments.repository.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
 import { exportFrameSize, type ResolvedClipOptions } from '../captions/clip-captions.js';
 import { framingRequestOf, type ExportRenderer } from './export-renderer.js';
 
 export interface FramingPreparerOptions {
+  momentsRepo: MomentsRepository;
+  media: MediaRepository;
+  tasks: TasksRepository;
+  storage: Storage;
+  renderer: ExportRenderer;
+  gate: WorkGate;
   /** How many of a task's best moments are prepared. */
   moments: number;
   /**
@@ -48,41 +52,24 @@ const DEFAULT_EXPORT = {
  * (WorkGate); a trimmed or extended export later analyses only what lies outside.
  */
 export class FramingPreparer {
-  constructor(
-    private readonly db: Db,
-    private readonly media: MediaRepository,
-    private readonly tasks: TasksRepository,
-    private readonly storage: Storage,
-    private readonly renderer: ExportRenderer,
-    private readonly gate: WorkGate,
-    private readonly options: FramingPreparerOptions,
-  ) {}
+  constructor(private readonly options: FramingPreparerOptions) {}
 
   async prepareTask(taskId: string): Promise<PreparedTask> {
     const log = (this.options.log ?? silentLogger).child({ taskId, job: 'framing-prepare' });
-    const task = await this.tasks.findById(taskId);
-    const transcriptRow = task && (await this.tasks.findTranscript(task.id));
+    const task = await this.options.tasks.findById(taskId);
+    const transcriptRow = task && (await this.options.tasks.findTranscript(task.id));
     const mediaKey = task?.mediaKey;
     if (!task || task.status !== 'DONE' || !mediaKey || !transcriptRow) {
       return { moments: 0, framesDecoded: 0 };
     }
     const transcript = storedTranscript(transcriptRow);
-    const best = await this.db
-      .select({
-        startMs: moments.startMs,
-        endMs: moments.endMs,
-        layout: moments.layout,
-      })
-      .from(moments)
-      .where(eq(moments.taskId, taskId))
-      .orderBy(asc(moments.rank))
-      .limit(this.options.moments);
+    const best = await this.options.momentsRepo.bestOfTask(taskId, this.options.moments);
     if (best.length === 0) return { moments: 0, framesDecoded: 0 };
 
     const started = performance.now();
-    const before = this.renderer.framing.framesDecoded;
-    await this.storage.withLocalFile(mediaKey, async (sourceFile) => {
-      const info = await this.renderer.probeOf(mediaKey, sourceFile);
+    const before = this.options.renderer.framing.framesDecoded;
+    await this.options.storage.withLocalFile(mediaKey, async (sourceFile) => {
+      const info = await this.options.renderer.probeOf(mediaKey, sourceFile);
       if (!info.width || !info.height) return;
       const source = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
       const words = transcriptWords(transcript.segments).map((word) => ({
@@ -101,8 +88,8 @@ export class FramingPreparer {
         const to = Math.max(...spans.map((span) => span.end));
         for (let at = from; at < to; at += this.options.pieceMs) {
           const piece = { startMs: at, endMs: Math.min(to, at + this.options.pieceMs) };
-          await this.gate.background((signal) =>
-            this.renderer.framing.analyse(mediaKey, sourceFile, piece, signal),
+          await this.options.gate.background((signal) =>
+            this.options.renderer.framing.analyse(mediaKey, sourceFile, piece, signal),
           );
         }
         for (const span of spans) {
@@ -113,18 +100,20 @@ export class FramingPreparer {
             exportFrameSize(options.aspect, options.quality, source),
             transcript,
           );
-          await this.gate.background((signal) =>
-            this.renderer.framing.plan(mediaKey, request, (work) => work(sourceFile), { signal }),
+          await this.options.gate.background((signal) =>
+            this.options.renderer.framing.plan(mediaKey, request, (work) => work(sourceFile), {
+              signal,
+            }),
           );
           if (info.hasAudio) {
-            await this.gate.background((signal) =>
-              this.renderer.loudnessOf(mediaKey, sourceFile, span.start, span.end, signal),
+            await this.options.gate.background((signal) =>
+              this.options.renderer.loudnessOf(mediaKey, sourceFile, span.start, span.end, signal),
             );
           }
         }
       }
     });
-    const framesDecoded = this.renderer.framing.framesDecoded - before;
+    const framesDecoded = this.options.renderer.framing.framesDecoded - before;
     log.info(
       {
         moments: best.length,

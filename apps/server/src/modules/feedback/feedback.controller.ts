@@ -1,17 +1,20 @@
 import { ERROR_CODES, HelpFeedbackBody } from '@moments/contract';
 import { z } from 'zod';
-import type { Db } from '../../db/client.js';
-import { feedback } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { Mailer } from '../mail/index.js';
+import type { FeedbackRepository } from './feedback.repository.js';
 import type { UsersRepository } from '../auth/users.repository.js';
 
-export interface FeedbackRoutesOptions {
-  db: Db;
+/** Where feedback is kept, who sent it, and how it reaches the operator. */
+export interface FeedbackParts {
+  feedback: FeedbackRepository;
   users: UsersRepository;
   mailer: Mailer;
+}
+
+export interface FeedbackRoutesOptions {
   /** Absent: feedback is stored (and logged) but not mailed. */
   operatorEmail?: string;
   /** Per client address: anyone may send feedback with just an email. */
@@ -19,7 +22,11 @@ export interface FeedbackRoutesOptions {
 }
 
 /** /settings/faq?feedback=1: help feedback, stored and mailed to the operator. */
-export function registerFeedbackRoutes(app: App, options: FeedbackRoutesOptions) {
+export function registerFeedbackRoutes(
+  app: App,
+  parts: FeedbackParts,
+  options: FeedbackRoutesOptions,
+) {
   jsonRoutes(app, ['system']).open(
     'post',
     '/api/feedback',
@@ -31,7 +38,7 @@ export function registerFeedbackRoutes(app: App, options: FeedbackRoutesOptions)
       config: { rateLimit: options.rateLimit },
     },
     async ({ userId, body, request }) => {
-      const user = userId ? await options.users.findById(userId) : undefined;
+      const user = userId ? await parts.users.findById(userId) : undefined;
       const email = user?.email ?? body.email;
       if (!email) {
         throw new AppError(
@@ -40,21 +47,22 @@ export function registerFeedbackRoutes(app: App, options: FeedbackRoutesOptions)
           'Please give an email address so we can answer',
         );
       }
-      const [row] = await options.db
-        .insert(feedback)
-        .values({ userId: user?.id ?? null, email, content: body.content })
-        .returning({ id: feedback.id });
+      const id = await parts.feedback.saveFeedback({
+        userId: user?.id ?? null,
+        email,
+        content: body.content,
+      });
       if (options.operatorEmail) {
-        await options.mailer.send({
+        await parts.mailer.send({
           to: options.operatorEmail,
           category: 'operator',
           subject: `Feedback from ${email}`,
           text: `${body.content}\n\nFrom: ${email}${user ? ` (user ${user.id})` : ''}\n`,
         });
       } else {
-        request.log.info({ feedbackId: row!.id }, 'feedback stored; OPERATOR_EMAIL not set');
+        request.log.info({ feedbackId: id }, 'feedback stored; OPERATOR_EMAIL not set');
       }
-      return { id: row!.id };
+      return { id };
     },
   );
 }

@@ -28,24 +28,14 @@ export interface AccountMailsOptions {
  * notification), and invite rewards. All go through the user mailer, so unsubscribes apply.
  */
 export class AccountMails {
-  private readonly mailer: Mailer;
-  private readonly users: UsersRepository;
-  private readonly presence: UserPresence;
-  private readonly publicUrl: string;
-  private readonly log?: (line: string, error?: unknown) => void;
-  private readonly pictureTokens?: PictureTokens;
+  private readonly deps: AccountMailsOptions;
 
   constructor(options: AccountMailsOptions) {
-    this.mailer = options.mailer;
-    this.users = options.users;
-    this.presence = options.presence;
-    this.publicUrl = options.publicUrl;
-    this.log = options.log;
-    this.pictureTokens = options.pictureTokens;
+    this.deps = options;
   }
 
   async welcome(userId: string): Promise<void> {
-    const user = await this.users.findById(userId);
+    const user = await this.deps.users.findById(userId);
     if (!user) return;
     await this.sendTemplate(
       user,
@@ -64,8 +54,8 @@ export class AccountMails {
     const isExport = type.startsWith('JOB_');
     const status = String((isTask ? data.task_status : data.job_status) ?? '');
     if ((!isTask && !isExport) || !FINISHED.has(status)) return;
-    if (await this.presence.isWatching(userId)) return;
-    const user = await this.users.findById(userId);
+    if (await this.deps.presence.isWatching(userId)) return;
+    const user = await this.deps.users.findById(userId);
     if (!user) return;
     const failed = status === 'ERROR';
     const title = String((isTask ? data.task_title : data.job_title) ?? 'your video');
@@ -93,7 +83,7 @@ export class AccountMails {
   }
 
   async referralRewarded(referrerId: string, friendName: string, credits: number): Promise<void> {
-    const user = await this.users.findById(referrerId);
+    const user = await this.deps.users.findById(referrerId);
     if (!user) return;
     await this.sendTemplate(
       user,
@@ -107,7 +97,7 @@ export class AccountMails {
     category: MailCategory,
     mail: MailTemplate,
   ): Promise<void> {
-    await this.mailer.send({
+    await this.deps.mailer.send({
       to: user.email,
       userId: user.id,
       category,
@@ -122,7 +112,7 @@ export class AccountMails {
     try {
       await send();
     } catch (error) {
-      this.log?.(`mail "${what}" failed`, error);
+      this.deps.log?.(`mail "${what}" failed`, error);
     }
   }
 
@@ -132,13 +122,13 @@ export class AccountMails {
    */
   private picture(thumbnail: unknown, title: string) {
     const match = /^\/api\/thumbnail\/(task|moment|job)\/([0-9a-f-]{36})$/.exec(String(thumbnail));
-    if (!match || !this.pictureTokens) return undefined;
+    if (!match || !this.deps.pictureTokens) return undefined;
     const [pathname, kind, id] = match as unknown as [string, string, string];
-    const sig = this.pictureTokens.sign(kind, id);
+    const sig = this.deps.pictureTokens.sign(kind, id);
     return { src: this.link(`${pathname}?sig=${encodeURIComponent(sig)}`), alt: title };
   }
 
   private link(pathname: string): string {
-    return new URL(pathname, this.publicUrl).toString();
+    return new URL(pathname, this.deps.publicUrl).toString();
   }
 }

@@ -141,10 +141,7 @@ function registerClipAndShareRoutes(
     'post',
     '/api/highlight_moment/clipped/delete',
     { summary: 'Remove a moment from the clipped list', querystring: IdQuery, data: z.null() },
-    async ({ userId, query }) => {
-      await moments.unclip(userId, query.id);
-      return null;
-    },
+    ({ userId, query }) => moments.unclip(userId, query.id),
   );
 
   route.user(
@@ -172,10 +169,7 @@ function registerClipAndShareRoutes(
       querystring: IdQuery,
       data: z.null(),
     },
-    async ({ userId, query }) => {
-      await moments.unshare(userId, query.id);
-      return null;
-    },
+    ({ userId, query }) => moments.unshare(userId, query.id),
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { findOwned } from '../../db/owned.js';
 import { moments, tasks } from '../../db/schema.js';
@@ -9,6 +9,16 @@ export type NewMoment = typeof moments.$inferInsert;
 /** Thin data access for moments. */
 export class MomentsRepository {
   constructor(private readonly db: Db) {}
+
+  /** The task's `limit` best-ranked moments: their span and the layout chosen for them. */
+  bestOfTask(taskId: string, limit: number) {
+    return this.db
+      .select({ startMs: moments.startMs, endMs: moments.endMs, layout: moments.layout })
+      .from(moments)
+      .where(eq(moments.taskId, taskId))
+      .orderBy(asc(moments.rank))
+      .limit(limit);
+  }
 
   /**
    * Stores a (re-)analysis of a task's moments of one type in one transaction, keeping what the

@@ -19,9 +19,8 @@ import {
 } from '@moments/ai/moments';
 import { searchMomentsWithReport } from '@moments/ai/search';
 import type { Db } from '../../db/client.js';
-import { moments, tasks } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { findOwned, isUuid } from '../../db/owned.js';
+import { isUuid } from '../../db/owned.js';
 import type { FileUrls } from '../../storage/index.js';
 import { videoOfTask, type TaskRow } from '../tasks/task-mapper.js';
 import { momentThumbnail } from '../thumbnails/thumbnails.service.js';
@@ -90,22 +89,10 @@ export interface MomentsServiceOptions {
  * moment: list, view, rate, favourite, share, refresh.
  */
 export class MomentsService {
-  private readonly db: Db;
-  private readonly repo: MomentsRepository;
-  private readonly tasks: TasksRepository;
-  private readonly fileUrls: FileUrls;
-  private readonly llm: LlmClient | undefined;
-  private readonly spans?: MomentSpans;
-  private readonly sendSpanCut?: (momentId: string) => Promise<void>;
+  private readonly deps: MomentsServiceOptions;
 
   constructor(options: MomentsServiceOptions) {
-    this.db = options.db;
-    this.repo = options.repo;
-    this.tasks = options.tasks;
-    this.fileUrls = options.fileUrls;
-    this.llm = options.llm;
-    this.spans = options.spans;
-    this.sendSpanCut = options.sendSpanCut;
+    this.deps = options;
   }
 
   /** The analysing stage: stores the task's moments and returns what the user should be told. */
@@ -138,45 +125,52 @@ export class MomentsService {
     if (task.kind === 'caption') return [];
     if (task.kind === 'search' && task.query) {
       const report = await searchMomentsWithReport(transcript, task.query, { signal });
-      await this.repo.syncForTask(
-        task.id,
+      return this.keepFound(
+        task,
         'search_snippet',
-        toRows(task, 'search_snippet', report.moments),
+        report,
+        'No part of this video answers that question.',
       );
-      const warnings = [...report.warnings];
-      if (!report.moments.length) warnings.push('No part of this video answers that question.');
-      return warnings;
     }
     const lengthRange =
       CLIP_LENGTH_RANGES_MS[task.clipLength as ClipLength] ?? CLIP_LENGTH_RANGES_MS.auto;
     const result = await findViralMoments(transcript, {
       ...lengthRange,
       actAs: task.actAs ?? undefined,
-      llm: this.llm,
+      llm: this.deps.llm,
       signal,
     });
-    await this.repo.syncForTask(
-      task.id,
+    return this.keepFound(
+      task,
       'video_snippet',
-      toRows(task, 'video_snippet', result.moments),
+      result,
+      'No moment in this video stood out as worth a clip.',
     );
-    const warnings = [...result.warnings];
-    if (!result.moments.length) warnings.push('No moment in this video stood out as worth a clip.');
-    return warnings;
+  }
+
+  /** Keeps what the analysis found as the task's list of `type`; an empty list says why. */
+  private async keepFound(
+    task: TaskRow,
+    type: MomentListType,
+    found: { moments: FoundMoment[]; warnings: string[] },
+    whenNone: string,
+  ): Promise<string[]> {
+    await this.deps.repo.syncForTask(task.id, type, toRows(task, type, found.moments));
+    return found.moments.length ? [...found.warnings] : [...found.warnings, whenNone];
   }
 
   async listForTask(userId: string, taskId: unknown): Promise<Moment[]> {
-    const task = await findOwned(this.db, tasks, userId, taskId, 'Task');
-    return (await this.repo.forTask(task.id)).map(toDto);
+    const task = await this.deps.tasks.findOwned(userId, taskId);
+    return (await this.deps.repo.forTask(task.id)).map(toDto);
   }
 
   /** Anyone may view a moment that was shared; otherwise only its owner. */
   async view(requesterId: string | null, id: unknown): Promise<MomentView> {
     if (!isUuid(id)) throw notFound('Moment');
-    const row = await this.repo.findById(id);
+    const row = await this.deps.repo.findById(id);
     const owned = !!row && row.userId === requesterId;
     if (!row || (!owned && !row.shareId)) throw notFound('Moment');
-    const task = await this.repo.taskOf(row);
+    const task = await this.deps.repo.taskOf(row);
     if (!task) throw notFound('Moment');
     return this.viewOf(row, task, owned);
   }
@@ -186,7 +180,7 @@ export class MomentsService {
    * tasks in one query (it was one query per moment).
    */
   async defaultList(type: MomentListType, limit = 24): Promise<MomentView[]> {
-    const rows = await this.repo.sharedByTypeWithTasks(type, limit);
+    const rows = await this.deps.repo.sharedByTypeWithTasks(type, limit);
     return Promise.all(rows.map(({ moment, task }) => this.viewOf(moment, task, false)));
   }
 
@@ -201,7 +195,7 @@ export class MomentsService {
       ? { media_url: null, media_start: 0 }
       : owned
         ? {
-            media_url: await this.fileUrls.signFileUrl(task.mediaKey, {
+            media_url: await this.deps.fileUrls.signFileUrl(task.mediaKey, {
               expiresInSec: MEDIA_URL_TTL_SEC,
             }),
             media_start: 0,
@@ -227,8 +221,8 @@ export class MomentsService {
     id: unknown,
     body: { action: FeedbackAction; content?: string; reason?: string },
   ): Promise<Moment> {
-    const row = await findOwned(this.db, moments, userId, id, 'Moment');
-    const updated = await this.repo.update(row.id, {
+    const row = await this.deps.repo.findOwned(userId, id);
+    const updated = await this.deps.repo.update(row.id, {
       feedback: body.action,
       feedbackContent: body.content ?? null,
       feedbackReason: body.action === 'THUMB_DOWN' ? (body.reason ?? null) : null,
@@ -237,8 +231,8 @@ export class MomentsService {
   }
 
   async clearFeedback(userId: string, id: unknown): Promise<Moment> {
-    const row = await findOwned(this.db, moments, userId, id, 'Moment');
-    const updated = await this.repo.update(row.id, {
+    const row = await this.deps.repo.findOwned(userId, id);
+    const updated = await this.deps.repo.update(row.id, {
       feedback: null,
       feedbackContent: null,
       feedbackReason: null,
@@ -247,31 +241,31 @@ export class MomentsService {
   }
 
   async setFavorite(userId: string, id: unknown, favorite: boolean): Promise<Moment> {
-    const row = await findOwned(this.db, moments, userId, id, 'Moment');
-    return toDto((await this.repo.update(row.id, { favorite }))!);
+    const row = await this.deps.repo.findOwned(userId, id);
+    return toDto((await this.deps.repo.update(row.id, { favorite }))!);
   }
 
   async favorites(userId: string): Promise<Moment[]> {
-    return (await this.repo.favorites(userId)).map(toDto);
+    return (await this.deps.repo.favorites(userId)).map(toDto);
   }
 
   async clipped(userId: string): Promise<Moment[]> {
-    return (await this.repo.clipped(userId)).map(toDto);
+    return (await this.deps.repo.clipped(userId)).map(toDto);
   }
 
   /** Keeps the studio's framing choice with the clip, so it opens framed that way. */
   async setLayout(userId: string, id: unknown, layout: ExportLayout): Promise<Moment> {
-    const row = await findOwned(this.db, moments, userId, id, 'Moment');
-    return toDto((await this.repo.update(row.id, { layout }))!);
+    const row = await this.deps.repo.findOwned(userId, id);
+    return toDto((await this.deps.repo.update(row.id, { layout }))!);
   }
 
   async unclip(userId: string, id: unknown): Promise<void> {
-    const row = await findOwned(this.db, moments, userId, id, 'Moment');
-    await this.repo.update(row.id, { clipped: false });
+    const row = await this.deps.repo.findOwned(userId, id);
+    await this.deps.repo.update(row.id, { clipped: false });
   }
 
   async all(userId: string): Promise<Moment[]> {
-    return (await this.repo.allForUser(userId, 500)).map(toDto);
+    return (await this.deps.repo.allForUser(userId, 500)).map(toDto);
   }
 
   /**
@@ -284,55 +278,55 @@ export class MomentsService {
     id: unknown,
     options: { publish?: boolean } = {},
   ): Promise<{ share_id: string; path: string; published: boolean }> {
-    const row = await findOwned(this.db, moments, userId, id, 'Moment');
+    const row = await this.deps.repo.findOwned(userId, id);
     const shareId = row.shareId ?? randomBytes(9).toString('base64url');
     const published = options.publish ?? false;
     if (!row.shareId || row.published !== published)
-      await this.repo.update(row.id, { shareId, published });
+      await this.deps.repo.update(row.id, { shareId, published });
     // Cut the span now, in the background (the `span-cut` job kind), so the first visitor does
     // not wait for it; a failure costs nothing, the span is cut on view.
-    if (this.spans && this.sendSpanCut) await this.sendSpanCut(row.id);
+    if (this.deps.spans && this.deps.sendSpanCut) await this.deps.sendSpanCut(row.id);
     return { share_id: shareId, path: `/home/moment/${row.id}`, published };
   }
 
   /** Cuts a shared moment's span ahead of its first visitor (nothing once it is unshared). */
   async cutSharedSpan(momentId: string): Promise<void> {
-    const row = await this.repo.findById(momentId);
-    if (!row?.shareId || !this.spans) return;
-    const task = await this.repo.taskOf(row);
-    if (task?.mediaKey) await this.spans.cut(row, task.mediaKey);
+    const row = await this.deps.repo.findById(momentId);
+    if (!row?.shareId || !this.deps.spans) return;
+    const task = await this.deps.repo.taskOf(row);
+    if (task?.mediaKey) await this.deps.spans.cut(row, task.mediaKey);
   }
 
   /** Revokes the link: the moment, its span and its home listing answer 404 to anyone else. */
   async unshare(userId: string, id: unknown): Promise<void> {
-    const row = await findOwned(this.db, moments, userId, id, 'Moment');
-    await this.repo.update(row.id, { shareId: null, published: false });
+    const row = await this.deps.repo.findOwned(userId, id);
+    await this.deps.repo.update(row.id, { shareId: null, published: false });
     // Best effort: the span is served only through the share, which is revoked above; a file
     // left behind costs disk, never exposure.
-    if (row.shareId) await this.spans?.forget(row).catch(() => undefined);
+    if (row.shareId) await this.deps.spans?.forget(row).catch(() => undefined);
   }
 
   /** The shared span's video file (cut once, then served), or 404 once the share is revoked. */
   async sharedSpan(shareId: string): Promise<{ key: string }> {
     if (!/^[A-Za-z0-9_-]{6,64}$/.test(shareId)) throw notFound('Moment');
-    const row = await this.repo.byShareId(shareId);
-    const task = row && (await this.repo.taskOf(row));
-    if (!row || !task?.mediaKey || !this.spans) throw notFound('Moment');
-    return { key: await this.spans.cut(row, task.mediaKey) };
+    const row = await this.deps.repo.byShareId(shareId);
+    const task = row && (await this.deps.repo.taskOf(row));
+    if (!row || !task?.mediaKey || !this.deps.spans) throw notFound('Moment');
+    return { key: await this.deps.spans.cut(row, task.mediaKey) };
   }
 
   /** Re-scores the moment's span against the current transcript (the refresh call). */
   async refresh(userId: string, id: unknown): Promise<Moment> {
-    const row = await findOwned(this.db, moments, userId, id, 'Moment');
-    const transcriptRow = await this.tasks.findTranscript(row.taskId);
+    const row = await this.deps.repo.findOwned(userId, id);
+    const transcriptRow = await this.deps.tasks.findTranscript(row.taskId);
     if (!transcriptRow)
       throw new AppError('NOT_FOUND', 404, 'The transcript of this moment is gone.');
     const transcript: Transcript = storedTranscript(transcriptRow);
-    const task = await this.repo.taskOf(row);
+    const task = await this.deps.repo.taskOf(row);
     const rescored = await rescoreSpan(transcript, row.startMs, row.endMs, {
       actAs: task?.actAs ?? undefined,
     });
-    const updated = await this.repo.update(row.id, {
+    const updated = await this.deps.repo.update(row.id, {
       startMs: rescored.startMs,
       endMs: rescored.endMs,
       ...settled(rescored),

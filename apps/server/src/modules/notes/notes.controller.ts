@@ -51,10 +51,7 @@ export function registerNoteRoutes(app: App, notes: NotesService) {
     'delete',
     '/api/note',
     { summary: 'Delete a note', querystring: IdQuery, data: z.null() },
-    async ({ userId, query }) => {
-      await notes.delete(userId, query.id);
-      return null;
-    },
+    ({ userId, query }) => notes.delete(userId, query.id),
   );
   route.user(
     'post',
@@ -66,9 +63,6 @@ export function registerNoteRoutes(app: App, notes: NotesService) {
     'delete',
     '/api/note/share',
     { summary: 'Revoke the public link', querystring: IdQuery, data: z.null() },
-    async ({ userId, query }) => {
-      await notes.unshare(userId, query.id);
-      return null;
-    },
+    ({ userId, query }) => notes.unshare(userId, query.id),
   );
 }

@@ -57,10 +57,7 @@ export function registerNotificationRoutes(app: App, notifications: Notification
     'post',
     '/api/notify/all-viewed',
     { summary: 'Mark every notification viewed', data: z.null() },
-    async ({ userId, request }) => {
-      await notifications.markAllViewed(userId, originSession(request));
-      return null;
-    },
+    ({ userId, request }) => notifications.markAllViewed(userId, originSession(request)),
   );
 
   route.user(

@@ -7,7 +7,7 @@ import {
   type TaskPartial,
   type TaskStatus,
 } from '@moments/contract';
-import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { notifications } from '../../db/schema.js';
 import type { RealtimeBus } from '../../realtime/index.js';
@@ -229,24 +229,23 @@ export class NotificationsService {
 
   async markViewed(userId: string, ids: string[], exceptSessionId?: string): Promise<string[]> {
     if (!ids.length) return [];
+    return this.setViewed(userId, inArray(notifications.id, ids), exceptSessionId);
+  }
+
+  async markAllViewed(userId: string, exceptSessionId?: string): Promise<void> {
+    await this.setViewed(userId, eq(notifications.viewed, false), exceptSessionId);
+  }
+
+  /** Marks the user's notifications that `which` picks viewed; other clients follow. */
+  private async setViewed(userId: string, which: SQL, exceptSessionId?: string) {
     const rows = await this.db
       .update(notifications)
       .set({ viewed: true })
-      .where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)))
+      .where(and(eq(notifications.userId, userId), which))
       .returning({ id: notifications.id });
     const changed = rows.map((row) => row.id);
     await this.syncOtherClients(userId, 'SYNC_NOTIFY_VIEW', changed, exceptSessionId);
     return changed;
-  }
-
-  async markAllViewed(userId: string, exceptSessionId?: string): Promise<void> {
-    const rows = await this.db
-      .update(notifications)
-      .set({ viewed: true })
-      .where(and(eq(notifications.userId, userId), eq(notifications.viewed, false)))
-      .returning({ id: notifications.id });
-    const changed = rows.map((row) => row.id);
-    await this.syncOtherClients(userId, 'SYNC_NOTIFY_VIEW', changed, exceptSessionId);
   }
 
   async delete(userId: string, ids: string[], exceptSessionId?: string): Promise<string[]> {

@@ -153,10 +153,7 @@ function registerClipSharing(route: ReturnType<typeof jsonRoutes>, clips: ClipSh
       querystring: JobIdQuery,
       data: z.null(),
     },
-    async ({ userId, query }) => {
-      await clips.unshare(userId, query.id);
-      return null;
-    },
+    ({ userId, query }) => clips.unshare(userId, query.id),
   );
 }
 

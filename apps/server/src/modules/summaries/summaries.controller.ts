@@ -46,9 +46,6 @@ export function registerSummaryRoutes(app: App, summaries: SummariesService) {
     'delete',
     '/api/summary/share',
     { summary: 'Revoke the public link', querystring: TaskQuery, data: z.null() },
-    async ({ userId, query }) => {
-      await summaries.unshare(userId, query.task_id);
-      return null;
-    },
+    ({ userId, query }) => summaries.unshare(userId, query.task_id),
   );
 }

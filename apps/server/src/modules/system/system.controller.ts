@@ -1,7 +1,6 @@
 import { ComingSoonBody, HealthReply } from '@moments/contract';
 import { z } from 'zod';
-import type { Db } from '../../db/client.js';
-import { comingSoonSignups } from '../../db/schema.js';
+import type { FeedbackRepository } from '../feedback/feedback.repository.js';
 import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 
@@ -9,7 +8,7 @@ export const APP_VERSION = '0.1.0';
 
 export function registerSystemRoutes(
   app: App,
-  db: Db,
+  signups: Pick<FeedbackRepository, 'saveComingSoonSignup'>,
   /** Per client address: the sign-up needs no account. */
   formRateLimit: { max: number; timeWindow: number },
 ) {
@@ -32,9 +31,6 @@ export function registerSystemRoutes(
       data: z.null(),
       config: { rateLimit: formRateLimit },
     },
-    async ({ body }) => {
-      await db.insert(comingSoonSignups).values(body);
-      return null;
-    },
+    ({ body }) => signups.saveComingSoonSignup(body),
   );
 }

@@ -21,6 +21,11 @@ import type { Storage } from '../../storage/index.js';
 import type { AsrChunkRow, AsrChunksRepository } from './asr-chunks.repository.js';
 
 export interface ChunkedTranscriptionOptions {
+  media: MediaRepository;
+  chunks: AsrChunksRepository;
+  storage: Storage;
+  queue: JobQueue;
+  speech: SpeechEngine;
   workRoot: string;
   /** The chunk length aimed at; cuts move up to a quarter of it to sit in a silence. */
   chunkMs: number;
@@ -76,14 +81,7 @@ chunkEvents.setMaxListeners(0);
 export class ChunkedTranscription {
   private readonly log: Logger;
 
-  constructor(
-    private readonly media: MediaRepository,
-    private readonly chunks: AsrChunksRepository,
-    private readonly storage: Storage,
-    private readonly queue: JobQueue,
-    private readonly speech: SpeechEngine,
-    private readonly options: ChunkedTranscriptionOptions,
-  ) {
+  constructor(private readonly options: ChunkedTranscriptionOptions) {
     this.log = (options.log ?? silentLogger).child({ component: 'asr-chunks' });
   }
 
@@ -94,7 +92,7 @@ export class ChunkedTranscription {
   ): Promise<Transcript> {
     const { signal } = opts;
     const steps = stepTimes();
-    const loudness = await this.media.audioLoudness(wav, { signal });
+    const loudness = await this.options.media.audioLoudness(wav, { signal });
     steps.mark('loudnessMs');
     const durationMs = loudness.length * 10;
     const spans = planChunks(
@@ -108,7 +106,7 @@ export class ChunkedTranscription {
     );
     if (spans.length === 1) {
       // One chunk: no queue, no copies; this worker hears it (the engine detects the language).
-      return this.speech.transcribe(wav, {
+      return this.options.speech.transcribe(wav, {
         language: opts.language,
         signal,
         onProgress: opts.onProgress,
@@ -116,15 +114,15 @@ export class ChunkedTranscription {
       });
     }
     const files = spans.map((_, idx) => path.join(opts.workDir, `chunk-${idx}.wav`));
-    await this.media.extractAudioSpan(wav, files[0]!, spans[0]!, { signal });
+    await this.options.media.extractAudioSpan(wav, files[0]!, spans[0]!, { signal });
     steps.mark('firstChunkMs');
     // A new plan's other chunks are cut while Whisper detects the language (they wait for it).
-    const fresh = !(await this.chunks.forTask(task.id)).length;
+    const fresh = !(await this.options.chunks.forTask(task.id)).length;
     const cutting = fresh ? this.cutChunks(wav, spans, files, signal) : Promise.resolve();
     // Detected once, on the first speech, with the main model: every chunk is heard in it.
     const detecting = opts.language
       ? Promise.resolve(opts.language)
-      : this.speech.detectLanguage?.(files[0]!, { signal });
+      : this.options.speech.detectLanguage?.(files[0]!, { signal });
     const [language] = await Promise.all([detecting, cutting]);
     steps.mark('detectMs');
     const rows = await this.prepare(task, wav, spans, files, language ?? null, signal);
@@ -142,31 +140,36 @@ export class ChunkedTranscription {
     // After a long input the analysis of the whole talk is this process's largest moment: the
     // idle Whisper processes (0.4-0.5 GB each) make way. Restarting one costs 1-2 s, which a
     // short talk would feel and a long one does not.
-    if (durationMs >= RELEASE_WHISPER_AFTER_MS) this.speech.releaseIdle?.();
+    if (durationMs >= RELEASE_WHISPER_AFTER_MS) this.options.speech.releaseIdle?.();
     return merged;
   }
 
   /** A task is about to be heard: the model processes start meanwhile (no-op once they run). */
   warm(): void {
-    this.speech.warm?.();
+    this.options.speech.warm?.();
   }
 
   /** Chunks one worker's Whisper processes take at once. */
   get parallelism(): number {
-    return Math.max(1, this.speech.parallelism ?? 1);
+    return Math.max(1, this.options.speech.parallelism ?? 1);
   }
 
   /** After the transcript is saved: chunk audio and results go; the rows stay as the record. */
   async cleanUp(task: { id: string; userId: string }): Promise<void> {
-    await this.storage.deletePrefix(chunkPrefix(task));
-    await this.chunks.clearResults(task.id);
+    await this.options.storage.deletePrefix(chunkPrefix(task));
+    await this.options.chunks.clearResults(task.id);
   }
 
   /** The `asr-chunk` job: transcribes one chunk if it is still queued. */
   /** `signal` aborts the chunk when the process closes; it is then redone like a dead worker's. */
   async runChunk(taskId: string, idx: number, signal?: AbortSignal): Promise<void> {
     const runToken = randomUUID();
-    const row = await this.chunks.claim(taskId, idx, runToken, `${hostname()}:${process.pid}`);
+    const row = await this.options.chunks.claim(
+      taskId,
+      idx,
+      runToken,
+      `${hostname()}:${process.pid}`,
+    );
     if (!row) return; // taken by another worker, done, or the task is gone
     const log = this.log.child({ taskId, chunk: idx, attempt: row.attempts });
     const controller = new AbortController();
@@ -175,7 +178,7 @@ export class ChunkedTranscription {
     const onClosing = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onClosing, { once: true });
     const heartbeat = new Heartbeat(
-      () => this.chunks.update(taskId, idx, runToken, { heartbeatAt: new Date() }),
+      () => this.options.chunks.update(taskId, idx, runToken, { heartbeatAt: new Date() }),
       this.options.heartbeatMs,
       {
         lost: () => controller.abort(new Error('chunk taken back')),
@@ -186,18 +189,21 @@ export class ChunkedTranscription {
     try {
       workDir = await fs.mkdtemp(path.join(this.options.workRoot, `chunk-${taskId}-${idx}-`));
       const steps = stepTimes();
-      const file = await this.storage.localCopy(row.audioKey, workDir, {
+      const file = await this.options.storage.localCopy(row.audioKey, workDir, {
         signal: controller.signal,
       });
       steps.mark('copyMs');
-      const transcript = await this.speech.transcribe(file, {
+      const transcript = await this.options.speech.transcribe(file, {
         language: row.language ?? undefined,
         signal: controller.signal,
         workDir,
         timeoutMs: Math.max(600_000, (row.endMs - row.startMs) * 4),
       });
       steps.mark('transcribeMs');
-      await this.chunks.update(taskId, idx, runToken, { status: 'DONE', result: transcript });
+      await this.options.chunks.update(taskId, idx, runToken, {
+        status: 'DONE',
+        result: transcript,
+      });
       steps.mark('storeMs');
       log.info({ engine: transcript.engine, ...steps.times }, 'chunk transcribed');
     } catch (err) {
@@ -207,7 +213,7 @@ export class ChunkedTranscription {
       }
       log.warn({ err }, 'chunk transcription failed');
       const error = err instanceof Error ? err.message : String(err);
-      await this.chunks
+      await this.options.chunks
         .update(taskId, idx, runToken, { status: 'ERROR', error })
         .catch((updateErr: unknown) =>
           log.warn({ err: updateErr }, 'could not record the failure'),
@@ -228,7 +234,7 @@ export class ChunkedTranscription {
     signal: AbortSignal,
   ): Promise<void> {
     for (let idx = 1; idx < spans.length; idx++) {
-      await this.media.extractAudioSpan(wav, files[idx]!, spans[idx]!, { signal });
+      await this.options.media.extractAudioSpan(wav, files[idx]!, spans[idx]!, { signal });
     }
   }
 
@@ -244,7 +250,7 @@ export class ChunkedTranscription {
     language: string | null,
     signal: AbortSignal,
   ): Promise<AsrChunkRow[]> {
-    const existing = await this.chunks.forTask(task.id);
+    const existing = await this.options.chunks.forTask(task.id);
     const reusable =
       existing.length === spans.length &&
       existing.every(
@@ -259,18 +265,18 @@ export class ChunkedTranscription {
     for (const [idx, span] of spans.entries()) {
       const kept = stored[idx];
       const audioKey = `${chunkPrefix(task)}chunk-${idx}.wav`;
-      if (!kept || (kept.status !== 'DONE' && !(await this.storage.stat(audioKey)))) {
+      if (!kept || (kept.status !== 'DONE' && !(await this.options.storage.stat(audioKey)))) {
         const cut = await fs.stat(files[idx]!).then(
           () => true,
           () => false, // not cut yet (a resumed plan): cut now
         );
-        if (!cut) await this.media.extractAudioSpan(wav, files[idx]!, span, { signal });
-        await this.storage.putFile(audioKey, files[idx]!, { move: true });
+        if (!cut) await this.options.media.extractAudioSpan(wav, files[idx]!, span, { signal });
+        await this.options.storage.putFile(audioKey, files[idx]!, { move: true });
       }
       rows.push(kept ?? { ...emptyRow(), idx, ...span, audioKey, language });
     }
-    if (!reusable) await this.chunks.replace(task.id, rows);
-    return this.chunks.forTask(task.id);
+    if (!reusable) await this.options.chunks.replace(task.id, rows);
+    return this.options.chunks.forTask(task.id);
   }
 
   /**
@@ -296,7 +302,7 @@ export class ChunkedTranscription {
         `Transcribing part ${spent.idx + 1} of the audio failed twice${spent.error ? `: ${spent.error}` : ' (its worker stopped)'}.`,
       );
     }
-    const requeued = await this.chunks.requeue(
+    const requeued = await this.options.chunks.requeue(
       taskId,
       wanted.map((row) => row.idx),
       before,
@@ -309,7 +315,7 @@ export class ChunkedTranscription {
           'chunk queued again',
         );
       }
-      await this.queue.send('asr-chunk', { taskId, index: idx });
+      await this.options.queue.send('asr-chunk', { taskId, index: idx });
     }
   }
 
@@ -342,7 +348,7 @@ export class ChunkedTranscription {
         await this.reportGrowth(spans, done, before, inOrder, opts);
       await this.requeue(taskId, rows);
       await waitForChunk(taskId, this.options.pollMs, opts.signal);
-      rows = await this.chunks.forTask(taskId);
+      rows = await this.options.chunks.forTask(taskId);
     }
   }
 
@@ -366,7 +372,7 @@ export class ChunkedTranscription {
    * opened while the task transcribes; undefined before the first chunk (or once merged).
    */
   async soFar(taskId: string): Promise<TranscriptGrowth | undefined> {
-    const rows = await this.chunks.forTask(taskId);
+    const rows = await this.options.chunks.forTask(taskId);
     const done = new Map<number, Transcript>();
     for (const row of rows) {
       if (row.status === 'DONE' && row.result) done.set(row.idx, row.result as Transcript);

@@ -1,12 +1,10 @@
 import path from 'node:path';
 import { UPLOAD_URL_PREFIX, type VideoMeta } from '@moments/contract';
 import { resolveMediaUrl } from '@moments/media/net';
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { uploads } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Storage } from '../../storage/index.js';
 import type { MediaRepository } from '../media/media.repository.js';
+import type { UploadsRepository } from '../uploads/uploads.repository.js';
 import type { TaskRow } from './task-mapper.js';
 
 export interface FetchedMedia {
@@ -33,7 +31,7 @@ export interface LinkFetcherOptions {
 
 export class StorageMediaFetcher implements MediaFetcher {
   constructor(
-    private readonly db: Db,
+    private readonly uploads: UploadsRepository,
     private readonly media: MediaRepository,
     private readonly storage: Storage,
     private readonly options: LinkFetcherOptions,
@@ -47,11 +45,7 @@ export class StorageMediaFetcher implements MediaFetcher {
     const video = task.video as VideoMeta;
     if (video.url.startsWith(UPLOAD_URL_PREFIX)) {
       const uploadId = video.url.slice(UPLOAD_URL_PREFIX.length);
-      const [upload] = await this.db
-        .select()
-        .from(uploads)
-        .where(and(eq(uploads.id, uploadId), eq(uploads.userId, task.userId)))
-        .limit(1);
+      const upload = await this.uploads.findOfUser(task.userId, uploadId);
       if (!upload)
         throw new AppError('NOT_FOUND', 404, 'The uploaded file is no longer available.');
       opts.onProgress(1);

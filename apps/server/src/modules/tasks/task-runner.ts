@@ -68,6 +68,16 @@ export interface TaskHooks {
 }
 
 export interface TaskRunnerOptions {
+  tasks: TasksRepository;
+  media: MediaRepository;
+  storage: Storage;
+  fetcher: MediaFetcher;
+  transcription: ChunkedTranscription;
+  /** Recorded with a transcript when the engine does not say which model heard it. */
+  engineName: string;
+  /** The task's charges (modules/billing): charged at start or after probing, refunded on failure. */
+  charges: TaskCharges;
+  hooks: TaskHooks;
   workRoot: string;
   /** Claims, heart-beats and releases each run (queue/lease.ts). */
   leases: Leases<TaskRow, TaskPatch>;
@@ -122,19 +132,7 @@ interface RunContext {
  * finds the token or the status changed and does nothing.
  */
 export class TaskRunner {
-  constructor(
-    private readonly tasks: TasksRepository,
-    private readonly media: MediaRepository,
-    private readonly storage: Storage,
-    private readonly fetcher: MediaFetcher,
-    private readonly transcription: ChunkedTranscription,
-    /** Recorded with a transcript when the engine does not say which model heard it. */
-    private readonly engineName: string,
-    /** The task's charges (modules/billing): charged at start or after probing, refunded on failure. */
-    private readonly charges: TaskCharges,
-    private readonly hooks: TaskHooks,
-    private readonly options: TaskRunnerOptions,
-  ) {}
+  constructor(private readonly options: TaskRunnerOptions) {}
 
   /**
    * How long the queue may consider a run alive before retrying it: the sum of its stage
@@ -172,7 +170,7 @@ export class TaskRunner {
     const { run, log, workDir } = ctx;
     try {
       // Whisper starts and loads its model while the video is fetched and probed.
-      if (!initial.reusesTranscript) this.transcription.warm();
+      if (!initial.reusesTranscript) this.options.transcription.warm();
       await fs.mkdir(workDir, { recursive: true });
       await run.save(
         { status: 'IN_PROGRESS', errorReason: null },
@@ -189,7 +187,7 @@ export class TaskRunner {
       ];
       await Promise.all(ctx.beside);
       await removeRunFolder(workDir);
-      const followUp = await this.hooks.followUp?.(run.row);
+      const followUp = await this.options.hooks.followUp?.(run.row);
       await run.save({ status: 'DONE', stage: 'finishing', progress: 100, warnings }, true);
       followUp?.started();
       log.info({ warnings: warnings.length }, 'task done');
@@ -215,7 +213,7 @@ export class TaskRunner {
     });
     log.info({ attempt: initial.attempts, resumedAt: initial.stage }, 'task run started');
     const run = this.options.leases.hold(initial, runToken, {
-      onChange: (row, statusChanged) => this.hooks.onTaskChanged(row, { statusChanged }),
+      onChange: (row, statusChanged) => this.options.hooks.onTaskChanged(row, { statusChanged }),
       closing,
     });
     const workDir = path.join(this.options.workRoot, `task-${taskId}-${randomUUID().slice(0, 8)}`);
@@ -232,7 +230,8 @@ export class TaskRunner {
       },
       beside: [],
       // One local copy of the source for the whole run (a download on S3), in its work folder.
-      localSource: (signal) => this.storage.localCopy(run.row.mediaKey!, workDir, { signal }),
+      localSource: (signal) =>
+        this.options.storage.localCopy(run.row.mediaKey!, workDir, { signal }),
     };
   }
 
@@ -242,7 +241,10 @@ export class TaskRunner {
     // The link page's preview image, fetched (through the link guard) for the thumbnail.
     let remoteImage: string | null = null;
     await stage('downloading', this.options.downloadTimeoutMs, async (signal, progress) => {
-      const fetched = await this.fetcher.fetch(run.row, workDir, { signal, onProgress: progress });
+      const fetched = await this.options.fetcher.fetch(run.row, workDir, {
+        signal,
+        onProgress: progress,
+      });
       const video = { ...(run.row.video as VideoMeta), ...fetched.meta };
       remoteImage = fetched.remoteImage ?? null;
       await run.save({ video, mediaKey: fetched.mediaKey });
@@ -256,10 +258,10 @@ export class TaskRunner {
    */
   private async probe(ctx: RunContext, remoteImage: string | null): Promise<MediaInfo> {
     const { run, log, stage, localSource } = ctx;
-    const thumbnails = this.hooks.thumbnails;
+    const thumbnails = this.options.hooks.thumbnails;
     const info = await stage('probing', PROBE_TIMEOUT_MS, async (signal) => {
       const source = await localSource(signal);
-      const probed = await this.media.measure(source, { signal });
+      const probed = await this.options.media.measure(source, { signal });
       const { headerDurationMs, durationMs } = probed;
       // Worth a look in the logs: a header far short of the packets is how a file is made to
       // pass for a shorter one (a second apart is ordinary rounding; browser recordings state
@@ -305,12 +307,12 @@ export class TaskRunner {
     await run.save({ durationMs: info.durationMs, video });
     // The plan's longest video, then the charge of the one cost function (packages/domain
     // taskQuote): already taken at start when the length was known, a no-op then.
-    const quote = await this.charges.charge(initial, info.durationMs);
+    const quote = await this.options.charges.charge(initial, info.durationMs);
     // What was taken at start followed the length known then (an upload stored before lengths
     // were measured, the task a follow-up copies it from): the work never runs on less than its
     // real length costs. Nothing is charged in the end, and a Retry charges the measured length.
     const startMs = initial.durationMs;
-    if (startMs != null && this.charges.quote(initial, startMs).total < quote.total) {
+    if (startMs != null && this.options.charges.quote(initial, startMs).total < quote.total) {
       throw new AppError(
         ERROR_CODES.CONFLICT,
         409,
@@ -319,7 +321,7 @@ export class TaskRunner {
     }
     // What the task shows is what the ledger holds for it, every run together: a task run again
     // shows both runs, as the credit history does.
-    await run.save({ costCredits: await this.charges.shownCost(initial.id) });
+    await run.save({ costCredits: await this.options.charges.shownCost(initial.id) });
   }
 
   /** The transcript: kept from an earlier run, or heard now and stored. */
@@ -333,14 +335,14 @@ export class TaskRunner {
       const wav = path.join(workDir, 'audio.wav');
       const started = performance.now();
       // No more sound is heard than the length paid for, whatever the file holds past it.
-      await this.media.extractAudio(await localSource(signal), wav, {
+      await this.options.media.extractAudio(await localSource(signal), wav, {
         signal,
         maxDurationMs: info.durationMs,
       });
       log.info({ ms: Math.round(performance.now() - started) }, 'audio extracted');
       const language = initial.sourceLang === 'auto' ? undefined : initial.sourceLang;
-      const grew = this.hooks.transcriptGrew;
-      const result = await this.transcription.transcribe(run.row, wav, {
+      const grew = this.options.hooks.transcriptGrew;
+      const result = await this.options.transcription.transcribe(run.row, wav, {
         language,
         signal,
         onProgress: progress,
@@ -348,14 +350,14 @@ export class TaskRunner {
         workDir,
       });
       assertHeardWithin(result, info.durationMs);
-      await this.tasks.saveTranscript({
+      await this.options.tasks.saveTranscript({
         taskId,
         language: result.language,
         durationMs: result.durationMs,
-        engine: result.engine ?? this.engineName,
+        engine: result.engine ?? this.options.engineName,
         segments: result.segments,
       });
-      await this.transcription
+      await this.options.transcription
         .cleanUp(run.row)
         .catch((err: unknown) => log.warn({ err }, 'could not remove the chunk audio'));
       return result;
@@ -370,13 +372,13 @@ export class TaskRunner {
     { run, log, stage }: RunContext,
     transcript: Transcript,
   ): Promise<string[]> {
-    const analyse = this.hooks.analyse;
+    const analyse = this.options.hooks.analyse;
     if (!analyse) return [];
     return stage('analysing', this.options.analyseTimeoutMs, async (signal) => {
       const started = performance.now();
       const told = await analyse(run.row, transcript, signal);
       const analysedAt = performance.now();
-      await this.hooks.index?.(run.row, transcript, signal);
+      await this.options.hooks.index?.(run.row, transcript, signal);
       log.info(
         {
           analyseMs: Math.round(analysedAt - started),
@@ -393,15 +395,15 @@ export class TaskRunner {
     { initial, run, stage }: RunContext,
     transcript: Transcript,
   ): Promise<string[]> {
-    const summarise = this.hooks.summarise;
+    const summarise = this.options.hooks.summarise;
     // A follow-up on a transcribed video keeps its root's summary and paid only its run.
     if (!summarise || initial.reusesTranscript) return [];
     const summary = await stage('summary', this.options.analyseTimeoutMs, (signal) =>
       summarise(run.row, transcript, signal),
     );
     if (!summary.made) {
-      await this.charges.refundUnmadeSummary(initial, summary);
-      await run.save({ costCredits: await this.charges.shownCost(initial.id) });
+      await this.options.charges.refundUnmadeSummary(initial, summary);
+      await run.save({ costCredits: await this.options.charges.shownCost(initial.id) });
     }
     return summary.warnings;
   }
@@ -419,12 +421,13 @@ export class TaskRunner {
     const taskId = initial.id;
     // Deleted mid-run (possibly by another process, seen as a lost token or as a write that
     // failed): refund it and remove what this run stored after the delete.
-    const deleted = !(await this.tasks.findById(taskId).catch(() => initial));
+    const deleted = !(await this.options.tasks.findById(taskId).catch(() => initial));
     if (deleted) {
       log.info('task deleted during its run: refunded, files removed');
-      const reused = initial.rootTaskId === null && (await this.tasks.transcriptReused(initial.id));
-      await this.charges.refundDeleted(initial, reused);
-      await this.storage
+      const reused =
+        initial.rootTaskId === null && (await this.options.tasks.transcriptReused(initial.id));
+      await this.options.charges.refundDeleted(initial, reused);
+      await this.options.storage
         .deletePrefix(`users/${initial.userId}/tasks/${taskId}/`)
         .catch((err: unknown) =>
           log.warn({ err }, 'files of a deleted task could not be removed; left behind'),
@@ -439,9 +442,11 @@ export class TaskRunner {
     const failure = { stage: run.row.stage, reason: userFacingReason(error) };
     if (isExpectedFailure(error)) log.warn(failure, 'task failed');
     else log.error({ ...failure, err: error }, 'task failed unexpectedly');
-    await this.charges.refundAttempt(initial);
+    await this.options.charges.refundAttempt(initial);
     // What the ledger still holds: 0 once refunded, the charge while a refund is pending.
-    const costCredits = await this.charges.shownCost(taskId).catch(() => run.row.costCredits);
+    const costCredits = await this.options.charges
+      .shownCost(taskId)
+      .catch(() => run.row.costCredits);
     await run
       .save({ status: 'ERROR', errorReason: userFacingReason(error), costCredits }, true)
       .catch((saveError: unknown) =>
@@ -450,7 +455,7 @@ export class TaskRunner {
   }
 
   private async loadTranscript(taskId: string): Promise<Transcript | undefined> {
-    const row = await this.tasks.findTranscript(taskId);
+    const row = await this.options.tasks.findTranscript(taskId);
     if (!row) return undefined;
     return storedTranscript(row);
   }

@@ -103,10 +103,7 @@ function registerTaskReads(route: Routes, tasks: TasksService) {
     'delete',
     '/api/highlight_moment/task',
     { summary: 'Delete a task, stopping it if it runs', querystring: IdQuery, data: z.null() },
-    async ({ userId, query }) => {
-      await tasks.delete(userId, query.id);
-      return null;
-    },
+    ({ userId, query }) => tasks.delete(userId, query.id),
   );
 
   route.user(

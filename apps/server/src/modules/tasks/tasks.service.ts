@@ -14,16 +14,16 @@ import { normalizeVideoUrl } from '@moments/domain/links';
 import { resolveMediaUrl } from '@moments/media/net';
 import type { Translator } from '@moments/ai/translate';
 import type { Db } from '../../db/client.js';
-import { tasks, uploads } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../queue/queue.js';
-import { findOwned, isUuid } from '../../db/owned.js';
+import { isUuid } from '../../db/owned.js';
 import type { Storage } from '../../storage/index.js';
 import { MediaAnalysesRepository } from '../exports/media-analyses.repository.js';
 import { toTaskDto, type TaskRow } from './task-mapper.js';
 import type { ChunkedTranscription } from './chunked-transcription.js';
 import type { TaskHooks, TaskRunner } from './task-runner.js';
 import type { TaskCharges } from '../billing/index.js';
+import { UploadsRepository } from '../uploads/uploads.repository.js';
 import { SummariesRepository } from '../summaries/summaries.repository.js';
 import type { TasksRepository } from './tasks.repository.js';
 
@@ -68,30 +68,15 @@ export class TasksService {
   /** Run before a task's row is deleted (`whenDeleting`). */
   private readonly deleteListeners: ((task: TaskRow) => Promise<void>)[] = [];
 
-  private readonly db: Db;
-  private readonly repo: TasksRepository;
-  private readonly queue: JobQueue;
-  private readonly runner: TaskRunner;
-  private readonly storage: Storage;
-  private readonly hooks: TaskHooks;
-  private readonly allowHosts: string[];
-  private readonly charges: TaskCharges;
-  private readonly maxRunningPerUser: number;
-  private readonly translator?: Translator;
-  private readonly transcription?: Pick<ChunkedTranscription, 'soFar'>;
+  private readonly deps: TasksServiceOptions & {
+    maxRunningPerUser: NonNullable<TasksServiceOptions['maxRunningPerUser']>;
+  };
 
   constructor(options: TasksServiceOptions) {
-    this.db = options.db;
-    this.repo = options.repo;
-    this.queue = options.queue;
-    this.runner = options.runner;
-    this.storage = options.storage;
-    this.hooks = options.hooks;
-    this.allowHosts = options.allowHosts;
-    this.charges = options.charges;
-    this.maxRunningPerUser = options.maxRunningPerUser ?? Number.POSITIVE_INFINITY;
-    this.translator = options.translator;
-    this.transcription = options.transcription;
+    this.deps = {
+      ...options,
+      maxRunningPerUser: options.maxRunningPerUser ?? Number.POSITIVE_INFINITY,
+    };
   }
 
   /**
@@ -101,13 +86,13 @@ export class TasksService {
    */
   private async assertRunSlot(userId: string, tx?: Db) {
     const running = tx
-      ? await this.repo.countRunning(userId, tx, true)
-      : await this.repo.countRunning(userId);
-    if (running >= this.maxRunningPerUser) {
+      ? await this.deps.repo.countRunning(userId, tx, true)
+      : await this.deps.repo.countRunning(userId);
+    if (running >= this.deps.maxRunningPerUser) {
       throw new AppError(
         ERROR_CODES.TOO_MANY_RUNNING,
         429,
-        `You already have ${this.maxRunningPerUser} videos processing. Start this one when one of them is done.`,
+        `You already have ${this.deps.maxRunningPerUser} videos processing. Start this one when one of them is done.`,
       );
     }
   }
@@ -117,9 +102,9 @@ export class TasksService {
    * task ends DONE without the translation it was asked for.
    */
   private async assertCanTranslate(sourceLang: string, targetLang: string | null | undefined) {
-    if (!targetLang || !this.translator) return;
+    if (!targetLang || !this.deps.translator) return;
     try {
-      await this.translator.translateLines([], sourceLang, targetLang);
+      await this.deps.translator.translateLines([], sourceLang, targetLang);
     } catch (error) {
       if ((error as { code?: string }).code === 'TRANSLATION_UNAVAILABLE') {
         throw new AppError(
@@ -146,7 +131,7 @@ export class TasksService {
     let rootTaskId: string | null = null;
     let reused: ReusedWork = { mediaKey: null };
     if (params.root_task_id) {
-      const root = await findOwned(this.db, tasks, userId, params.root_task_id, 'Task');
+      const root = await this.deps.repo.findOwned(userId, params.root_task_id);
       rootTaskId = root.rootTaskId ?? root.id;
       reused = await this.reusedFrom(root, video.url);
     }
@@ -158,7 +143,7 @@ export class TasksService {
     const claimedMs =
       knownMs ?? (meta.duration != null && meta.duration > 0 ? meta.duration * 1000 : null);
     // Unknown length: at least the shortest video's price (one started minute) must be there.
-    await this.charges.assertStartable(
+    await this.deps.charges.assertStartable(
       userId,
       { kind: taskKind, reusesTranscript },
       claimedMs ?? 0,
@@ -166,9 +151,9 @@ export class TasksService {
     const runToken = randomUUID();
     // Row and queue job in one transaction: a failed send leaves no task
     // that nothing will ever run.
-    const row = await this.db.transaction(async (tx) => {
+    const row = await this.deps.db.transaction(async (tx) => {
       await this.assertRunSlot(userId, tx);
-      const inserted = await this.repo.insert(
+      const inserted = await this.deps.repo.insert(
         {
           userId,
           rootTaskId,
@@ -192,23 +177,23 @@ export class TasksService {
       );
       if (reused.transcript) {
         const { taskId: _old, createdAt: _at, ...copy } = reused.transcript;
-        await this.repo.saveTranscript({ ...copy, taskId: inserted.id }, tx);
-        await new SummariesRepository(this.db).copy(reused.transcript.taskId, inserted.id, tx);
+        await this.deps.repo.saveTranscript({ ...copy, taskId: inserted.id }, tx);
+        await new SummariesRepository(this.deps.db).copy(reused.transcript.taskId, inserted.id, tx);
       }
       if (knownMs !== null) {
-        const quote = await this.charges.charge(inserted, knownMs, tx);
+        const quote = await this.deps.charges.charge(inserted, knownMs, tx);
         inserted.costCredits = quote.total;
-        await this.repo.update(inserted.id, { costCredits: quote.total }, tx);
+        await this.deps.repo.update(inserted.id, { costCredits: quote.total }, tx);
       }
-      await this.queue.send(
+      await this.deps.queue.send(
         'task-run',
         { taskId: inserted.id, runToken },
-        { tx, expireInSeconds: this.runner.expirySeconds((video.duration ?? 0) * 1000) },
+        { tx, expireInSeconds: this.deps.runner.expirySeconds((video.duration ?? 0) * 1000) },
       );
       return inserted;
     });
-    this.queue.wake('task-run'); // committed: a worker in this process starts it now
-    await this.hooks.onTaskChanged(row, { statusChanged: true });
+    this.deps.queue.wake('task-run'); // committed: a worker in this process starts it now
+    await this.deps.hooks.onTaskChanged(row, { statusChanged: true });
     return toTaskDto(row);
   }
 
@@ -218,18 +203,18 @@ export class TasksService {
     return {
       mediaKey: root.mediaKey,
       durationMs: root.durationMs,
-      transcript: await this.repo.findTranscript(root.id),
+      transcript: await this.deps.repo.findTranscript(root.id),
     };
   }
 
   /** What a question on `rootTaskId`'s video costs, decided the way start decides it. */
   async questionQuote(userId: string, rootTaskId: string): Promise<QuestionQuote> {
-    const root = await findOwned(this.db, tasks, userId, rootTaskId, 'Task');
+    const root = await this.deps.repo.findOwned(userId, rootTaskId);
     const reused = await this.reusedFrom(root, (root.video as VideoMeta).url);
     const reusesTranscript = !!reused.transcript;
     const durationMs = root.durationMs;
     const quote = durationMs
-      ? this.charges.quote({ kind: 'search', reusesTranscript }, durationMs)
+      ? this.deps.charges.quote({ kind: 'search', reusesTranscript }, durationMs)
       : null;
     return {
       root_task_id: root.id,
@@ -241,7 +226,7 @@ export class TasksService {
   }
 
   async retry(userId: string, params: RetryParams): Promise<Task> {
-    const task = await findOwned(this.db, tasks, userId, params.id, 'Task');
+    const task = await this.deps.repo.findOwned(userId, params.id);
     if (task.status === 'START' || task.status === 'IN_PROGRESS') {
       throw new AppError(ERROR_CODES.TASK_NOT_RETRYABLE, 409, 'This task is still running.');
     }
@@ -252,17 +237,17 @@ export class TasksService {
     const reusesTranscript = task.reusesTranscript && !resetTranscript;
     // Retry is refused the same way as Start when the balance or the plan cannot take it.
     if (task.durationMs) {
-      await this.charges.assertStartable(
+      await this.deps.charges.assertStartable(
         userId,
         { kind: task.kind, reusesTranscript },
         task.durationMs,
       );
     }
     const runToken = randomUUID();
-    const row = await this.db.transaction(async (tx) => {
+    const row = await this.deps.db.transaction(async (tx) => {
       await this.assertRunSlot(userId, tx);
-      if (resetTranscript) await this.repo.deleteTranscript(task.id, tx);
-      const updated = await this.repo.update(
+      if (resetTranscript) await this.deps.repo.deleteTranscript(task.id, tx);
+      const updated = await this.deps.repo.update(
         task.id,
         {
           status: 'START',
@@ -283,30 +268,30 @@ export class TasksService {
       );
       if (!updated) throw notFound('Task');
       if (updated.durationMs) {
-        await this.charges.charge(updated, updated.durationMs, tx);
-        updated.costCredits = await this.charges.shownCost(updated.id, tx);
-        await this.repo.update(updated.id, { costCredits: updated.costCredits }, tx);
+        await this.deps.charges.charge(updated, updated.durationMs, tx);
+        updated.costCredits = await this.deps.charges.shownCost(updated.id, tx);
+        await this.deps.repo.update(updated.id, { costCredits: updated.costCredits }, tx);
       }
-      await this.queue.send(
+      await this.deps.queue.send(
         'task-run',
         { taskId: updated.id, runToken },
-        { tx, expireInSeconds: this.runner.expirySeconds(updated.durationMs) },
+        { tx, expireInSeconds: this.deps.runner.expirySeconds(updated.durationMs) },
       );
       return updated;
     });
-    this.runner.cancel(task.id); // the old run, before the new one can start here
-    this.queue.wake('task-run');
-    await this.hooks.onTaskChanged(row, { statusChanged: true });
+    this.deps.runner.cancel(task.id); // the old run, before the new one can start here
+    this.deps.queue.wake('task-run');
+    await this.deps.hooks.onTaskChanged(row, { statusChanged: true });
     return toTaskDto(row);
   }
 
   async list(userId: string, page: number, size: number): Promise<Task[]> {
-    const rows = await this.repo.listForUser(userId, size, (page - 1) * size);
+    const rows = await this.deps.repo.listForUser(userId, size, (page - 1) * size);
     return rows.map(toTaskDto);
   }
 
   async get(userId: string, id: unknown): Promise<Task> {
-    return toTaskDto(await findOwned(this.db, tasks, userId, id, 'Task'));
+    return toTaskDto(await this.deps.repo.findOwned(userId, id));
   }
 
   /**
@@ -318,15 +303,15 @@ export class TasksService {
   }
 
   async delete(userId: string, id: unknown): Promise<void> {
-    const task = await findOwned(this.db, tasks, userId, id, 'Task');
-    this.runner.cancel(task.id);
+    const task = await this.deps.repo.findOwned(userId, id);
+    this.deps.runner.cancel(task.id);
     for (const listener of this.deleteListeners) await listener(task);
-    await this.repo.delete(task.id);
+    await this.deps.repo.delete(task.id);
     // An unfinished task costs nothing, its summary included (a worker in another process
     // refunds too, idempotently; a refund that fails now is retried by the outbox).
     if (task.status !== 'DONE') {
-      const reused = task.rootTaskId === null && (await this.repo.transcriptReused(task.id));
-      await this.charges.refundDeleted(task, reused);
+      const reused = task.rootTaskId === null && (await this.deps.repo.transcriptReused(task.id));
+      await this.deps.charges.refundDeleted(task, reused);
     }
     await this.deleteFiles(task);
   }
@@ -340,34 +325,35 @@ export class TasksService {
   private async deleteFiles(task: TaskRow): Promise<void> {
     const folder = taskFolder(task.userId, task.id);
     const mediaKey = task.mediaKey;
-    const sourceStays = !!mediaKey && (await this.repo.mediaKeyInUse(mediaKey));
+    const sourceStays = !!mediaKey && (await this.deps.repo.mediaKeyInUse(mediaKey));
     if (mediaKey?.startsWith(folder) && sourceStays) {
-      for (const sub of TASK_DERIVED_FOLDERS) await this.storage.deletePrefix(`${folder}${sub}/`);
-      if (task.thumbnailKey?.startsWith(folder)) await this.storage.delete(task.thumbnailKey);
-      await this.storage.delete(`${folder}thumbnail.jpg`);
+      for (const sub of TASK_DERIVED_FOLDERS)
+        await this.deps.storage.deletePrefix(`${folder}${sub}/`);
+      if (task.thumbnailKey?.startsWith(folder)) await this.deps.storage.delete(task.thumbnailKey);
+      await this.deps.storage.delete(`${folder}thumbnail.jpg`);
       return;
     }
-    await this.storage.deletePrefix(folder);
+    await this.deps.storage.deletePrefix(folder);
     if (!mediaKey || sourceStays || mediaKey.startsWith(`users/${task.userId}/uploads/`)) return;
     // A follow-up was the last reader of a source downloaded by a root deleted before it.
     const owner = new RegExp(`^users/${task.userId}/tasks/([0-9a-f-]{36})/`).exec(mediaKey);
-    if (owner && owner[1] !== task.id && !(await this.repo.findById(owner[1]!))) {
-      await this.storage.deletePrefix(taskFolder(task.userId, owner[1]!));
+    if (owner && owner[1] !== task.id && !(await this.deps.repo.findById(owner[1]!))) {
+      await this.deps.storage.deletePrefix(taskFolder(task.userId, owner[1]!));
     }
     // What was measured about the deleted media goes too (framing plans, loudness).
-    await new MediaAnalysesRepository(this.db).deleteForMedia(mediaKey);
+    await new MediaAnalysesRepository(this.deps.db).deleteForMedia(mediaKey);
   }
 
   async history(userId: string, rootTaskId: unknown): Promise<Task[]> {
     if (!isUuid(rootTaskId)) throw notFound('Task');
-    const rows = await this.repo.history(userId, rootTaskId);
+    const rows = await this.deps.repo.history(userId, rootTaskId);
     if (!rows.length) throw notFound('Task');
     return rows.map(toTaskDto);
   }
 
   async transcript(userId: string, id: unknown): Promise<Transcript> {
-    const task = await findOwned(this.db, tasks, userId, id, 'Task');
-    const row = await this.repo.findTranscript(task.id);
+    const task = await this.deps.repo.findOwned(userId, id);
+    const row = await this.deps.repo.findTranscript(task.id);
     if (!row) {
       throw new AppError(ERROR_CODES.NOT_FOUND, 404, 'This task has no transcript yet.');
     }
@@ -380,10 +366,11 @@ export class TasksService {
    * no chunk is done yet, or the task is no longer transcribing.
    */
   async partial(userId: string, id: unknown): Promise<TaskPartial | null> {
-    const task = await findOwned(this.db, tasks, userId, id, 'Task');
-    if (task.status !== 'IN_PROGRESS' || !this.hooks.partial || !this.transcription) return null;
-    const growth = await this.transcription.soFar(task.id);
-    return growth ? this.hooks.partial(task, growth) : null;
+    const task = await this.deps.repo.findOwned(userId, id);
+    if (task.status !== 'IN_PROGRESS' || !this.deps.hooks.partial || !this.deps.transcription)
+      return null;
+    const growth = await this.deps.transcription.soFar(task.id);
+    return growth ? this.deps.hooks.partial(task, growth) : null;
   }
 
   /** The video meta a task may start from: an owned upload, or a public http(s) link. */
@@ -396,7 +383,7 @@ export class TasksService {
       const uploadId = meta.url.startsWith(UPLOAD_URL_PREFIX)
         ? meta.url.slice(UPLOAD_URL_PREFIX.length)
         : undefined;
-      const upload = await findOwned(this.db, uploads, userId, uploadId, 'Upload');
+      const upload = await new UploadsRepository(this.deps.db).findOwned(userId, uploadId);
       return {
         ...SERVER_FILLED_META,
         url: `${UPLOAD_URL_PREFIX}${upload.id}`,
@@ -413,7 +400,10 @@ export class TasksService {
     }
     // Fail fast on what we can see now (private address, 404, a page with no video); the worker
     // checks again before downloading.
-    const resolved = await resolveMediaUrl(url, { allowHosts: this.allowHosts, timeoutMs: 15_000 });
+    const resolved = await resolveMediaUrl(url, {
+      allowHosts: this.deps.allowHosts,
+      timeoutMs: 15_000,
+    });
     // Only the link and the user's title are taken from the client; the worker fills in the
     // thumbnail, duration and facts from what it downloads.
     return { ...SERVER_FILLED_META, title: meta.title, url, video_platform: resolved.source };

@@ -5,9 +5,8 @@ import {
   uploadLimitsForPlan,
   uploadRetryAfterSec,
 } from '@moments/domain/plans';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { uploads, uploadStarts, users } from '../../db/schema.js';
+import type { UsersRepository } from '../auth/users.repository.js';
+import type { UploadsRepository } from './uploads.repository.js';
 import { AppError } from '../../http/errors.js';
 import { formatBytes } from './display-name.js';
 
@@ -16,11 +15,22 @@ import { formatBytes } from './display-name.js';
  * byte is stored: at the start of an upload from the length it declares, and again once the
  * real bytes are in, before they go into storage.
  */
+export interface UploadLimitsGuardOptions {
+  uploads: UploadsRepository;
+  users: UsersRepository;
+  now?: () => Date;
+}
+
 export class UploadLimitsGuard {
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly uploads: UploadsRepository;
+  private readonly users: UsersRepository;
+  private readonly now: () => Date;
+
+  constructor({ uploads, users, now = () => new Date() }: UploadLimitsGuardOptions) {
+    this.uploads = uploads;
+    this.users = users;
+    this.now = now;
+  }
 
   /**
    * An upload of `declaredBytes` (Content-Length or Upload-Length) may start: refused with 429
@@ -30,15 +40,8 @@ export class UploadLimitsGuard {
     const limits = await this.limitsOf(userId);
     const now = this.now();
     const windowStart = new Date(now.getTime() - UPLOAD_RATE_WINDOW_MS);
-    const recent = await this.db
-      .select({ createdAt: uploadStarts.createdAt })
-      .from(uploadStarts)
-      .where(and(eq(uploadStarts.userId, userId), gt(uploadStarts.createdAt, windowStart)));
-    const retryAfter = uploadRetryAfterSec(
-      recent.map((row) => row.createdAt),
-      now,
-      limits,
-    );
+    const recent = await this.uploads.startsSince(userId, windowStart);
+    const retryAfter = uploadRetryAfterSec(recent, now, limits);
     if (retryAfter > 0) {
       throw new AppError(
         ERROR_CODES.UPLOAD_RATE_LIMITED,
@@ -50,10 +53,7 @@ export class UploadLimitsGuard {
     }
     await this.assertFits(userId, declaredBytes, limits);
     // Starts older than the window no longer count: this user's are dropped as a new one comes.
-    await this.db
-      .delete(uploadStarts)
-      .where(and(eq(uploadStarts.userId, userId), lt(uploadStarts.createdAt, windowStart)));
-    await this.db.insert(uploadStarts).values({ userId, createdAt: now });
+    await this.uploads.recordStart(userId, now, windowStart);
   }
 
   /** The received bytes fit beside the user's kept uploads (413 STORAGE_QUOTA_EXCEEDED if not). */
@@ -74,21 +74,13 @@ export class UploadLimitsGuard {
   }
 
   /** What the user's kept uploads hold, in bytes. */
-  async usedBytes(userId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ total: sql<string | number | null>`coalesce(sum(${uploads.sizeBytes}), 0)` })
-      .from(uploads)
-      .where(eq(uploads.userId, userId));
-    return Number(row?.total ?? 0);
+  usedBytes(userId: string): Promise<number> {
+    return this.uploads.usedBytes(userId);
   }
 
   private async limitsOf(userId: string) {
-    const [user] = await this.db
-      .select({ plan: users.currentPlan })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1);
-    return uploadLimitsForPlan(user?.plan);
+    const user = await this.users.findById(userId);
+    return uploadLimitsForPlan(user?.currentPlan);
   }
 }
 

@@ -172,10 +172,7 @@ function registerUploadRecordRoutes(app: App, uploads: UploadsService) {
       data: z.null(),
       errors: [ERROR_CODES.UPLOAD_IN_USE],
     },
-    async ({ userId, params }) => {
-      await uploads.delete(userId, params.id);
-      return null;
-    },
+    ({ userId, params }) => uploads.delete(userId, params.id),
   );
 }
 

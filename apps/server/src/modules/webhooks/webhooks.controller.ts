@@ -60,10 +60,7 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService) {
       params: IdParam,
       data: z.null(),
     },
-    async ({ userId, params }) => {
-      await webhooks.delete(userId, params.id);
-      return null;
-    },
+    ({ userId, params }) => webhooks.delete(userId, params.id),
   );
   route.user(
     'post',

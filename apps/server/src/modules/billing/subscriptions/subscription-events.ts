@@ -39,31 +39,20 @@ export interface SubscriptionEventsOptions {
  * 2xx, so the provider stops sending it.
  */
 export class SubscriptionEvents {
-  private readonly db: Db;
-  private readonly repo: BillingRepository;
-  private readonly ledger: Ledger;
-  private readonly locks: UserLocks;
-  private readonly provider: PaymentProvider;
-  private readonly mail: BillingMail;
-  private readonly hooks: BillingHooks;
-  private readonly log: Logger;
+  private readonly deps: SubscriptionEventsOptions & {
+    hooks: NonNullable<SubscriptionEventsOptions['hooks']>;
+    log: NonNullable<SubscriptionEventsOptions['log']>;
+  };
 
   constructor(options: SubscriptionEventsOptions) {
-    this.db = options.db;
-    this.repo = options.repo;
-    this.ledger = options.ledger;
-    this.locks = options.locks;
-    this.provider = options.provider;
-    this.mail = options.mail;
-    this.hooks = options.hooks ?? {};
-    this.log = options.log ?? silentLogger;
+    this.deps = { ...options, hooks: options.hooks ?? {}, log: options.log ?? silentLogger };
   }
 
   /** A verified webhook body (or an event the TEST MODE provider made): takes the user's lock. */
   async handle(raw: unknown): Promise<{ outcome: EventOutcome; reason?: string }> {
     const parsed = parseProviderEvent(raw);
     if (!parsed.ok) {
-      this.log.warn(
+      this.deps.log.warn(
         { eventId: parsed.id, type: parsed.type, reason: parsed.reason },
         'billing event rejected',
       );
@@ -72,13 +61,13 @@ export class SubscriptionEvents {
     const userId = await this.userOf(parsed.event.hints);
     if (!userId) {
       const reason = 'no user matches the event';
-      this.log.warn(
+      this.deps.log.warn(
         { eventId: parsed.event.id, type: parsed.event.type, ...parsed.event.hints, reason },
         'billing event rejected',
       );
       return { outcome: 'ignored', reason };
     }
-    return this.locks.with(userId, () => this.applyLocked(userId, parsed.event));
+    return this.deps.locks.with(userId, () => this.applyLocked(userId, parsed.event));
   }
 
   /** Events a provider produced while the caller holds the user's lock (test mode, in-app changes). */
@@ -95,36 +84,36 @@ export class SubscriptionEvents {
     event: ProviderEvent,
   ): Promise<{ outcome: EventOutcome; reason?: string }> {
     const after: AfterCommit[] = [];
-    const result = await this.db.transaction(async (tx) => {
-      if (!(await this.repo.claimEvent(event.id, event.type, tx))) {
+    const result = await this.deps.db.transaction(async (tx) => {
+      if (!(await this.deps.repo.claimEvent(event.id, event.type, tx))) {
         return { outcome: 'duplicate' as const };
       }
-      const user = await this.repo.user(userId, tx);
+      const user = await this.deps.repo.user(userId, tx);
       if (!user) return { outcome: 'ignored' as const, reason: 'the user is gone' };
       const own = await this.ownCheckout(userId, event, tx);
       if ('reason' in own) return { outcome: 'rejected' as const, reason: own.reason };
       const machine = own.machine;
       const sessions = 'checkout' in machine ? [machine.checkout.sessionId] : [];
-      const before = await this.repo.loadState(userId, sessions, tx);
+      const before = await this.deps.repo.loadState(userId, sessions, tx);
       const step = transition(before, machine, { eduVerified: user.eduVerified });
       if (step.state !== before) {
-        await this.repo.saveState(userId, before, step.state, this.provider.name, tx);
+        await this.deps.repo.saveState(userId, before, step.state, this.deps.provider.name, tx);
       }
       for (const intent of step.intents) await this.carryOut(tx, userId, intent, event, after);
       // Money taken is recorded whatever the plan does: a top-up only once it is paid.
       const paidTopUp = step.intents.some((intent) => intent.type === 'grant-purchase');
       if (event.invoice && (event.machine.type === 'invoice.paid' || paidTopUp)) {
         const invoice = event.invoice;
-        const row = await this.repo.insertInvoice({ userId, ...invoice }, tx);
+        const row = await this.deps.repo.insertInvoice({ userId, ...invoice }, tx);
         if (row && invoice.amount > 0)
-          after.push(() => this.mail.receipt(userId, invoice.amount, invoice.paymentMethod));
+          after.push(() => this.deps.mail.receipt(userId, invoice.amount, invoice.paymentMethod));
       }
       return step.rejected
         ? { outcome: 'rejected' as const, reason: step.rejected }
         : { outcome: 'handled' as const };
     });
     if (result.outcome === 'rejected') {
-      this.log.warn(
+      this.deps.log.warn(
         { eventId: event.id, type: event.type, userId, reason: result.reason },
         'billing event rejected',
       );
@@ -147,7 +136,7 @@ export class SubscriptionEvents {
     const machine = event.machine;
     if (!('checkout' in machine)) return { machine };
     const { sessionId, mode } = machine.checkout;
-    const row = await this.repo.checkout(sessionId, tx);
+    const row = await this.deps.repo.checkout(sessionId, tx);
     const kind = mode === 'payment' ? 'credits' : 'subscription';
     if (!row || row.userId !== userId || row.kind !== kind) {
       return {
@@ -174,14 +163,14 @@ export class SubscriptionEvents {
   ) {
     switch (intent.type) {
       case 'grant-plan':
-        await this.ledger.grant(
+        await this.deps.ledger.grant(
           userId,
           { source: 'plan', plan: intent.plan, action: intent.action, key: intent.key },
           { tx },
         );
         return;
       case 'grant-purchase':
-        await this.ledger.grant(
+        await this.deps.ledger.grant(
           userId,
           {
             source: 'purchased',
@@ -193,7 +182,7 @@ export class SubscriptionEvents {
         );
         return;
       case 'record-change':
-        await this.repo.recordChange(
+        await this.deps.repo.recordChange(
           {
             userId,
             action: intent.action,
@@ -207,13 +196,13 @@ export class SubscriptionEvents {
       case 'cancel-subscription':
         after.push(async () => {
           try {
-            await this.provider.cancelAndRefund(intent.subscriptionId, new Date());
-            this.log.warn(
+            await this.deps.provider.cancelAndRefund(intent.subscriptionId, new Date());
+            this.deps.log.warn(
               { userId, subscriptionId: intent.subscriptionId, reason: intent.reason },
               'subscription cancelled and refunded',
             );
           } catch (error) {
-            this.log.error(
+            this.deps.log.error(
               { err: error, userId, subscriptionId: intent.subscriptionId, eventId: event.id },
               'could not cancel a subscription that must not bill',
             );
@@ -222,13 +211,13 @@ export class SubscriptionEvents {
         return;
       case 'first-paid-plan': {
         const referral =
-          event.referral ?? (await this.repo.latestReferral(userId, tx)) ?? undefined;
+          event.referral ?? (await this.deps.repo.latestReferral(userId, tx)) ?? undefined;
         after.push(async () => {
           try {
-            await this.hooks.onFirstPaidPlan?.(userId, referral || undefined);
+            await this.deps.hooks.onFirstPaidPlan?.(userId, referral || undefined);
           } catch (error) {
             // A referral reward must never undo a payment.
-            this.log.error({ err: error, userId }, 'onFirstPaidPlan hook failed');
+            this.deps.log.error({ err: error, userId }, 'onFirstPaidPlan hook failed');
           }
         });
         return;
@@ -241,15 +230,15 @@ export class SubscriptionEvents {
     if (
       hints.userId &&
       /^[0-9a-f-]{36}$/i.test(hints.userId) &&
-      (await this.repo.user(hints.userId))
+      (await this.deps.repo.user(hints.userId))
     ) {
       return hints.userId;
     }
     if (hints.subscriptionId) {
-      const known = await this.repo.subscriptionByProviderId(hints.subscriptionId);
+      const known = await this.deps.repo.subscriptionByProviderId(hints.subscriptionId);
       if (known) return known.userId;
     }
-    return hints.customerId ? this.repo.userByCustomer(hints.customerId) : undefined;
+    return hints.customerId ? this.deps.repo.userByCustomer(hints.customerId) : undefined;
   }
 }
 
