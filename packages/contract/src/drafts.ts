@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAPTION_DISPLAYS, EXPORT_LAYOUTS } from './constants.js';
 import { CAPTION_POSITIONS, CAPTION_SIZES, EXPORT_ASPECTS, EXPORT_QUALITIES } from './exports.js';
 import { Language, NonBlank } from './schemas.js';
+import { CaptionStyle, HookTitle, PLATFORMS } from './style.js';
 
 /**
  * The clip editor's settings of a moment: what its export would be made with. Saved as the user
@@ -32,6 +33,11 @@ export const ClipSettings = z.object({
   caption_position: z.enum(CAPTION_POSITIONS),
   caption_size: z.enum(CAPTION_SIZES),
   remove_fillers: z.boolean(),
+  /** The caption style over the template (only the fields the user changed). */
+  style: CaptionStyle.optional(),
+  /** The title card over the first seconds; null for none. */
+  hook_title: HookTitle.nullable().optional(),
+  platform: z.enum(PLATFORMS).optional(),
 });
 export type ClipSettings = z.infer<typeof ClipSettings>;
 

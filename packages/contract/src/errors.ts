@@ -76,6 +76,8 @@ export const ERROR_CODES = {
   /** A moment's clip is longer than the plan's longest clip (MAX_CLIP_MINUTES); details.limit_ms. */
   CLIP_TOO_LONG: 'CLIP_TOO_LONG',
   UNKNOWN_TEMPLATE: 'UNKNOWN_TEMPLATE',
+  /** A caption style names a font family not installed here (GET /api/captions/fonts). */
+  UNKNOWN_FONT: 'UNKNOWN_FONT',
   /** More uploads than the plan takes per hour: Retry-After says when the next is taken (429). */
   UPLOAD_RATE_LIMITED: 'UPLOAD_RATE_LIMITED',
   /** The plan's storage for uploads is full: delete uploads or change plan (413). */
@@ -169,6 +171,7 @@ export const ERROR_STATUS = {
   INVALID_RANGE: 422,
   CLIP_TOO_LONG: 422,
   UNKNOWN_TEMPLATE: 422,
+  UNKNOWN_FONT: 422,
   UPLOAD_RATE_LIMITED: 429,
   STORAGE_QUOTA_EXCEEDED: 413,
   UPLOAD_IN_USE: 409,
@@ -254,6 +257,7 @@ export const chargeErrors = (...features: ChargedFeature[]): ErrorCode[] =>
 export const CAPTION_ERRORS = [
   ERROR_CODES.CONFLICT,
   ERROR_CODES.UNKNOWN_TEMPLATE,
+  ERROR_CODES.UNKNOWN_FONT,
   ERROR_CODES.INVALID_RANGE,
   ERROR_CODES.CLIP_TOO_LONG,
   ERROR_CODES.TRANSLATION_UNAVAILABLE,

@@ -175,6 +175,8 @@ interface Typesetting {
   boxColor: string | null;
   /** The family the style chose: it draws every word it has the letters for. */
   chosenFont?: CaptionFont;
+  /** Override tags that make a hidden word visible again with the style's own opacities. */
+  restoreAlpha: string;
   /** Size of an emoji after a line, or 0 for none. */
   emojiSize: number;
   /** At most this many words on one line (the style's), else only widths count. */
@@ -247,6 +249,11 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
     set.keywordColor =
       style.highlight_color ?? (template === 'keyword_color' ? KEYWORD_COLOR : look.activeColor);
     set.boxColor = style.box_color ?? null;
+    // What `\alpha&H00&` would undo: a line box keeps its own (part) transparency.
+    const lineBox =
+      (input.backing === 'box' || set.boxColor !== null) && template !== 'highlight_box';
+    const boxAlpha = lineBox ? (set.boxColor ? alphaOf(set.boxColor) : BOX_ALPHA) : 0;
+    set.restoreAlpha = `\\1a&H00&\\2a&H00&\\3a&H${hexByte(boxAlpha)}&\\4a&H80&`;
     if (style.max_words_per_line !== undefined) set.maxWordsPerLine = style.max_words_per_line;
     if (style.emoji) {
       set.emojiSize = Math.round(set.size * 0.78);
@@ -440,6 +447,7 @@ function typesetting(
     keywordColor: KEYWORD_COLOR,
     boxColor: null,
     emojiSize: 0,
+    restoreAlpha: '\\alpha&H00&',
     maxWordsPerLine: Number.POSITIVE_INFINITY,
     styleFont,
     language,
@@ -718,7 +726,7 @@ function animatePage(template: CaptionTemplateId, page: Page, set: Typesetting):
           style: 'Main',
           text: renderText(page, set, (_word, index, scale) => {
             // Unspoken words stay in the line, invisible, so spoken words never shift.
-            if (index > activeIndex) return { open: '\\alpha&HFF&', close: '\\alpha&H00&' };
+            if (index > activeIndex) return { open: '\\alpha&HFF&', close: set.restoreAlpha };
             if (index < activeIndex) return undefined;
             return {
               open: `\\1c${active}\\fscx${pct(scale * 0.7)}\\fscy${pct(scale * 0.7)}\\t(0,90,\\fscx${pct(scale * 1.08)}\\fscy${pct(scale * 1.08)})\\t(90,160,\\fscx${pct(scale)}\\fscy${pct(scale)})`,
@@ -1166,12 +1174,17 @@ function assColor(hex: string): string {
  * `#RRGGBB` + alpha (0 opaque … 255 transparent) → style colour `&HAABBGGRR`; a `#RRGGBBAA`
  * colour brings its own opacity (ff opaque).
  */
-function styleColor(hex: string, alpha?: number): string {
+function styleColor(hex: string, alpha = alphaOf(hex)): string {
   const [r, g, b] = rgb(hex);
-  const own = hex.length === 9 ? 255 - Number.parseInt(hex.slice(7, 9), 16) : 0;
-  alpha ??= own;
-  return `&H${alpha.toString(16).padStart(2, '0').toUpperCase()}${b}${g}${r}`;
+  return `&H${hexByte(alpha)}${b}${g}${r}`;
 }
+
+/** ASS transparency (0 opaque … 255 invisible) of `#RRGGBBAA` (ff opaque); 0 for `#RRGGBB`. */
+function alphaOf(hex: string): number {
+  return hex.length === 9 ? 255 - Number.parseInt(hex.slice(7, 9), 16) : 0;
+}
+
+const hexByte = (value: number) => value.toString(16).padStart(2, '0').toUpperCase();
 
 function rgb(hex: string): [string, string, string] {
   const value = hex.replace('#', '').toUpperCase();

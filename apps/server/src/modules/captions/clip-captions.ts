@@ -8,9 +8,14 @@ import type {
   CaptionDisplay,
   CaptionPosition,
   CaptionSize,
+  CaptionStyle,
   ExportAspect,
   ExportQuality,
+  HookTitle,
+  Platform,
 } from '@moments/contract';
+import { captionKeywords } from '@moments/ai/language';
+import { safeRect } from '@moments/domain/platforms';
 import { withoutFillers } from '@moments/domain/captions';
 import { ERROR_CODES } from '@moments/contract';
 import type { Translator } from '@moments/ai/translate';
@@ -54,6 +59,11 @@ export interface ResolvedClipOptions {
   captionPosition?: CaptionPosition;
   captionSize?: CaptionSize;
   removeFillers?: boolean;
+  /** The caption style over the template (a kit's style, then the export's own fields). */
+  style?: CaptionStyle;
+  hookTitle?: HookTitle;
+  /** Optional: jobs stored before platforms existed were made for none (`generic`). */
+  platform?: Platform;
 }
 
 /** Letter size per caption size; medium is the house size, readable on a 6-inch phone. */
@@ -107,8 +117,27 @@ export async function buildClipCaptions(
     sizeScale: CAPTION_SIZE_SCALE[options.captionSize ?? 'medium'],
     backing: placement.backing,
     region: placement.region,
+    style: options.style,
+    hookTitle: options.hookTitle,
+    safeArea: safeRect(options.platform ?? 'generic', frame),
+    keywords: keywordsFor(words, transcript.language, options),
   });
   return { ass, ...frame, words, fonts: fontsUsedBy(ass) };
+}
+
+/**
+ * The words emphasis picks out (numbers, names, keyphrases) when the style asks for it; undefined
+ * leaves the choice to the caption builder (numbers and long words, any language).
+ */
+function keywordsFor(
+  words: readonly CaptionWord[],
+  language: string,
+  options: ResolvedClipOptions,
+): string[] | undefined {
+  const emphasis =
+    options.style?.emphasis ?? (options.template === 'keyword_color' ? 'keywords' : 'none');
+  if (emphasis !== 'keywords' || words.length === 0) return undefined;
+  return captionKeywords(words.map((word) => word.text).join(' '), language);
 }
 
 export interface CaptionPlacement {

@@ -13,7 +13,7 @@ import type {
 import { ERROR_CODES, type ExportOptions } from '@moments/contract';
 import { CHARGE_KIND_LABELS, exportQuote } from '@moments/domain/plans';
 import type { Translator } from '@moments/ai/translate';
-import { isCaptionTemplateId } from '@moments/media/captions';
+import { installedCaptionFont, isCaptionTemplateId } from '@moments/media/captions';
 import type { Size } from '@moments/media/reframe';
 import type { MediaRepository } from '../media/media.repository.js';
 import { eq } from 'drizzle-orm';
@@ -311,6 +311,7 @@ export class ExportsService {
         `Unknown caption template "${options.template}".`,
       );
     }
+    assertFontInstalled(options.style?.font_family);
     const videoMs = task.durationMs ?? transcriptRow.durationMs;
     const startMs = options.start_ms ?? moment?.startMs ?? 0;
     const endMs = options.end_ms ?? moment?.endMs ?? videoMs;
@@ -350,6 +351,9 @@ export class ExportsService {
         captionPosition: options.caption_position,
         captionSize: options.caption_size,
         removeFillers: options.remove_fillers,
+        ...(options.style && Object.keys(options.style).length ? { style: options.style } : {}),
+        ...(options.hook_title ? { hookTitle: options.hook_title } : {}),
+        platform: options.platform,
       },
     };
   }
@@ -408,4 +412,15 @@ export function fileBaseName(title: string): string {
     .trim()
     .slice(0, 80);
   return base || 'clip';
+}
+
+/** A style's font must be one of the caption families installed here (GET /api/captions/fonts). */
+export function assertFontInstalled(family: string | undefined): void {
+  if (family !== undefined && !installedCaptionFont(family)) {
+    throw new AppError(
+      ERROR_CODES.UNKNOWN_FONT,
+      422,
+      `The font "${family}" is not installed here; choose one of GET /api/captions/fonts.`,
+    );
+  }
 }

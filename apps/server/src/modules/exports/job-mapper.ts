@@ -66,6 +66,9 @@ export function clipSettingsOf(row: JobRow): ClipSettings | null {
     caption_position: options.captionPosition ?? 'bottom',
     caption_size: options.captionSize ?? 'medium',
     remove_fillers: options.removeFillers ?? false,
+    style: options.style,
+    hook_title: options.hookTitle ?? null,
+    platform: options.platform ?? 'generic',
   });
   return settings.success ? settings.data : null;
 }
