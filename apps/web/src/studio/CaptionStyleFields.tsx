@@ -2,6 +2,7 @@ import { Alert, Group, Select } from '@mantine/core';
 import type { CaptionDisplay, CaptionTemplate, TranslationSupport } from '@moments/contract';
 import { CAPTION_DISPLAY_OPTIONS } from './options';
 import { TemplateGallery } from './TemplateGallery';
+import { CaptionStyleEditor } from './CaptionStyleEditor';
 import { t } from '../messages/catalogue';
 
 interface Props {
@@ -14,6 +15,8 @@ interface Props {
   languages: TranslationSupport['languages'];
   targetLang: string | null;
   onTargetLangChange(language: string | null): void;
+  /** The style over the template (fonts, colours, outline, box, position, paging, emphasis). */
+  styleEditor: Parameters<typeof CaptionStyleEditor>[0];
 }
 
 /** Whether a caption display needs a target language. */
@@ -63,6 +66,7 @@ export function CaptionStyleFields(props: Props) {
           {chosen.note}
         </Alert>
       )}
+      <CaptionStyleEditor {...props.styleEditor} />
     </>
   );
 }

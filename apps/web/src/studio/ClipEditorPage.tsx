@@ -28,6 +28,9 @@ import {
 } from './api';
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreviewPlayer';
 import { CaptionStyleFields } from './CaptionStyleFields';
+import { HookAndPlatformFields } from './HookAndPlatformFields';
+import { PLATFORM_PRESETS, safeRect } from '@moments/domain/platforms';
+import type { Platform } from '@moments/contract';
 import { ClipTextPanel } from './ClipTextPanel';
 import { FramingNote } from './FramingNote';
 import { TrimTimeline } from './TrimTimeline';
@@ -154,6 +157,13 @@ function ClipEditor({
   const clip = useClipSettings({ moment, task, momentSpan, saved, opened });
   const { first, settings, options, style, trim, setTrim, aspect, setAspect, layout } = clip;
   const { quality, setQuality, editedText, setEditedText } = clip;
+  const [safeZoneShown, setSafeZoneShown] = useState(false);
+  // A platform brings its shape: TikTok, Reels and Shorts are all 9:16.
+  const choosePlatform = (next: Platform) => {
+    clip.setPlatform(next);
+    const presetAspect = PLATFORM_PRESETS[next].aspect;
+    if (next !== 'generic' && presetAspect !== 'original') setAspect(presetAspect);
+  };
   // The trim's room reaches a restored trim wider than the moment's own neighbourhood.
   const range = useMemo(
     () =>
@@ -249,6 +259,7 @@ function ClipEditor({
             framing={framingShown}
             analysing={!framingError && (framing.isFetching || !framingShown)}
             trim={trim}
+            safeZone={safeZoneShown ? safeRect(clip.platform, frame) : null}
           />
           <PreviewError error={apiErrorOf(preview.error)} />
           <FramingNote layout={layout} framing={framingShown} error={framingError} />
@@ -270,6 +281,19 @@ function ClipEditor({
 
       <SettingsPanel>
         <CaptionStyleFields {...style.fields} />
+      </SettingsPanel>
+
+      <SettingsPanel>
+        <HookAndPlatformFields
+          hookTitle={clip.hookTitle}
+          onHookTitleChange={clip.setHookTitle}
+          defaultTitle={moment.title || moment.video.title}
+          platform={clip.platform}
+          onPlatformChange={choosePlatform}
+          clipMs={trim.end - trim.start}
+          safeZoneShown={safeZoneShown}
+          onSafeZoneShownChange={setSafeZoneShown}
+        />
       </SettingsPanel>
 
       <SettingsPanel>

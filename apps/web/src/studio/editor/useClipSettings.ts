@@ -2,7 +2,9 @@ import type {
   ClipSettings,
   ExportLayout,
   ExportQuality,
+  HookTitle,
   MomentView,
+  Platform,
   Task,
 } from '@moments/contract';
 import { useEffect, useMemo, useState } from 'react';
@@ -49,6 +51,10 @@ const clipOptionsOf = (settings: ClipSettings, translateTo: string | undefined):
   caption_position: settings.caption_position,
   caption_size: settings.caption_size,
   remove_fillers: settings.remove_fillers,
+  ...(settings.style && Object.keys(settings.style).length ? { style: settings.style } : {}),
+  // A title being typed is sent once it has a letter.
+  ...(settings.hook_title?.text.trim() ? { hook_title: settings.hook_title } : {}),
+  platform: settings.platform ?? 'generic',
 });
 
 /**
@@ -74,7 +80,14 @@ export function useClipSettings(start: {
   );
   const [layout, setLayout] = useState<ExportLayout>(first.layout);
   const [quality, setQuality] = useState<ExportQuality>(first.quality);
-  const style = useCaptionStyle(first.caption_display, first.target_lang, first.template);
+  const style = useCaptionStyle(
+    first.caption_display,
+    first.target_lang,
+    first.template,
+    first.style ?? {},
+  );
+  const [hookTitle, setHookTitle] = useState<HookTitle | null>(first.hook_title ?? null);
+  const [platform, setPlatform] = useState<Platform>(first.platform ?? 'generic');
   const [editedText, setEditedText] = useState<string | null>(first.transcript_text);
   // Not changed in this editor, but kept: an export made with them is edited again with them.
   const { caption_position, caption_size, remove_fillers } = first;
@@ -93,6 +106,9 @@ export function useClipSettings(start: {
       caption_position,
       caption_size,
       remove_fillers,
+      style: style.overrides,
+      hook_title: hookTitle,
+      platform,
     }),
     [
       aspect,
@@ -106,6 +122,9 @@ export function useClipSettings(start: {
       caption_position,
       caption_size,
       remove_fillers,
+      style.overrides,
+      hookTitle,
+      platform,
     ],
   );
   const options = useMemo(
@@ -129,6 +148,10 @@ export function useClipSettings(start: {
     setQuality,
     editedText,
     setEditedText,
+    hookTitle,
+    setHookTitle,
+    platform,
+    setPlatform,
   };
 }
 
