@@ -53,7 +53,6 @@ export const EMOJI_WORDS: readonly { emoji: string; words: readonly string[] }[]
   { emoji: '📷', words: ['camera', 'cameras', 'photo', 'photos'] },
   { emoji: '🎬', words: ['movie', 'movies', 'film', 'films'] },
   { emoji: '⚡', words: ['lightning', 'electricity', 'energy'] },
-  { emoji: '🤫', words: ['secret', 'secrets'] },
   { emoji: '🤯', words: ['mindblowing', 'mind-blowing', 'unbelievable', 'shocking'] },
 ];
 
