@@ -157,13 +157,6 @@ function ClipEditor({
   const clip = useClipSettings({ moment, task, momentSpan, saved, opened });
   const { first, settings, options, style, trim, setTrim, aspect, setAspect, layout } = clip;
   const { quality, setQuality, editedText, setEditedText } = clip;
-  const [safeZoneShown, setSafeZoneShown] = useState(false);
-  // A platform brings its shape: TikTok, Reels and Shorts are all 9:16.
-  const choosePlatform = (next: Platform) => {
-    clip.setPlatform(next);
-    const presetAspect = PLATFORM_PRESETS[next].aspect;
-    if (next !== 'generic' && presetAspect !== 'original') setAspect(presetAspect);
-  };
   // The trim's room reaches a restored trim wider than the moment's own neighbourhood.
   const range = useMemo(
     () =>
@@ -259,7 +252,7 @@ function ClipEditor({
             framing={framingShown}
             analysing={!framingError && (framing.isFetching || !framingShown)}
             trim={trim}
-            safeZone={safeZoneShown ? safeRect(clip.platform, frame) : null}
+            safeZone={clip.safeZoneShown ? safeRect(clip.platform, frame) : null}
           />
           <PreviewError error={apiErrorOf(preview.error)} />
           <FramingNote layout={layout} framing={framingShown} error={framingError} />
@@ -281,18 +274,10 @@ function ClipEditor({
 
       <SettingsPanel>
         <CaptionStyleFields {...style.fields} />
-      </SettingsPanel>
-
-      <SettingsPanel>
-        <HookAndPlatformFields
-          hookTitle={clip.hookTitle}
-          onHookTitleChange={clip.setHookTitle}
-          defaultTitle={moment.title || moment.video.title}
-          platform={clip.platform}
-          onPlatformChange={choosePlatform}
-          clipMs={trim.end - trim.start}
-          safeZoneShown={safeZoneShown}
-          onSafeZoneShownChange={setSafeZoneShown}
+        <ClipPublishFields
+          clip={clip}
+          title={moment.title || moment.video.title}
+          safeZone={[clip.safeZoneShown, clip.setSafeZoneShown]}
         />
       </SettingsPanel>
 
@@ -336,5 +321,34 @@ function ClipEditor({
       </Group>
       <LeaveUnsavedDialog opened={leave.asking} onStay={leave.stay} onLeave={leave.leave} />
     </EditorShell>
+  );
+}
+
+/** The hook title and the platform of the clip; a platform brings its shape (9:16). */
+function ClipPublishFields({
+  clip,
+  title,
+  safeZone: [shown, setShown],
+}: {
+  clip: ReturnType<typeof useClipSettings>;
+  title: string;
+  safeZone: [boolean, (shown: boolean) => void];
+}) {
+  const choosePlatform = (next: Platform) => {
+    clip.setPlatform(next);
+    const presetAspect = PLATFORM_PRESETS[next].aspect;
+    if (next !== 'generic' && presetAspect !== 'original') clip.setAspect(presetAspect);
+  };
+  return (
+    <HookAndPlatformFields
+      hookTitle={clip.hookTitle}
+      onHookTitleChange={clip.setHookTitle}
+      defaultTitle={title}
+      platform={clip.platform}
+      onPlatformChange={choosePlatform}
+      clipMs={clip.trim.end - clip.trim.start}
+      safeZoneShown={shown}
+      onSafeZoneShownChange={setShown}
+    />
   );
 }

@@ -88,6 +88,8 @@ export function useClipSettings(start: {
   );
   const [hookTitle, setHookTitle] = useState<HookTitle | null>(first.hook_title ?? null);
   const [platform, setPlatform] = useState<Platform>(first.platform ?? 'generic');
+  // Not a setting of the clip: whether the preview outlines the platform's safe zone.
+  const [safeZoneShown, setSafeZoneShown] = useState(false);
   const [editedText, setEditedText] = useState<string | null>(first.transcript_text);
   // Not changed in this editor, but kept: an export made with them is edited again with them.
   const { caption_position, caption_size, remove_fillers } = first;
@@ -152,6 +154,8 @@ export function useClipSettings(start: {
     setHookTitle,
     platform,
     setPlatform,
+    safeZoneShown,
+    setSafeZoneShown,
   };
 }
 
