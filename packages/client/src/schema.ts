@@ -7221,6 +7221,30 @@ export interface paths {
                   /** @enum {string} */
                   caption_size: 'small' | 'medium' | 'large';
                   remove_fillers: boolean;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds: number;
+                  } | null;
+                  /** @enum {string} */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
                 };
                 updated_at: number;
               } | null;
@@ -7351,6 +7375,30 @@ export interface paths {
               /** @enum {string} */
               caption_size: 'small' | 'medium' | 'large';
               remove_fillers: boolean;
+              style?: {
+                font_family?: string;
+                font_size?: number;
+                text_color?: string;
+                highlight_color?: string;
+                outline_color?: string;
+                outline_width?: number;
+                shadow?: number;
+                box_color?: string | null;
+                position_y?: number;
+                uppercase?: boolean;
+                max_words_per_line?: number;
+                lines_per_caption?: number;
+                /** @enum {string} */
+                emphasis?: 'none' | 'keywords';
+                emoji?: boolean;
+              };
+              hook_title?: {
+                text: string;
+                /** @default 3 */
+                seconds?: number;
+              } | null;
+              /** @enum {string} */
+              platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
             };
           };
         };
@@ -7387,6 +7435,30 @@ export interface paths {
                   /** @enum {string} */
                   caption_size: 'small' | 'medium' | 'large';
                   remove_fillers: boolean;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds: number;
+                  } | null;
+                  /** @enum {string} */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
                 };
                 updated_at: number;
               };
@@ -7456,13 +7528,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -8062,13 +8134,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -8612,6 +8684,30 @@ export interface paths {
                 /** @enum {string} */
                 caption_size: 'small' | 'medium' | 'large';
                 remove_fillers: boolean;
+                style?: {
+                  font_family?: string;
+                  font_size?: number;
+                  text_color?: string;
+                  highlight_color?: string;
+                  outline_color?: string;
+                  outline_width?: number;
+                  shadow?: number;
+                  box_color?: string | null;
+                  position_y?: number;
+                  uppercase?: boolean;
+                  max_words_per_line?: number;
+                  lines_per_caption?: number;
+                  /** @enum {string} */
+                  emphasis?: 'none' | 'keywords';
+                  emoji?: boolean;
+                };
+                hook_title?: {
+                  text: string;
+                  /** @default 3 */
+                  seconds: number;
+                } | null;
+                /** @enum {string} */
+                platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
               } | null;
             };
           };
@@ -8982,13 +9078,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -9353,13 +9449,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -9522,13 +9618,13 @@ export interface paths {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -9846,6 +9942,103 @@ export interface paths {
                 id: string;
                 name: string;
                 description: string;
+                style: {
+                  font_family: string;
+                  font_size: number;
+                  text_color: string;
+                  highlight_color: string;
+                  outline_color: string;
+                  outline_width: number;
+                  shadow: number;
+                  box_color: string | null;
+                  position_y: number;
+                  uppercase: boolean;
+                  max_words_per_line: number;
+                  lines_per_caption: number;
+                  /** @enum {string} */
+                  emphasis: 'none' | 'keywords';
+                  emoji: boolean;
+                };
+              }[];
+            };
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/captions/fonts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caption font families installed here and the scripts each draws */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                family: string;
+                scripts: string[];
               }[];
             };
           };
@@ -17455,9 +17648,9 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE: {
+    Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE: {
       /** @enum {string} */
-      code: 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE';
+      code: 'UNKNOWN_TEMPLATE' | 'UNKNOWN_FONT' | 'INVALID_RANGE';
       message: string;
       /** @enum {string|null} */
       data: null;
@@ -17479,12 +17672,13 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
+    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
       /** @enum {string} */
       code:
         | 'IDEMPOTENCY_KEY_REUSED'
         | 'NOT_A_VIDEO'
         | 'UNKNOWN_TEMPLATE'
+        | 'UNKNOWN_FONT'
         | 'INVALID_RANGE'
         | 'CLIP_TOO_LONG'
         | 'TRANSLATION_UNAVAILABLE';
@@ -17509,19 +17703,25 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
+    Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
       /** @enum {string} */
-      code: 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE' | 'CLIP_TOO_LONG' | 'TRANSLATION_UNAVAILABLE';
+      code:
+        | 'UNKNOWN_TEMPLATE'
+        | 'UNKNOWN_FONT'
+        | 'INVALID_RANGE'
+        | 'CLIP_TOO_LONG'
+        | 'TRANSLATION_UNAVAILABLE';
       message: string;
       /** @enum {string|null} */
       data: null;
       details?: unknown;
     };
-    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
+    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE: {
       /** @enum {string} */
       code:
         | 'NOT_A_VIDEO'
         | 'UNKNOWN_TEMPLATE'
+        | 'UNKNOWN_FONT'
         | 'INVALID_RANGE'
         | 'CLIP_TOO_LONG'
         | 'TRANSLATION_UNAVAILABLE';
