@@ -66,9 +66,10 @@ export function clipSettingsOf(row: JobRow): ClipSettings | null {
     caption_position: options.captionPosition ?? 'bottom',
     caption_size: options.captionSize ?? 'medium',
     remove_fillers: options.removeFillers ?? false,
-    style: options.style,
-    hook_title: options.hookTitle ?? null,
-    platform: options.platform ?? 'generic',
+    // Left out when unused, as a draft made without them has them.
+    ...(options.style ? { style: options.style } : {}),
+    ...(options.hookTitle ? { hook_title: options.hookTitle } : {}),
+    ...(options.platform && options.platform !== 'generic' ? { platform: options.platform } : {}),
   });
   return settings.success ? settings.data : null;
 }
