@@ -129,6 +129,16 @@ describe.each(DATABASE_TARGETS)('clip editor drafts on $name', (target) => {
       status: 422,
       code: 'UNKNOWN_TEMPLATE',
     });
+    // A caption style: a colour that is not one, a font not installed here.
+    expect(
+      await refusal({ settings: { ...SETTINGS, style: { text_color: 'red' } } }),
+    ).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    expect(
+      await refusal({ settings: { ...SETTINGS, style: { highlight_color: '#12345' } } }),
+    ).toMatchObject({ status: 400 });
+    expect(
+      await refusal({ settings: { ...SETTINGS, style: { font_family: 'Comic Sans MS' } } }),
+    ).toEqual({ status: 422, code: 'UNKNOWN_FONT' });
     expect(await refusal({ settings: { ...SETTINGS, start_ms: 9_000, end_ms: 9_000 } })).toEqual({
       status: 422,
       code: 'INVALID_RANGE',
@@ -139,6 +149,28 @@ describe.each(DATABASE_TARGETS)('clip editor drafts on $name', (target) => {
       code: 'PAYLOAD_TOO_LARGE',
     });
     expect((await draftCall('GET', owner, momentId)).json().data.settings).toEqual(SETTINGS);
+  });
+
+  it('keeps a caption style, hook title and platform in the draft; lists the fonts it may name', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const styled: ClipSettings = {
+      ...SETTINGS,
+      style: { font_family: 'Noto Serif', text_color: '#00FF00', box_color: null, emoji: true },
+      hook_title: { text: 'Watch this', seconds: 2 },
+      platform: 'tiktok',
+    };
+    const saved = await draftCall('PUT', owner, momentId, { settings: styled });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await draftCall('GET', owner, momentId)).json().data.settings).toEqual(styled);
+    await draftCall('PUT', owner, momentId, { settings: SETTINGS });
+    const fonts = await t.app.inject({ method: 'GET', url: '/api/captions/fonts' });
+    const families = fonts.json().data as { family: string; scripts: string[] }[];
+    expect(families.find((font) => font.family === 'Noto Serif')?.scripts).toContain('Latin');
+    expect(families.find((font) => font.family === 'Noto Sans Arabic')?.scripts).toContain(
+      'Arabic',
+    );
+    const templates = await t.app.inject({ method: 'GET', url: '/api/captions/templates' });
+    expect(templates.json().data[0].style.font_family).toBe('Noto Sans');
   });
 
   it('opens a stored draft that no longer reads as settings as none, instead of failing', async (ctx) => {

@@ -286,6 +286,7 @@ describe.each(DATABASE_TARGETS)('exports on $name', (target) => {
       [{ start_ms: VIDEO_MS + 5000 }, 'INVALID_RANGE'],
       [{ end_ms: VIDEO_MS + 1 }, 'INVALID_RANGE'],
       [{ template: 'sparkles' }, 'UNKNOWN_TEMPLATE'],
+      [{ style: { font_family: 'Comic Sans MS' } }, 'UNKNOWN_FONT'],
     ] as const) {
       const response = await exportMoment(options);
       expect(response.statusCode, JSON.stringify(options)).toBe(422);
@@ -296,6 +297,11 @@ describe.each(DATABASE_TARGETS)('exports on $name', (target) => {
       });
       expect(preview.statusCode).toBe(422);
       expect(preview.json().code).toBe(code);
+    }
+    // A colour that is not one is refused before anything is looked up.
+    for (const style of [{ text_color: 'red' }, { box_color: '#GG0000' }, { outline_width: -1 }]) {
+      const response = await exportMoment({ style });
+      expect(response.statusCode, JSON.stringify(style)).toBe(400);
     }
     if (process.env.LLM_BASE_URL) {
       console.warn('LLM_BASE_URL is set: skipping the "translation unavailable" check');

@@ -7229,6 +7229,30 @@ export interface paths {
                   remove_silences?: {
                     min_ms: number;
                   } | null;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds: number;
+                  } | null;
+                  /** @enum {string} */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
                 };
                 updated_at: number;
               } | null;
@@ -7366,6 +7390,30 @@ export interface paths {
               remove_silences?: {
                 min_ms: number;
               } | null;
+              style?: {
+                font_family?: string;
+                font_size?: number;
+                text_color?: string;
+                highlight_color?: string;
+                outline_color?: string;
+                outline_width?: number;
+                shadow?: number;
+                box_color?: string | null;
+                position_y?: number;
+                uppercase?: boolean;
+                max_words_per_line?: number;
+                lines_per_caption?: number;
+                /** @enum {string} */
+                emphasis?: 'none' | 'keywords';
+                emoji?: boolean;
+              };
+              hook_title?: {
+                text: string;
+                /** @default 3 */
+                seconds?: number;
+              } | null;
+              /** @enum {string} */
+              platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
             };
           };
         };
@@ -7409,6 +7457,30 @@ export interface paths {
                   remove_silences?: {
                     min_ms: number;
                   } | null;
+                  style?: {
+                    font_family?: string;
+                    font_size?: number;
+                    text_color?: string;
+                    highlight_color?: string;
+                    outline_color?: string;
+                    outline_width?: number;
+                    shadow?: number;
+                    box_color?: string | null;
+                    position_y?: number;
+                    uppercase?: boolean;
+                    max_words_per_line?: number;
+                    lines_per_caption?: number;
+                    /** @enum {string} */
+                    emphasis?: 'none' | 'keywords';
+                    emoji?: boolean;
+                  };
+                  hook_title?: {
+                    text: string;
+                    /** @default 3 */
+                    seconds: number;
+                  } | null;
+                  /** @enum {string} */
+                  platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
                 };
                 updated_at: number;
               };
@@ -7478,13 +7550,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -7914,13 +7986,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
+        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
+            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -8929,13 +9001,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
+        /** @description Unprocessable Entity: IDEMPOTENCY_KEY_REUSED, NOT_A_VIDEO, UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
+            'application/json': components['schemas']['Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -9486,6 +9558,30 @@ export interface paths {
                 remove_silences?: {
                   min_ms: number;
                 } | null;
+                style?: {
+                  font_family?: string;
+                  font_size?: number;
+                  text_color?: string;
+                  highlight_color?: string;
+                  outline_color?: string;
+                  outline_width?: number;
+                  shadow?: number;
+                  box_color?: string | null;
+                  position_y?: number;
+                  uppercase?: boolean;
+                  max_words_per_line?: number;
+                  lines_per_caption?: number;
+                  /** @enum {string} */
+                  emphasis?: 'none' | 'keywords';
+                  emoji?: boolean;
+                };
+                hook_title?: {
+                  text: string;
+                  /** @default 3 */
+                  seconds: number;
+                } | null;
+                /** @enum {string} */
+                platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
               } | null;
             };
           };
@@ -9873,13 +9969,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -10244,13 +10340,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
+        /** @description Unprocessable Entity: NOT_A_VIDEO, UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
+            'application/json': components['schemas']['Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED, TOO_MANY_RUNNING */
@@ -10413,13 +10509,13 @@ export interface paths {
             'application/json': components['schemas']['Error414_URI_TOO_LONG'];
           };
         };
-        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
+        /** @description Unprocessable Entity: UNKNOWN_TEMPLATE, UNKNOWN_FONT, INVALID_RANGE, CLIP_TOO_LONG, TRANSLATION_UNAVAILABLE, CUT_OUT_OF_RANGE, CUTS_OVERLAP, CUTS_REMOVE_EVERYTHING */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
+            'application/json': components['schemas']['Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -10737,6 +10833,103 @@ export interface paths {
                 id: string;
                 name: string;
                 description: string;
+                style: {
+                  font_family: string;
+                  font_size: number;
+                  text_color: string;
+                  highlight_color: string;
+                  outline_color: string;
+                  outline_width: number;
+                  shadow: number;
+                  box_color: string | null;
+                  position_y: number;
+                  uppercase: boolean;
+                  max_words_per_line: number;
+                  lines_per_caption: number;
+                  /** @enum {string} */
+                  emphasis: 'none' | 'keywords';
+                  emoji: boolean;
+                };
+              }[];
+            };
+          };
+        };
+        /** @description Request Header Fields Too Large: HEADERS_TOO_LARGE */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error431_HEADERS_TOO_LARGE'];
+          };
+        };
+        /** @description Internal Server Error: INTERNAL */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error500_INTERNAL'];
+          };
+        };
+        /** @description Service Unavailable: DATABASE_UNAVAILABLE */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error503_DATABASE_UNAVAILABLE'];
+          };
+        };
+        /** @description Insufficient Storage: DISK_FULL */
+        507: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error507_DISK_FULL'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/captions/fonts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caption font families installed here and the scripts each draws */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              code: 0;
+              message: string;
+              data: {
+                family: string;
+                scripts: string[];
               }[];
             };
           };
@@ -18987,9 +19180,9 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE: {
+    Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE: {
       /** @enum {string} */
-      code: 'UNKNOWN_TEMPLATE' | 'INVALID_RANGE';
+      code: 'UNKNOWN_TEMPLATE' | 'UNKNOWN_FONT' | 'INVALID_RANGE';
       message: string;
       /** @enum {string|null} */
       data: null;
@@ -19019,12 +19212,13 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
+    Error422_IDEMPOTENCY_KEY_REUSED_NOT_A_VIDEO_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
       /** @enum {string} */
       code:
         | 'IDEMPOTENCY_KEY_REUSED'
         | 'NOT_A_VIDEO'
         | 'UNKNOWN_TEMPLATE'
+        | 'UNKNOWN_FONT'
         | 'INVALID_RANGE'
         | 'CLIP_TOO_LONG'
         | 'TRANSLATION_UNAVAILABLE'
@@ -19060,10 +19254,11 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
+    Error422_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
       /** @enum {string} */
       code:
         | 'UNKNOWN_TEMPLATE'
+        | 'UNKNOWN_FONT'
         | 'INVALID_RANGE'
         | 'CLIP_TOO_LONG'
         | 'TRANSLATION_UNAVAILABLE'
@@ -19083,11 +19278,12 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
+    Error422_NOT_A_VIDEO_UNKNOWN_TEMPLATE_UNKNOWN_FONT_INVALID_RANGE_CLIP_TOO_LONG_TRANSLATION_UNAVAILABLE_CUT_OUT_OF_RANGE_CUTS_OVERLAP_CUTS_REMOVE_EVERYTHING: {
       /** @enum {string} */
       code:
         | 'NOT_A_VIDEO'
         | 'UNKNOWN_TEMPLATE'
+        | 'UNKNOWN_FONT'
         | 'INVALID_RANGE'
         | 'CLIP_TOO_LONG'
         | 'TRANSLATION_UNAVAILABLE'

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CAPTION_DISPLAYS, EXPORT_LAYOUTS } from './constants.js';
 import { CAPTION_POSITIONS, CAPTION_SIZES, EXPORT_ASPECTS, EXPORT_QUALITIES } from './exports.js';
 import { Language, NonBlank } from './schemas.js';
-import { CutSpan, RemoveSilences } from './style.js';
+import { CaptionStyle, CutSpan, HookTitle, PLATFORMS, RemoveSilences } from './style.js';
 
 /**
  * The clip editor's settings of a moment: what its export would be made with. Saved as the user
@@ -37,6 +37,11 @@ export const ClipSettings = z.object({
   cuts: z.array(CutSpan).max(200).optional(),
   /** Pauses shortened to min_ms; null or absent: pauses stay. */
   remove_silences: RemoveSilences.nullable().optional(),
+  /** The caption style over the template (only the fields the user changed). */
+  style: CaptionStyle.optional(),
+  /** The title card over the first seconds; null for none. */
+  hook_title: HookTitle.nullable().optional(),
+  platform: z.enum(PLATFORMS).optional(),
 });
 export type ClipSettings = z.infer<typeof ClipSettings>;
 

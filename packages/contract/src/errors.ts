@@ -84,6 +84,8 @@ export const ERROR_CODES = {
   CUTS_OVERLAP: 'CUTS_OVERLAP',
   /** The cuts leave (nearly) nothing of the clip (422). */
   CUTS_REMOVE_EVERYTHING: 'CUTS_REMOVE_EVERYTHING',
+  /** A caption style names a font family not installed here (GET /api/captions/fonts). */
+  UNKNOWN_FONT: 'UNKNOWN_FONT',
   /** More uploads than the plan takes per hour: Retry-After says when the next is taken (429). */
   UPLOAD_RATE_LIMITED: 'UPLOAD_RATE_LIMITED',
   /** The plan's storage for uploads is full: delete uploads or change plan (413). */
@@ -186,6 +188,7 @@ export const ERROR_STATUS = {
   CUT_OUT_OF_RANGE: 422,
   CUTS_OVERLAP: 422,
   CUTS_REMOVE_EVERYTHING: 422,
+  UNKNOWN_FONT: 422,
   UPLOAD_RATE_LIMITED: 429,
   STORAGE_QUOTA_EXCEEDED: 413,
   UPLOAD_IN_USE: 409,
@@ -273,6 +276,7 @@ export const chargeErrors = (...features: ChargedFeature[]): ErrorCode[] =>
 export const CAPTION_ERRORS = [
   ERROR_CODES.CONFLICT,
   ERROR_CODES.UNKNOWN_TEMPLATE,
+  ERROR_CODES.UNKNOWN_FONT,
   ERROR_CODES.INVALID_RANGE,
   ERROR_CODES.CLIP_TOO_LONG,
   ERROR_CODES.TRANSLATION_UNAVAILABLE,

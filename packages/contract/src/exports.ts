@@ -213,7 +213,17 @@ export const CaptionTemplate = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
+  /** Every style field as the template draws it: the style editor's starting values. */
+  style: CaptionStyle.required(),
 });
+
+/** GET /api/captions/fonts: a caption font family installed here and the scripts it draws. */
+export const CaptionFontFamily = z.object({
+  family: z.string(),
+  /** Unicode script names (`Latin`, `Arabic`, `Han`...). */
+  scripts: z.array(z.string()),
+});
+export type CaptionFontFamily = z.infer<typeof CaptionFontFamily>;
 export type CaptionTemplate = z.infer<typeof CaptionTemplate>;
 
 /** Subtitle files of a task: GET /api/captions/subtitles. */

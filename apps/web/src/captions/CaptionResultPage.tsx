@@ -130,6 +130,7 @@ function CaptionResult({
       caption_position: position,
       caption_size: size,
       remove_fillers: removeFillers,
+      ...(Object.keys(style.overrides).length ? { style: style.overrides } : {}),
     }),
     [
       aspect,
@@ -141,6 +142,7 @@ function CaptionResult({
       position,
       size,
       removeFillers,
+      style.overrides,
     ],
   );
   const [debounced] = useDebouncedValue(options, PREVIEW_DEBOUNCE_MS);

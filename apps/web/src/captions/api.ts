@@ -26,6 +26,7 @@ export type TaskCaptionOptions = Pick<
   | 'caption_position'
   | 'caption_size'
   | 'remove_fillers'
+  | 'style'
 >;
 
 const captionKeys = {

@@ -20,6 +20,7 @@ import { ROUTING_MESSAGES } from './areas/routing';
 import { SEARCH_MESSAGES } from './areas/search';
 import { SHARES_MESSAGES } from './areas/shares';
 import { STUDIO_MESSAGES } from './areas/studio';
+import { STYLE_MESSAGES } from './areas/style';
 import { SUMMARIES_MESSAGES } from './areas/summaries';
 import { TASKS_MESSAGES } from './areas/tasks';
 
@@ -177,6 +178,7 @@ export const MESSAGES = {
   ...SEARCH_MESSAGES,
   ...SHARES_MESSAGES,
   ...STUDIO_MESSAGES,
+  ...STYLE_MESSAGES,
   ...SUMMARIES_MESSAGES,
   ...TASKS_MESSAGES,
 } as const;

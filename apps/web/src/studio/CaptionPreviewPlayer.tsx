@@ -32,6 +32,8 @@ interface Props {
   /** The framing plan is being made (face analysis takes a few seconds). */
   analysing: boolean;
   trim: Span;
+  /** The platform's safe zone, in frame pixels, outlined over the preview when given. */
+  safeZone?: { x: number; y: number; w: number; h: number } | null;
   ref?: Ref<PreviewPlayerHandle>;
 }
 
@@ -59,6 +61,7 @@ export function CaptionPreviewPlayer({
   framing,
   analysing,
   trim,
+  safeZone,
   ref,
 }: Props) {
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -234,6 +237,20 @@ export function CaptionPreviewPlayer({
             <Loader size="sm" color="white" aria-hidden />
             {t('studio.preview.loading')}
           </div>
+        )}
+        {safeZone && (
+          <div
+            className={classes.safeZone}
+            data-testid="safe-zone"
+            aria-label={t('style.safeZone.label')}
+            role="img"
+            style={{
+              left: `${(safeZone.x / frame.width) * 100}%`,
+              top: `${(safeZone.y / frame.height) * 100}%`,
+              width: `${(safeZone.w / frame.width) * 100}%`,
+              height: `${(safeZone.h / frame.height) * 100}%`,
+            }}
+          />
         )}
         {analysing && (
           <div className={classes.framingBadge} role="status" data-testid="framing-analysing">

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { CaptionDisplay, CaptionTemplate, TranslationSupport } from '@moments/contract';
 import { CAPTION_DISPLAY_OPTIONS } from './options';
 import { TemplateGallery } from './TemplateGallery';
+import { CaptionStyleEditor } from './CaptionStyleEditor';
 import { t } from '../messages/catalogue';
 
 interface Props {
@@ -15,6 +16,8 @@ interface Props {
   languages: TranslationSupport['languages'];
   targetLang: string | null;
   onTargetLangChange(language: string | null): void;
+  /** The style over the template (fonts, colours, outline, box, position, paging, emphasis). */
+  styleEditor: Parameters<typeof CaptionStyleEditor>[0];
 }
 
 /** Whether a caption display needs a target language. */
@@ -69,6 +72,7 @@ export function CaptionStyleFields(props: Props) {
           </Anchor>
         </Alert>
       )}
+      <CaptionStyleEditor {...props.styleEditor} />
     </>
   );
 }

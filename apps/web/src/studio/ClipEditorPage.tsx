@@ -28,6 +28,9 @@ import {
 } from './api';
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreviewPlayer';
 import { CaptionStyleFields } from './CaptionStyleFields';
+import { HookAndPlatformFields } from './HookAndPlatformFields';
+import { PLATFORM_PRESETS, safeRect } from '@moments/domain/platforms';
+import type { Platform } from '@moments/contract';
 import { ClipCutSection, ClipTextPanel } from './ClipTextPanel';
 import { FramingNote } from './FramingNote';
 import { TrimTimeline } from './TrimTimeline';
@@ -251,6 +254,7 @@ function ClipEditor({
             framing={framingShown}
             analysing={!framingError && (framing.isFetching || !framingShown)}
             trim={trim}
+            safeZone={clip.safeZoneShown ? safeRect(clip.platform, frame) : null}
           />
           <PreviewError error={apiErrorOf(preview.error)} />
           <FramingNote layout={layout} framing={framingShown} error={framingError} />
@@ -273,6 +277,11 @@ function ClipEditor({
       <SettingsPanel>
         <BrandKitPicker {...picker} />
         <CaptionStyleFields {...style.fields} />
+        <ClipPublishFields
+          clip={clip}
+          title={moment.title || moment.video.title}
+          safeZone={[clip.safeZoneShown, clip.setSafeZoneShown]}
+        />
       </SettingsPanel>
 
       <SettingsPanel>
@@ -317,5 +326,34 @@ function ClipEditor({
       </Group>
       <LeaveUnsavedDialog opened={leave.asking} onStay={leave.stay} onLeave={leave.leave} />
     </EditorShell>
+  );
+}
+
+/** The hook title and the platform of the clip; a platform brings its shape (9:16). */
+function ClipPublishFields({
+  clip,
+  title,
+  safeZone: [shown, setShown],
+}: {
+  clip: ReturnType<typeof useClipSettings>;
+  title: string;
+  safeZone: [boolean, (shown: boolean) => void];
+}) {
+  const choosePlatform = (next: Platform) => {
+    clip.setPlatform(next);
+    const presetAspect = PLATFORM_PRESETS[next].aspect;
+    if (next !== 'generic' && presetAspect !== 'original') clip.setAspect(presetAspect);
+  };
+  return (
+    <HookAndPlatformFields
+      hookTitle={clip.hookTitle}
+      onHookTitleChange={clip.setHookTitle}
+      defaultTitle={title}
+      platform={clip.platform}
+      onPlatformChange={choosePlatform}
+      clipMs={clip.trim.end - clip.trim.start}
+      safeZoneShown={shown}
+      onSafeZoneShownChange={setShown}
+    />
   );
 }

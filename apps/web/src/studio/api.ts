@@ -1,5 +1,6 @@
 import { USER_INFO_QUERY_KEY } from '../account/session';
 import type {
+  CaptionFontFamily,
   CaptionPreview,
   CaptionTemplate,
   ClipDraft,
@@ -37,6 +38,8 @@ export type ClipOptions = Pick<
   | 'remove_silences'
   | 'brand_kit_id'
   | 'style'
+  | 'hook_title'
+  | 'platform'
 > & { start_ms: number; end_ms: number };
 
 export const studioKeys = {
@@ -94,6 +97,15 @@ export function useTranscript(taskId: string | undefined) {
     queryFn: () =>
       api.get<Transcript>('/api/highlight_moment/task/transcript', { query: { id: taskId } }),
     enabled: !!taskId,
+    staleTime: Infinity,
+  });
+}
+
+/** The caption font families installed on the server, with the scripts each draws. */
+export function useCaptionFonts() {
+  return useQuery({
+    queryKey: ['captions', 'fonts'] as const,
+    queryFn: () => api.get<CaptionFontFamily[]>('/api/captions/fonts'),
     staleTime: Infinity,
   });
 }

@@ -24,3 +24,4 @@ export {
   type Keyphrase,
   type KeyphraseOptions,
 } from './keyphrases';
+export { captionKeywords } from './caption-keywords';

@@ -48,19 +48,32 @@ export function placeLogo(input: {
 }
 
 /**
+ * Caption styles layered: later layers win, field by field; a field a layer leaves out (or sets
+ * undefined) keeps the earlier value. `box_color: null` is a value: "no box", over a kit's box.
+ */
+export function mergeCaptionStyles(
+  ...layers: readonly (CaptionStyle | null | undefined)[]
+): CaptionStyle {
+  const merged: Record<string, unknown> = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [key, value] of Object.entries(layer)) {
+      if (value !== undefined) merged[key] = value;
+    }
+  }
+  return merged as CaptionStyle;
+}
+
+/**
  * The caption style an export uses: the kit's style first, then each field the request sets (a
- * change in the editor wins over the kit it started from).
+ * change in the editor wins over the kit it started from); undefined when neither has one.
  */
 export function mergeKitStyle(
   kitStyle: CaptionStyle | undefined,
   requested: CaptionStyle | undefined,
 ): CaptionStyle | undefined {
   if (!kitStyle && !requested) return undefined;
-  const merged: CaptionStyle = { ...(kitStyle ?? {}) };
-  for (const [key, value] of Object.entries(requested ?? {})) {
-    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
-  }
-  return merged;
+  return mergeCaptionStyles(kitStyle, requested);
 }
 
 /** The kit the studio opens a new clip with: the one used last, else the newest. */

@@ -4,9 +4,12 @@
  * the preview equals the export. Lines are broken here, by measured width (HarfBuzz on the same
  * fonts), and libass is told not to re-wrap (WrapStyle 2).
  */
+import type { CaptionStyle, HookTitle } from '@moments/contract';
 import { MediaError } from '../errors/index';
+import { emojiDrawingTexts, emojiForLine } from './emoji';
 import {
   fallbackFonts,
+  installedCaptionFont,
   fontForLanguage,
   fontForScript,
   isRightToLeft,
@@ -63,6 +66,25 @@ export interface BuildCaptionsInput {
    * each line. Default `none`: the template as it is.
    */
   backing?: CaptionBacking;
+  /**
+   * The creator's style over the template (a brand kit's, then the export's: merge them with
+   * `mergeCaptionStyles`); each field left out keeps the template's look.
+   */
+  style?: CaptionStyle;
+  /** A title card over the clip's first seconds (clip time). */
+  hookTitle?: HookTitle;
+  /**
+   * The part of the frame the platform's own buttons and text leave clear (pixels): captions and
+   * the hook title stay inside it.
+   */
+  safeArea?: SafeArea;
+}
+
+export interface SafeArea {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 export type CaptionPosition = 'bottom' | 'middle' | 'top';
@@ -119,6 +141,8 @@ interface LaidWord {
   keyword: boolean;
   /** Joined to the previous word without a space (Chinese, Japanese, Thai...). */
   joined: boolean;
+  /** The first word of a sentence (a capital there is no sign of a name). */
+  sentenceStart: boolean;
 }
 
 interface Page {
@@ -142,7 +166,21 @@ interface Geometry {
 }
 
 interface Typesetting {
+  template: CaptionTemplateId;
   look: TemplateLook;
+  /** Key words drawn in `keywordColor`, a little larger. */
+  emphasis: boolean;
+  keywordColor: string;
+  /** A box behind each line in this colour (`#RRGGBB[AA]`), or none. */
+  boxColor: string | null;
+  /** The family the style chose: it draws every word it has the letters for. */
+  chosenFont?: CaptionFont;
+  /** Override tags that make a hidden word visible again with the style's own opacities. */
+  restoreAlpha: string;
+  /** Size of an emoji after a line, or 0 for none. */
+  emojiSize: number;
+  /** At most this many words on one line (the style's), else only widths count. */
+  maxWordsPerLine: number;
   styleFont: CaptionFont;
   language: string | undefined;
   /** ASS size of the style font; `sizeFor` gives other fonts' sizes. */
@@ -170,8 +208,16 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
   if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
     throw new MediaError('INVALID_FRAME_SIZE', `Invalid caption frame size ${width}x${height}`);
   }
-  const look = TEMPLATE_LOOKS[template];
-  if (!look) throw new MediaError('UNKNOWN_TEMPLATE', `Unknown caption template "${template}"`);
+  const templateLook = TEMPLATE_LOOKS[template];
+  if (!templateLook) {
+    throw new MediaError('UNKNOWN_TEMPLATE', `Unknown caption template "${template}"`);
+  }
+  const style = input.style ?? {};
+  const look = styledLook(templateLook, style);
+  const chosenFont = style.font_family ? installedCaptionFont(style.font_family) : undefined;
+  if (style.font_family && !chosenFont) {
+    throw new MediaError('UNKNOWN_FONT', `"${style.font_family}" is not an installed caption font`);
+  }
   const needsTranslation = display === 'all' || display === 'translate';
   if (needsTranslation && !input.translationLines) {
     // Showing the source instead would be a silent wrong result.
@@ -185,7 +231,37 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
     input.position,
     input.sizeScale,
     input.region,
+    input.safeArea,
+    style.position_y,
   );
+  const shortSide = Math.min(width, height);
+  const px = (value: number | undefined) =>
+    value === undefined ? undefined : (value * shortSide) / 1080;
+  const sized: SizeChoice = {
+    letterSize: px(style.font_size),
+    outlinePx: px(style.outline_width),
+    shadowPx: px(style.shadow),
+  };
+  const dress = (set: Typesetting): Typesetting => {
+    set.template = template;
+    set.emphasis =
+      (style.emphasis ?? (template === 'keyword_color' ? 'keywords' : 'none')) === 'keywords';
+    set.keywordColor =
+      style.highlight_color ?? (template === 'keyword_color' ? KEYWORD_COLOR : look.activeColor);
+    set.boxColor = style.box_color ?? null;
+    // What `\alpha&H00&` would undo: a line box keeps its own (part) transparency.
+    const lineBox =
+      (input.backing === 'box' || set.boxColor !== null) && template !== 'highlight_box';
+    const boxAlpha = lineBox ? (set.boxColor ? alphaOf(set.boxColor) : BOX_ALPHA) : 0;
+    set.restoreAlpha = `\\1a&H00&\\2a&H00&\\3a&H${hexByte(boxAlpha)}&\\4a&H80&`;
+    if (style.max_words_per_line !== undefined) set.maxWordsPerLine = style.max_words_per_line;
+    if (style.emoji) {
+      set.emojiSize = Math.round(set.size * 0.78);
+      // The emoji sits after the line, and lines are centred: keep room for it on both sides.
+      set.safeWidth -= 2 * (set.emojiSize + set.spaceWidth);
+    }
+    return set;
+  };
   const offsetMs = input.offsetMs ?? 0;
   const animatedWords =
     display === 'translate'
@@ -199,29 +275,100 @@ export function buildCaptionsAss(input: BuildCaptionsInput): string {
       : input.words;
   const animatedLanguage = display === 'translate' ? input.translationLanguage : input.language;
 
-  const main = typesetting(look, geometry, animatedWords, animatedLanguage, look.sizeFactor);
+  const main = dress(
+    typesetting(look, geometry, animatedWords, animatedLanguage, look.sizeFactor, {
+      ...sized,
+      font: chosenFont,
+    }),
+  );
+  keepInsideVertically(geometry, main, display, input.safeArea);
   const events: AssEvent[] = [];
   if (display !== 'none') {
-    const laid = layWords(clipWords(animatedWords, offsetMs), main, input.keywords, template);
+    const laid = layWords(clipWords(animatedWords, offsetMs), main, input.keywords);
     const turns = (input.turnStartsMs ?? []).map((ms) => ms - offsetMs);
     for (const page of paginate(laid, main, turns)) {
       limitKeywords(page);
       events.push(...animatePage(template, page, main));
+      if (main.emojiSize > 0) events.push(...emojiEvents(page, main, geometry));
     }
+  }
+  const title = input.hookTitle
+    ? hookTitleEvents(input.hookTitle, look, geometry, sized, chosenFont, input)
+    : undefined;
+  if (title) {
+    title.set.boxColor = style.box_color ?? null;
+    events.push(...title.events);
   }
   let translation: Typesetting | undefined;
   if (display === 'all') {
     const lines = clipWords(input.translationLines ?? [], offsetMs);
-    translation = typesetting(
-      { ...look, uppercase: false, maxLines: 2, maxWordsPerPage: Number.POSITIVE_INFINITY },
-      geometry,
-      lines,
-      input.translationLanguage,
-      0.72,
+    translation = dress(
+      typesetting(
+        { ...look, uppercase: false, maxLines: 2, maxWordsPerPage: Number.POSITIVE_INFINITY },
+        geometry,
+        lines,
+        input.translationLanguage,
+        0.72,
+        { font: chosenFont },
+      ),
     );
+    translation.emphasis = false;
+    translation.emojiSize = 0;
     events.push(...translationEvents(lines, translation, input.translationLanguage));
   }
-  return assDocument(geometry, main, translation, events, input.backing ?? 'none');
+  return assDocument(geometry, main, translation, events, input.backing ?? 'none', title?.set);
+}
+
+/** The template's look with the style's colours, casing and paging. */
+function styledLook(look: TemplateLook, style: CaptionStyle): TemplateLook {
+  const maxLines = style.lines_per_caption ?? look.maxLines;
+  const perLine = style.max_words_per_line;
+  return {
+    ...look,
+    baseColor: style.text_color ?? look.baseColor,
+    activeColor: style.highlight_color ?? look.activeColor,
+    outlineColor: style.outline_color ?? look.outlineColor,
+    uppercase: style.uppercase ?? look.uppercase,
+    maxLines,
+    maxWordsPerPage:
+      perLine !== undefined
+        ? perLine * maxLines
+        : style.lines_per_caption !== undefined
+          ? Math.ceil((look.maxWordsPerPage / look.maxLines) * maxLines)
+          : look.maxWordsPerPage,
+  };
+}
+
+/** Sizes the style names, in this frame's pixels; undefined keeps the template's. */
+interface SizeChoice {
+  letterSize?: number;
+  outlinePx?: number;
+  shadowPx?: number;
+}
+
+/**
+ * Moves the captions' bottom edge so that every line (and the translation under them) lies
+ * inside the safe area, whatever the position, size or number of lines.
+ */
+function keepInsideVertically(
+  geometry: Geometry,
+  main: Typesetting,
+  display: CaptionDisplay,
+  safe: SafeArea | undefined,
+): void {
+  if (!safe) return;
+  const ink = main.outlinePx + main.shadowPx;
+  // Under the source lines: two translation lines at 0.72 of the size, and the gap.
+  const below =
+    display === 'all'
+      ? geometry.translationTopY - geometry.sourceBottomY + 2 * 0.72 * main.size
+      : 0;
+  const lowest = safe.y + safe.h - ink - below;
+  const highest = safe.y + main.maxLines * main.size + ink;
+  const bottomY = Math.round(Math.max(Math.min(geometry.sourceBottomY, lowest), highest));
+  const shift = bottomY - geometry.sourceBottomY;
+  geometry.sourceBottomY += shift;
+  geometry.translationTopY += shift;
 }
 
 function frameGeometry(
@@ -231,6 +378,8 @@ function frameGeometry(
   position: CaptionPosition = 'bottom',
   sizeScale = 1,
   region?: CaptionRegion,
+  safe?: SafeArea,
+  positionY?: number,
 ): Geometry {
   const portrait = height > width * 1.15;
   // 9:16 apps lay their buttons over the bottom fifth and the right edge: stay above and inside.
@@ -245,14 +394,20 @@ function frameGeometry(
           ? 0.24
           : 0.3
         : bottomAnchor;
-  const marginX = Math.round(width * 0.08);
-  const marginRight = portrait ? Math.round(width * 0.15) : marginX;
+  const safeRight = safe ? width - (safe.x + safe.w) : 0;
+  const marginX = Math.max(Math.round(width * 0.08), safe?.x ?? 0);
+  const marginRight = Math.max(portrait ? Math.round(width * 0.15) : marginX, safeRight);
   const houseSize = Math.min(width, height) * HOUSE_SIZE * Math.min(1.5, Math.max(0.5, sizeScale));
   const [above, below] = bandExtent(display);
   // Centred in the region: the band's middle is (above - below) / 2 house sizes over its edge.
-  const sourceBottomY = region
-    ? Math.round((region.top + region.bottom) / 2 + ((above - below) / 2) * houseSize)
-    : Math.round(height * anchor);
+  const centredAt = (centre: number) => Math.round(centre + ((above - below) / 2) * houseSize);
+  // A chosen vertical position is where the captions' middle goes, over any placement rule.
+  const sourceBottomY =
+    positionY !== undefined
+      ? centredAt(height * positionY)
+      : region
+        ? centredAt((region.top + region.bottom) / 2)
+        : Math.round(height * anchor);
   return {
     width,
     height,
@@ -271,19 +426,36 @@ function typesetting(
   words: readonly CaptionWord[],
   language: string | undefined,
   sizeFactor: number,
+  chosen: SizeChoice & { font?: CaptionFont } = {},
 ): Typesetting {
-  const styleFont = primaryFont(words, language);
-  const sizeFor = fontSizer(geometry.houseSize * sizeFactor);
+  // A chosen family draws the words it covers; others keep their script's font (fontForWord).
+  const styleFont = chosen.font ?? primaryFont(words, language);
+  // A chosen size replaces the template's (and the small/medium/large scale); the translation
+  // line keeps its share of it.
+  const letterSize =
+    chosen.letterSize !== undefined
+      ? chosen.letterSize * (sizeFactor === look.sizeFactor ? 1 : sizeFactor)
+      : geometry.houseSize * sizeFactor;
+  const sizeFor = fontSizer(letterSize);
   const size = sizeFor(styleFont);
+  const tenth = (value: number) => Math.round(value * 10) / 10;
   return {
+    template: 'karaoke',
+    chosenFont: chosen.font,
     look,
+    emphasis: false,
+    keywordColor: KEYWORD_COLOR,
+    boxColor: null,
+    emojiSize: 0,
+    restoreAlpha: '\\alpha&H00&',
+    maxWordsPerLine: Number.POSITIVE_INFINITY,
     styleFont,
     language,
     size,
     sizeFor,
     // Outline thickness follows the letter size, not the (script-dependent) cell size.
-    outlinePx: Math.round(geometry.houseSize * sizeFactor * look.outline * 10) / 10,
-    shadowPx: Math.round(geometry.houseSize * sizeFactor * look.shadow * 10) / 10,
+    outlinePx: tenth(chosen.outlinePx ?? letterSize * look.outline),
+    shadowPx: tenth(chosen.shadowPx ?? letterSize * look.shadow),
     spaceWidth: measureWith(' ', styleFont, size),
     // Ink may overhang a glyph's advance (side bearings, antialiasing): keep a little slack.
     safeWidth: geometry.safeWidth * 0.97,
@@ -331,9 +503,11 @@ function fontForWord(
   text: string,
   styleFont: CaptionFont,
   language: string | undefined,
+  chosen?: CaptionFont,
 ): CaptionFont {
   const scriptFont = fontForScript(text, language);
-  const candidates = [scriptFont, styleFont, ...fallbackFonts(language)].filter(
+  const ownScript = chosen && fontCovers(text, chosen) ? chosen : undefined;
+  const candidates = [ownScript, scriptFont, styleFont, ...fallbackFonts(language)].filter(
     (candidate): candidate is CaptionFont => candidate !== undefined,
   );
   return candidates.find((candidate) => fontCovers(text, candidate)) ?? scriptFont ?? styleFont;
@@ -368,7 +542,6 @@ function layWords(
   words: CaptionWord[],
   set: Typesetting,
   keywords: readonly string[] | undefined,
-  template: CaptionTemplateId,
 ): LaidWord[] {
   const keyOf = (text: string) => text.toLocaleLowerCase().replace(/[\p{P}]/gu, '');
   const chosen = keywords ? new Set(keywords.map(keyOf)) : undefined;
@@ -376,11 +549,10 @@ function layWords(
   let previous: string | undefined;
   return words.map((word) => {
     const text = set.look.uppercase ? word.text.toLocaleUpperCase(set.language) : word.text;
-    const font = fontForWord(text, set.styleFont, set.language);
+    const font = fontForWord(text, set.styleFont, set.language, set.chosenFont);
     const width = measureWith(text, font, set.sizeFor(font));
     const keyword =
-      template === 'keyword_color' &&
-      (chosen ? chosen.has(keyOf(word.text)) : looksLikeKeyword(word.text));
+      set.emphasis && (chosen ? chosen.has(keyOf(word.text)) : looksLikeKeyword(word.text));
     const emphasis = keyword ? KEYWORD_SCALE : 1;
     // A word wider than a whole line is squeezed to fit rather than cut by the frame edge.
     const scale = width * emphasis > widest ? widest / width : emphasis;
@@ -388,8 +560,9 @@ function layWords(
       previous !== undefined &&
       writtenWithoutSpaces(previous.slice(-1)) &&
       writtenWithoutSpaces(text[0] ?? '');
+    const sentenceStart = previous === undefined || SENTENCE_END.test(previous);
     previous = text;
-    return { ...word, text, font, width, scale, keyword, joined };
+    return { ...word, text, font, width, scale, keyword, joined, sentenceStart };
   });
 }
 
@@ -431,7 +604,7 @@ function breakLines(
   set: Typesetting,
   maxLines: number,
 ): LaidWord[][] | undefined {
-  if (lineWidth(words, set) <= set.safeWidth) return [words];
+  if (lineWidth(words, set) <= set.safeWidth && words.length <= set.maxWordsPerLine) return [words];
   if (maxLines <= 1 || words.length < 2) return undefined;
   let best: LaidWord[][] | undefined;
   // Compared as (leaves a lone word, widest line): balance only among breaks without widows.
@@ -439,7 +612,7 @@ function breakLines(
   for (let split = 1; split < words.length; split++) {
     const first = words.slice(0, split);
     const firstWidth = lineWidth(first, set);
-    if (firstWidth > set.safeWidth) break;
+    if (firstWidth > set.safeWidth || first.length > set.maxWordsPerLine) break;
     const rest = breakLines(words.slice(split), set, maxLines - 1);
     if (!rest) continue;
     const lines = [first, ...rest];
@@ -506,6 +679,8 @@ function paginate(words: LaidWord[], set: Typesetting, turnStarts: readonly numb
 interface WordTags {
   open: string;
   close: string;
+  /** The template draws this word its own way (a key word's colour would hide it). */
+  noEmphasis?: boolean;
 }
 
 type Decorate = (word: LaidWord, index: number, scalePercent: number) => WordTags | undefined;
@@ -531,7 +706,16 @@ function animatePage(template: CaptionTemplateId, page: Page, set: Typesetting):
               index === activeIndex ? { open: '\\3a&H00&', close: '\\3a&HFF&' } : undefined,
             ),
         },
-        { layer: 1, startMs, endMs, style: 'Main', text: renderText(page, set, () => undefined) },
+        {
+          layer: 1,
+          startMs,
+          endMs,
+          style: 'Main',
+          // A key word on the box (both in the highlight colour) keeps the text colour.
+          text: renderText(page, set, (_word, index) =>
+            index === activeIndex ? { open: '', close: '', noEmphasis: true } : undefined,
+          ),
+        },
       ]);
     case 'pop_in':
       return perSpokenWord(page, (activeIndex, startMs, endMs) => [
@@ -542,7 +726,7 @@ function animatePage(template: CaptionTemplateId, page: Page, set: Typesetting):
           style: 'Main',
           text: renderText(page, set, (_word, index, scale) => {
             // Unspoken words stay in the line, invisible, so spoken words never shift.
-            if (index > activeIndex) return { open: '\\alpha&HFF&', close: '\\alpha&H00&' };
+            if (index > activeIndex) return { open: '\\alpha&HFF&', close: set.restoreAlpha };
             if (index < activeIndex) return undefined;
             return {
               open: `\\1c${active}\\fscx${pct(scale * 0.7)}\\fscy${pct(scale * 0.7)}\\t(0,90,\\fscx${pct(scale * 1.08)}\\fscy${pct(scale * 1.08)})\\t(90,160,\\fscx${pct(scale)}\\fscy${pct(scale)})`,
@@ -585,7 +769,11 @@ function animatePage(template: CaptionTemplateId, page: Page, set: Typesetting):
           style: 'Main',
           text: renderText(page, set, (word, index) => {
             if (word.keyword)
-              return { open: `\\1c${assColor(KEYWORD_COLOR)}`, close: `\\1c${base}` };
+              return {
+                open: `\\1c${assColor(set.keywordColor)}`,
+                close: `\\1c${base}`,
+                noEmphasis: true,
+              };
             if (index === activeIndex) return { open: `\\1c${active}`, close: `\\1c${base}` };
             return undefined;
           }),
@@ -649,12 +837,108 @@ function renderText(page: Page, set: Typesetting, decorate: Decorate): string {
           }
           open += decoration?.open ?? '';
           close += decoration?.close ?? '';
+          if (word.keyword && set.emphasis && !decoration?.noEmphasis) {
+            // Last, so it wins over the template's colour; both fills, so karaoke keeps it too.
+            const key = assColor(set.keywordColor);
+            open += `\\1c${key}\\2c${key}`;
+            close = `\\1c${assColor(primaryColorOf(set))}\\2c${assColor(secondaryColorOf(set))}${close}`;
+          }
           const separator = indexInLine === 0 || word.joined ? '' : ' ';
           return `${separator}${open ? `{${open}}` : ''}${escapeAssText(word.text)}${close ? `{${close}}` : ''}`;
         })
         .join(''),
     )
     .join('\\N');
+}
+
+/** The style's fill colours: karaoke fills words from the secondary colour to the primary. */
+const primaryColorOf = (set: Typesetting) =>
+  set.template === 'karaoke' ? set.look.activeColor : set.look.baseColor;
+const secondaryColorOf = (set: Typesetting) =>
+  set.template === 'karaoke' ? set.look.baseColor : set.look.activeColor;
+
+/**
+ * One emoji after each line whose words call for one, from the moment its word is spoken to the
+ * page's end: drawn (in colour) beside the line's end, vertically on the line's middle.
+ */
+function emojiEvents(page: Page, set: Typesetting, geometry: Geometry): AssEvent[] {
+  const events: AssEvent[] = [];
+  const centreX = (geometry.marginX + (geometry.width - geometry.marginRight)) / 2;
+  const lineHeight = set.size;
+  page.lines.forEach((line, lineIndex) => {
+    const found = emojiForLine(line);
+    if (!found) return;
+    const width = lineWidth(line, set);
+    const rightToLeft = line.some((word) => isRightToLeft(word.text));
+    const gap = set.spaceWidth;
+    const x = rightToLeft ? centreX - width / 2 - gap - set.emojiSize : centreX + width / 2 + gap;
+    const lineBottom = geometry.sourceBottomY - (page.lines.length - 1 - lineIndex) * lineHeight;
+    const y = lineBottom - lineHeight * 0.55 - set.emojiSize / 2;
+    const startMs = Math.max(page.startMs, line[found.index]!.startMs);
+    for (const text of emojiDrawingTexts(found.emoji, x, y, set.emojiSize)) {
+      events.push({ layer: 3, startMs, endMs: page.endMs, style: 'Emoji', text });
+    }
+  });
+  return events;
+}
+
+const TITLE_FADE_MS = 200;
+
+/**
+ * The hook title: the text in lines that fit the safe area, centred at its top, in a box, over
+ * the first seconds; it fades out by the end of them.
+ */
+function hookTitleEvents(
+  hook: HookTitle,
+  look: TemplateLook,
+  geometry: Geometry,
+  sized: SizeChoice,
+  font: CaptionFont | undefined,
+  input: BuildCaptionsInput,
+): { events: AssEvent[]; set: Typesetting } {
+  const safe = input.safeArea ?? {
+    x: geometry.marginX,
+    y: Math.round(geometry.height * 0.06),
+    w: geometry.width - geometry.marginX - geometry.marginRight,
+    h: Math.round(geometry.height * 0.88),
+  };
+  const words = splitIntoWords(hook.text, input.language).map((word, index) => ({
+    text: word,
+    startMs: index,
+    endMs: index + 1,
+  }));
+  let set: Typesetting | undefined;
+  let lines: LaidWord[][] | undefined;
+  // The largest size (up to the captions' own) at which the title fits in three lines.
+  for (const factor of [1, 0.85, 0.7, 0.55, 0.45]) {
+    set = typesetting(
+      { ...look, uppercase: false, maxLines: 3, maxWordsPerPage: Number.POSITIVE_INFINITY },
+      { ...geometry, safeWidth: safe.w * 0.92 },
+      words,
+      input.language,
+      factor,
+      { font, letterSize: sized.letterSize === undefined ? undefined : sized.letterSize * factor },
+    );
+    lines = breakLines(layWords(words, set, undefined), set, 3);
+    if (lines) break;
+  }
+  set = set!;
+  lines ??= layWords(words, set, undefined).map((word) => [word]);
+  const page: Page = { lines, words: lines.flat(), startMs: 0, endMs: hook.seconds * 1000 };
+  const pad = Math.round(set.size * 0.2);
+  const x = Math.round(safe.x + safe.w / 2);
+  const y = Math.round(safe.y + pad);
+  const endMs = Math.round(hook.seconds * 1000);
+  const events: AssEvent[] = [
+    {
+      layer: 4,
+      startMs: 0,
+      endMs,
+      style: 'Title',
+      text: `{\\an8\\pos(${x},${y})\\fad(0,${TITLE_FADE_MS})}${renderText(page, set, () => undefined)}`,
+    },
+  ];
+  return { events, set };
 }
 
 function translationEvents(
@@ -665,7 +949,7 @@ function translationEvents(
   const events: AssEvent[] = [];
   for (const line of lines) {
     const words = spreadOverSpan(splitIntoWords(line.text, language), line.startMs, line.endMs);
-    const laid = layWords(words, set, undefined, 'classic');
+    const laid = layWords(words, set, undefined);
     for (const page of paginate(laid, set)) {
       events.push({
         layer: 2,
@@ -688,6 +972,7 @@ function assDocument(
   translation: Typesetting | undefined,
   events: AssEvent[],
   backing: CaptionBacking,
+  title?: Typesetting,
 ): string {
   const eventRows = events
     .filter((event) => centis(event.endMs) > centis(event.startMs))
@@ -710,7 +995,7 @@ function assDocument(
     '',
     '[V4+ Styles]',
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
-    ...assStyles(geometry, main, translation, backing),
+    ...assStyles(geometry, main, translation, backing, title),
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
@@ -725,9 +1010,10 @@ function assStyles(
   main: Typesetting,
   translation: Typesetting | undefined,
   backing: CaptionBacking,
+  title?: Typesetting,
 ): string[] {
   const { look } = main;
-  const karaoke = look === TEMPLATE_LOOKS.karaoke;
+  const karaoke = main.template === 'karaoke';
   const mainColors = {
     primary: styleColor(karaoke ? look.activeColor : look.baseColor),
     secondary: styleColor(karaoke ? look.baseColor : look.activeColor),
@@ -736,14 +1022,16 @@ function assStyles(
   };
   const bottomMargin = geometry.height - geometry.sourceBottomY;
   // The highlight box template draws its own box per word on layer 0: a line box would cover it.
-  const lineBox = backing === 'box' && look !== TEMPLATE_LOOKS.highlight_box;
+  const lineBox =
+    (backing === 'box' || main.boxColor !== null) && main.template !== 'highlight_box';
+  const boxColor = main.boxColor ? styleColor(main.boxColor) : styleColor('#000000', BOX_ALPHA);
   const heavy = backing !== 'none' && !lineBox;
   const bottom = { alignment: 2, marginV: bottomMargin };
   const styles = [
     lineBox
       ? // libass draws BorderStyle 3 as an opaque box around each line, in the outline colour.
         styleRow(geometry, 'Main', main, {
-          colors: { ...mainColors, outline: styleColor('#000000', BOX_ALPHA) },
+          colors: { ...mainColors, outline: boxColor },
           borderStyle: 3,
           outline: Math.round(main.size * 0.14),
           shadow: 0,
@@ -769,6 +1057,34 @@ function assStyles(
       ...bottom,
     }),
   ];
+  // Emoji drawings carry their own colour and place: a plain style, no box or outline.
+  styles.push(
+    styleRow(geometry, 'Emoji', main, {
+      colors: mainColors,
+      borderStyle: 1,
+      outline: 0,
+      shadow: 0,
+      alignment: 7,
+      marginV: 0,
+    }),
+  );
+  if (title) {
+    const titleColors = {
+      ...mainColors,
+      primary: styleColor(look.baseColor),
+      outline: title.boxColor ? styleColor(title.boxColor) : styleColor('#000000', BOX_ALPHA),
+    };
+    styles.push(
+      styleRow(geometry, 'Title', title, {
+        colors: titleColors,
+        borderStyle: 3,
+        outline: Math.round(title.size * 0.2),
+        shadow: 0,
+        alignment: 8,
+        marginV: 0,
+      }),
+    );
+  }
   if (translation) {
     styles.push(
       styleRow(geometry, 'Translation', translation, {
@@ -854,11 +1170,21 @@ function assColor(hex: string): string {
   return `&H${b}${g}${r}&`;
 }
 
-/** `#RRGGBB` + alpha (0 opaque … 255 transparent) → style colour `&HAABBGGRR`. */
-function styleColor(hex: string, alpha = 0): string {
+/**
+ * `#RRGGBB` + alpha (0 opaque … 255 transparent) → style colour `&HAABBGGRR`; a `#RRGGBBAA`
+ * colour brings its own opacity (ff opaque).
+ */
+function styleColor(hex: string, alpha = alphaOf(hex)): string {
   const [r, g, b] = rgb(hex);
-  return `&H${alpha.toString(16).padStart(2, '0').toUpperCase()}${b}${g}${r}`;
+  return `&H${hexByte(alpha)}${b}${g}${r}`;
 }
+
+/** ASS transparency (0 opaque … 255 invisible) of `#RRGGBBAA` (ff opaque); 0 for `#RRGGBB`. */
+function alphaOf(hex: string): number {
+  return hex.length === 9 ? 255 - Number.parseInt(hex.slice(7, 9), 16) : 0;
+}
+
+const hexByte = (value: number) => value.toString(16).padStart(2, '0').toUpperCase();
 
 function rgb(hex: string): [string, string, string] {
   const value = hex.replace('#', '').toUpperCase();

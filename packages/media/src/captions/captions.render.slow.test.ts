@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeRect } from '@moments/domain/platforms';
 import { runFfmpeg, runFfprobe } from '../ffmpeg/index';
 import {
   buildCaptionsAss,
@@ -223,6 +224,8 @@ describe('burned captions', () => {
       template: 'classic',
       display: 'source',
       language: 'ar',
+      // A creator's style: another Latin family, colours, a box; Arabic keeps its own font.
+      style: { font_family: 'Noto Serif', text_color: '#FFE000', box_color: '#000000B0' },
     });
     // Tesseract reads joined, right-to-left Arabic only if libass shaped it properly.
     const read = await readCaptionsAt(video, 2000, 'ara');
@@ -236,6 +239,7 @@ describe('burned captions', () => {
       template: 'classic',
       display: 'source',
       language: 'zh',
+      style: { font_family: 'Noto Serif Display', text_color: '#FFE000', outline_width: 6 },
     });
     const read = await readCaptionsAt(video, 2000, 'chi_sim');
     expect(recognisedShare(text, read)).toBeGreaterThan(0.8);
@@ -268,6 +272,67 @@ describe('burned captions', () => {
     expect(onlyTranslation).not.toContain('morning');
   });
 });
+
+describe('a styled clip', () => {
+  it('draws the chosen colours, a colour emoji, a hook title that goes, all inside the TikTok safe zone', async () => {
+    const safe = safeRect('tiktok', { width: WIDTH, height: HEIGHT });
+    const ass = await writeAss({
+      words: timedWords('we launched the rocket today', 300, 1000),
+      template: 'karaoke',
+      display: 'source',
+      language: 'en',
+      style: { text_color: '#FFE000', highlight_color: '#FF00FF', emoji: true, position_y: 0.95 },
+      hookTitle: { text: 'Watch this launch', seconds: 2 },
+      safeArea: safe,
+    });
+    const near = (rgb: Buffer, [r, g, b]: [number, number, number]) => {
+      let count = 0;
+      for (let at = 0; at < rgb.length; at += 3) {
+        const d = Math.abs(rgb[at]! - r) + Math.abs(rgb[at + 1]! - g) + Math.abs(rgb[at + 2]! - b);
+        if (d < 60) count++;
+      }
+      return count;
+    };
+    const early = await captionedFrame(ass, 1150);
+    // The words not yet spoken are in the text colour, the spoken one in the highlight colour.
+    expect(near(early, [0xff, 0xe0, 0x00])).toBeGreaterThan(300);
+    expect(near(early, [0xff, 0x00, 0xff])).toBeGreaterThan(100);
+    const late = await captionedFrame(ass, 2600);
+    // The rocket's own blue and red: drawn in colour, not a one-colour glyph or a tofu box.
+    expect(near(late, [0x55, 0xac, 0xee])).toBeGreaterThan(50);
+    expect(near(late, [0xa0, 0x04, 0x1e])).toBeGreaterThan(20);
+    for (const frame of [early, late]) {
+      const ink = inkBox(frame)!;
+      expect(ink.left).toBeGreaterThanOrEqual(safe.x);
+      expect(ink.right).toBeLessThan(safe.x + safe.w);
+      expect(ink.top).toBeGreaterThanOrEqual(safe.y);
+      expect(ink.bottom).toBeLessThan(safe.y + safe.h);
+    }
+    // The title is read in its seconds at the top, and gone after them.
+    const video = join(dir, `styled-${assCounter++}.mp4`);
+    await burnCaptions(background, ass, video, { preset: 'ultrafast' });
+    expect(await readTopAt(video, 600)).toMatch(/Watch this launch/i);
+    expect(await readTopAt(video, 3000)).not.toMatch(/Watch|launch/i);
+  });
+});
+
+/** Text tesseract reads in the top 40 % of the frame of `video` at `atMs`. */
+async function readTopAt(video: string, atMs: number): Promise<string> {
+  const png = join(dir, `ocr-top-${assCounter++}.png`);
+  await runFfmpeg([
+    '-i',
+    video,
+    '-ss',
+    (atMs / 1000).toFixed(3),
+    '-frames:v',
+    '1',
+    '-vf',
+    `crop=${WIDTH}:${Math.round(HEIGHT * 0.4)}:0:0,format=gray,negate`,
+    png,
+  ]);
+  const { stdout } = await run('tesseract', [png, '-', '--psm', '6', '-l', 'eng']);
+  return stdout.replace(/\s+/g, ' ').trim();
+}
 
 describe('caption frames', () => {
   it('every template is accepted by libass, draws while words are spoken and clears after', async () => {

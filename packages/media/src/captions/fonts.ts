@@ -34,6 +34,10 @@ const font = (family: string, fileName: string, faceIndex = 0): CaptionFont => (
 const CJK_FILE = 'NotoSansCJK-Bold.ttc';
 const FONTS = {
   latin: font('Noto Sans', 'NotoSans-Bold.ttf'),
+  // Other looks for Latin, Greek and Cyrillic words a creator may pick in the style editor.
+  serif: font('Noto Serif', 'NotoSerif-Bold.ttf'),
+  display: font('Noto Sans Display', 'NotoSansDisplay-Bold.ttf'),
+  serifDisplay: font('Noto Serif Display', 'NotoSerifDisplay-Bold.ttf'),
   arabic: font('Noto Sans Arabic', 'NotoSansArabic-Bold.ttf'),
   hebrew: font('Noto Sans Hebrew', 'NotoSansHebrew-Bold.ttf'),
   devanagari: font('Noto Sans Devanagari', 'NotoSansDevanagari-Bold.ttf'),
@@ -58,6 +62,62 @@ const FONTS = {
   chineseSimplified: font('Noto Sans CJK SC', CJK_FILE, 2),
   chineseTraditional: font('Noto Sans CJK TC', CJK_FILE, 3),
 } as const satisfies Record<string, CaptionFont>;
+
+const LATIN_SCRIPTS = ['Latin', 'Greek', 'Cyrillic'];
+const CJK_SCRIPTS = ['Han', 'Hiragana', 'Katakana', 'Hangul', 'Latin'];
+
+/** The scripts each family draws, as the style editor lists them (Unicode script names). */
+const FAMILY_SCRIPTS: Record<keyof typeof FONTS, string[]> = {
+  latin: LATIN_SCRIPTS,
+  serif: LATIN_SCRIPTS,
+  display: LATIN_SCRIPTS,
+  serifDisplay: LATIN_SCRIPTS,
+  arabic: ['Arabic'],
+  hebrew: ['Hebrew'],
+  devanagari: ['Devanagari', 'Latin'],
+  thai: ['Thai'],
+  bengali: ['Bengali'],
+  tamil: ['Tamil'],
+  telugu: ['Telugu'],
+  kannada: ['Kannada'],
+  malayalam: ['Malayalam'],
+  gujarati: ['Gujarati'],
+  gurmukhi: ['Gurmukhi'],
+  oriya: ['Oriya'],
+  sinhala: ['Sinhala'],
+  khmer: ['Khmer'],
+  lao: ['Lao'],
+  myanmar: ['Myanmar'],
+  georgian: ['Georgian'],
+  armenian: ['Armenian'],
+  ethiopic: ['Ethiopic'],
+  japanese: CJK_SCRIPTS,
+  korean: CJK_SCRIPTS,
+  chineseSimplified: CJK_SCRIPTS,
+  chineseTraditional: CJK_SCRIPTS,
+};
+
+export interface InstalledCaptionFamily {
+  family: string;
+  /** Unicode scripts the family draws (`Latin`, `Arabic`, `Han`...). */
+  scripts: string[];
+}
+
+/**
+ * The caption families installed on this machine, with the scripts each draws: what a style's
+ * `font_family` may name. Words in a script the chosen family lacks keep their script's font.
+ */
+export function installedCaptionFamilies(): InstalledCaptionFamily[] {
+  return (Object.keys(FONTS) as (keyof typeof FONTS)[])
+    .filter((key) => fontFilePath(FONTS[key]) !== undefined)
+    .map((key) => ({ family: FONTS[key].family, scripts: FAMILY_SCRIPTS[key] }));
+}
+
+/** The installed caption font of this family (exact name), or undefined. */
+export function installedCaptionFont(family: string): CaptionFont | undefined {
+  const found = captionFontByFamily(family);
+  return found && fontFilePath(found) ? found : undefined;
+}
 
 /** Unicode script → font, tried in order on a word's first strongly-scripted character. */
 const SCRIPT_FONTS: [RegExp, CaptionFont][] = [

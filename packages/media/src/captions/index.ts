@@ -16,12 +16,23 @@ export {
   type CaptionBacking,
   type CaptionPosition,
   type CaptionRegion,
+  type SafeArea,
 } from './build';
+export {
+  effectiveCaptionStyle,
+  mergeCaptionStyles,
+  templateCaptionStyle,
+  HOUSE_SIZE_1080,
+} from './style';
+export { EMOJI_WORDS, emojiForLine, emojiLayers, type EmojiWord } from './emoji';
 export { burnCaptions, captionsFilter, escapeFilterValue, type BurnCaptionsOptions } from './burn';
 export {
   captionFontFiles,
   captionFontsDir,
   fontForLanguage,
+  installedCaptionFamilies,
+  installedCaptionFont,
+  type InstalledCaptionFamily,
   type CaptionFont,
   type CaptionFontFile,
 } from './fonts';

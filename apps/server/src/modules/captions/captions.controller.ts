@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   CAPTION_ERRORS,
   CaptionPreview,
+  CaptionFontFamily,
   CaptionPreviewBody,
   CaptionTemplate,
   ClipFraming,
@@ -127,6 +128,16 @@ export function registerCaptionRoutes(
     '/api/captions/templates',
     { summary: 'The caption templates', data: z.array(CaptionTemplate) },
     () => captions.templates(),
+  );
+
+  route.open(
+    'get',
+    CAPTION_FONTS_ROUTE,
+    {
+      summary: 'The caption font families installed here and the scripts each draws',
+      data: z.array(CaptionFontFamily),
+    },
+    () => captions.fonts(),
   );
 
   app.get(

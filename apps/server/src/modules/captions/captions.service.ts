@@ -8,7 +8,11 @@ import type {
 } from '@moments/contract';
 import { ExportOptions } from '@moments/contract';
 import type { Translator } from '@moments/ai/translate';
-import { CAPTION_TEMPLATES } from '@moments/media/captions';
+import {
+  CAPTION_TEMPLATES,
+  installedCaptionFamilies,
+  templateCaptionStyle,
+} from '@moments/media/captions';
 import type { FileUrls } from '../../storage/index.js';
 import type { ExportRenderer } from '../exports/export-renderer.js';
 import type { BrandKitsService } from '../brand-kits/brand-kits.service.js';
@@ -188,7 +192,17 @@ export class CaptionsService {
   }
 
   templates() {
-    return CAPTION_TEMPLATES.map(({ id, name, description }) => ({ id, name, description }));
+    return CAPTION_TEMPLATES.map(({ id, name, description }) => ({
+      id,
+      name,
+      description,
+      style: templateCaptionStyle(id),
+    }));
+  }
+
+  /** The caption font families installed here, with the scripts each draws. */
+  fonts() {
+    return installedCaptionFamilies();
   }
 }
 

@@ -5,14 +5,17 @@ import {
 import { snapEdge } from '@moments/domain/trim';
 import path from 'node:path';
 import type {
-  CaptionStyle,
-  Platform,
   CaptionDisplay,
   CaptionPosition,
   CaptionSize,
+  CaptionStyle,
   ExportAspect,
   ExportQuality,
+  HookTitle,
+  Platform,
 } from '@moments/contract';
+import { captionKeywords } from '@moments/ai/language';
+import { safeRect } from '@moments/domain/platforms';
 import { withoutFillers } from '@moments/domain/captions';
 import { planCut, wordsKept, type CutPlan, type Span } from '@moments/domain/cuts';
 import { ERROR_CODES } from '@moments/contract';
@@ -72,6 +75,7 @@ export interface ResolvedClipOptions {
   platform?: Platform;
   /** The brand kit applied: its logo, cards and style, as they were when the clip was asked for. */
   brandKit?: ResolvedBrandKit;
+  hookTitle?: HookTitle;
 }
 
 /** Letter size per caption size; medium is the house size, readable on a 6-inch phone. */
@@ -125,6 +129,10 @@ export async function buildClipCaptions(
     sizeScale: CAPTION_SIZE_SCALE[options.captionSize ?? 'medium'],
     backing: placement.backing,
     region: placement.region,
+    style: options.style,
+    hookTitle: options.hookTitle,
+    safeArea: safeRect(options.platform ?? 'generic', frame),
+    keywords: keywordsFor(words, transcript.language, options),
   });
   const kit = options.brandKit;
   const branded = kit
@@ -137,6 +145,21 @@ export async function buildClipCaptions(
       })
     : ass;
   return { ass: branded, ...frame, words, fonts: fontsUsedBy(branded) };
+}
+
+/**
+ * The words emphasis picks out (numbers, names, keyphrases) when the style asks for it; undefined
+ * leaves the choice to the caption builder (numbers and long words, any language).
+ */
+function keywordsFor(
+  words: readonly CaptionWord[],
+  language: string,
+  options: ResolvedClipOptions,
+): string[] | undefined {
+  const emphasis =
+    options.style?.emphasis ?? (options.template === 'keyword_color' ? 'keywords' : 'none');
+  if (emphasis !== 'keywords' || words.length === 0) return undefined;
+  return captionKeywords(words.map((word) => word.text).join(' '), language);
 }
 
 export interface CaptionPlacement {

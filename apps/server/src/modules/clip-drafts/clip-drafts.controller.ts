@@ -29,7 +29,7 @@ export function registerClipDraftRoutes(app: App, drafts: ClipDraftsService) {
       querystring: IdQuery,
       body: ClipDraftBody,
       data: ClipDraft,
-      errors: [ERROR_CODES.UNKNOWN_TEMPLATE, ERROR_CODES.INVALID_RANGE],
+      errors: [ERROR_CODES.UNKNOWN_TEMPLATE, ERROR_CODES.UNKNOWN_FONT, ERROR_CODES.INVALID_RANGE],
       bodyLimit: MAX_DRAFT_BODY_BYTES,
     },
     ({ userId, query, body }) => drafts.save(userId, query.id, body.settings),

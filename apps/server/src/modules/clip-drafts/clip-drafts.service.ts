@@ -1,3 +1,4 @@
+import { assertFontInstalled } from '../exports/exports.service.js';
 import { ClipSettings, ERROR_CODES, type ClipDraft } from '@moments/contract';
 import { isCaptionTemplateId } from '@moments/media/captions';
 import type { Db } from '../../db/client.js';
@@ -43,6 +44,7 @@ export class ClipDraftsService {
         `Unknown caption template "${settings.template}".`,
       );
     }
+    assertFontInstalled(settings.style?.font_family);
     if (settings.end_ms <= settings.start_ms) {
       throw new AppError(ERROR_CODES.INVALID_RANGE, 422, 'The clip must start before it ends.');
     }

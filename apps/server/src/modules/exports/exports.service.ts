@@ -16,7 +16,7 @@ import { ERROR_CODES, type ExportOptions } from '@moments/contract';
 import { cutsProblem, type CutPlan } from '@moments/domain/cuts';
 import { CHARGE_KIND_LABELS, exportQuote } from '@moments/domain/plans';
 import type { Translator } from '@moments/ai/translate';
-import { isCaptionTemplateId } from '@moments/media/captions';
+import { installedCaptionFont, isCaptionTemplateId } from '@moments/media/captions';
 import type { Size } from '@moments/media/reframe';
 import type { MediaRepository } from '../media/media.repository.js';
 import { eq } from 'drizzle-orm';
@@ -363,6 +363,7 @@ export class ExportsService {
         `Unknown caption template "${options.template}".`,
       );
     }
+    assertFontInstalled(options.style?.font_family);
     const videoMs = task.durationMs ?? transcriptRow.durationMs;
     const startMs = options.start_ms ?? moment?.startMs ?? 0;
     const endMs = options.end_ms ?? moment?.endMs ?? videoMs;
@@ -418,8 +419,9 @@ export class ExportsService {
         }),
         ...(options.remove_silences && { minPauseMs: options.remove_silences.min_ms }),
         platform: options.platform,
-        ...(style && { style }),
+        ...(style && Object.keys(style).length ? { style } : {}),
         ...(brandKit && { brandKit }),
+        ...(options.hook_title ? { hookTitle: options.hook_title } : {}),
       },
     };
   }
@@ -508,4 +510,15 @@ export function fileBaseName(title: string): string {
     .trim()
     .slice(0, 80);
   return base || 'clip';
+}
+
+/** A style's font must be one of the caption families installed here (GET /api/captions/fonts). */
+export function assertFontInstalled(family: string | undefined): void {
+  if (family !== undefined && !installedCaptionFont(family)) {
+    throw new AppError(
+      ERROR_CODES.UNKNOWN_FONT,
+      422,
+      `The font "${family}" is not installed here; choose one of GET /api/captions/fonts.`,
+    );
+  }
 }

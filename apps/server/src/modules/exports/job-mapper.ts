@@ -76,6 +76,10 @@ export function clipSettingsOf(row: JobRow): ClipSettings | null {
       cuts: options.cuts.map((cut) => ({ start_ms: cut.startMs, end_ms: cut.endMs })),
     }),
     ...(options.minPauseMs !== undefined && { remove_silences: { min_ms: options.minPauseMs } }),
+    // Left out when unused, as a draft made without them has them.
+    ...(options.style ? { style: options.style } : {}),
+    ...(options.hookTitle ? { hook_title: options.hookTitle } : {}),
+    ...(options.platform && options.platform !== 'generic' ? { platform: options.platform } : {}),
   });
   return settings.success ? settings.data : null;
 }

@@ -1,8 +1,8 @@
-import type { CaptionDisplay, ClipFraming } from '@moments/contract';
+import type { CaptionDisplay, CaptionStyle, ClipFraming } from '@moments/contract';
 import { useState } from 'react';
 import { isApiError, type ApiError } from '../../api/client';
 import { useTranslationSupport } from '../../captions/api';
-import { useCaptionTemplates } from '../api';
+import { useCaptionFonts, useCaptionTemplates } from '../api';
 import { displayNeedsTranslation } from '../CaptionStyleFields';
 
 /** Options are sent this long after the last change: typing and dragging stay smooth. */
@@ -16,8 +16,11 @@ export function useCaptionStyle(
   initialDisplay: CaptionDisplay,
   initialLang: string | null,
   initialTemplate = 'karaoke',
+  initialStyle: CaptionStyle = {},
 ) {
   const templates = useCaptionTemplates();
+  const fonts = useCaptionFonts().data ?? [];
+  const [overrides, setOverrides] = useState<CaptionStyle>(initialStyle);
   const languages = useTranslationSupport().data?.languages ?? [];
   const [template, setTemplate] = useState(initialTemplate);
   const [display, setDisplay] = useState<CaptionDisplay>(initialDisplay);
@@ -26,6 +29,8 @@ export function useCaptionStyle(
   const chosenLanguage = languages.find((language) => language.code === targetLang);
   return {
     template,
+    /** The style fields the user changed over the template (the export's `style`). */
+    overrides,
     display,
     targetLang,
     needsTranslation,
@@ -42,6 +47,12 @@ export function useCaptionStyle(
       languages,
       targetLang,
       onTargetLangChange: setTargetLang,
+      styleEditor: {
+        templateStyle: templates.data?.find((entry) => entry.id === template)?.style,
+        value: overrides,
+        onChange: setOverrides,
+        fonts,
+      },
     },
   };
 }

@@ -2,7 +2,9 @@ import type {
   ClipSettings,
   ExportLayout,
   ExportQuality,
+  HookTitle,
   MomentView,
+  Platform,
   Task,
 } from '@moments/contract';
 import { useEffect, useMemo, useState } from 'react';
@@ -59,6 +61,10 @@ const clipOptionsOf = (settings: ClipSettings, translateTo: string | undefined):
     }))
     .filter((cut) => cut.end_ms > cut.start_ms),
   remove_silences: settings.remove_silences ?? undefined,
+  ...(settings.style && Object.keys(settings.style).length ? { style: settings.style } : {}),
+  // A title being typed is sent once it has a letter.
+  ...(settings.hook_title?.text.trim() ? { hook_title: settings.hook_title } : {}),
+  platform: settings.platform ?? 'generic',
 });
 
 /**
@@ -84,7 +90,16 @@ export function useClipSettings(start: {
   );
   const [layout, setLayout] = useState<ExportLayout>(first.layout);
   const [quality, setQuality] = useState<ExportQuality>(first.quality);
-  const style = useCaptionStyle(first.caption_display, first.target_lang, first.template);
+  const style = useCaptionStyle(
+    first.caption_display,
+    first.target_lang,
+    first.template,
+    first.style ?? {},
+  );
+  const [hookTitle, setHookTitle] = useState<HookTitle | null>(first.hook_title ?? null);
+  const [platform, setPlatform] = useState<Platform>(first.platform ?? 'generic');
+  // Not a setting of the clip: whether the preview outlines the platform's safe zone.
+  const [safeZoneShown, setSafeZoneShown] = useState(false);
   const [editedText, setEditedText] = useState<string | null>(first.transcript_text);
   const [cuts, setCuts] = useState<NonNullable<ClipSettings['cuts']>>(first.cuts ?? []);
   const [removeSilences, setRemoveSilences] = useState<ClipSettings['remove_silences']>(
@@ -109,6 +124,9 @@ export function useClipSettings(start: {
       remove_fillers,
       cuts,
       remove_silences: removeSilences,
+      style: style.overrides,
+      hook_title: hookTitle,
+      platform,
     }),
     [
       aspect,
@@ -124,6 +142,9 @@ export function useClipSettings(start: {
       remove_fillers,
       cuts,
       removeSilences,
+      style.overrides,
+      hookTitle,
+      platform,
     ],
   );
   const options = useMemo(
@@ -151,6 +172,12 @@ export function useClipSettings(start: {
     setCuts,
     removeSilences,
     setRemoveSilences,
+    hookTitle,
+    setHookTitle,
+    platform,
+    setPlatform,
+    safeZoneShown,
+    setSafeZoneShown,
   };
 }
 
