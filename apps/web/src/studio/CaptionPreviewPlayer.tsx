@@ -82,10 +82,7 @@ export function CaptionPreviewPlayer({
   useEffect(() => {
     trimRef.current = trim;
     frameRef.current = frame;
-    removedRef.current = (preview?.removed ?? []).map((span) => ({
-      startMs: span.start_ms,
-      endMs: span.end_ms,
-    }));
+    removedRef.current = removedOf(preview);
   });
   // The source loads from the clip's start (a media fragment), so its first frame shows without
   // a seek after the metadata; the moment's own frame stands in until then.
@@ -230,28 +227,14 @@ export function CaptionPreviewPlayer({
           </div>
         )}
         <PreviewLogo logo={preview?.logo} frame={preview} />
-        {(!pictureShown ||
-          overlayState === 'loading' ||
-          (overlayState === 'started' && documentsDrawn === 0)) && (
-          <div className={classes.previewLoading} role="status" data-testid="preview-loading">
-            <Loader size="sm" color="white" aria-hidden />
-            {t('studio.preview.loading')}
-          </div>
-        )}
-        {safeZone && (
-          <div
-            className={classes.safeZone}
-            data-testid="safe-zone"
-            aria-label={t('style.safeZone.label')}
-            role="img"
-            style={{
-              left: `${(safeZone.x / frame.width) * 100}%`,
-              top: `${(safeZone.y / frame.height) * 100}%`,
-              width: `${(safeZone.w / frame.width) * 100}%`,
-              height: `${(safeZone.h / frame.height) * 100}%`,
-            }}
-          />
-        )}
+        <PreviewLoading
+          shown={
+            !pictureShown ||
+            overlayState === 'loading' ||
+            (overlayState === 'started' && documentsDrawn === 0)
+          }
+        />
+        <SafeZoneOverlay zone={safeZone} frame={frame} />
         {analysing && (
           <div className={classes.framingBadge} role="status" data-testid="framing-analysing">
             <Loader size={12} color="white" /> {t('studio.preview.analysing')}
@@ -318,10 +301,47 @@ function applyView(
 
 /** The kept source spans of the previewed clip (the whole trim while nothing is cut). */
 const keptOfPreview = (preview: CaptionPreview | undefined, trim: Span) =>
-  keptOf(
-    (preview?.removed ?? []).map((span) => ({ startMs: span.start_ms, endMs: span.end_ms })),
-    { startMs: trim.start, endMs: trim.end },
+  keptOf(removedOf(preview), { startMs: trim.start, endMs: trim.end });
+
+/** The source spans the previewed clip's cut removes (none while nothing is cut). */
+const removedOf = (preview: CaptionPreview | undefined) =>
+  (preview?.removed ?? []).map((span) => ({ startMs: span.start_ms, endMs: span.end_ms }));
+
+/** Until the first picture and caption document are drawn, the frame says it is loading. */
+function PreviewLoading({ shown }: { shown: boolean }) {
+  if (!shown) return null;
+  return (
+    <div className={classes.previewLoading} role="status" data-testid="preview-loading">
+      <Loader size="sm" color="white" aria-hidden />
+      {t('studio.preview.loading')}
+    </div>
   );
+}
+
+/** The platform's safe zone over the preview, in the same share of the frame as the export's. */
+function SafeZoneOverlay({
+  zone,
+  frame,
+}: {
+  zone: Props['safeZone'];
+  frame: { width: number; height: number };
+}) {
+  if (!zone) return null;
+  return (
+    <div
+      className={classes.safeZone}
+      data-testid="safe-zone"
+      aria-label={t('style.safeZone.label')}
+      role="img"
+      style={{
+        left: `${(zone.x / frame.width) * 100}%`,
+        top: `${(zone.y / frame.height) * 100}%`,
+        width: `${(zone.w / frame.width) * 100}%`,
+        height: `${(zone.h / frame.height) * 100}%`,
+      }}
+    />
+  );
+}
 
 /** The brand kit's logo where the export lays it, under the captions as there. */
 function PreviewLogo({

@@ -34,7 +34,7 @@ import type { Platform } from '@moments/contract';
 import { ClipCutSection, ClipTextPanel } from './ClipTextPanel';
 import { FramingNote } from './FramingNote';
 import { TrimTimeline } from './TrimTimeline';
-import { exportFrameSize } from './frame';
+import { exportFrameSize, type ClipAspect } from './frame';
 import { CLIP_ASPECT_OPTIONS } from './options';
 import { flattenWords, neighbourhoodOf, snapTrim, spanText, type Span } from './trim';
 import { LabelledSegments } from './LabelledSegments';
@@ -284,26 +284,11 @@ function ClipEditor({
         />
       </SettingsPanel>
 
-      <SettingsPanel>
-        <LabelledSegments
-          label={t('studio.aspect')}
-          data={CLIP_ASPECT_OPTIONS}
-          value={aspect}
-          onChange={setAspect}
-        />
-        <LabelledSegments
-          label={t('studio.framing')}
-          data={LAYOUTS}
-          value={layout}
-          onChange={chooseLayout}
-        />
-        <LabelledSegments
-          label={t('studio.quality')}
-          data={QUALITIES}
-          value={quality}
-          onChange={setQuality}
-        />
-      </SettingsPanel>
+      <ClipShapeFields
+        aspect={[aspect, setAspect]}
+        layout={[layout, chooseLayout]}
+        quality={[quality, setQuality]}
+      />
 
       <ClipCutSection words={words} trim={trim} cuts={clip} preview={preview.data} />
 
@@ -326,6 +311,40 @@ function ClipEditor({
       </Group>
       <LeaveUnsavedDialog opened={leave.asking} onStay={leave.stay} onLeave={leave.leave} />
     </EditorShell>
+  );
+}
+
+/** The clip's shape, framing and quality, each a row of choices. */
+function ClipShapeFields({
+  aspect: [aspect, setAspect],
+  layout: [layout, setLayout],
+  quality: [quality, setQuality],
+}: {
+  aspect: [ClipAspect, (aspect: ClipAspect) => void];
+  layout: [ExportLayout, (layout: ExportLayout) => void];
+  quality: [ExportQuality, (quality: ExportQuality) => void];
+}) {
+  return (
+    <SettingsPanel>
+      <LabelledSegments
+        label={t('studio.aspect')}
+        data={CLIP_ASPECT_OPTIONS}
+        value={aspect}
+        onChange={setAspect}
+      />
+      <LabelledSegments
+        label={t('studio.framing')}
+        data={LAYOUTS}
+        value={layout}
+        onChange={setLayout}
+      />
+      <LabelledSegments
+        label={t('studio.quality')}
+        data={QUALITIES}
+        value={quality}
+        onChange={setQuality}
+      />
+    </SettingsPanel>
   );
 }
 
