@@ -417,7 +417,10 @@ function createContent(
   const summariesRepo = new SummariesRepository(db);
   const summaries = new SummariesService(summariesRepo, tasksRepo, billing, fileUrls, llm);
   const notes = new NotesService(new NotesRepository(db), summariesRepo, tasksRepo, momentsRepo);
-  const clipShares = new ClipSharesService(new ClipSharesRepository(db));
+  const clipShares = new ClipSharesService(
+    new ClipSharesRepository(db),
+    new MediaAnalysesRepository(db),
+  );
   const shares = new SharesService(summaries, notes, clipShares, moments);
   const clipDrafts = new ClipDraftsService(db, new ClipDraftsRepository(db));
   const brandKits = new BrandKitsService({
