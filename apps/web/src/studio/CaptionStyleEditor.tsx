@@ -84,18 +84,24 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
           onChange={number('font_size')}
         />
         <ColorInput
+          // The eye dropper button has no name of its own (axe): colours are typed or picked.
+          withEyeDropper={false}
           label={t('style.textColor')}
           format="hex"
           value={shown.text_color}
           onChange={color('text_color')}
         />
         <ColorInput
+          // The eye dropper button has no name of its own (axe): colours are typed or picked.
+          withEyeDropper={false}
           label={t('style.highlightColor')}
           format="hex"
           value={shown.highlight_color}
           onChange={color('highlight_color')}
         />
         <ColorInput
+          // The eye dropper button has no name of its own (axe): colours are typed or picked.
+          withEyeDropper={false}
           label={t('style.outlineColor')}
           format="hex"
           value={shown.outline_color}
@@ -142,6 +148,8 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
         />
         {shown.box_color !== null && (
           <ColorInput
+            // The eye dropper button has no name of its own (axe): colours are typed or picked.
+            withEyeDropper={false}
             label={t('style.boxColor')}
             format="hexa"
             value={shown.box_color}
@@ -157,6 +165,7 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
         </Text>
         <Slider
           aria-labelledby="style-position-y"
+          thumbLabel={t('style.positionY')}
           min={0.1}
           max={0.9}
           step={0.01}
