@@ -1,6 +1,7 @@
 import {
   Button,
   ColorInput,
+  type ColorInputProps,
   Group,
   NumberInput,
   Select,
@@ -83,25 +84,19 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
           value={shown.font_size}
           onChange={number('font_size')}
         />
-        <ColorInput
-          // The eye dropper button has no name of its own (axe): colours are typed or picked.
-          withEyeDropper={false}
+        <StyleColorInput
           label={t('style.textColor')}
           format="hex"
           value={shown.text_color}
           onChange={color('text_color')}
         />
-        <ColorInput
-          // The eye dropper button has no name of its own (axe): colours are typed or picked.
-          withEyeDropper={false}
+        <StyleColorInput
           label={t('style.highlightColor')}
           format="hex"
           value={shown.highlight_color}
           onChange={color('highlight_color')}
         />
-        <ColorInput
-          // The eye dropper button has no name of its own (axe): colours are typed or picked.
-          withEyeDropper={false}
+        <StyleColorInput
           label={t('style.outlineColor')}
           format="hex"
           value={shown.outline_color}
@@ -147,9 +142,7 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
           onChange={(event) => set('box_color', event.currentTarget.checked ? '#000000CC' : null)}
         />
         {shown.box_color !== null && (
-          <ColorInput
-            // The eye dropper button has no name of its own (axe): colours are typed or picked.
-            withEyeDropper={false}
+          <StyleColorInput
             label={t('style.boxColor')}
             format="hexa"
             value={shown.box_color}
@@ -193,4 +186,9 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
       </Group>
     </Stack>
   );
+}
+
+/** A colour field of the style: typed or picked (the eye dropper button has no name, axe). */
+function StyleColorInput(props: ColorInputProps) {
+  return <ColorInput withEyeDropper={false} {...props} />;
 }
