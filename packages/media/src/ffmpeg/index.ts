@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable, type Writable } from 'node:stream';
 import { MediaError, type MediaErrorCode } from '../errors/index.js';
-import { runProcess, startProcess, type ProcessExit } from '@moments/process';
+import { runProcess, startProcess, toolPath, type ProcessExit } from '@moments/process';
 
 export interface FfmpegOptions {
   /** Working folder of the process (two-pass logs and other stray files land here). */
@@ -70,14 +70,14 @@ export class FFmpegError extends MediaError {
   }
 }
 
-/** ffmpeg binary; operators override it with FFMPEG_PATH. */
+/** ffmpeg binary: as configured (`configureMediaTools`), else `ffmpeg` on the PATH. */
 export function ffmpegPath(): string {
-  return process.env.FFMPEG_PATH || 'ffmpeg';
+  return toolPath('ffmpeg');
 }
 
-/** ffprobe binary; operators override it with FFPROBE_PATH. */
+/** ffprobe binary: as configured (`configureMediaTools`), else `ffprobe` on the PATH. */
 export function ffprobePath(): string {
-  return process.env.FFPROBE_PATH || 'ffprobe';
+  return toolPath('ffprobe');
 }
 
 const DEFAULT_TIMEOUT_MS = 3 * 60 * 60 * 1000;

@@ -3,7 +3,7 @@
  * must never reach the machine itself or the private network behind it (SSRF): every address a
  * host resolves to is checked, at every redirect hop, and again when the socket connects (so a DNS
  * answer that changes between check and use gains nothing). Operators can allow chosen hosts
- * (e.g. a media server on their LAN) with MEDIA_FETCH_ALLOW_HOSTS.
+ * (e.g. a media server on their LAN): the server passes its MEDIA_FETCH_ALLOW_HOSTS as `allowHosts`.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { once } from 'node:events';
@@ -22,19 +22,11 @@ export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
 export interface PublicUrlOptions {
   /**
    * Hosts, host:port pairs or IP addresses that may be fetched even though they are private.
-   * Default: the comma-separated env MEDIA_FETCH_ALLOW_HOSTS.
+   * Default: none (the server passes its MEDIA_FETCH_ALLOW_HOSTS).
    */
   allowHosts?: string[];
   /** DNS resolver (all addresses); tests swap it to simulate answers. */
   lookup?: LookupAll;
-}
-
-/** Parse MEDIA_FETCH_ALLOW_HOSTS (comma separated) into allow-list entries. */
-export function allowHostsFromEnv(value = process.env.MEDIA_FETCH_ALLOW_HOSTS): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((entry) => entry.trim().toLowerCase())
-    .filter(Boolean);
 }
 
 const BLOCKED_V4: Array<[string, number, string]> = [
@@ -155,13 +147,16 @@ export function isAllowedHost(url: URL, allowHosts: string[], address?: string):
   if (allowHosts.length === 0) return false;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return allowHosts.some(
-    (entry) =>
+  return allowHosts.some((written) => {
+    // Host names are case-insensitive, and operators write them as they like.
+    const entry = written.trim().toLowerCase();
+    return (
       entry === host ||
       entry === `${host}:${port}` ||
       entry === `[${host}]:${port}` ||
-      (address !== undefined && entry.replace(/^\[|\]$/g, '') === address.toLowerCase()),
-  );
+      (address !== undefined && entry.replace(/^\[|\]$/g, '') === address.toLowerCase())
+    );
+  });
 }
 
 /** The parsed address, when it is one and http(s); INVALID_URL otherwise. */
@@ -188,7 +183,7 @@ export async function assertPublicUrl(
   opts: PublicUrlOptions = {},
 ): Promise<{ url: URL; addresses: string[] }> {
   const url = httpUrlOf(link);
-  const allowHosts = opts.allowHosts ?? allowHostsFromEnv();
+  const allowHosts = opts.allowHosts ?? [];
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   if (isIP(host)) {
@@ -304,7 +299,7 @@ export async function resolveMediaUrl(
   if (source !== 'direct') return { finalUrl: normalized, source, kind: 'platform', redirects: [] };
 
   const maxRedirects = opts.maxRedirects ?? 5;
-  const allowHosts = opts.allowHosts ?? allowHostsFromEnv();
+  const allowHosts = opts.allowHosts ?? [];
   const redirects: string[] = [];
   let current = normalized;
   for (;;) {
@@ -438,7 +433,7 @@ export async function downloadPublicFile(
   opts: DownloadPublicFileOptions,
 ): Promise<{ finalUrl: string; contentType: string; bytes: number }> {
   const maxRedirects = opts.maxRedirects ?? 5;
-  const allowHosts = opts.allowHosts ?? allowHostsFromEnv();
+  const allowHosts = opts.allowHosts ?? [];
   let current = link;
   for (let hop = 0; ; hop++) {
     const { url } = await assertPublicUrl(current, { ...opts, allowHosts });
@@ -527,7 +522,7 @@ export async function postToPublicUrl(
   link: string,
   options: PostToPublicUrlOptions,
 ): Promise<PostAnswer> {
-  const allowHosts = options.allowHosts ?? allowHostsFromEnv();
+  const allowHosts = options.allowHosts ?? [];
   const url = options.allowPrivate
     ? httpUrlOf(link)
     : (await assertPublicUrl(link, { ...options, allowHosts })).url;
