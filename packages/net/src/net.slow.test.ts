@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MediaError } from '../errors/index.js';
-import { makeTestVideo, serveFiles, type ServedFiles } from '../../test/support/index.js';
+import { LinkError } from './errors.js';
+import { makeTestVideo, serveFiles, type ServedFiles } from '@moments/media/testing';
 import { assertPublicUrl, blockedAddressReason, resolveMediaUrl, type LookupAll } from './index.js';
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -11,8 +11,8 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(MediaError);
-  return (error as MediaError).code;
+  expect(error).toBeInstanceOf(LinkError);
+  return (error as LinkError).code;
 }
 
 /** A resolver with fixed answers, so no test depends on (or sends traffic to) real DNS. */

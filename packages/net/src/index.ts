@@ -15,7 +15,9 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { promisify } from 'node:util';
 import type { UrlSource } from '@moments/contract';
 import { detectVideoSource, normalizeVideoUrl, VideoLinkError } from '@moments/domain/links';
-import { MediaError } from '../errors/index.js';
+import { LinkError } from './errors.js';
+
+export { LinkError, isLinkError, type LinkErrorCode } from './errors.js';
 
 export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
 
@@ -165,10 +167,10 @@ export function httpUrlOf(link: string | URL): URL {
   try {
     url = new URL(link);
   } catch {
-    throw new MediaError('INVALID_URL', 'This is not a valid link.');
+    throw new LinkError('INVALID_URL', 'This is not a valid link.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new MediaError('INVALID_URL', 'Only http and https links are supported.');
+    throw new LinkError('INVALID_URL', 'Only http and https links are supported.');
   }
   return url;
 }
@@ -192,19 +194,19 @@ export async function assertPublicUrl(
     try {
       addresses = (await (opts.lookup ?? lookupAll)(host)).map((entry) => entry.address);
     } catch (error) {
-      throw new MediaError('LINK_UNREACHABLE', `The site ${host} could not be found.`, {
+      throw new LinkError('LINK_UNREACHABLE', `The site ${host} could not be found.`, {
         cause: error,
       });
     }
     if (addresses.length === 0) {
-      throw new MediaError('LINK_UNREACHABLE', `The site ${host} could not be found.`);
+      throw new LinkError('LINK_UNREACHABLE', `The site ${host} could not be found.`);
     }
   }
   if (isAllowedHost(url, allowHosts)) return { url, addresses };
   for (const address of addresses) {
     const reason = blockedAddressReason(address);
     if (reason && !isAllowedHost(url, allowHosts, address)) {
-      throw new MediaError(
+      throw new LinkError(
         'PRIVATE_ADDRESS',
         `This link points to ${reason}, which cannot be fetched.`,
         { details: { host, address } },
@@ -292,7 +294,7 @@ export async function resolveMediaUrl(
     source = detectVideoSource(normalized);
   } catch (error) {
     if (error instanceof VideoLinkError) {
-      throw new MediaError('INVALID_URL', error.message, { cause: error });
+      throw new LinkError('INVALID_URL', error.message, { cause: error });
     }
     throw error;
   }
@@ -310,7 +312,7 @@ export async function resolveMediaUrl(
     if (status >= 300 && status < 400 && location) {
       response.destroy();
       if (redirects.length >= maxRedirects) {
-        throw new MediaError('LINK_UNREACHABLE', 'The link redirects too many times.');
+        throw new LinkError('LINK_UNREACHABLE', 'The link redirects too many times.');
       }
       redirects.push(current);
       current = new URL(location, url).toString();
@@ -334,13 +336,13 @@ export async function resolveMediaUrl(
     };
     if (status === 404 || status === 410) {
       response.destroy();
-      throw new MediaError('LINK_NOT_FOUND', 'Nothing was found at this link (404).', {
+      throw new LinkError('LINK_NOT_FOUND', 'Nothing was found at this link (404).', {
         details: { status, url: current },
       });
     }
     if (status < 200 || status >= 300) {
       response.destroy();
-      throw new MediaError('LINK_UNREACHABLE', `The link answered with an error (${status}).`, {
+      throw new LinkError('LINK_UNREACHABLE', `The link answered with an error (${status}).`, {
         details: { status, url: current },
       });
     }
@@ -354,7 +356,7 @@ export async function resolveMediaUrl(
     } else {
       response.destroy();
     }
-    throw new MediaError('LINK_NOT_MEDIA', 'This link does not lead to a video.', {
+    throw new LinkError('LINK_NOT_MEDIA', 'This link does not lead to a video.', {
       details: { status, contentType, url: current },
     });
   }
@@ -381,16 +383,16 @@ function openResponse(
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'PRIVATE_ADDRESS') {
         reject(
-          new MediaError(
+          new LinkError(
             'PRIVATE_ADDRESS',
             'This link points to an address that cannot be fetched.',
           ),
         );
       } else if (error.name === 'AbortError') {
-        reject(new MediaError('ABORTED', 'Fetching the link was cancelled.', { cause: error }));
+        reject(new LinkError('ABORTED', 'Fetching the link was cancelled.', { cause: error }));
       } else {
         reject(
-          new MediaError('LINK_UNREACHABLE', `The link could not be reached (${error.message}).`, {
+          new LinkError('LINK_UNREACHABLE', `The link could not be reached (${error.message}).`, {
             cause: error,
           }),
         );
@@ -443,7 +445,7 @@ export async function downloadPublicFile(
     if (status >= 300 && status < 400 && location) {
       response.destroy();
       if (hop >= maxRedirects) {
-        throw new MediaError('LINK_UNREACHABLE', 'The link redirects too many times.');
+        throw new LinkError('LINK_UNREACHABLE', 'The link redirects too many times.');
       }
       current = new URL(location, url).toString();
       continue;
@@ -455,7 +457,7 @@ export async function downloadPublicFile(
       (opts.contentType && !opts.contentType.test(contentType))
     ) {
       response.destroy();
-      throw new MediaError(
+      throw new LinkError(
         status === 404 || status === 410 ? 'LINK_NOT_FOUND' : 'LINK_NOT_MEDIA',
         `The link did not answer with the expected file (${status}, ${contentType || 'no type'}).`,
         { details: { status, contentType, url: current } },
@@ -491,8 +493,8 @@ async function writeAtMost(response: IncomingMessage, outFile: string, maxBytes:
   }
 }
 
-function tooLarge(maxBytes: number): MediaError {
-  return new MediaError('FILE_TOO_LARGE', `The file is larger than ${maxBytes} bytes.`, {
+function tooLarge(maxBytes: number): LinkError {
+  return new LinkError('FILE_TOO_LARGE', `The file is larger than ${maxBytes} bytes.`, {
     details: { maxBytes },
   });
 }
@@ -550,7 +552,7 @@ export async function postToPublicUrl(
           (error: unknown) => {
             clearTimeout(timer);
             reject(
-              new MediaError('LINK_UNREACHABLE', 'The answer could not be read.', { cause: error }),
+              new LinkError('LINK_UNREACHABLE', 'The answer could not be read.', { cause: error }),
             );
           },
         );
@@ -563,12 +565,12 @@ export async function postToPublicUrl(
     req.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       if (error.code === 'PRIVATE_ADDRESS') {
-        reject(new MediaError('PRIVATE_ADDRESS', 'This address cannot be reached from here.'));
+        reject(new LinkError('PRIVATE_ADDRESS', 'This address cannot be reached from here.'));
       } else if (error.code === 'TIMEOUT') {
-        reject(new MediaError('TIMEOUT', `No answer within ${Math.round(timeoutMs / 1000)} s.`));
+        reject(new LinkError('TIMEOUT', `No answer within ${Math.round(timeoutMs / 1000)} s.`));
       } else {
         reject(
-          new MediaError(
+          new LinkError(
             'LINK_UNREACHABLE',
             `The address could not be reached (${error.message}).`,
             {
