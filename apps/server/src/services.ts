@@ -697,6 +697,9 @@ function configurePackages(config: AppConfig): void {
     ffprobePath: config.FFPROBE_PATH,
     ytdlpPath: config.YTDLP_PATH,
     fontDirs: config.CAPTION_FONT_DIRS,
+    ffmpegThreads: config.FFMPEG_THREADS,
+    ffmpegNiceness: config.FFMPEG_NICENESS,
+    ffmpegTimeoutMs: config.FFMPEG_TIMEOUT_MS,
   });
   configureEmbeddings({ modelDir: config.EMBEDDING_MODEL_DIR });
 }

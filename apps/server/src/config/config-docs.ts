@@ -459,6 +459,21 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
     meaning: 'The yt-dlp to run.',
     unset: '`./.tools/venv/bin/yt-dlp`',
   },
+  FFMPEG_THREADS: {
+    group: 'tools',
+    meaning: 'Encoder and filter threads of each ffmpeg run.',
+    unset: 'the number of cores',
+  },
+  FFMPEG_NICENESS: {
+    group: 'tools',
+    meaning: 'The `nice` level ffmpeg runs at (0: none), so the web server stays responsive.',
+    unset: '`10`',
+  },
+  FFMPEG_TIMEOUT_MS: {
+    group: 'tools',
+    meaning: 'How long one ffmpeg run may take before it is stopped.',
+    unset: '3 hours',
+  },
   CAPTION_FONT_DIRS: {
     group: 'tools',
     values: 'colon list of folders',

@@ -199,6 +199,9 @@ export const EnvSchema = z.object({
   FFMPEG_PATH: z.string().trim().optional(),
   FFPROBE_PATH: z.string().trim().optional(),
   YTDLP_PATH: z.string().trim().optional(),
+  FFMPEG_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  FFMPEG_NICENESS: z.coerce.number().int().min(0).max(19).optional(),
+  FFMPEG_TIMEOUT_MS: z.coerce.number().int().min(1000).optional(),
   /** Colon list of folders holding the caption fonts. */
   CAPTION_FONT_DIRS: z
     .string()

@@ -18,6 +18,19 @@ export interface MediaTools {
   ytdlpPath?: string;
   /** Folders holding the Noto caption fonts, tried in order. */
   fontDirs?: string[];
+  /** ffmpeg's encoder and filter threads. Default: the number of cores. */
+  ffmpegThreads?: number;
+  /** ffmpeg's `nice` level (0: none). Default: 10, so the web server stays responsive. */
+  ffmpegNiceness?: number;
+  /** How long one ffmpeg run may take, in milliseconds. Default: 3 hours. */
+  ffmpegTimeoutMs?: number;
+}
+
+/** The ffmpeg run settings a caller's own options override. */
+export interface FfmpegRunDefaults {
+  threads?: number;
+  niceness?: number;
+  timeoutMs?: number;
 }
 
 function repoRoot(): string {
@@ -40,6 +53,7 @@ export const DEFAULT_FONT_DIRS: readonly string[] = [
 let ytdlp = DEFAULT_YTDLP_PATH;
 let fontDirs: readonly string[] = DEFAULT_FONT_DIRS;
 let ffmpegOverridden = false;
+let ffmpegRun: FfmpegRunDefaults = {};
 const listeners = new Set<() => void>();
 
 /**
@@ -51,6 +65,11 @@ export function configureMediaTools(tools: MediaTools = {}): void {
   ffmpegOverridden = Boolean(tools.ffmpegPath);
   ytdlp = tools.ytdlpPath || DEFAULT_YTDLP_PATH;
   fontDirs = tools.fontDirs?.length ? [...tools.fontDirs] : DEFAULT_FONT_DIRS;
+  ffmpegRun = {
+    threads: tools.ffmpegThreads,
+    niceness: tools.ffmpegNiceness,
+    timeoutMs: tools.ffmpegTimeoutMs,
+  };
   for (const listener of listeners) listener();
 }
 
@@ -62,6 +81,9 @@ export const captionFontDirs = (): readonly string[] => fontDirs;
 
 /** Whether ffmpeg was named explicitly (yt-dlp then needs telling; otherwise it finds it on the PATH). */
 export const ffmpegPathOverridden = (): boolean => ffmpegOverridden;
+
+/** The configured ffmpeg run settings (unset ones: the ffmpeg module's own defaults). */
+export const ffmpegRunDefaults = (): FfmpegRunDefaults => ffmpegRun;
 
 /** Run `listener` after each configuration (caches built from the old setting drop it). */
 export function onMediaToolsConfigured(listener: () => void): void {
