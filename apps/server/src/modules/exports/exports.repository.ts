@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { insertOne } from '../../db/owned.js';
 import { jobs } from '../../db/schema.js';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -12,9 +13,7 @@ export class ExportsRepository {
 
   /** `tx`: the caller's transaction, so the row, its charge and its queue job commit together. */
   async insert(job: NewJob, tx: Db = this.db): Promise<JobRow> {
-    const [row] = await tx.insert(jobs).values(job).returning();
-    if (!row) throw new Error('job insert returned nothing');
-    return row;
+    return insertOne(tx, jobs, job);
   }
 
   async findById(id: string): Promise<JobRow | undefined> {

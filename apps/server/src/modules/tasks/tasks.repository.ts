@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOneBy, findOwned } from '../../db/owned.js';
+import { findOneBy, findOwned, insertOne } from '../../db/owned.js';
 import { tasks, transcripts } from '../../db/schema.js';
 import { TASK_DTO_COLUMNS, type TaskRow } from './task-mapper.js';
 
@@ -13,9 +13,7 @@ export class TasksRepository {
 
   /** `db` may be the caller's transaction (the row and its queue job go in together). */
   async insert(task: NewTask, db: Db = this.db): Promise<TaskRow> {
-    const [row] = await db.insert(tasks).values(task).returning();
-    if (!row) throw new Error('task insert returned nothing');
-    return row;
+    return insertOne(db, tasks, task);
   }
 
   /** The user's task, or 404 when it is not theirs (another user's id reads as missing). */
