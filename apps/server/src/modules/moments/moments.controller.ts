@@ -10,7 +10,7 @@ import {
 import type { Storage } from '../../storage/index.js';
 import { sendStoredFile } from '../../storage/file-routes.js';
 import { z } from 'zod';
-import { fileReply } from '../../http/openapi.js';
+import { rangedFileReplies } from '../../http/openapi.js';
 import { IdInput, jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { MomentsService } from './moments.service.js';
@@ -175,10 +175,7 @@ function registerClipAndShareRoutes(
         tags: ['moments'],
         summary: "A shared moment's span as video (only the span; gone once unshared)",
         params: z.object({ shareId: z.string().min(1).max(100) }),
-        response: {
-          200: fileReply('The span as MP4', ['video/mp4']),
-          206: fileReply('Part of it, for a Range request', ['video/mp4']),
-        },
+        response: rangedFileReplies('The span as MP4', 'video/mp4'),
       },
     },
     async (request, reply) => {
