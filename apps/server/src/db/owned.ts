@@ -8,6 +8,9 @@ export const isUuid = (value: unknown): value is string =>
   typeof value === 'string' && UUID.test(value);
 
 type UserTable = PgTable & { userId: PgColumn };
+
+/** What a per-user row's update may change: anything but its id, owner and creation time. */
+export type RowPatch<Insert> = Partial<Omit<Insert, 'id' | 'userId' | 'createdAt'>>;
 type OwnedTable = UserTable & { id: PgColumn };
 
 /**

@@ -1,18 +1,18 @@
 import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { insertOne } from '../../db/owned.js';
+import { insertOne, type RowPatch } from '../../db/owned.js';
 import { jobs } from '../../db/schema.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
-export type JobPatch = Partial<Omit<NewJob, 'id' | 'userId' | 'createdAt'>>;
+export type JobPatch = RowPatch<NewJob>;
 
 /** Thin data access for export jobs. */
 export class ExportsRepository {
   constructor(private readonly db: Db) {}
 
   /** `tx`: the caller's transaction, so the row, its charge and its queue job commit together. */
-  async insert(job: NewJob, tx: Db = this.db): Promise<JobRow> {
+  insert(job: NewJob, tx: Db = this.db): Promise<JobRow> {
     return insertOne(tx, jobs, job);
   }
 

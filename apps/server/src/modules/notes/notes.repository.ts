@@ -18,7 +18,7 @@ export class NotesRepository {
     return findOwned(this.db, notes, userId, id, 'Note');
   }
 
-  async insert(row: NewNote): Promise<NoteRow> {
+  insert(row: NewNote): Promise<NoteRow> {
     return insertOne(this.db, notes, row);
   }
 

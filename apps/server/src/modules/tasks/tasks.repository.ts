@@ -1,18 +1,18 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOneBy, findOwned, insertOne } from '../../db/owned.js';
+import { findOneBy, findOwned, insertOne, type RowPatch } from '../../db/owned.js';
 import { tasks, transcripts } from '../../db/schema.js';
 import { TASK_DTO_COLUMNS, type TaskRow } from './task-mapper.js';
 
 export type NewTask = typeof tasks.$inferInsert;
-export type TaskPatch = Partial<Omit<NewTask, 'id' | 'userId' | 'createdAt'>>;
+export type TaskPatch = RowPatch<NewTask>;
 
 /** Thin data access for tasks and transcripts. */
 export class TasksRepository {
   constructor(private readonly db: Db) {}
 
   /** `db` may be the caller's transaction (the row and its queue job go in together). */
-  async insert(task: NewTask, db: Db = this.db): Promise<TaskRow> {
+  insert(task: NewTask, db: Db = this.db): Promise<TaskRow> {
     return insertOne(db, tasks, task);
   }
 

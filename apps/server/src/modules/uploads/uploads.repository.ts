@@ -10,7 +10,7 @@ export type NewUpload = typeof uploads.$inferInsert;
 export class UploadsRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: NewUpload): Promise<UploadRow> {
+  insert(row: NewUpload): Promise<UploadRow> {
     return insertOne(this.db, uploads, row);
   }
 

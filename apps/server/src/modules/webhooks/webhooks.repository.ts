@@ -64,7 +64,7 @@ export class WebhooksRepository extends UserRows<typeof webhooks> {
       .returning();
   }
 
-  async insertDelivery(row: typeof webhookDeliveries.$inferInsert): Promise<DeliveryRow> {
+  insertDelivery(row: typeof webhookDeliveries.$inferInsert): Promise<DeliveryRow> {
     return insertOne(this.db, webhookDeliveries, row);
   }
 
