@@ -13,6 +13,10 @@ type UserTable = PgTable & { userId: PgColumn };
 export type RowPatch<Insert> = Partial<Omit<Insert, 'id' | 'userId' | 'createdAt'>>;
 type OwnedTable = UserTable & { id: PgColumn };
 
+/** The user's rows of `table` that also meet `conditions`: every per-user read starts here. */
+export const ownedBy = (table: UserTable, userId: string, ...conditions: (SQL | undefined)[]) =>
+  and(eq(table.userId, userId), ...conditions);
+
 /**
  * Inserts one row and answers it as stored (ids and defaults filled in). `db` may be the
  * caller's transaction, so the row commits with whatever else it goes with.

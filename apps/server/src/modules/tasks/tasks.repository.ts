@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOneBy, findOwned, insertOne, type RowPatch } from '../../db/owned.js';
+import { findOneBy, findOwned, insertOne, ownedBy, type RowPatch } from '../../db/owned.js';
 import { tasks, transcripts } from '../../db/schema.js';
 import { TASK_DTO_COLUMNS, type TaskRow } from './task-mapper.js';
 
@@ -46,12 +46,7 @@ export class TasksRepository {
     return this.db
       .select()
       .from(tasks)
-      .where(
-        and(
-          eq(tasks.userId, userId),
-          or(eq(tasks.id, rootTaskId), eq(tasks.rootTaskId, rootTaskId)),
-        ),
-      )
+      .where(ownedBy(tasks, userId, or(eq(tasks.id, rootTaskId), eq(tasks.rootTaskId, rootTaskId))))
       .orderBy(tasks.createdAt);
   }
 

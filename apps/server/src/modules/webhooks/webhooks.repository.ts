@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { UserRows, findOwned, insertOne } from '../../db/owned.js';
+import { UserRows, findOwned, insertOne, ownedBy } from '../../db/owned.js';
 import { webhookDeliveries, webhooks } from '../../db/schema.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -37,8 +37,9 @@ export class WebhooksRepository extends UserRows<typeof webhooks> {
       .select()
       .from(webhooks)
       .where(
-        and(
-          eq(webhooks.userId, userId),
+        ownedBy(
+          webhooks,
+          userId,
           eq(webhooks.enabled, true),
           sql`${webhooks.events} @> ${JSON.stringify([event])}::jsonb`,
         ),
@@ -54,8 +55,9 @@ export class WebhooksRepository extends UserRows<typeof webhooks> {
       .update(webhooks)
       .set({ creditsLowSent: sent })
       .where(
-        and(
-          eq(webhooks.userId, userId),
+        ownedBy(
+          webhooks,
+          userId,
           eq(webhooks.enabled, true),
           eq(webhooks.creditsLowSent, !sent),
           sql`${webhooks.events} @> '["credits.low"]'::jsonb`,
