@@ -314,7 +314,7 @@ describe.skipIf(!hasChromium)('plans and billing in TEST MODE', () => {
     expect(await userInfo(page)).toEqual(before);
 
     // After the page reloads user info, and after a full reload: same plan, still cancelling.
-    await change.getByRole('button', { name: 'Back' }).click();
+    await change.getByRole('button', { name: 'Back', exact: true }).click();
     await userInfoReloaded;
     await currentPlanIs(page, 'Standard (monthly)');
     await page.getByText('Cancels at the end of the period').waitFor();

@@ -228,7 +228,7 @@ describe.skipIf(missing.length > 0)('everyday actions a user can trust, in Chrom
     expect(edited).toMatchObject({ template: 'One word', aspect: '9:16', quality: '1080p' });
     expect(edited.end).not.toBe(exportedWith.end);
     expect(edited.text).toMatch(/^Tomatoes! /);
-    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/video/${task.id}/moments`);
     await openFromMoments();
     expect(await shown(page)).toEqual(edited);
@@ -262,7 +262,7 @@ describe.skipIf(missing.length > 0)('everyday actions a user can trust, in Chrom
     await expect
       .poll(() => page.getByTestId('draft-status').first().textContent(), { timeout: 20_000 })
       .toBe('Changes not saved: trying again');
-    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
     const ask = page.getByRole('dialog', { name: 'Leave without your latest changes?' });
     await ask.waitFor();
     await ask.getByRole('button', { name: 'Stay' }).click();

@@ -4,7 +4,9 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createSpeechEngine, type SpeechEngine } from '@moments/ai/asr';
 import { llmClientFor, type LlmClient } from '@moments/ai/llm';
+import { configureEmbeddings } from '@moments/ai/search';
 import { translatorFor } from '@moments/ai/translate';
+import { configureMediaTools } from '@moments/media/tools';
 import { systemClock, type Clock } from './clock.js';
 import { processWorkRoot } from './config/data-dir.js';
 import { publicUrlOf, speechSettings, type AppConfig } from './config/index.js';
@@ -417,7 +419,10 @@ function createContent(
   const summariesRepo = new SummariesRepository(db);
   const summaries = new SummariesService(summariesRepo, tasksRepo, billing, fileUrls, llm);
   const notes = new NotesService(new NotesRepository(db), summariesRepo, tasksRepo, momentsRepo);
-  const clipShares = new ClipSharesService(new ClipSharesRepository(db));
+  const clipShares = new ClipSharesService(
+    new ClipSharesRepository(db),
+    new MediaAnalysesRepository(db),
+  );
   const shares = new SharesService(summaries, notes, clipShares, moments);
   const clipDrafts = new ClipDraftsService(db, new ClipDraftsRepository(db));
   const brandKits = new BrandKitsService({
@@ -685,11 +690,29 @@ export interface ServiceOverrides {
   clock?: Clock;
 }
 
+/**
+ * The packages' own settings (tool binaries, fonts, the sentence model), from the validated
+ * config. Set on every call, so what the config leaves out goes back to the packages' defaults.
+ */
+function configurePackages(config: AppConfig): void {
+  configureMediaTools({
+    ffmpegPath: config.FFMPEG_PATH,
+    ffprobePath: config.FFPROBE_PATH,
+    ytdlpPath: config.YTDLP_PATH,
+    fontDirs: config.CAPTION_FONT_DIRS,
+    ffmpegThreads: config.FFMPEG_THREADS,
+    ffmpegNiceness: config.FFMPEG_NICENESS,
+    ffmpegTimeoutMs: config.FFMPEG_TIMEOUT_MS,
+  });
+  configureEmbeddings({ modelDir: config.EMBEDDING_MODEL_DIR });
+}
+
 export async function createServices(
   config: AppConfig,
   overrides: ServiceOverrides = {},
 ): Promise<Services> {
   const log = overrides.log ?? createLogger(config.LOG_LEVEL);
+  configurePackages(config);
   const billingHooks = overrides.billingHooks ?? {};
   const foundation = await openFoundation(config, overrides, log);
   const accounts = createAccounts(config, foundation, billingHooks, log);

@@ -55,6 +55,8 @@ describe.skipIf(!asr.available).each(DATABASE_TARGETS)('thumbnails on $name', (t
   let stranger: Awaited<ReturnType<typeof signUp>>;
   let task: Task;
   let job: Job | undefined;
+  /** The exported MP4's frame size, as ffprobe reads it. */
+  let exportedSize: { width: number; height: number } | undefined;
 
   beforeAll(async () => {
     skip = await target.unavailable();
@@ -199,6 +201,7 @@ describe.skipIf(!asr.available).each(DATABASE_TARGETS)('thumbnails on $name', (t
     const mp4 = path.join(dir, 'export.mp4');
     await fs.writeFile(mp4, (await get(job.file_url!, owner.headers)).rawPayload);
     const clip = await probeMedia(mp4);
+    exportedSize = { width: clip.width!, height: clip.height! };
     expect(picture.width! / picture.height!).toBeCloseTo(clip.width! / clip.height!, 1);
     expect((await pictureLooks(file)).brightness).toBeGreaterThan(40);
     expect((await get(job.poster_url!, stranger.headers)).statusCode).toBe(404);
@@ -232,6 +235,9 @@ describe.skipIf(!asr.available).each(DATABASE_TARGETS)('thumbnails on $name', (t
     expect(tag('og:title')).toBe(job.title);
     expect(tag('og:video')).toBe(`https://moments.test/api/share/${shareId}/clip.mp4`);
     expect(tag('og:video:type')).toBe('video/mp4');
+    // An export in the source's own shape still tells players its size (the MP4's own).
+    expect(Number(tag('og:video:width'))).toBe(exportedSize!.width);
+    expect(Number(tag('og:video:height'))).toBe(exportedSize!.height);
     expect(tag('og:image')).toBe(`https://moments.test${job.poster_url}`);
     expect(Number(tag('video:duration'))).toBe(Math.round(job.duration_ms! / 1000));
     // Said what it is, not a generic line: its length and where it was cut from.

@@ -260,3 +260,31 @@ export class TailBuffer {
     return all.subarray(Math.max(0, all.length - this.limit)).toString('utf8');
   }
 }
+
+/** The ffmpeg and ffprobe binaries every package runs. */
+export interface ToolPaths {
+  /** Default: `ffmpeg` on the PATH. */
+  ffmpeg: string;
+  /** Default: `ffprobe` on the PATH. */
+  ffprobe: string;
+}
+
+const DEFAULT_TOOL_PATHS: ToolPaths = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
+let toolPaths: ToolPaths = { ...DEFAULT_TOOL_PATHS };
+
+/**
+ * Set the binaries once at start (the server's composition root does, from its validated config).
+ * A tool left out, or given as an empty string, goes back to its default, so a second call
+ * describes the whole setting rather than adding to the first.
+ */
+export function configureToolPaths(paths: Partial<ToolPaths> = {}): void {
+  toolPaths = {
+    ffmpeg: paths.ffmpeg || DEFAULT_TOOL_PATHS.ffmpeg,
+    ffprobe: paths.ffprobe || DEFAULT_TOOL_PATHS.ffprobe,
+  };
+}
+
+/** The binary to run for this tool. */
+export function toolPath(tool: keyof ToolPaths): string {
+  return toolPaths[tool];
+}

@@ -1,12 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  CONFIG_DOCS_FILE,
-  READ_OUTSIDE_THE_SCHEMA,
-  renderConfigDocs,
-  type EnvKey,
-} from './config-docs.js';
+import { CONFIG_DOCS_FILE, renderConfigDocs, type EnvKey } from './config-docs.js';
 import { EnvSchema, REPO_ROOT } from './index.js';
 
 const schemaKeys = Object.keys(EnvSchema.shape) as EnvKey[];
@@ -44,10 +39,7 @@ describe('.env.example', () => {
   });
 
   it('lists nothing the server does not read', async () => {
-    const known = new Set<string>([
-      ...schemaKeys,
-      ...READ_OUTSIDE_THE_SCHEMA.map((variable) => variable.name),
-    ]);
+    const known = new Set<string>(schemaKeys);
     const unknown = [...(await listed())].filter((name) => !known.has(name));
     expect(unknown, 'variables in .env.example that nothing reads').toEqual([]);
   });

@@ -49,6 +49,13 @@ const GROUPS = {
     title: 'Mail',
     intro: 'Unset, mail is written to `DATA_DIR/outbox` and the log instead of being sent.',
   },
+  tools: {
+    title: 'Media tools and models',
+    intro:
+      'Unset, the packages use their own defaults: ffmpeg and ffprobe on the `PATH`, what ' +
+      '`scripts/setup.sh` installs under `.tools`, the fonts Debian’s `fonts-noto` packages install. ' +
+      'A path that does not exist fails where the tool is first run.',
+  },
   billing: {
     title: 'Billing',
     intro:
@@ -432,6 +439,47 @@ export const VARIABLES: Record<EnvKey, VariableDoc> = {
     meaning:
       'Where the Stripe SDK sends its calls; tests point it at a local fake. Unset: Stripe’s.',
   },
+  EMBEDDING_MODEL_DIR: {
+    group: 'tools',
+    meaning: 'The MiniLM sentence model; missing, search and moments fall back to words alone.',
+    unset: '`./.tools/models/all-minilm-l6-v2`',
+  },
+  FFMPEG_PATH: {
+    group: 'tools',
+    meaning: 'The ffmpeg to run (needs libass).',
+    unset: '`ffmpeg` on the `PATH`',
+  },
+  FFPROBE_PATH: {
+    group: 'tools',
+    meaning: 'The ffprobe to run.',
+    unset: '`ffprobe` on the `PATH`',
+  },
+  YTDLP_PATH: {
+    group: 'tools',
+    meaning: 'The yt-dlp to run.',
+    unset: '`./.tools/venv/bin/yt-dlp`',
+  },
+  FFMPEG_THREADS: {
+    group: 'tools',
+    meaning: 'Encoder and filter threads of each ffmpeg run.',
+    unset: 'the number of cores',
+  },
+  FFMPEG_NICENESS: {
+    group: 'tools',
+    meaning: 'The `nice` level ffmpeg runs at (0: none), so the web server stays responsive.',
+    unset: '`10`',
+  },
+  FFMPEG_TIMEOUT_MS: {
+    group: 'tools',
+    meaning: 'How long one ffmpeg run may take before it is stopped.',
+    unset: '3 hours',
+  },
+  CAPTION_FONT_DIRS: {
+    group: 'tools',
+    values: 'colon list of folders',
+    meaning: 'Folders holding the Noto caption fonts, tried in order.',
+    unset: '`/usr/share/fonts/truetype/noto:/usr/share/fonts/opentype/noto`',
+  },
 };
 
 interface OutsideVariable {
@@ -439,34 +487,6 @@ interface OutsideVariable {
   default: string;
   meaning: string;
 }
-
-/**
- * Read straight from the environment by the packages that use them (packages/ai, packages/media),
- * not validated at start: a bad value there falls back to the default.
- */
-export const READ_OUTSIDE_THE_SCHEMA: readonly OutsideVariable[] = [
-  {
-    name: 'EMBEDDING_MODEL_DIR',
-    default: '`.tools/models/all-minilm-l6-v2`',
-    meaning: 'The MiniLM sentence model; missing, search and moments fall back to words alone.',
-  },
-  {
-    name: 'FFMPEG_PATH',
-    default: '`ffmpeg` on the `PATH`',
-    meaning: 'The ffmpeg to run (needs libass).',
-  },
-  { name: 'FFPROBE_PATH', default: '`ffprobe` on the `PATH`', meaning: 'The ffprobe to run.' },
-  {
-    name: 'YTDLP_PATH',
-    default: '`.tools/venv/bin/yt-dlp`',
-    meaning: 'The yt-dlp to run.',
-  },
-  {
-    name: 'CAPTION_FONT_DIRS',
-    default: '`/usr/share/fonts/truetype/noto:/usr/share/fonts/opentype/noto`',
-    meaning: 'Colon list of folders holding the Noto caption fonts.',
-  },
-];
 
 /** The web app reads these when it is built (`npm run build`, or `npm start` when sources changed). */
 const WEB_BUILD_VARIABLES: readonly OutsideVariable[] = [
@@ -575,7 +595,7 @@ export async function renderConfigDocs(): Promise<string> {
       'lists them all, grouped and commented. Every default gives the one-machine setup: nothing ' +
       'needs setting to start.',
     '',
-    'All but the last two sections are validated when the server starts: a bad value stops it ' +
+    'Every section but the last is validated when the server starts: a bad value stops it ' +
       'with exit status 2 and one message naming every bad variable, and neither `npm start` nor ' +
       'systemd restarts it until it is fixed.',
     '',
@@ -589,13 +609,6 @@ export async function renderConfigDocs(): Promise<string> {
     lines.push(`## ${title}`, '', intro, '', ...variableTable(inGroup), '');
   }
   lines.push(
-    '## Read outside the validated schema',
-    '',
-    'The sentence model and the media tools read these directly. They are not checked at ' +
-      'start: a path that does not exist fails where the tool is first run.',
-    '',
-    ...outsideTable(READ_OUTSIDE_THE_SCHEMA),
-    '',
     '## Web build settings',
     '',
     'Read when the web app is built, not when the server starts: rebuild after changing them.',

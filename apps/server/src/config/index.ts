@@ -193,6 +193,23 @@ export const EnvSchema = z.object({
   ASR_ENGLISH_CLIP_SECONDS: z.coerce.number().int().min(5).max(30).optional(),
   ASR_PROCESS_MAX_MB: z.coerce.number().int().min(200).optional(),
   ASR_PROCESS_MAX_GROWTH_MB: z.coerce.number().int().min(0).optional(),
+  /** The sentence model of search and moments; absent: the packages' own default folder. */
+  EMBEDDING_MODEL_DIR: z.string().trim().optional(),
+  // The media tools; absent, the media package's defaults (packages/media/src/tools).
+  FFMPEG_PATH: z.string().trim().optional(),
+  FFPROBE_PATH: z.string().trim().optional(),
+  YTDLP_PATH: z.string().trim().optional(),
+  FFMPEG_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  FFMPEG_NICENESS: z.coerce.number().int().min(0).max(19).optional(),
+  FFMPEG_TIMEOUT_MS: z.coerce.number().int().min(1000).optional(),
+  /** Colon list of folders holding the caption fonts. */
+  CAPTION_FONT_DIRS: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const dirs = (value ?? '').split(':').filter(Boolean);
+      return dirs.length ? dirs : undefined;
+    }),
   /** `nvenc` encodes exports with h264_nvenc; refused at start when ffmpeg cannot use it. */
   VIDEO_ENCODER: z.enum(['x264', 'nvenc']).default('x264'),
   /** Absent: mail is written to DATA_DIR/outbox (and the log) instead of being sent. */

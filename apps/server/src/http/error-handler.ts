@@ -2,6 +2,7 @@ import { ERROR_CODES, ERROR_STATUS, isErrorCode, type ErrorCode } from '@moments
 import { formatWait } from '@moments/domain/format';
 import { VideoLinkError } from '@moments/domain/links';
 import { MediaError, asDiskFull } from '@moments/media/errors';
+import { LinkError } from '@moments/net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -66,7 +67,7 @@ function errorReplyOf(error: FastifyError | AppError, request: FastifyRequest): 
       'The server ran out of disk space, so nothing was kept. Try again once space has been freed.',
     );
   }
-  if (failure instanceof MediaError) {
+  if (failure instanceof MediaError || failure instanceof LinkError) {
     // Problems with what the user gave us are 4xx (ERROR_STATUS); failures of our tools are 5xx.
     const status = isErrorCode(failure.code) ? ERROR_STATUS[failure.code] : 502;
     if (status >= 500) {

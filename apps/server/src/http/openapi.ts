@@ -22,6 +22,12 @@ export const fileReply = (description: string, contentTypes: readonly string[]) 
   ),
 });
 
+/** The replies of a stored file served with byte ranges (storage/file-routes.ts): all of it, or a part. */
+export const rangedFileReplies = (description: string, contentType: string) => ({
+  200: fileReply(description, [contentType]),
+  206: fileReply('Part of it, for a Range request', [contentType]),
+});
+
 /**
  * Replies are encoded by their zod schema (a 2xx that breaks its schema is our bug and fails
  * loudly). Error envelopes are written by the error handlers, which check their codes against

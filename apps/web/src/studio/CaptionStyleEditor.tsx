@@ -1,6 +1,7 @@
 import {
   Button,
   ColorInput,
+  type ColorInputProps,
   Group,
   NumberInput,
   Select,
@@ -83,19 +84,19 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
           value={shown.font_size}
           onChange={number('font_size')}
         />
-        <ColorInput
+        <StyleColorInput
           label={t('style.textColor')}
           format="hex"
           value={shown.text_color}
           onChange={color('text_color')}
         />
-        <ColorInput
+        <StyleColorInput
           label={t('style.highlightColor')}
           format="hex"
           value={shown.highlight_color}
           onChange={color('highlight_color')}
         />
-        <ColorInput
+        <StyleColorInput
           label={t('style.outlineColor')}
           format="hex"
           value={shown.outline_color}
@@ -141,7 +142,7 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
           onChange={(event) => set('box_color', event.currentTarget.checked ? '#000000CC' : null)}
         />
         {shown.box_color !== null && (
-          <ColorInput
+          <StyleColorInput
             label={t('style.boxColor')}
             format="hexa"
             value={shown.box_color}
@@ -157,6 +158,7 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
         </Text>
         <Slider
           aria-labelledby="style-position-y"
+          thumbLabel={t('style.positionY')}
           min={0.1}
           max={0.9}
           step={0.01}
@@ -184,4 +186,9 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
       </Group>
     </Stack>
   );
+}
+
+/** A colour field of the style: typed or picked (the eye dropper button has no name, axe). */
+function StyleColorInput(props: ColorInputProps) {
+  return <ColorInput withEyeDropper={false} {...props} />;
 }

@@ -1,4 +1,4 @@
-import { runProcess } from '@moments/process';
+import { runProcess, toolPath } from '@moments/process';
 import { SpeechRecognitionError } from './types';
 
 /** Duration of the first audio stream (or the container), in integer milliseconds. */
@@ -7,7 +7,7 @@ export async function probeAudioDurationMs(
   signal?: AbortSignal,
 ): Promise<number> {
   const probe = await runProcess(
-    process.env.FFPROBE_PATH ?? 'ffprobe',
+    toolPath('ffprobe'),
     [
       '-v',
       'error',

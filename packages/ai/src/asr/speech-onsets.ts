@@ -5,7 +5,7 @@
  * word's time and moments are cut at pauses, so these times must be right: we measure the audio's
  * loudness every 10 ms and move such word edges onto the speech.
  */
-import { startProcess } from '@moments/process';
+import { startProcess, toolPath } from '@moments/process';
 import type { Transcript, TranscriptWord } from './types';
 
 const FRAME_MS = 10;
@@ -15,7 +15,7 @@ const SAMPLES_PER_FRAME = (RATE * FRAME_MS) / 1000;
 /** Loudness (dBFS) of every 10 ms frame of the file's first audio stream, decoded by ffmpeg. */
 export async function frameLoudness(file: string, signal?: AbortSignal): Promise<Float32Array> {
   const started = startProcess(
-    process.env.FFMPEG_PATH ?? 'ffmpeg',
+    toolPath('ffmpeg'),
     [
       '-v',
       'error',

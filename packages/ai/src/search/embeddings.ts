@@ -125,14 +125,25 @@ const embeddersByDir = new Map<
   Promise<{ embedder?: SentenceEmbedder; warning?: string }>
 >();
 
+let configuredModelDir: string | undefined;
+
 /**
- * The sentence embedder from EMBEDDING_MODEL_DIR (default .tools/models/all-minilm-l6-v2), loaded once;
- * when it is absent or fails to load, a warning saying search falls back to words only.
+ * Where the sentence model lives, set once at start (the server passes EMBEDDING_MODEL_DIR);
+ * undefined or empty goes back to DEFAULT_EMBEDDING_MODEL_DIR.
+ */
+export function configureEmbeddings(options: { modelDir?: string } = {}): void {
+  configuredModelDir = options.modelDir?.trim() || undefined;
+}
+
+/**
+ * The sentence embedder from `modelDir`, else the configured folder, else
+ * DEFAULT_EMBEDDING_MODEL_DIR, loaded once per folder; when it is absent or fails to load, a
+ * warning saying search falls back to words only.
  */
 export function loadDefaultEmbedder(
-  env: NodeJS.ProcessEnv = process.env,
+  options: { modelDir?: string } = {},
 ): Promise<{ embedder?: SentenceEmbedder; warning?: string }> {
-  const modelDir = env.EMBEDDING_MODEL_DIR?.trim() || DEFAULT_EMBEDDING_MODEL_DIR;
+  const modelDir = options.modelDir?.trim() || configuredModelDir || DEFAULT_EMBEDDING_MODEL_DIR;
   let loading = embeddersByDir.get(modelDir);
   if (!loading) {
     loading = MiniLmEmbedder.load(modelDir).then(

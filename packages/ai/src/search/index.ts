@@ -4,6 +4,7 @@ export { contentTerms } from './text';
 export {
   DEFAULT_EMBEDDING_MODEL_DIR,
   MiniLmEmbedder,
+  configureEmbeddings,
   cosine,
   loadDefaultEmbedder,
 } from './embeddings';

@@ -9,11 +9,16 @@ import {
   type SyntheticTranscript,
 } from '../moments/testing/synthetic-transcript';
 import { cosine, MiniLmEmbedder } from './embeddings';
-import { DEFAULT_EMBEDDING_MODEL_DIR, searchMoments, searchMomentsWithReport } from './index';
+import {
+  configureEmbeddings,
+  DEFAULT_EMBEDDING_MODEL_DIR,
+  searchMoments,
+  searchMomentsWithReport,
+} from './index';
 import { WordPieceTokenizer } from './wordpiece';
 import { transcriptFromParagraphs } from '../moments/testing/held-out';
 
-const modelDir = process.env.EMBEDDING_MODEL_DIR?.trim() || DEFAULT_EMBEDDING_MODEL_DIR;
+const modelDir = DEFAULT_EMBEDDING_MODEL_DIR;
 const hasModel =
   existsSync(path.join(modelDir, 'model.onnx')) && existsSync(path.join(modelDir, 'vocab.txt'));
 if (!hasModel)
@@ -36,14 +41,10 @@ beforeAll(() => {
 });
 
 describe('searchMoments without the embedding model (words, stems and synonyms)', () => {
-  const savedDir = process.env.EMBEDDING_MODEL_DIR;
-  afterEach(() => {
-    if (savedDir === undefined) delete process.env.EMBEDDING_MODEL_DIR;
-    else process.env.EMBEDDING_MODEL_DIR = savedDir;
-  });
+  afterEach(() => configureEmbeddings());
 
   it('falls back to lexical search with a clear warning and still finds worded-alike answers', async () => {
-    process.env.EMBEDDING_MODEL_DIR = '/nonexistent/moments-no-model';
+    configureEmbeddings({ modelDir: '/nonexistent/moments-no-model' });
     const queries: [string, string][] = [
       ['bike-patch', 'mending a bike tube'],
       ['debt', 'paying off credit card debt'],

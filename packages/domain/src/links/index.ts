@@ -1,6 +1,6 @@
 /**
  * Link rules and which platform a video link belongs to. Pure: no network.
- * Whether an address is safe to fetch is the media layer's job (`@moments/media/net`).
+ * Whether an address is safe to fetch is the link guard's job (`@moments/net`).
  */
 import type { UrlSource } from '@moments/contract';
 

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { MediaError } from '../errors/index.js';
+import { captionFontDirs, onMediaToolsConfigured } from '../tools/index.js';
 
 export interface CaptionFont {
   /** Family name inside the font file; the ASS `Fontname` and JASSUB's font key. */
@@ -238,14 +239,10 @@ export function fallbackFonts(language?: string): CaptionFont[] {
   return [FONTS.latin, cjk?.fileName === CJK_FILE ? cjk : FONTS.chineseSimplified];
 }
 
-function fontRoots(): string[] {
-  const fromEnv = process.env.CAPTION_FONT_DIRS?.split(':').filter(Boolean);
-  return fromEnv?.length
-    ? fromEnv
-    : ['/usr/share/fonts/truetype/noto', '/usr/share/fonts/opentype/noto'];
-}
+const fontRoots = captionFontDirs;
 
 const pathCache = new Map<string, string | null>();
+onMediaToolsConfigured(() => pathCache.clear());
 
 /** Absolute path of a caption font file, or undefined when it is not installed. */
 export function fontFilePath(captionFont: CaptionFont): string | undefined {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMediaError } from '../errors/index.js';
 import { makeTestVideo } from '../../test/support/index.js';
 import { FFmpegError, readRawFrames, runFfmpeg, runFfprobe, spawnFfmpegStream } from './index.js';
+import { configureMediaTools } from '../tools/index.js';
 
 let work: string;
 let source: string;
@@ -95,14 +96,12 @@ describe('runFfmpeg', () => {
   });
 
   it('reports a missing binary as TOOL_MISSING', async () => {
-    const previous = process.env.FFMPEG_PATH;
-    process.env.FFMPEG_PATH = join(work, 'no-such-ffmpeg');
+    configureMediaTools({ ffmpegPath: join(work, 'no-such-ffmpeg') });
     try {
       const error = await runFfmpeg(['-version'], { niceness: 0 }).catch((e: unknown) => e);
       expect(isMediaError(error, 'TOOL_MISSING')).toBe(true);
     } finally {
-      if (previous === undefined) delete process.env.FFMPEG_PATH;
-      else process.env.FFMPEG_PATH = previous;
+      configureMediaTools();
     }
   });
 });

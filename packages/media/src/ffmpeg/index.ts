@@ -10,21 +10,22 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable, type Writable } from 'node:stream';
 import { MediaError, type MediaErrorCode } from '../errors/index.js';
-import { runProcess, startProcess, type ProcessExit } from '@moments/process';
+import { ffmpegRunDefaults } from '../tools/index.js';
+import { runProcess, startProcess, toolPath, type ProcessExit } from '@moments/process';
 
 export interface FfmpegOptions {
   /** Working folder of the process (two-pass logs and other stray files land here). */
   cwd?: string;
-  /** Kill ffmpeg after this long. Default: env FFMPEG_TIMEOUT_MS, else 3 hours. */
+  /** Kill ffmpeg after this long. Default: as configured (`configureMediaTools`), else 3 hours. */
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Length of the output in ms, for progress fractions. Default: the first input's duration. */
   durationMs?: number;
   /** Called with a fraction in [0, 1], at most a few times per second, and with 1 on success. */
   onProgress?: (fraction: number) => void;
-  /** Encoder/filter threads. Default: env FFMPEG_THREADS, else the number of cores. */
+  /** Encoder/filter threads. Default: as configured (`configureMediaTools`), else the number of cores. */
   threads?: number;
-  /** `nice` level (0 = none). Default: env FFMPEG_NICENESS, else 10, so the web server stays responsive. */
+  /** `nice` level (0 = none). Default: as configured (`configureMediaTools`), else 10, so the web server stays responsive. */
   niceness?: number;
   /** Data for ffmpeg's stdin (use `pipe:0` as an input). Without it ffmpeg runs with `-nostdin`. */
   stdin?: Buffer | string | Readable;
@@ -70,14 +71,14 @@ export class FFmpegError extends MediaError {
   }
 }
 
-/** ffmpeg binary; operators override it with FFMPEG_PATH. */
+/** ffmpeg binary: as configured (`configureMediaTools`), else `ffmpeg` on the PATH. */
 export function ffmpegPath(): string {
-  return process.env.FFMPEG_PATH || 'ffmpeg';
+  return toolPath('ffmpeg');
 }
 
-/** ffprobe binary; operators override it with FFPROBE_PATH. */
+/** ffprobe binary: as configured (`configureMediaTools`), else `ffprobe` on the PATH. */
 export function ffprobePath(): string {
-  return process.env.FFPROBE_PATH || 'ffprobe';
+  return toolPath('ffprobe');
 }
 
 const DEFAULT_TIMEOUT_MS = 3 * 60 * 60 * 1000;
@@ -197,8 +198,8 @@ interface StartedFfmpeg {
 }
 
 function startFfmpeg(args: string[], opts: FfmpegOptions, stdinMode: StdinMode): StartedFfmpeg {
-  const threads = opts.threads ?? envInt('FFMPEG_THREADS') ?? availableParallelism();
-  const niceness = opts.niceness ?? envInt('FFMPEG_NICENESS') ?? 10;
+  const threads = opts.threads ?? ffmpegRunDefaults().threads ?? availableParallelism();
+  const niceness = opts.niceness ?? ffmpegRunDefaults().niceness ?? 10;
   const fullArgs = [
     '-hide_banner',
     '-nostats',
@@ -217,7 +218,7 @@ function startFfmpeg(args: string[], opts: FfmpegOptions, stdinMode: StdinMode):
   const started = startProcess(command, commandArgs, {
     cwd: opts.cwd,
     stdio: [stdinMode === 'none' ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
-    timeoutMs: opts.timeoutMs ?? envInt('FFMPEG_TIMEOUT_MS') ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: opts.timeoutMs ?? ffmpegRunDefaults().timeoutMs ?? DEFAULT_TIMEOUT_MS,
     signal: opts.signal,
     stderrTailBytes: STDERR_TAIL_BYTES,
     toolName: binary.split('/').pop(),
@@ -331,13 +332,6 @@ function niceBinary(): string | undefined {
     niceCache = ['/usr/bin/nice', '/bin/nice'].find((path) => existsSync(path)) ?? null;
   }
   return niceCache ?? undefined;
-}
-
-function envInt(name: string): number | undefined {
-  const value = process.env[name];
-  if (value === undefined || value.trim() === '') return undefined;
-  const parsed = Number.parseInt(value, 10);
-  return Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
 }
 
 function safeCall(callback: (fraction: number) => void, fraction: number): void {

@@ -1,6 +1,6 @@
 /**
  * Bringing a linked video in with yt-dlp (pinned in `.tools/venv`, path overridable with
- * YTDLP_PATH, style.md "External tools"). yt-dlp knows the supported platforms and, through its
+ * `configureMediaTools`, style.md "External tools"). yt-dlp knows the supported platforms and, through its
  * generic extractor, direct media addresses.
  *
  * Safety: a link is first resolved with `resolveMediaUrl` (every redirect hop checked against
@@ -12,15 +12,15 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import type { UrlSource } from '@moments/contract';
 import { detectVideoSource } from '@moments/domain/links';
 import { MediaError } from '../errors/index.js';
 import { ffmpegPath } from '../ffmpeg/index.js';
-import { startEgressProxy } from '../net/egress-proxy.js';
-import { assertPublicUrl, resolveMediaUrl, type LookupAll } from '../net/index.js';
+import { startEgressProxy } from '@moments/net/egress-proxy';
+import { assertPublicUrl, resolveMediaUrl, type LookupAll } from '@moments/net';
 import { probeMedia } from '../probe/index.js';
+import { ffmpegPathOverridden, ytdlpPath } from '../tools/index.js';
 import { startProcess } from '@moments/process';
 
 export interface VideoMetadata {
@@ -39,7 +39,7 @@ export interface VideoMetadata {
 export interface IngestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** Private hosts the operator allows (default: env MEDIA_FETCH_ALLOW_HOSTS). */
+  /** Private hosts the operator allows (the server passes MEDIA_FETCH_ALLOW_HOSTS; default none). */
   allowHosts?: string[];
   /** DNS resolver for the address checks (tests). */
   lookup?: LookupAll;
@@ -59,9 +59,9 @@ export interface DownloadedVideo {
   metadata: VideoMetadata;
 }
 
-/** yt-dlp binary: env YTDLP_PATH, else `<repo>/.tools/venv/bin/yt-dlp` made by scripts/setup.sh. */
+/** yt-dlp binary: as configured (`configureMediaTools`), else `<repo>/.tools/venv/bin/yt-dlp`. */
 export function ytDlpPath(): string {
-  return process.env.YTDLP_PATH || join(repoRoot(), '.tools', 'venv', 'bin', 'yt-dlp');
+  return ytdlpPath();
 }
 
 /** Whether the yt-dlp binary is there (tests skip with a message when it is not). */
@@ -211,7 +211,7 @@ function commonArgs(): string[] {
     '--retries',
     '3',
     // yt-dlp finds ffmpeg on PATH itself; only an operator's override needs passing on.
-    ...(process.env.FFMPEG_PATH ? ['--ffmpeg-location', ffmpegPath()] : []),
+    ...(ffmpegPathOverridden() ? ['--ffmpeg-location', ffmpegPath()] : []),
   ];
 }
 
@@ -366,15 +366,4 @@ function ytDlpError(stderr: string, exitCode: number | null): MediaError {
     `The video could not be downloaded: ${errorLine.replace(/^ERROR:\s*/, '')}`,
     { details },
   );
-}
-
-function repoRoot(): string {
-  let folder = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(folder, 'package.json')) && existsSync(join(folder, 'packages')))
-      return folder;
-    const parent = dirname(folder);
-    if (parent === folder) return process.cwd();
-    folder = parent;
-  }
 }

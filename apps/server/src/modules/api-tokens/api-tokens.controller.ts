@@ -4,8 +4,6 @@ import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { ApiTokensService } from './api-tokens.service.js';
 
-const IdParam = z.object({ id: z.string().min(1).max(100) });
-
 /** Personal API tokens: made by a signed-in session only, listed without the token, revoked. */
 export function registerApiTokenRoutes(app: App, tokens: ApiTokensService) {
   const route = jsonRoutes(app, ['tokens']);
@@ -31,14 +29,11 @@ export function registerApiTokenRoutes(app: App, tokens: ApiTokensService) {
     },
     ({ userId }) => tokens.list(userId),
   );
-  route.user(
+  route.userById(
     'delete',
     '/api/tokens/:id',
-    {
-      summary: 'Revoke an API token: it answers 401 from now on, its realtime sockets close',
-      params: IdParam,
-      data: z.null(),
-    },
-    ({ userId, params }) => tokens.revoke(userId, params.id),
+    'Revoke an API token: it answers 401 from now on, its realtime sockets close',
+    z.null(),
+    (userId, id) => tokens.revoke(userId, id),
   );
 }

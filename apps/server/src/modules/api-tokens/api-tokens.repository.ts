@@ -1,32 +1,14 @@
-import { and, asc, count, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { UserRows } from '../../db/owned.js';
 import { apiTokens } from '../../db/schema.js';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
 
 /** Thin data access for personal API tokens; every read but the lookup by hash is per owner. */
-export class ApiTokensRepository {
-  constructor(private readonly db: Db) {}
-
-  async insert(row: typeof apiTokens.$inferInsert): Promise<ApiTokenRow> {
-    const [saved] = await this.db.insert(apiTokens).values(row).returning();
-    return saved!;
-  }
-
-  async countOf(userId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ n: count() })
-      .from(apiTokens)
-      .where(eq(apiTokens.userId, userId));
-    return row?.n ?? 0;
-  }
-
-  listOf(userId: string): Promise<ApiTokenRow[]> {
-    return this.db
-      .select()
-      .from(apiTokens)
-      .where(eq(apiTokens.userId, userId))
-      .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id));
+export class ApiTokensRepository extends UserRows<typeof apiTokens> {
+  constructor(db: Db) {
+    super(db, apiTokens, [asc(apiTokens.createdAt), asc(apiTokens.id)]);
   }
 
   /** Removes the owner's token; false when the user has no token with this id. */

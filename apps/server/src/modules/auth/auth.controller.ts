@@ -30,6 +30,15 @@ export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
       path: '/',
       maxAge: auth.sessionMaxAgeSeconds,
     });
+  }; /** Signing up and logging in both answer the new session and set its cookie. */
+  const startSession = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    started: Promise<AuthResult>,
+  ) => {
+    const result = await started;
+    setSessionCookie(request, reply, result.token);
+    return result;
   };
 
   route.open(
@@ -42,11 +51,7 @@ export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
       errors: [ERROR_CODES.EMAIL_TAKEN, ERROR_CODES.WEAK_PASSWORD],
       ...(options.signupRateLimit ? { config: { rateLimit: options.signupRateLimit } } : {}),
     },
-    async ({ body, request, reply }) => {
-      const result = await auth.signup(body);
-      setSessionCookie(request, reply, result.token);
-      return result;
-    },
+    ({ body, request, reply }) => startSession(request, reply, auth.signup(body)),
   );
 
   route.open(
@@ -64,11 +69,7 @@ export function registerAuthRoutes(app: App, options: AuthRoutesOptions) {
         },
       },
     },
-    async ({ body, request, reply }) => {
-      const result = await auth.login(body);
-      setSessionCookie(request, reply, result.token);
-      return result;
-    },
+    ({ body, request, reply }) => startSession(request, reply, auth.login(body)),
   );
 
   route.open(

@@ -11,11 +11,9 @@ import { z } from 'zod';
 import { currentUser, requireUser } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, badRequest } from '../../http/errors.js';
-import { jsonRoutes } from '../../http/route.js';
+import { IdInput, jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { BrandKitsService } from './brand-kits.service.js';
-
-const IdParam = z.object({ id: z.string().min(1).max(100) });
 
 /** The multipart body's parts, documented in OpenAPI (the route reads them itself). */
 const KIT_PARTS = {
@@ -164,14 +162,14 @@ export async function registerBrandKitRoutes(app: App, kits: BrandKitsService): 
           tags: ['brand_kit'],
           summary:
             'Change a brand kit: the fields sent (as for POST), a new `logo`, or `remove_logo=true` to drop it',
-          params: IdParam,
+          params: IdInput,
           multipart: { fields: KIT_PARTS, required: [] },
           response: { 200: envelopeOf(BrandKit) },
         },
       },
       async (request) => {
         const userId = currentUser(request).id;
-        const { id } = request.params as z.infer<typeof IdParam>;
+        const { id } = request.params as z.infer<typeof IdInput>;
         // Another user's kit is NOT_FOUND whatever the body holds.
         await kits.assertOwned(userId, id);
         const body = await readKitBody(request);
@@ -198,7 +196,7 @@ export async function registerBrandKitRoutes(app: App, kits: BrandKitsService): 
   route.user(
     'delete',
     '/api/brand_kit/:id',
-    { summary: 'Delete a brand kit and its logo', params: IdParam, data: z.null() },
+    { summary: 'Delete a brand kit and its logo', params: IdInput, data: z.null() },
     async ({ userId, params }) => {
       await kits.delete(userId, params.id);
       return null;

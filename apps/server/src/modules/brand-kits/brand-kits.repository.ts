@@ -1,36 +1,16 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOwned } from '../../db/owned.js';
+import { UserRows, findOwned } from '../../db/owned.js';
 import { brandKits } from '../../db/schema.js';
 
 export type BrandKitRow = typeof brandKits.$inferSelect;
 export type BrandKitInsert = typeof brandKits.$inferInsert;
 
 /** Thin data access for brand kits; reads by id are scoped to the owner. */
-export class BrandKitsRepository {
-  constructor(private readonly db: Db) {}
-
-  async insert(row: BrandKitInsert): Promise<BrandKitRow> {
-    const [saved] = await this.db.insert(brandKits).values(row).returning();
-    if (!saved) throw new Error('brand kit insert returned nothing');
-    return saved;
-  }
-
-  async countOf(userId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ n: count() })
-      .from(brandKits)
-      .where(eq(brandKits.userId, userId));
-    return row?.n ?? 0;
-  }
-
-  /** Oldest first: the order the user made them in. */
-  listOf(userId: string): Promise<BrandKitRow[]> {
-    return this.db
-      .select()
-      .from(brandKits)
-      .where(eq(brandKits.userId, userId))
-      .orderBy(asc(brandKits.createdAt), asc(brandKits.id));
+export class BrandKitsRepository extends UserRows<typeof brandKits> {
+  constructor(db: Db) {
+    // Listed oldest first: the order the user made them in.
+    super(db, brandKits, [asc(brandKits.createdAt), asc(brandKits.id)]);
   }
 
   /** The owner's kit; another user's id or a malformed one is NOT_FOUND like a missing one. */

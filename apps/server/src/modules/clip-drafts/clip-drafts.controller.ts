@@ -1,24 +1,18 @@
 import { ClipDraft, ClipDraftBody, ERROR_CODES, MAX_DRAFT_BODY_BYTES } from '@moments/contract';
-import { z } from 'zod';
-import { jsonRoutes } from '../../http/route.js';
+import { IdInput, jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { ClipDraftsService } from './clip-drafts.service.js';
-
-const IdQuery = z.object({ id: z.string().min(1).max(100) });
 
 /** The clip editor's saved settings of a moment. */
 export function registerClipDraftRoutes(app: App, drafts: ClipDraftsService) {
   const route = jsonRoutes(app, ['moments']);
 
-  route.user(
+  route.userById(
     'get',
     '/api/highlight_moment/draft',
-    {
-      summary: "The clip editor's saved settings of a moment; null while none were saved",
-      querystring: IdQuery,
-      data: ClipDraft.nullable(),
-    },
-    ({ userId, query }) => drafts.get(userId, query.id),
+    "The clip editor's saved settings of a moment; null while none were saved",
+    ClipDraft.nullable(),
+    (userId, id) => drafts.get(userId, id),
   );
 
   route.user(
@@ -26,7 +20,7 @@ export function registerClipDraftRoutes(app: App, drafts: ClipDraftsService) {
     '/api/highlight_moment/draft',
     {
       summary: "Save the clip editor's settings of a moment (the editor saves as the user edits)",
-      querystring: IdQuery,
+      querystring: IdInput,
       body: ClipDraftBody,
       data: ClipDraft,
       errors: [ERROR_CODES.UNKNOWN_TEMPLATE, ERROR_CODES.UNKNOWN_FONT, ERROR_CODES.INVALID_RANGE],

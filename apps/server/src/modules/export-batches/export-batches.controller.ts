@@ -7,15 +7,12 @@ import {
   chargeErrors,
   CAPTION_ERRORS,
 } from '@moments/contract';
-import { z } from 'zod';
 import { currentUser, requireUser } from '../../http/auth.js';
 import { fileReply } from '../../http/openapi.js';
-import { jsonRoutes } from '../../http/route.js';
+import { IdInput, jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { Storage } from '../../storage/index.js';
 import type { ExportBatchesService } from './export-batches.service.js';
-
-const IdParam = z.object({ id: z.string().min(1).max(100) });
 
 /** Export all (batches of clips, their ZIP) and the publish kit of a finished clip. */
 export function registerExportBatchRoutes(
@@ -45,15 +42,12 @@ export function registerExportBatchRoutes(
     ({ userId, body }) => batches.create(userId, body),
   );
 
-  route.user(
+  route.userById(
     'get',
     '/api/job/batch/:id',
-    {
-      summary: "An export batch: each clip's status and progress, and its ZIP once a clip is done",
-      params: IdParam,
-      data: ExportBatch,
-    },
-    ({ userId, params }) => batches.get(userId, params.id),
+    "An export batch: each clip's status and progress, and its ZIP once a clip is done",
+    ExportBatch,
+    (userId, id) => batches.get(userId, id),
   );
 
   app.get(
@@ -65,7 +59,7 @@ export function registerExportBatchRoutes(
         tags,
         summary:
           "The batch's finished clips as one ZIP, streamed: each MP4, a cover-N.jpg per clip and publish.json (every clip's file name and texts per platform)",
-        params: IdParam,
+        params: IdInput,
         response: { 200: fileReply('The ZIP', ['application/zip']) },
       },
     },
@@ -86,7 +80,7 @@ export function registerExportBatchRoutes(
       summary:
         "A finished clip's publish kit: title, description, hashtags and caption per platform, fitted to its limits, and its cover",
       errors: [ERROR_CODES.CONFLICT],
-      params: IdParam,
+      params: IdInput,
       data: PublishKit,
     },
     ({ userId, params }) => batches.publishKit(userId, params.id),
@@ -100,7 +94,7 @@ export function registerExportBatchRoutes(
       schema: {
         tags,
         summary: "A finished clip's cover: its best frame with its hook title drawn",
-        params: IdParam,
+        params: IdInput,
         response: { 200: fileReply('The cover', ['image/jpeg']) },
       },
     },

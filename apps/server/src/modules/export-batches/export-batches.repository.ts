@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { insertOne } from '../../db/owned.js';
 import { exportBatches, jobs, moments } from '../../db/schema.js';
 import type { Tx } from '../billing/index.js';
 
@@ -16,9 +17,7 @@ export class ExportBatchesRepository {
     batch: { userId: string; taskId: string; options: unknown },
     tx: Db | Tx = this.db,
   ): Promise<ExportBatchRow> {
-    const [row] = await tx.insert(exportBatches).values(batch).returning();
-    if (!row) throw new Error('export batch insert returned nothing');
-    return row;
+    return insertOne(tx, exportBatches, batch);
   }
 
   async setJobIds(id: string, jobIds: string[], tx: Db | Tx = this.db): Promise<void> {

@@ -12,8 +12,6 @@ import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { ExportsService } from './exports.service.js';
 
-const IdParam = z.object({ id: z.string().min(1).max(100) });
-
 /** The export job calls (the editor's caption calls: captions module). */
 export function registerExportRoutes(app: App, exports: ExportsService) {
   const route = jsonRoutes(app, ['exports']);
@@ -48,33 +46,27 @@ export function registerExportRoutes(app: App, exports: ExportsService) {
     ({ userId, query }) => exports.list(userId, query),
   );
 
-  route.user(
+  route.userById(
     'get',
     '/api/job/:id',
-    {
-      summary: 'One export job; a DONE job carries a signed file_url of its MP4',
-      params: IdParam,
-      data: Job,
-    },
-    ({ userId, params }) => exports.get(userId, params.id),
+    'One export job; a DONE job carries a signed file_url of its MP4',
+    Job,
+    (userId, id) => exports.get(userId, id),
   );
 
-  route.user(
+  route.userById(
     'get',
     '/api/job/:id/settings',
-    {
-      summary:
-        'The settings an export was made with, as the clip editor opens them (Edit again); null when the export kept none',
-      params: IdParam,
-      data: ClipSettings.nullable(),
-    },
-    ({ userId, params }) => exports.settings(userId, params.id),
+    'The settings an export was made with, as the clip editor opens them (Edit again); null when the export kept none',
+    ClipSettings.nullable(),
+    (userId, id) => exports.settings(userId, id),
   );
 
-  route.user(
+  route.userById(
     'delete',
     '/api/job/:id',
-    { summary: 'Delete an export, stopping it if it runs', params: IdParam, data: z.null() },
-    ({ userId, params }) => exports.delete(userId, params.id),
+    'Delete an export, stopping it if it runs',
+    z.null(),
+    (userId, id) => exports.delete(userId, id),
   );
 }

@@ -1,20 +1,19 @@
 import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { insertOne, type RowPatch } from '../../db/owned.js';
 import { jobs } from '../../db/schema.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
-export type JobPatch = Partial<Omit<NewJob, 'id' | 'userId' | 'createdAt'>>;
+export type JobPatch = RowPatch<NewJob>;
 
 /** Thin data access for export jobs. */
 export class ExportsRepository {
   constructor(private readonly db: Db) {}
 
   /** `tx`: the caller's transaction, so the row, its charge and its queue job commit together. */
-  async insert(job: NewJob, tx: Db = this.db): Promise<JobRow> {
-    const [row] = await tx.insert(jobs).values(job).returning();
-    if (!row) throw new Error('job insert returned nothing');
-    return row;
+  insert(job: NewJob, tx: Db = this.db): Promise<JobRow> {
+    return insertOne(tx, jobs, job);
   }
 
   async findById(id: string): Promise<JobRow | undefined> {

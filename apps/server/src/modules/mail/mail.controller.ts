@@ -4,6 +4,7 @@ import {
   MailPreferenceUpdate,
   MailPreferences,
   UnsubscribeInfo,
+  type UserMailCategory,
 } from '@moments/contract';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -44,24 +45,29 @@ export function registerMailRoutes(app: App, options: MailRoutesOptions) {
     if (!user) throw invalidLink();
     return { user, category: claim.category };
   };
+  // Reading a link and following it answer the same: what it stops, for whom, and whether.
+  const unsubscribeRoute = (summary: string) => ({
+    summary,
+    params: TokenParams,
+    data: UnsubscribeInfo,
+    errors: [ERROR_CODES.INVALID_UNSUBSCRIBE_LINK],
+  });
+  const infoOf = (user: { email: string }, category: UserMailCategory, stopped: boolean) => ({
+    category,
+    label: MAIL_CATEGORY_LABELS[category],
+    email: maskEmail(user.email),
+    stopped,
+  });
 
   jsonRoutes(app, ['mail']).open(
     'get',
     '/api/unsubscribe/:token',
-    {
-      summary: 'What an unsubscribe link stops (no login: the signed token is the authority)',
-      params: TokenParams,
-      data: UnsubscribeInfo,
-      errors: [ERROR_CODES.INVALID_UNSUBSCRIBE_LINK],
-    },
+    unsubscribeRoute(
+      'What an unsubscribe link stops (no login: the signed token is the authority)',
+    ),
     async ({ params }) => {
       const { user, category } = await resolve(params.token);
-      return {
-        category,
-        label: MAIL_CATEGORY_LABELS[category],
-        email: maskEmail(user.email),
-        stopped: await preferences.isStopped(user.id, category),
-      };
+      return infoOf(user, category, await preferences.isStopped(user.id, category));
     },
   );
 
@@ -77,21 +83,11 @@ export function registerMailRoutes(app: App, options: MailRoutesOptions) {
     jsonRoutes(scope, ['mail']).open(
       'post',
       '/api/unsubscribe/:token',
-      {
-        summary: 'Stops the category of mail the link names (one-click, no login)',
-        params: TokenParams,
-        data: UnsubscribeInfo,
-        errors: [ERROR_CODES.INVALID_UNSUBSCRIBE_LINK],
-      },
+      unsubscribeRoute('Stops the category of mail the link names (one-click, no login)'),
       async ({ params }) => {
         const { user, category } = await resolve(params.token);
         await preferences.setEnabled(user.id, category, false);
-        return {
-          category,
-          label: MAIL_CATEGORY_LABELS[category],
-          email: maskEmail(user.email),
-          stopped: true,
-        };
+        return infoOf(user, category, true);
       },
     );
   });

@@ -10,13 +10,10 @@ import {
 import type { Storage } from '../../storage/index.js';
 import { sendStoredFile } from '../../storage/file-routes.js';
 import { z } from 'zod';
-import { fileReply } from '../../http/openapi.js';
-import { jsonRoutes } from '../../http/route.js';
+import { rangedFileReplies } from '../../http/openapi.js';
+import { IdInput, jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { MomentsService } from './moments.service.js';
-
-const IdQuery = z.object({ id: z.string().min(1).max(100) });
-const IdParam = z.object({ id: z.string().min(1).max(100) });
 
 /** The moment calls. */
 export function registerMomentRoutes(
@@ -50,7 +47,7 @@ function registerMomentReads(route: Routes, moments: MomentsService) {
     '/api/highlight_moment',
     {
       summary: 'One moment: its owner always, anyone once it is shared',
-      querystring: IdQuery,
+      querystring: IdInput,
       data: MomentView,
     },
     ({ userId, query }) => moments.view(userId, query.id),
@@ -73,18 +70,19 @@ function registerMomentReads(route: Routes, moments: MomentsService) {
     '/api/highlight_moment/feedback/:id',
     {
       summary: 'Rate a moment: THUMB_UP, or THUMB_DOWN with content and reason',
-      params: IdParam,
+      params: IdInput,
       body: FeedbackBody,
       data: Moment,
     },
     ({ userId, params, body }) => moments.feedback(userId, params.id, body),
   );
 
-  route.user(
+  route.userById(
     'delete',
     '/api/highlight_moment/feedback/:id',
-    { summary: 'Undo the rating', params: IdParam, data: Moment },
-    ({ userId, params }) => moments.clearFeedback(userId, params.id),
+    'Undo the rating',
+    Moment,
+    (userId, id) => moments.clearFeedback(userId, id),
   );
 
   for (const [path, favorite] of [
@@ -96,7 +94,7 @@ function registerMomentReads(route: Routes, moments: MomentsService) {
       path,
       {
         summary: favorite ? 'Favourite a moment' : 'Remove a moment from favourites',
-        querystring: IdQuery,
+        querystring: IdInput,
         data: Moment,
       },
       ({ userId, query }) => moments.setFavorite(userId, query.id, favorite),
@@ -130,18 +128,19 @@ function registerClipAndShareRoutes(
     '/api/highlight_moment/layout',
     {
       summary: "Keep a framing layout with the clip (the studio's choice)",
-      querystring: IdQuery,
+      querystring: IdInput,
       body: MomentLayoutBody,
       data: Moment,
     },
     ({ userId, query, body }) => moments.setLayout(userId, query.id, body.layout),
   );
 
-  route.user(
+  route.userById(
     'post',
     '/api/highlight_moment/clipped/delete',
-    { summary: 'Remove a moment from the clipped list', querystring: IdQuery, data: z.null() },
-    ({ userId, query }) => moments.unclip(userId, query.id),
+    'Remove a moment from the clipped list',
+    z.null(),
+    (userId, id) => moments.unclip(userId, id),
   );
 
   route.user(
@@ -149,7 +148,7 @@ function registerClipAndShareRoutes(
     '/api/highlight_moment/share',
     {
       summary: 'Make a moment viewable by link; answers the public path',
-      querystring: IdQuery,
+      querystring: IdInput,
       // The body is optional; { publish: true } also lists it on the home shelf.
       body: z.unknown().optional(),
       data: ShareResult,
@@ -161,15 +160,12 @@ function registerClipAndShareRoutes(
     },
   );
 
-  route.user(
+  route.userById(
     'delete',
     '/api/highlight_moment/share',
-    {
-      summary: 'Unshare: revoke the link (and any home listing)',
-      querystring: IdQuery,
-      data: z.null(),
-    },
-    ({ userId, query }) => moments.unshare(userId, query.id),
+    'Unshare: revoke the link (and any home listing)',
+    z.null(),
+    (userId, id) => moments.unshare(userId, id),
   );
 
   app.get(
@@ -179,10 +175,7 @@ function registerClipAndShareRoutes(
         tags: ['moments'],
         summary: "A shared moment's span as video (only the span; gone once unshared)",
         params: z.object({ shareId: z.string().min(1).max(100) }),
-        response: {
-          200: fileReply('The span as MP4', ['video/mp4']),
-          206: fileReply('Part of it, for a Range request', ['video/mp4']),
-        },
+        response: rangedFileReplies('The span as MP4', 'video/mp4'),
       },
     },
     async (request, reply) => {
@@ -193,10 +186,11 @@ function registerClipAndShareRoutes(
     },
   );
 
-  route.user(
+  route.userById(
     'put',
     '/api/highlight_moment/refresh',
-    { summary: "Re-score the moment's span", querystring: IdQuery, data: Moment },
-    ({ userId, query }) => moments.refresh(userId, query.id),
+    "Re-score the moment's span",
+    Moment,
+    (userId, id) => moments.refresh(userId, id),
   );
 }

@@ -1,11 +1,8 @@
 import { CreateNoteBody, Note, UpdateNoteBody } from '@moments/contract';
 import { z } from 'zod';
-import { jsonRoutes } from '../../http/route.js';
+import { IdInput, ShareLink, jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { NotesService } from './notes.service.js';
-
-const IdQuery = z.object({ id: z.string().min(1).max(100) });
-const ShareLink = z.object({ share_id: z.string(), path: z.string() });
 
 /** Notes: owner-only CRUD, search, share and unshare. */
 export function registerNoteRoutes(app: App, notes: NotesService) {
@@ -30,39 +27,31 @@ export function registerNoteRoutes(app: App, notes: NotesService) {
     },
     ({ userId, body }) => notes.create(userId, body),
   );
-  route.user(
-    'get',
-    '/api/note',
-    { summary: 'One note (owner only)', querystring: IdQuery, data: Note },
-    ({ userId, query }) => notes.get(userId, query.id),
+  route.userById('get', '/api/note', 'One note (owner only)', Note, (userId, id) =>
+    notes.get(userId, id),
   );
   route.user(
     'put',
     '/api/note',
     {
       summary: 'Save title and/or content (autosave)',
-      querystring: IdQuery,
+      querystring: IdInput,
       body: UpdateNoteBody,
       data: Note,
     },
     ({ userId, query, body }) => notes.update(userId, query.id, body),
   );
-  route.user(
-    'delete',
-    '/api/note',
-    { summary: 'Delete a note', querystring: IdQuery, data: z.null() },
-    ({ userId, query }) => notes.delete(userId, query.id),
+  route.userById('delete', '/api/note', 'Delete a note', z.null(), (userId, id) =>
+    notes.delete(userId, id),
   );
-  route.user(
+  route.userById(
     'post',
     '/api/note/share',
-    { summary: 'An unlisted public link /s/{id}?note=1', querystring: IdQuery, data: ShareLink },
-    ({ userId, query }) => notes.share(userId, query.id),
+    'An unlisted public link /s/{id}?note=1',
+    ShareLink,
+    (userId, id) => notes.share(userId, id),
   );
-  route.user(
-    'delete',
-    '/api/note/share',
-    { summary: 'Revoke the public link', querystring: IdQuery, data: z.null() },
-    ({ userId, query }) => notes.unshare(userId, query.id),
+  route.userById('delete', '/api/note/share', 'Revoke the public link', z.null(), (userId, id) =>
+    notes.unshare(userId, id),
   );
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOwned } from '../../db/owned.js';
+import { findOwned, insertOne } from '../../db/owned.js';
 import { notes } from '../../db/schema.js';
 
 export type NoteRow = typeof notes.$inferSelect;
@@ -18,9 +18,8 @@ export class NotesRepository {
     return findOwned(this.db, notes, userId, id, 'Note');
   }
 
-  async insert(row: NewNote): Promise<NoteRow> {
-    const [saved] = await this.db.insert(notes).values(row).returning();
-    return saved!;
+  insert(row: NewNote): Promise<NoteRow> {
+    return insertOne(this.db, notes, row);
   }
 
   list(userId: string, query: string | undefined, limit = 200) {

@@ -24,6 +24,20 @@ const IdList = z
 
 export function registerNotificationRoutes(app: App, notifications: NotificationsService) {
   const route = jsonRoutes(app, ['notifications']);
+  // Marking viewed and deleting both take a list of ids, answer the ids they acted on and tell
+  // the user's other clients (skipping the one that asked).
+  const idListRoute = (
+    method: 'post' | 'delete',
+    url: string,
+    summary: string,
+    act: (userId: string, ids: string[], origin: string | undefined) => Promise<string[]>,
+  ) =>
+    route.user(
+      method,
+      url,
+      { summary, body: IdList, data: z.array(z.string()) },
+      ({ userId, body, request }) => act(userId, body, originSession(request)),
+    );
 
   route.user(
     'get',
@@ -42,15 +56,11 @@ export function registerNotificationRoutes(app: App, notifications: Notification
       notifications.history(userId, query.page_num, query.page_size, query.created),
   );
 
-  route.user(
+  idListRoute(
     'post',
     '/api/notify/viewed',
-    {
-      summary: 'Mark notifications viewed; other clients get SYNC_NOTIFY_VIEW',
-      body: IdList,
-      data: z.array(z.string()),
-    },
-    ({ userId, body, request }) => notifications.markViewed(userId, body, originSession(request)),
+    'Mark notifications viewed; other clients get SYNC_NOTIFY_VIEW',
+    (userId, ids, origin) => notifications.markViewed(userId, ids, origin),
   );
 
   route.user(
@@ -60,14 +70,10 @@ export function registerNotificationRoutes(app: App, notifications: Notification
     ({ userId, request }) => notifications.markAllViewed(userId, originSession(request)),
   );
 
-  route.user(
+  idListRoute(
     'delete',
     '/api/notify/delete',
-    {
-      summary: 'Delete notifications; other clients get SYNC_NOTIFY_DELETE',
-      body: IdList,
-      data: z.array(z.string()),
-    },
-    ({ userId, body, request }) => notifications.delete(userId, body, originSession(request)),
+    'Delete notifications; other clients get SYNC_NOTIFY_DELETE',
+    (userId, ids, origin) => notifications.delete(userId, ids, origin),
   );
 }

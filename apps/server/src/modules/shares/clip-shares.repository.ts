@@ -19,13 +19,21 @@ export class ClipSharesRepository {
   }
 
   /** The shared export with where it came from: its video's title and its moment's own words. */
-  async byShareId(
-    shareId: string,
-  ): Promise<{ job: ExportRow; videoTitle: string | null; momentText: string | null } | undefined> {
+  async byShareId(shareId: string): Promise<
+    | {
+        job: ExportRow;
+        videoTitle: string | null;
+        momentText: string | null;
+        /** The source video's key, for its stored facts (its frame size). */
+        mediaKey: string | null;
+      }
+    | undefined
+  > {
     const [row] = await this.db
       .select({
         job: jobs,
         videoTitle: sql<string | null>`${tasks.video}->>'title'`,
+        mediaKey: tasks.mediaKey,
         momentText: sql<
           string | null
         >`coalesce(nullif(${moments.description}, ''), ${moments.transcript})`,

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { thumbnailPath } from '@moments/contract';
-import { outputSize } from '@moments/domain/frame';
+import { outputSize, uprightFrameSize } from '@moments/domain/frame';
+import type { MediaInfo } from '@moments/media/probe';
+import { exportFrameSize } from '../captions/clip-captions.js';
+import type { MediaAnalysesRepository } from '../exports/media-analyses.repository.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { ClipSharesRepository } from './clip-shares.repository.js';
 
@@ -31,7 +34,11 @@ export const sharedClipVideoPath = (shareId: string) => `/api/share/${shareId}/c
  * poster at once (404).
  */
 export class ClipSharesService {
-  constructor(private readonly repo: ClipSharesRepository) {}
+  constructor(
+    private readonly repo: ClipSharesRepository,
+    /** The sources' stored facts: an `original` export's size is its source's shape. */
+    private readonly analyses?: MediaAnalysesRepository,
+  ) {}
 
   async share(userId: string, jobId: unknown): Promise<{ share_id: string; path: string }> {
     const job = await this.repo.ownedExport(userId, jobId);
@@ -55,14 +62,7 @@ export class ClipSharesService {
     const job = row?.job;
     if (!job || job.status !== 'DONE' || !job.fileKey) throw notFound('Shared clip');
     const options = (job.options ?? {}) as { aspect?: string; quality?: string };
-    // An "original" export keeps its source's shape, which the job does not record.
-    const size =
-      options.aspect && /^\d+:\d+$/.test(options.aspect)
-        ? outputSize(
-            options.aspect as `${number}:${number}`,
-            options.quality === '720p' ? '720p' : '1080p',
-          )
-        : null;
+    const size = await this.frameSizeOf(options, row.mediaKey);
     return {
       shareId,
       title: job.title || 'Clip',
@@ -74,5 +74,24 @@ export class ClipSharesService {
       videoTitle: row?.videoTitle || null,
       momentText: row?.momentText || null,
     };
+  }
+
+  /**
+   * The MP4's frame size: a reframed aspect fixes it; an `original` export keeps its source's
+   * shape, read from the source's facts kept when it was rendered (null when none were kept).
+   */
+  private async frameSizeOf(
+    options: { aspect?: string; quality?: string },
+    mediaKey: string | null,
+  ): Promise<{ width: number; height: number } | null> {
+    const quality = options.quality === '720p' ? '720p' : '1080p';
+    if (options.aspect && /^\d+:\d+$/.test(options.aspect)) {
+      return outputSize(options.aspect as `${number}:${number}`, quality);
+    }
+    if (!mediaKey || !this.analyses) return null;
+    const info = await this.analyses.find<MediaInfo>(mediaKey, 'probe', 'source');
+    if (!info?.width || !info.height) return null;
+    const source = uprightFrameSize(info.width, info.height, info.rotation ?? 0);
+    return exportFrameSize('original', quality, source);
   }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ERROR_CODES, SharedPage, ShareResult } from '@moments/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { fileReply } from '../../http/openapi.js';
+import { rangedFileReplies } from '../../http/openapi.js';
 import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import { sendStoredFile } from '../../storage/file-routes.js';
@@ -113,10 +113,7 @@ function registerSharedPageApi(app: App, deps: ShareRouteDeps) {
         tags: ['shares'],
         summary: "A shared clip's MP4 (byte ranges; 404 once the share is revoked)",
         params: z.object({ id: z.string().min(1).max(100) }),
-        response: {
-          200: fileReply('The clip as MP4', ['video/mp4']),
-          206: fileReply('Part of it, for a Range request', ['video/mp4']),
-        },
+        response: rangedFileReplies('The clip as MP4', 'video/mp4'),
       },
     },
     async (request, reply) => {

@@ -1,11 +1,10 @@
 import { ERROR_CODES, SummaryView, chargeErrors } from '@moments/contract';
 import { z } from 'zod';
-import { jsonRoutes } from '../../http/route.js';
+import { ShareLink, jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { SummariesService } from './summaries.service.js';
 
 const TaskQuery = z.object({ task_id: z.string().min(1).max(100) });
-const ShareLink = z.object({ share_id: z.string(), path: z.string() });
 
 /** Summaries: the owner's summary of a task, refresh, share and unshare. */
 export function registerSummaryRoutes(app: App, summaries: SummariesService) {

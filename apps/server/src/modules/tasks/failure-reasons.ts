@@ -1,5 +1,6 @@
 import { SpeechRecognitionError } from '@moments/ai/asr';
 import { MediaError, asDiskFull } from '@moments/media/errors';
+import { LinkError } from '@moments/net';
 import { AppError } from '../../http/errors.js';
 
 /** Whether a failure is one of ours, already worded for the user (not a bug to look into). */
@@ -7,6 +8,7 @@ export function isExpectedFailure(error: unknown): boolean {
   return (
     error instanceof AppError ||
     error instanceof MediaError ||
+    error instanceof LinkError ||
     error instanceof SpeechRecognitionError
   );
 }
@@ -19,7 +21,9 @@ export function userFacingReason(error: unknown): string {
   // A full disk reads the same whichever tool or write hit it first.
   const diskFull = asDiskFull(error);
   if (diskFull) return diskFull.message;
-  if (error instanceof AppError || error instanceof MediaError) return error.message;
+  if (error instanceof AppError || error instanceof MediaError || error instanceof LinkError) {
+    return error.message;
+  }
   if (error instanceof SpeechRecognitionError) {
     return `Speech recognition failed: ${error.message}`;
   }

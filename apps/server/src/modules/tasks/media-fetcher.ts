@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { UPLOAD_URL_PREFIX, type VideoMeta } from '@moments/contract';
-import { resolveMediaUrl } from '@moments/media/net';
+import { resolveMediaUrl } from '@moments/net';
 import { AppError } from '../../http/errors.js';
 import type { Storage } from '../../storage/index.js';
 import type { MediaRepository } from '../media/media.repository.js';

@@ -15,7 +15,6 @@ import { jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { TasksService } from './tasks.service.js';
 
-const IdQuery = z.object({ id: z.string().min(1).max(100) });
 const RootTaskQuery = z.object({ root_task_id: z.string().min(1).max(100) });
 const PageQuery = z.object({
   page_num: z.coerce.number().int().min(1).default(1),
@@ -92,18 +91,16 @@ function registerTaskReads(route: Routes, tasks: TasksService) {
     ({ userId, query }) => tasks.list(userId, query.page_num, query.page_size),
   );
 
-  route.user(
-    'get',
-    '/api/highlight_moment/task',
-    { summary: 'One task', querystring: IdQuery, data: Task },
-    ({ userId, query }) => tasks.get(userId, query.id),
+  route.userById('get', '/api/highlight_moment/task', 'One task', Task, (userId, id) =>
+    tasks.get(userId, id),
   );
 
-  route.user(
+  route.userById(
     'delete',
     '/api/highlight_moment/task',
-    { summary: 'Delete a task, stopping it if it runs', querystring: IdQuery, data: z.null() },
-    ({ userId, query }) => tasks.delete(userId, query.id),
+    'Delete a task, stopping it if it runs',
+    z.null(),
+    (userId, id) => tasks.delete(userId, id),
   );
 
   route.user(
@@ -129,26 +126,19 @@ function registerTaskReads(route: Routes, tasks: TasksService) {
     ({ userId, query }) => tasks.questionQuote(userId, query.root_task_id),
   );
 
-  route.user(
+  route.userById(
     'get',
     '/api/highlight_moment/task/partial',
-    {
-      summary:
-        'What a task still transcribing has heard so far, with its provisional moments (null before the first part)',
-      querystring: IdQuery,
-      data: TaskPartial.nullable(),
-    },
-    ({ userId, query }) => tasks.partial(userId, query.id),
+    'What a task still transcribing has heard so far, with its provisional moments (null before the first part)',
+    TaskPartial.nullable(),
+    (userId, id) => tasks.partial(userId, id),
   );
 
-  route.user(
+  route.userById(
     'get',
     '/api/highlight_moment/task/transcript',
-    {
-      summary: 'Word-timed transcript (milliseconds) of a finished task',
-      querystring: IdQuery,
-      data: Transcript,
-    },
-    ({ userId, query }) => tasks.transcript(userId, query.id),
+    'Word-timed transcript (milliseconds) of a finished task',
+    Transcript,
+    (userId, id) => tasks.transcript(userId, id),
   );
 }

@@ -1,21 +1,19 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOneBy, findOwned } from '../../db/owned.js';
+import { findOneBy, findOwned, insertOne, ownedBy, type RowPatch } from '../../db/owned.js';
 import { tasks, transcripts } from '../../db/schema.js';
 import { TASK_DTO_COLUMNS, type TaskRow } from './task-mapper.js';
 
 export type NewTask = typeof tasks.$inferInsert;
-export type TaskPatch = Partial<Omit<NewTask, 'id' | 'userId' | 'createdAt'>>;
+export type TaskPatch = RowPatch<NewTask>;
 
 /** Thin data access for tasks and transcripts. */
 export class TasksRepository {
   constructor(private readonly db: Db) {}
 
   /** `db` may be the caller's transaction (the row and its queue job go in together). */
-  async insert(task: NewTask, db: Db = this.db): Promise<TaskRow> {
-    const [row] = await db.insert(tasks).values(task).returning();
-    if (!row) throw new Error('task insert returned nothing');
-    return row;
+  insert(task: NewTask, db: Db = this.db): Promise<TaskRow> {
+    return insertOne(db, tasks, task);
   }
 
   /** The user's task, or 404 when it is not theirs (another user's id reads as missing). */
@@ -48,12 +46,7 @@ export class TasksRepository {
     return this.db
       .select()
       .from(tasks)
-      .where(
-        and(
-          eq(tasks.userId, userId),
-          or(eq(tasks.id, rootTaskId), eq(tasks.rootTaskId, rootTaskId)),
-        ),
-      )
+      .where(ownedBy(tasks, userId, or(eq(tasks.id, rootTaskId), eq(tasks.rootTaskId, rootTaskId))))
       .orderBy(tasks.createdAt);
   }
 

@@ -11,7 +11,7 @@ import type {
 } from '@moments/contract';
 import { ERROR_CODES, UPLOAD_URL_PREFIX } from '@moments/contract';
 import { normalizeVideoUrl } from '@moments/domain/links';
-import { resolveMediaUrl } from '@moments/media/net';
+import { resolveMediaUrl } from '@moments/net';
 import type { Translator } from '@moments/ai/translate';
 import type { Db } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';

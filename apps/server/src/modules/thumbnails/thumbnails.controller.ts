@@ -1,7 +1,7 @@
 import { ERROR_CODES } from '@moments/contract';
 import { z } from 'zod';
 import { AppError, notFound } from '../../http/errors.js';
-import { fileReply } from '../../http/openapi.js';
+import { rangedFileReplies } from '../../http/openapi.js';
 import type { App } from '../../http/types.js';
 import { sendStoredFile } from '../../storage/file-routes.js';
 import type { Storage } from '../../storage/index.js';
@@ -31,10 +31,7 @@ export function registerThumbnailRoutes(
           // A mail's picture address: loads without a session until it expires.
           sig: z.string().max(100).optional(),
         }),
-        response: {
-          200: fileReply('The picture as JPEG', ['image/jpeg']),
-          206: fileReply('Part of it, for a Range request', ['image/jpeg']),
-        },
+        response: rangedFileReplies('The picture as JPEG', 'image/jpeg'),
       },
     },
     async (request, reply) => {

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { THUMBNAIL_KINDS, thumbnailPath, type ThumbnailKind } from '@moments/contract';
 import { asDiskFull, isMediaError } from '@moments/media/errors';
-import { downloadPublicFile } from '@moments/media/net';
+import { downloadPublicFile } from '@moments/net';
 import { notFound } from '../../http/errors.js';
 import { jobPosterKey } from '../exports/job-mapper.js';
 import { silentLogger, type Logger } from '../../logging.js';

@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOneBy, findOwned } from '../../db/owned.js';
+import { findOneBy, findOwned, insertOne } from '../../db/owned.js';
 import { tasks, uploads, uploadStarts } from '../../db/schema.js';
 
 export type UploadRow = typeof uploads.$inferSelect;
@@ -10,9 +10,8 @@ export type NewUpload = typeof uploads.$inferInsert;
 export class UploadsRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: NewUpload): Promise<UploadRow> {
-    const [saved] = await this.db.insert(uploads).values(row).returning();
-    return saved!;
+  insert(row: NewUpload): Promise<UploadRow> {
+    return insertOne(this.db, uploads, row);
   }
 
   /** The user's upload, or 404 when it is not theirs (another user's id reads as missing). */

@@ -7,11 +7,10 @@ import {
   WebhookDelivery,
 } from '@moments/contract';
 import { z } from 'zod';
-import { jsonRoutes } from '../../http/route.js';
+import { IdInput, jsonRoutes } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import type { WebhooksService } from './webhooks.service.js';
 
-const IdParam = z.object({ id: z.string().min(1).max(100) });
 /** What saving a receiver's address can answer: the same guard as video links. */
 const ADDRESS_ERRORS = [
   ERROR_CODES.INVALID_URL,
@@ -45,42 +44,32 @@ export function registerWebhookRoutes(app: App, webhooks: WebhooksService) {
     '/api/webhooks/:id',
     {
       summary: "Change a webhook's address, events or whether it is on",
-      params: IdParam,
+      params: IdInput,
       body: UpdateWebhookBody,
       data: Webhook,
       errors: ADDRESS_ERRORS,
     },
     ({ userId, params, body }) => webhooks.update(userId, params.id, body),
   );
-  route.user(
+  route.userById(
     'delete',
     '/api/webhooks/:id',
-    {
-      summary: 'Delete a webhook and its delivery log',
-      params: IdParam,
-      data: z.null(),
-    },
-    ({ userId, params }) => webhooks.delete(userId, params.id),
+    'Delete a webhook and its delivery log',
+    z.null(),
+    (userId, id) => webhooks.delete(userId, id),
   );
-  route.user(
+  route.userById(
     'post',
     '/api/webhooks/:id/test',
-    {
-      summary: 'Send a `webhook.test` event to this webhook now; its delivery is in the log',
-      params: IdParam,
-      data: WebhookDelivery,
-    },
-    ({ userId, params }) => webhooks.sendTest(userId, params.id),
+    'Send a `webhook.test` event to this webhook now; its delivery is in the log',
+    WebhookDelivery,
+    (userId, id) => webhooks.sendTest(userId, id),
   );
-  route.user(
+  route.userById(
     'get',
     '/api/webhooks/:id/deliveries',
-    {
-      summary:
-        "The webhook's latest deliveries, newest first: status, response code, every attempt and its time",
-      params: IdParam,
-      data: z.array(WebhookDelivery),
-    },
-    ({ userId, params }) => webhooks.deliveries(userId, params.id),
+    "The webhook's latest deliveries, newest first: status, response code, every attempt and its time",
+    z.array(WebhookDelivery),
+    (userId, id) => webhooks.deliveries(userId, id),
   );
 }

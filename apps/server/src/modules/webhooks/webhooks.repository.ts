@@ -1,6 +1,6 @@
-import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { findOwned } from '../../db/owned.js';
+import { UserRows, findOwned, insertOne, ownedBy } from '../../db/owned.js';
 import { webhookDeliveries, webhooks } from '../../db/schema.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -8,28 +8,9 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type DeliveryAttempt = DeliveryRow['attemptLog'][number];
 
 /** Thin data access for webhooks and their deliveries; reads by id are scoped to the owner. */
-export class WebhooksRepository {
-  constructor(private readonly db: Db) {}
-
-  async insert(row: typeof webhooks.$inferInsert): Promise<WebhookRow> {
-    const [saved] = await this.db.insert(webhooks).values(row).returning();
-    return saved!;
-  }
-
-  async countOf(userId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ n: count() })
-      .from(webhooks)
-      .where(eq(webhooks.userId, userId));
-    return row?.n ?? 0;
-  }
-
-  listOf(userId: string): Promise<WebhookRow[]> {
-    return this.db
-      .select()
-      .from(webhooks)
-      .where(eq(webhooks.userId, userId))
-      .orderBy(desc(webhooks.createdAt), desc(webhooks.id));
+export class WebhooksRepository extends UserRows<typeof webhooks> {
+  constructor(db: Db) {
+    super(db, webhooks, [desc(webhooks.createdAt), desc(webhooks.id)]);
   }
 
   /** The owner's webhook; another user's id or a malformed one is NOT_FOUND like a missing one. */
@@ -56,8 +37,9 @@ export class WebhooksRepository {
       .select()
       .from(webhooks)
       .where(
-        and(
-          eq(webhooks.userId, userId),
+        ownedBy(
+          webhooks,
+          userId,
           eq(webhooks.enabled, true),
           sql`${webhooks.events} @> ${JSON.stringify([event])}::jsonb`,
         ),
@@ -73,8 +55,9 @@ export class WebhooksRepository {
       .update(webhooks)
       .set({ creditsLowSent: sent })
       .where(
-        and(
-          eq(webhooks.userId, userId),
+        ownedBy(
+          webhooks,
+          userId,
           eq(webhooks.enabled, true),
           eq(webhooks.creditsLowSent, !sent),
           sql`${webhooks.events} @> '["credits.low"]'::jsonb`,
@@ -83,9 +66,8 @@ export class WebhooksRepository {
       .returning();
   }
 
-  async insertDelivery(row: typeof webhookDeliveries.$inferInsert): Promise<DeliveryRow> {
-    const [saved] = await this.db.insert(webhookDeliveries).values(row).returning();
-    return saved!;
+  insertDelivery(row: typeof webhookDeliveries.$inferInsert): Promise<DeliveryRow> {
+    return insertOne(this.db, webhookDeliveries, row);
   }
 
   async delivery(id: string): Promise<{ delivery: DeliveryRow; webhook: WebhookRow } | undefined> {

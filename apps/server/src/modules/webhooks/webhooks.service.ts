@@ -15,7 +15,7 @@ import {
   type WebhookDeliveryStatus,
   type WebhookEvent,
 } from '@moments/contract';
-import { assertPublicUrl, httpUrlOf, postToPublicUrl } from '@moments/media/net';
+import { assertPublicUrl, httpUrlOf, postToPublicUrl } from '@moments/net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { AppError } from '../../http/errors.js';
 import type { Logger } from '../../logging.js';

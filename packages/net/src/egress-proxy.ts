@@ -4,7 +4,7 @@
  * redirects, reads manifests and fetches HLS/DASH segments from any address those name. Run
  * through this proxy (yt-dlp `--proxy`, ffmpeg `-http_proxy`), every connection the tool opens is
  * resolved and checked here with the same private-address guard as the app's own requests
- * (`blockedAddressReason`, MEDIA_FETCH_ALLOW_HOSTS honoured), and the socket goes to the very
+ * (`blockedAddressReason`, the operator's allow-list honoured), and the socket goes to the very
  * address that was checked, so a second DNS answer gains nothing.
  *
  * It speaks HTTP CONNECT (https and anything tunnelled) and plain-HTTP proxying (absolute-form
@@ -19,13 +19,7 @@ import {
 } from 'node:http';
 import { connect, isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import {
-  allowHostsFromEnv,
-  blockedAddressReason,
-  isAllowedHost,
-  lookupAll,
-  type PublicUrlOptions,
-} from './index.js';
+import { blockedAddressReason, isAllowedHost, lookupAll, type PublicUrlOptions } from './index.js';
 
 export interface EgressRefusal {
   /** host:port the tool tried to reach. */
@@ -102,7 +96,7 @@ export async function startEgressProxy(opts: PublicUrlOptions = {}): Promise<Egr
 
 /** The private-address guard of the app's own requests, for every connection a tool opens. */
 function egressGuard(opts: PublicUrlOptions, refused: EgressRefusal[]): EgressGuard {
-  const allowHosts = opts.allowHosts ?? allowHostsFromEnv();
+  const allowHosts = opts.allowHosts ?? [];
   return {
     async checkedAddress(host, port, protocol) {
       const bareHost = host.replace(/^\[|\]$/g, '');

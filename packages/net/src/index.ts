@@ -3,7 +3,7 @@
  * must never reach the machine itself or the private network behind it (SSRF): every address a
  * host resolves to is checked, at every redirect hop, and again when the socket connects (so a DNS
  * answer that changes between check and use gains nothing). Operators can allow chosen hosts
- * (e.g. a media server on their LAN) with MEDIA_FETCH_ALLOW_HOSTS.
+ * (e.g. a media server on their LAN): the server passes its MEDIA_FETCH_ALLOW_HOSTS as `allowHosts`.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { once } from 'node:events';
@@ -15,26 +15,20 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { promisify } from 'node:util';
 import type { UrlSource } from '@moments/contract';
 import { detectVideoSource, normalizeVideoUrl, VideoLinkError } from '@moments/domain/links';
-import { MediaError } from '../errors/index.js';
+import { LinkError } from './errors.js';
+
+export { LinkError, isLinkError, type LinkErrorCode } from './errors.js';
 
 export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
 
 export interface PublicUrlOptions {
   /**
    * Hosts, host:port pairs or IP addresses that may be fetched even though they are private.
-   * Default: the comma-separated env MEDIA_FETCH_ALLOW_HOSTS.
+   * Default: none (the server passes its MEDIA_FETCH_ALLOW_HOSTS).
    */
   allowHosts?: string[];
   /** DNS resolver (all addresses); tests swap it to simulate answers. */
   lookup?: LookupAll;
-}
-
-/** Parse MEDIA_FETCH_ALLOW_HOSTS (comma separated) into allow-list entries. */
-export function allowHostsFromEnv(value = process.env.MEDIA_FETCH_ALLOW_HOSTS): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((entry) => entry.trim().toLowerCase())
-    .filter(Boolean);
 }
 
 const BLOCKED_V4: Array<[string, number, string]> = [
@@ -155,13 +149,16 @@ export function isAllowedHost(url: URL, allowHosts: string[], address?: string):
   if (allowHosts.length === 0) return false;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return allowHosts.some(
-    (entry) =>
+  return allowHosts.some((written) => {
+    // Host names are case-insensitive, and operators write them as they like.
+    const entry = written.trim().toLowerCase();
+    return (
       entry === host ||
       entry === `${host}:${port}` ||
       entry === `[${host}]:${port}` ||
-      (address !== undefined && entry.replace(/^\[|\]$/g, '') === address.toLowerCase()),
-  );
+      (address !== undefined && entry.replace(/^\[|\]$/g, '') === address.toLowerCase())
+    );
+  });
 }
 
 /** The parsed address, when it is one and http(s); INVALID_URL otherwise. */
@@ -170,10 +167,10 @@ export function httpUrlOf(link: string | URL): URL {
   try {
     url = new URL(link);
   } catch {
-    throw new MediaError('INVALID_URL', 'This is not a valid link.');
+    throw new LinkError('INVALID_URL', 'This is not a valid link.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new MediaError('INVALID_URL', 'Only http and https links are supported.');
+    throw new LinkError('INVALID_URL', 'Only http and https links are supported.');
   }
   return url;
 }
@@ -188,7 +185,7 @@ export async function assertPublicUrl(
   opts: PublicUrlOptions = {},
 ): Promise<{ url: URL; addresses: string[] }> {
   const url = httpUrlOf(link);
-  const allowHosts = opts.allowHosts ?? allowHostsFromEnv();
+  const allowHosts = opts.allowHosts ?? [];
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   if (isIP(host)) {
@@ -197,19 +194,19 @@ export async function assertPublicUrl(
     try {
       addresses = (await (opts.lookup ?? lookupAll)(host)).map((entry) => entry.address);
     } catch (error) {
-      throw new MediaError('LINK_UNREACHABLE', `The site ${host} could not be found.`, {
+      throw new LinkError('LINK_UNREACHABLE', `The site ${host} could not be found.`, {
         cause: error,
       });
     }
     if (addresses.length === 0) {
-      throw new MediaError('LINK_UNREACHABLE', `The site ${host} could not be found.`);
+      throw new LinkError('LINK_UNREACHABLE', `The site ${host} could not be found.`);
     }
   }
   if (isAllowedHost(url, allowHosts)) return { url, addresses };
   for (const address of addresses) {
     const reason = blockedAddressReason(address);
     if (reason && !isAllowedHost(url, allowHosts, address)) {
-      throw new MediaError(
+      throw new LinkError(
         'PRIVATE_ADDRESS',
         `This link points to ${reason}, which cannot be fetched.`,
         { details: { host, address } },
@@ -297,14 +294,14 @@ export async function resolveMediaUrl(
     source = detectVideoSource(normalized);
   } catch (error) {
     if (error instanceof VideoLinkError) {
-      throw new MediaError('INVALID_URL', error.message, { cause: error });
+      throw new LinkError('INVALID_URL', error.message, { cause: error });
     }
     throw error;
   }
   if (source !== 'direct') return { finalUrl: normalized, source, kind: 'platform', redirects: [] };
 
   const maxRedirects = opts.maxRedirects ?? 5;
-  const allowHosts = opts.allowHosts ?? allowHostsFromEnv();
+  const allowHosts = opts.allowHosts ?? [];
   const redirects: string[] = [];
   let current = normalized;
   for (;;) {
@@ -315,7 +312,7 @@ export async function resolveMediaUrl(
     if (status >= 300 && status < 400 && location) {
       response.destroy();
       if (redirects.length >= maxRedirects) {
-        throw new MediaError('LINK_UNREACHABLE', 'The link redirects too many times.');
+        throw new LinkError('LINK_UNREACHABLE', 'The link redirects too many times.');
       }
       redirects.push(current);
       current = new URL(location, url).toString();
@@ -339,13 +336,13 @@ export async function resolveMediaUrl(
     };
     if (status === 404 || status === 410) {
       response.destroy();
-      throw new MediaError('LINK_NOT_FOUND', 'Nothing was found at this link (404).', {
+      throw new LinkError('LINK_NOT_FOUND', 'Nothing was found at this link (404).', {
         details: { status, url: current },
       });
     }
     if (status < 200 || status >= 300) {
       response.destroy();
-      throw new MediaError('LINK_UNREACHABLE', `The link answered with an error (${status}).`, {
+      throw new LinkError('LINK_UNREACHABLE', `The link answered with an error (${status}).`, {
         details: { status, url: current },
       });
     }
@@ -359,7 +356,7 @@ export async function resolveMediaUrl(
     } else {
       response.destroy();
     }
-    throw new MediaError('LINK_NOT_MEDIA', 'This link does not lead to a video.', {
+    throw new LinkError('LINK_NOT_MEDIA', 'This link does not lead to a video.', {
       details: { status, contentType, url: current },
     });
   }
@@ -386,16 +383,16 @@ function openResponse(
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'PRIVATE_ADDRESS') {
         reject(
-          new MediaError(
+          new LinkError(
             'PRIVATE_ADDRESS',
             'This link points to an address that cannot be fetched.',
           ),
         );
       } else if (error.name === 'AbortError') {
-        reject(new MediaError('ABORTED', 'Fetching the link was cancelled.', { cause: error }));
+        reject(new LinkError('ABORTED', 'Fetching the link was cancelled.', { cause: error }));
       } else {
         reject(
-          new MediaError('LINK_UNREACHABLE', `The link could not be reached (${error.message}).`, {
+          new LinkError('LINK_UNREACHABLE', `The link could not be reached (${error.message}).`, {
             cause: error,
           }),
         );
@@ -438,7 +435,7 @@ export async function downloadPublicFile(
   opts: DownloadPublicFileOptions,
 ): Promise<{ finalUrl: string; contentType: string; bytes: number }> {
   const maxRedirects = opts.maxRedirects ?? 5;
-  const allowHosts = opts.allowHosts ?? allowHostsFromEnv();
+  const allowHosts = opts.allowHosts ?? [];
   let current = link;
   for (let hop = 0; ; hop++) {
     const { url } = await assertPublicUrl(current, { ...opts, allowHosts });
@@ -448,7 +445,7 @@ export async function downloadPublicFile(
     if (status >= 300 && status < 400 && location) {
       response.destroy();
       if (hop >= maxRedirects) {
-        throw new MediaError('LINK_UNREACHABLE', 'The link redirects too many times.');
+        throw new LinkError('LINK_UNREACHABLE', 'The link redirects too many times.');
       }
       current = new URL(location, url).toString();
       continue;
@@ -460,7 +457,7 @@ export async function downloadPublicFile(
       (opts.contentType && !opts.contentType.test(contentType))
     ) {
       response.destroy();
-      throw new MediaError(
+      throw new LinkError(
         status === 404 || status === 410 ? 'LINK_NOT_FOUND' : 'LINK_NOT_MEDIA',
         `The link did not answer with the expected file (${status}, ${contentType || 'no type'}).`,
         { details: { status, contentType, url: current } },
@@ -496,8 +493,8 @@ async function writeAtMost(response: IncomingMessage, outFile: string, maxBytes:
   }
 }
 
-function tooLarge(maxBytes: number): MediaError {
-  return new MediaError('FILE_TOO_LARGE', `The file is larger than ${maxBytes} bytes.`, {
+function tooLarge(maxBytes: number): LinkError {
+  return new LinkError('FILE_TOO_LARGE', `The file is larger than ${maxBytes} bytes.`, {
     details: { maxBytes },
   });
 }
@@ -527,7 +524,7 @@ export async function postToPublicUrl(
   link: string,
   options: PostToPublicUrlOptions,
 ): Promise<PostAnswer> {
-  const allowHosts = options.allowHosts ?? allowHostsFromEnv();
+  const allowHosts = options.allowHosts ?? [];
   const url = options.allowPrivate
     ? httpUrlOf(link)
     : (await assertPublicUrl(link, { ...options, allowHosts })).url;
@@ -555,7 +552,7 @@ export async function postToPublicUrl(
           (error: unknown) => {
             clearTimeout(timer);
             reject(
-              new MediaError('LINK_UNREACHABLE', 'The answer could not be read.', { cause: error }),
+              new LinkError('LINK_UNREACHABLE', 'The answer could not be read.', { cause: error }),
             );
           },
         );
@@ -568,12 +565,12 @@ export async function postToPublicUrl(
     req.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       if (error.code === 'PRIVATE_ADDRESS') {
-        reject(new MediaError('PRIVATE_ADDRESS', 'This address cannot be reached from here.'));
+        reject(new LinkError('PRIVATE_ADDRESS', 'This address cannot be reached from here.'));
       } else if (error.code === 'TIMEOUT') {
-        reject(new MediaError('TIMEOUT', `No answer within ${Math.round(timeoutMs / 1000)} s.`));
+        reject(new LinkError('TIMEOUT', `No answer within ${Math.round(timeoutMs / 1000)} s.`));
       } else {
         reject(
-          new MediaError(
+          new LinkError(
             'LINK_UNREACHABLE',
             `The address could not be reached (${error.message}).`,
             {

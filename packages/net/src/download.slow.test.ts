@@ -3,9 +3,9 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MediaError } from '../errors/index.js';
-import { runFfmpeg } from '../ffmpeg/index.js';
-import { serveFiles, type ServedFiles } from '../../test/support/index.js';
+import { LinkError } from './errors.js';
+import { runFfmpeg } from '@moments/media/ffmpeg';
+import { serveFiles, type ServedFiles } from '@moments/media/testing';
 import { downloadPublicFile } from './index.js';
 
 // A link page's preview image is fetched by the server, never hot-linked: through the same guard
@@ -37,8 +37,8 @@ async function codeOf(promise: Promise<unknown>) {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(MediaError);
-  return (error as MediaError).code;
+  expect(error).toBeInstanceOf(LinkError);
+  return (error as LinkError).code;
 }
 
 describe('downloadPublicFile', () => {
