@@ -70,7 +70,7 @@ describe.each(DATABASE_TARGETS)('the job table on $name', (target) => {
     }
     const text = formatQueueOverview(await t.services.queue.overview());
     expect(text).toContain(
-      'housekeeping  (attempts 2, timeout 1800s, concurrency 1, every "17 * * * *")',
+      'housekeeping  (attempts 2, timeout 1800s, concurrency 1, every "17 * * * *", taken by every)',
     );
     expect(text).not.toContain('NOT SCHEDULED');
   }, 60_000);

@@ -74,7 +74,16 @@ async function startAsUnit(unit: Unit, env: Record<string, string>) {
   expect(binary).toBe('/usr/bin/node');
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...environmentOf(unit), LOG_LEVEL: 'info', ...env },
+    // What /etc/moments/moments.env holds on every machine of a split deployment: one secret
+    // and one public address for all roles.
+    env: {
+      ...process.env,
+      ...environmentOf(unit),
+      LOG_LEVEL: 'info',
+      APP_SECRET: 'systemd-units-test-secret-0123456789abcdef',
+      PUBLIC_URL: 'http://127.0.0.1:3000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -73,6 +73,9 @@ function stateNulRule(schema: unknown): void {
   for (const value of Object.values(node)) stateNulRule(value);
 }
 
+/** Some character that is not white space, and no NUL anywhere. */
+const REQUIRED_TEXT_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
 /** zod to OpenAPI for each operation, plus the multipart bodies routes read themselves. */
 export const documentOperation: Transform = (document) => {
   const multipart = (document.schema as FastifySchema | undefined)?.multipart;
@@ -86,7 +89,12 @@ export const documentOperation: Transform = (document) => {
   const properties = Object.fromEntries(
     Object.entries(multipart.fields).map(([name, kind]) => [
       name,
-      kind === 'file' ? { type: 'string', format: 'binary' } : { type: 'string' },
+      kind === 'file'
+        ? { type: 'string', format: 'binary' }
+        : multipart.required.includes(name)
+          ? // A required text part must say something: blank (or NUL-holding) text is refused.
+            { type: 'string', pattern: REQUIRED_TEXT_PATTERN }
+          : { type: 'string' },
     ]),
   );
   return {
