@@ -65,6 +65,7 @@ select
   "jobs"."created_at",
   "jobs"."updated_at",
   "tasks"."video" ->> 'title',
+  "tasks"."media_key",
   coalesce(
     nullif("moments"."description", ''),
     "moments"."transcript"
