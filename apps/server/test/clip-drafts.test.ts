@@ -218,7 +218,7 @@ describe.each(DATABASE_TARGETS)('clip editor drafts on $name', (target) => {
       headers: owner.headers,
     });
     expect(kept.statusCode, kept.body).toBe(200);
-    expect(kept.json().data).toEqual({ ...SETTINGS, transcript_text: null });
+    expect(kept.json().data).toEqual({ ...SETTINGS, transcript_text: null, brand_kit_id: null });
 
     const stranger404 = await t.app.inject({
       method: 'GET',

@@ -42,6 +42,11 @@ export const ClipSettings = z.object({
   /** The title card over the first seconds; null for none. */
   hook_title: HookTitle.nullable().optional(),
   platform: z.enum(PLATFORMS).optional(),
+  /**
+   * The brand kit applied (its style under `style`, its logo and cards); null for none. Absent:
+   * no choice made yet, and the editor opens the clip with the kit used last.
+   */
+  brand_kit_id: z.string().min(1).max(100).nullable().optional(),
 });
 export type ClipSettings = z.infer<typeof ClipSettings>;
 

@@ -48,7 +48,15 @@ export function useUpdateBrandKit() {
   return useMutation({
     mutationFn: ({ id, form }: { id: string; form: BrandKitForm }) =>
       api.put<BrandKit>(`/api/brand_kit/${encodeURIComponent(id)}`, formData(form)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: BRAND_KITS_KEY }),
+    onSuccess: (saved) => {
+      // The editor shows the kit's new style at once, not after the list is read again.
+      queryClient.setQueryData<BrandKit[]>(BRAND_KITS_KEY, (kits) =>
+        kits?.map((kit) => (kit.id === saved.id ? saved : kit)),
+      );
+      // A caption preview made with the kit's old style is not what an export makes now.
+      void queryClient.invalidateQueries({ queryKey: ['captions', 'preview'] });
+      return queryClient.invalidateQueries({ queryKey: BRAND_KITS_KEY });
+    },
   });
 }
 

@@ -5,9 +5,12 @@ import type {
   CaptionSize,
   ExportAspect,
   ExportQuality,
+  HookTitle,
+  Platform,
   Task,
   Transcript,
 } from '@moments/contract';
+import { safeRect } from '@moments/domain/platforms';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { exportQuote } from '@moments/domain/plans';
@@ -15,6 +18,7 @@ import { creditCostText } from '../account/plan';
 import { useSession } from '../account/session';
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from '../studio/CaptionPreviewPlayer';
 import { CaptionStyleFields } from '../studio/CaptionStyleFields';
+import { HookAndPlatformFields } from '../studio/HookAndPlatformFields';
 import { useClipTask, useTranscript } from '../studio/api';
 import { exportFrameSize } from '../studio/frame';
 import { VIDEO_ASPECT_OPTIONS } from '../studio/options';
@@ -116,6 +120,7 @@ function CaptionResult({
   const [position, setPosition] = useState<CaptionPosition>('bottom');
   const [size, setSize] = useState<CaptionSize>('medium');
   const [removeFillers, setRemoveFillers] = useState(false);
+  const publish = usePublishChoices();
   const edits = useTranscriptEdits(transcript);
 
   const options = useMemo<TaskCaptionOptions>(
@@ -131,6 +136,7 @@ function CaptionResult({
       caption_size: size,
       remove_fillers: removeFillers,
       ...(Object.keys(style.overrides).length ? { style: style.overrides } : {}),
+      ...publish.options,
     }),
     [
       aspect,
@@ -143,6 +149,7 @@ function CaptionResult({
       size,
       removeFillers,
       style.overrides,
+      publish.options,
     ],
   );
   const [debounced] = useDebouncedValue(options, PREVIEW_DEBOUNCE_MS);
@@ -201,6 +208,7 @@ function CaptionResult({
         framing={aspect === 'original' ? undefined : framingShown}
         analysing={aspect !== 'original' && (framing.isFetching || !framingShown)}
         trim={span}
+        safeZone={publish.safeZoneShown ? safeRect(publish.platform, frame) : null}
       />
       <PreviewError error={apiErrorOf(preview.error)} />
     </>
@@ -246,6 +254,20 @@ function CaptionResult({
       </SettingsPanel>
 
       <SettingsPanel>
+        <HookAndPlatformFields
+          hookTitle={publish.hookTitle}
+          onHookTitleChange={publish.setHookTitle}
+          defaultTitle={task.video.title || t('summaries.untitledVideo')}
+          platform={publish.platform}
+          onPlatformChange={publish.setPlatform}
+          onAspectChange={setAspect}
+          clipMs={durationMs}
+          safeZoneShown={publish.safeZoneShown}
+          onSafeZoneShownChange={publish.setSafeZoneShown}
+        />
+      </SettingsPanel>
+
+      <SettingsPanel>
         <LabelledSegments
           label={t('captions.frame')}
           data={VIDEO_ASPECT_OPTIONS}
@@ -263,4 +285,32 @@ function CaptionResult({
       <TranscriptPanel edits={edits} onSeek={seek} />
     </EditorShell>
   );
+}
+
+/**
+ * The hook title over the video's first seconds and the platform it is made for, as the clip
+ * editor offers them; `options` is what the preview and the export are asked with.
+ */
+function usePublishChoices() {
+  const [hookTitle, setHookTitle] = useState<HookTitle | null>(null);
+  const [platform, setPlatform] = useState<Platform>('generic');
+  // Not an option of the export: whether the preview outlines the platform's safe zone.
+  const [safeZoneShown, setSafeZoneShown] = useState(false);
+  const options = useMemo(
+    () => ({
+      // A title being typed is sent once it has a letter.
+      ...(hookTitle?.text.trim() ? { hook_title: hookTitle } : {}),
+      platform,
+    }),
+    [hookTitle, platform],
+  );
+  return {
+    hookTitle,
+    setHookTitle,
+    platform,
+    setPlatform,
+    safeZoneShown,
+    setSafeZoneShown,
+    options,
+  };
 }

@@ -27,6 +27,8 @@ export type TaskCaptionOptions = Pick<
   | 'caption_size'
   | 'remove_fillers'
   | 'style'
+  | 'hook_title'
+  | 'platform'
 >;
 
 const captionKeys = {

@@ -21,8 +21,10 @@ export type CaptionTemplateStyle = {
 };
 
 interface Props {
-  /** The template's own values: what a field shows until it is changed. */
+  /** The template's own values (under a brand kit's): what a field shows until it is changed. */
   templateStyle: FullStyle | undefined;
+  /** What the button that forgets every change says (back to the template, or to the kit). */
+  resetLabel: string;
   /** The fields the user changed (sent as the export's `style`). */
   value: CaptionStyle;
   onChange(style: CaptionStyle): void;
@@ -34,7 +36,7 @@ interface Props {
  * casing, paging, key words and emoji. A field keeps the template's value until it is changed;
  * "Reset to template" forgets every change.
  */
-export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Props) {
+export function CaptionStyleEditor({ templateStyle, resetLabel, value, onChange, fonts }: Props) {
   if (!templateStyle) return null;
   const shown = { ...templateStyle, ...value } as FullStyle;
   const set = <K extends keyof CaptionStyle>(key: K, next: CaptionStyle[K] | undefined) => {
@@ -59,7 +61,7 @@ export function CaptionStyleEditor({ templateStyle, value, onChange, fonts }: Pr
           onClick={() => onChange({})}
           disabled={Object.keys(value).length === 0}
         >
-          {t('style.reset')}
+          {resetLabel}
         </Button>
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">

@@ -1,6 +1,7 @@
 import { Group, Paper, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type {
+  BrandKit,
   ClipSettings,
   ExportLayout,
   ExportQuality,
@@ -29,8 +30,7 @@ import {
 import { CaptionPreviewPlayer, type PreviewPlayerHandle } from './CaptionPreviewPlayer';
 import { CaptionStyleFields } from './CaptionStyleFields';
 import { HookAndPlatformFields } from './HookAndPlatformFields';
-import { PLATFORM_PRESETS, safeRect } from '@moments/domain/platforms';
-import type { Platform } from '@moments/contract';
+import { safeRect } from '@moments/domain/platforms';
 import { ClipCutSection, ClipTextPanel } from './ClipTextPanel';
 import { FramingNote } from './FramingNote';
 import { TrimTimeline } from './TrimTimeline';
@@ -44,7 +44,8 @@ import { ExportButton } from './editor/ExportButton';
 import { DraftStatusLine, LeaveUnsavedDialog } from './editor/DraftStatus';
 import { useDraftAutosave, useLeaveGuard } from './editor/useDraftAutosave';
 import { useClipSettings } from './editor/useClipSettings';
-import { BrandKitPicker, useBrandKitOptions } from './editor/BrandKitPicker';
+import { BrandKitPicker } from './editor/BrandKitPicker';
+import { useBrandKits } from '../api/brandKits';
 import { apiErrorOf, framingFor, PREVIEW_DEBOUNCE_MS } from './editor/useCaptionStyle';
 import { t } from '../messages/catalogue';
 
@@ -70,6 +71,8 @@ export default function ClipEditorPage() {
   const transcript = useTranscript(taskId);
   const draft = useClipDraft(momentId);
   const exported = useExportSettings(jobId);
+  // Read afresh: the kit used last (the next clip's default) may have changed since.
+  const kits = useBrandKits();
 
   // An export that is gone (deleted since) opens the clip as its draft has it.
   const failed = moment.error ?? task.error ?? transcript.error ?? draft.error;
@@ -90,6 +93,7 @@ export default function ClipEditorPage() {
     !task.data ||
     !transcript.data ||
     draft.data === undefined ||
+    !(kits.isFetchedAfterMount || kits.isError) ||
     (jobId && exported.data === undefined && !exported.error)
   ) {
     return <EditorLoading label={t('studio.loading')} />;
@@ -103,6 +107,8 @@ export default function ClipEditorPage() {
       transcript={transcript.data}
       saved={draft.data?.settings ?? null}
       opened={(jobId && exported.data) || null}
+      // A list that failed to load leaves the editor without kits rather than without a clip.
+      kits={kits.data ?? []}
     />
   );
 }
@@ -130,6 +136,7 @@ function ClipEditor({
   transcript,
   saved,
   opened,
+  kits,
 }: {
   moment: MomentView;
   task: Task;
@@ -138,6 +145,7 @@ function ClipEditor({
   saved: ClipSettings | null;
   /** The settings of the export being edited again, if any (they replace the draft). */
   opened: ClipSettings | null;
+  kits: BrandKit[];
 }) {
   const navigate = useNavigate();
   const { user } = useSession();
@@ -155,9 +163,8 @@ function ClipEditor({
       }),
     [moment.start, moment.end, words],
   );
-  const clip = useClipSettings({ moment, task, momentSpan, saved, opened });
-  const { first, settings, style, trim, setTrim, aspect, setAspect, layout } = clip;
-  const { options, picker } = useBrandKitOptions(clip.options);
+  const clip = useClipSettings({ moment, task, momentSpan, saved, opened, kits });
+  const { first, settings, options, style, trim, setTrim, aspect, setAspect, layout } = clip;
   const { quality, setQuality, editedText, setEditedText } = clip;
   // The trim's room reaches a restored trim wider than the moment's own neighbourhood.
   const range = useMemo(
@@ -275,7 +282,13 @@ function ClipEditor({
       </Paper>
 
       <SettingsPanel>
-        <BrandKitPicker {...picker} />
+        <BrandKitPicker
+          kits={kits}
+          kit={clip.kit}
+          onChoose={clip.chooseKit}
+          style={style.overrides}
+          onSaved={style.resetOverrides}
+        />
         <CaptionStyleFields {...style.fields} />
         <ClipPublishFields
           clip={clip}
@@ -358,18 +371,14 @@ function ClipPublishFields({
   title: string;
   safeZone: [boolean, (shown: boolean) => void];
 }) {
-  const choosePlatform = (next: Platform) => {
-    clip.setPlatform(next);
-    const presetAspect = PLATFORM_PRESETS[next].aspect;
-    if (next !== 'generic' && presetAspect !== 'original') clip.setAspect(presetAspect);
-  };
   return (
     <HookAndPlatformFields
       hookTitle={clip.hookTitle}
       onHookTitleChange={clip.setHookTitle}
       defaultTitle={title}
       platform={clip.platform}
-      onPlatformChange={choosePlatform}
+      onPlatformChange={clip.setPlatform}
+      onAspectChange={(next) => next !== 'original' && clip.setAspect(next)}
       clipMs={clip.trim.end - clip.trim.start}
       safeZoneShown={shown}
       onSafeZoneShownChange={setShown}

@@ -8,7 +8,7 @@ import {
   Switch,
   TextInput,
 } from '@mantine/core';
-import { PLATFORMS, type HookTitle, type Platform } from '@moments/contract';
+import { PLATFORMS, type ExportAspect, type HookTitle, type Platform } from '@moments/contract';
 import { exceedsPlatformLength, PLATFORM_PRESETS } from '@moments/domain/platforms';
 import { formatClock } from './trim';
 import { t } from '../messages/catalogue';
@@ -26,6 +26,8 @@ interface Props {
   defaultTitle: string;
   platform: Platform;
   onPlatformChange(platform: Platform): void;
+  /** A platform chosen brings its shape (9:16). */
+  onAspectChange(aspect: ExportAspect): void;
   clipMs: number;
   safeZoneShown: boolean;
   onSafeZoneShownChange(shown: boolean): void;
@@ -38,6 +40,10 @@ interface Props {
 export function HookAndPlatformFields(props: Props) {
   const { hookTitle, platform } = props;
   const max = PLATFORM_PRESETS[platform].maxSeconds;
+  const choosePlatform = (next: Platform) => {
+    props.onPlatformChange(next);
+    if (next !== 'generic') props.onAspectChange(PLATFORM_PRESETS[next].aspect);
+  };
   return (
     <Stack gap="sm">
       <Switch
@@ -80,7 +86,7 @@ export function HookAndPlatformFields(props: Props) {
           label={t('style.platform')}
           data={PLATFORM_OPTIONS}
           value={platform}
-          onChange={(next) => next && props.onPlatformChange(next as Platform)}
+          onChange={(next) => next && choosePlatform(next as Platform)}
           allowDeselect={false}
           data-testid="platform-select"
         />

@@ -41,6 +41,7 @@ const invalidFields = (message: string) =>
 
 const KIT_ERRORS = [
   ERROR_CODES.INVALID_LOGO,
+  ERROR_CODES.UNKNOWN_FONT,
   ERROR_CODES.PAYLOAD_TOO_LARGE,
   ERROR_CODES.VALIDATION_FAILED,
 ] as const;

@@ -17,6 +17,7 @@ import type { FileUrls, Storage } from '../../storage/index.js';
 import type { BrandKitRow, BrandKitsRepository } from './brand-kits.repository.js';
 import { readLogo } from './logo-image.js';
 import type { MediaRepository } from '../media/media.repository.js';
+import { assertFontInstalled } from '../exports/exports.service.js';
 
 /** Signed logo links live this long; the list is read again when the editor opens. */
 const LOGO_URL_TTL_SEC = 6 * 3600;
@@ -89,6 +90,8 @@ export class BrandKitsService {
     logo: Buffer | null,
   ): Promise<{ id: string }> {
     await this.assertCanCreate(userId);
+    // A kit's style is what its clips are exported with: a font not installed is refused now.
+    assertFontInstalled(fields.style.font_family);
     const id = crypto.randomUUID();
     const stored = logo ? await this.storeLogo(userId, id, logo) : null;
     try {
@@ -120,6 +123,7 @@ export class BrandKitsService {
 
   async update(userId: string, id: unknown, change: BrandKitChange): Promise<BrandKit> {
     const row = await this.deps.repo.owned(userId, id);
+    assertFontInstalled(change.fields.style?.font_family);
     const stored =
       change.logo instanceof Buffer ? await this.storeLogo(userId, row.id, change.logo) : undefined;
     const { fields } = change;

@@ -3,7 +3,7 @@ import { ClipSettings, ERROR_CODES, type ClipDraft } from '@moments/contract';
 import { isCaptionTemplateId } from '@moments/media/captions';
 import type { Db } from '../../db/client.js';
 import { findOwned } from '../../db/owned.js';
-import { moments } from '../../db/schema.js';
+import { brandKits, moments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { ClipDraftRow, ClipDraftsRepository } from './clip-drafts.repository.js';
 
@@ -45,6 +45,10 @@ export class ClipDraftsService {
       );
     }
     assertFontInstalled(settings.style?.font_family);
+    // Another user's kit is not found, as in an export: a draft only names the user's own.
+    if (settings.brand_kit_id) {
+      await findOwned(this.db, brandKits, userId, settings.brand_kit_id, 'Brand kit');
+    }
     if (settings.end_ms <= settings.start_ms) {
       throw new AppError(ERROR_CODES.INVALID_RANGE, 422, 'The clip must start before it ends.');
     }

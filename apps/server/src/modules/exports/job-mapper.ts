@@ -80,6 +80,8 @@ export function clipSettingsOf(row: JobRow): ClipSettings | null {
     ...(options.style ? { style: options.style } : {}),
     ...(options.hookTitle ? { hook_title: options.hookTitle } : {}),
     ...(options.platform && options.platform !== 'generic' ? { platform: options.platform } : {}),
+    // Made without a kit (or before kits): "Edit again" opens it without one, as it was made.
+    brand_kit_id: options.brandKit?.id ?? null,
   });
   return settings.success ? settings.data : null;
 }

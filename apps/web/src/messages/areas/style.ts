@@ -2,6 +2,7 @@
 export const STYLE_MESSAGES = {
   'style.title': 'Caption style',
   'style.reset': 'Reset to template',
+  'style.resetToKit': 'Reset to brand kit',
   'style.font': 'Font',
   'style.font.scripts': '{family} ({scripts})',
   'style.fontSize': 'Letter size',

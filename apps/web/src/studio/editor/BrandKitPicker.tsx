@@ -1,47 +1,45 @@
-import { Anchor, Button, Group, Select } from '@mantine/core';
+import { Anchor, Button, Group, Select, Text } from '@mantine/core';
 import type { BrandKit, CaptionStyle } from '@moments/contract';
 import { defaultBrandKit, mergeKitStyle } from '@moments/domain/brand-kits';
-import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { useBrandKits, useUpdateBrandKit } from '../../api/brandKits';
+import { useUpdateBrandKit } from '../../api/brandKits';
 import { t } from '../../messages/catalogue';
 
 /**
- * The clip editor's brand kit: the one used last opens with the clip (the server remembers
- * which kit went into the last preview or export), another can be picked or none; the editor's
- * style changes can be saved back into the kit.
+ * The kit a clip opens with: the one its settings name (none when that kit is gone), else, for a
+ * clip never edited with a kit choice, the one used last (the server remembers which kit went
+ * into the user's last preview or export, so this holds on every browser).
  */
-export function useBrandKitOptions<O extends { style?: CaptionStyle }>(clipOptions: O) {
-  const kits = useBrandKits();
-  const [chosen, setChosen] = useState<string | null | undefined>(undefined);
-  useEffect(() => {
-    if (chosen === undefined && kits.data) setChosen(defaultBrandKit(kits.data)?.id ?? null);
-  }, [chosen, kits.data]);
-  const kit = kits.data?.find((candidate) => candidate.id === chosen) ?? null;
-  // The kit applies to the preview and the export alike: its logo, cards and style.
-  const options = useMemo<O & { brand_kit_id?: string }>(
-    () => (kit ? { ...clipOptions, brand_kit_id: kit.id } : clipOptions),
-    [clipOptions, kit],
-  );
-  return {
-    options,
-    picker: { kits: kits.data ?? [], kit, onChoose: setChosen, style: clipOptions.style },
-  };
+export function initialBrandKitId(
+  saved: string | null | undefined,
+  kits: readonly BrandKit[],
+): string | null {
+  if (saved !== undefined) return kits.some((kit) => kit.id === saved) ? saved : null;
+  return defaultBrandKit(kits)?.id ?? null;
 }
 
+/**
+ * The clip editor's brand kit: pick one (its style fills the style controls, its logo and cards
+ * go into the preview and the export) or none; "Save changes to kit" keeps the editor's style
+ * changes in the kit, for every clip made with it.
+ */
 export function BrandKitPicker({
   kits,
   kit,
   onChoose,
   style,
+  onSaved,
 }: {
   kits: BrandKit[];
   kit: BrandKit | null;
   onChoose: (id: string | null) => void;
-  /** The editor's caption style over the kit's, what "save changes to kit" keeps. */
-  style: CaptionStyle | undefined;
+  /** The editor's caption style changes over the kit's, what "save changes to kit" keeps. */
+  style: CaptionStyle;
+  /** The changes are in the kit now: the editor holds none over it. */
+  onSaved: () => void;
 }) {
   const update = useUpdateBrandKit();
+  const changed = Object.keys(style).length > 0;
   return (
     <Group align="flex-end" gap="sm" wrap="wrap">
       <Select
@@ -59,16 +57,21 @@ export function BrandKitPicker({
         <Button
           variant="default"
           loading={update.isPending}
-          disabled={!style}
+          disabled={!changed}
           onClick={() =>
-            update.mutate({
-              id: kit.id,
-              form: { style: mergeKitStyle(kit.style, style) ?? {} },
-            })
+            update.mutate(
+              { id: kit.id, form: { style: mergeKitStyle(kit.style, style) ?? {} } },
+              { onSuccess: onSaved },
+            )
           }
         >
           {t('brandKits.saveToKit')}
         </Button>
+      )}
+      {kit && update.isSuccess && !changed && (
+        <Text size="sm" c="dimmed" role="status">
+          {t('brandKits.savedToKit', { name: kit.name })}
+        </Text>
       )}
       <Anchor component={Link} to="/settings/brand" size="sm">
         {t('brandKits.manage')}

@@ -1,9 +1,11 @@
 import type { CaptionDisplay, CaptionStyle, ClipFraming } from '@moments/contract';
-import { useState } from 'react';
+import { mergeCaptionStyles } from '@moments/domain/brand-kits';
+import { useMemo, useState } from 'react';
 import { isApiError, type ApiError } from '../../api/client';
 import { useTranslationSupport } from '../../captions/api';
 import { useCaptionFonts, useCaptionTemplates } from '../api';
 import { displayNeedsTranslation } from '../CaptionStyleFields';
+import { t } from '../../messages/catalogue';
 
 /** Options are sent this long after the last change: typing and dragging stay smooth. */
 export const PREVIEW_DEBOUNCE_MS = 400;
@@ -17,6 +19,8 @@ export function useCaptionStyle(
   initialLang: string | null,
   initialTemplate = 'karaoke',
   initialStyle: CaptionStyle = {},
+  /** The applied brand kit's style: the controls start from it, over the template. */
+  kitStyle?: CaptionStyle,
 ) {
   const templates = useCaptionTemplates();
   const fonts = useCaptionFonts().data ?? [];
@@ -27,10 +31,18 @@ export function useCaptionStyle(
   const [targetLang, setTargetLang] = useState<string | null>(initialLang);
   const needsTranslation = displayNeedsTranslation(display);
   const chosenLanguage = languages.find((language) => language.code === targetLang);
+  const templateStyle = templates.data?.find((entry) => entry.id === template)?.style;
+  // The export lays the kit's style over the template, then the changes: the controls show that.
+  const baseStyle = useMemo(
+    () => templateStyle && (mergeCaptionStyles(templateStyle, kitStyle) as typeof templateStyle),
+    [templateStyle, kitStyle],
+  );
   return {
     template,
     /** The style fields the user changed over the template (the export's `style`). */
     overrides,
+    /** Forgets every change (a kit just applied brings its own look). */
+    resetOverrides: () => setOverrides({}),
     display,
     targetLang,
     needsTranslation,
@@ -48,7 +60,8 @@ export function useCaptionStyle(
       targetLang,
       onTargetLangChange: setTargetLang,
       styleEditor: {
-        templateStyle: templates.data?.find((entry) => entry.id === template)?.style,
+        templateStyle: baseStyle,
+        resetLabel: kitStyle ? t('style.resetToKit') : t('style.reset'),
         value: overrides,
         onChange: setOverrides,
         fonts,

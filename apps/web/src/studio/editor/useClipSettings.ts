@@ -1,4 +1,5 @@
 import type {
+  BrandKit,
   ClipSettings,
   ExportLayout,
   ExportQuality,
@@ -13,6 +14,7 @@ import type { ClipOptions } from '../api';
 import type { ClipAspect } from '../frame';
 import { CLIP_ASPECT_OPTIONS } from '../options';
 import type { Span } from '../trim';
+import { initialBrandKitId } from './BrandKitPicker';
 import { useCaptionStyle } from './useCaptionStyle';
 
 /** The editor's own starting point: the moment's span, framed as the clip keeps it. */
@@ -65,25 +67,44 @@ const clipOptionsOf = (settings: ClipSettings, translateTo: string | undefined):
   // A title being typed is sent once it has a letter.
   ...(settings.hook_title?.text.trim() ? { hook_title: settings.hook_title } : {}),
   platform: settings.platform ?? 'generic',
+  ...(settings.brand_kit_id ? { brand_kit_id: settings.brand_kit_id } : {}),
 });
+
+interface ClipStart {
+  moment: MomentView;
+  task: Task;
+  momentSpan: Span;
+  saved: ClipSettings | null;
+  opened: ClipSettings | null;
+  /** The user's brand kits, as read when the editor opened and since. */
+  kits: BrandKit[];
+}
+
+/** What the editor opens with, what the server holds already, and the kit applied at first. */
+function startingPoint(start: ClipStart) {
+  const defaults = defaultSettings(start.moment, start.task, start.momentSpan);
+  const first = start.opened ?? start.saved ?? defaults;
+  const held = start.saved ?? defaults;
+  // The kit chosen for a clip with no choice yet is no change of the user's: nothing to save.
+  const heldKit = initialBrandKitId(held.brand_kit_id, start.kits);
+  return {
+    first,
+    kitId: initialBrandKitId(first.brand_kit_id, start.kits),
+    held: held.brand_kit_id === undefined ? { ...held, brand_kit_id: heldKit } : held,
+  };
+}
 
 /**
  * Every setting of the clip editor, starting from the export edited again (`opened`), else the
  * draft the user left (`saved`), else the defaults; read once, so a refetch never resets what
  * the user edits. `held` is what the server already has (nothing to save while it is shown).
  */
-export function useClipSettings(start: {
-  moment: MomentView;
-  task: Task;
-  momentSpan: Span;
-  saved: ClipSettings | null;
-  opened: ClipSettings | null;
-}) {
-  const [initial] = useState(() => {
-    const defaults = defaultSettings(start.moment, start.task, start.momentSpan);
-    return { first: start.opened ?? start.saved ?? defaults, held: start.saved ?? defaults };
-  });
+export function useClipSettings(start: ClipStart) {
+  const [initial] = useState(() => startingPoint(start));
   const { first } = initial;
+  const [kitId, setKitId] = useState<string | null>(initial.kitId);
+  // A kit deleted meanwhile (in settings, another tab) is no longer applied.
+  const kit = start.kits.find((candidate) => candidate.id === kitId) ?? null;
   const [trim, setTrim] = useState<Span>({ start: first.start_ms, end: first.end_ms });
   const [aspect, setAspect] = useState<ClipAspect>(
     isClipAspect(first.aspect) ? first.aspect : '9:16',
@@ -95,7 +116,13 @@ export function useClipSettings(start: {
     first.target_lang,
     first.template,
     first.style ?? {},
+    kit?.style,
   );
+  /** Applying a kit brings its whole look: the changes made over the last one are dropped. */
+  const chooseKit = (id: string | null) => {
+    setKitId(id);
+    style.resetOverrides();
+  };
   const [hookTitle, setHookTitle] = useState<HookTitle | null>(first.hook_title ?? null);
   const [platform, setPlatform] = useState<Platform>(first.platform ?? 'generic');
   // Not a setting of the clip: whether the preview outlines the platform's safe zone.
@@ -127,6 +154,7 @@ export function useClipSettings(start: {
       style: style.overrides,
       hook_title: hookTitle,
       platform,
+      brand_kit_id: kit?.id ?? null,
     }),
     [
       aspect,
@@ -145,6 +173,7 @@ export function useClipSettings(start: {
       style.overrides,
       hookTitle,
       platform,
+      kit,
     ],
   );
   const options = useMemo(
@@ -178,6 +207,8 @@ export function useClipSettings(start: {
     setPlatform,
     safeZoneShown,
     setSafeZoneShown,
+    kit,
+    chooseKit,
   };
 }
 
