@@ -1,7 +1,8 @@
 /**
  * Brand kits on real files: logos made at test time are uploaded through the API, checked and
- * stored; a real export with a kit is rendered and its pixels read where the logo should be.
- * Bad logos and other users' kits are refused with nothing left in the table or in storage.
+ * stored; a real export with a kit, a hook title and TikTok's safe zone is rendered, its pixels
+ * read where the logo and the captions should be and its text read back by tesseract. Bad logos,
+ * styles and other users' kits are refused with nothing left in the table or in storage.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -79,6 +80,60 @@ function kitForm(fields: Record<string, string>, logo?: { name: string; bytes: B
   };
 }
 
+/** The words tesseract reads on the frame of `video` at `atMs`, each with its box in pixels. */
+async function ocrBoxes(video: string, atMs: number) {
+  const png = path.join(workDir, `ocr-${atMs}-${Math.random().toString(16).slice(2)}.png`);
+  // Drawn text (any bright channel: white, yellow, magenta) turned black on white, the grey
+  // picture and the half-transparent logo white: what tesseract reads best.
+  const bright = "'if(gte(val,180),255,0)'";
+  await runFfmpeg([
+    ...['-ss', (atMs / 1000).toFixed(3), '-i', video, '-frames:v', '1', '-vf'],
+    `format=rgb24,lutrgb=r=${bright}:g=${bright}:b=${bright},format=gray,lut=y='if(gte(val,60),0,255)'`,
+    png,
+  ]);
+  const { stdout } = await run('tesseract', [png, '-', '--psm', '11', '-l', 'eng', 'tsv']);
+  return stdout
+    .split('\n')
+    .slice(1)
+    .map((row) => row.split('\t'))
+    .filter((cells) => cells.length === 12 && cells[11]!.trim() && Number(cells[10]) > 50)
+    .map(([, , , , , , left, top, width, height, , text]) => ({
+      text: text!.trim(),
+      x: Number(left),
+      y: Number(top),
+      w: Number(width),
+      h: Number(height),
+    }));
+}
+
+/** How many pixels of an RGB frame lie within a small distance of `colour`. */
+function pixelsNear(frame: Buffer, [r, g, b]: readonly [number, number, number]) {
+  let count = 0;
+  for (let at = 0; at < frame.length; at += 3) {
+    const distance =
+      Math.abs(frame[at]! - r) + Math.abs(frame[at + 1]! - g) + Math.abs(frame[at + 2]! - b);
+    if (distance < 60) count++;
+  }
+  return count;
+}
+
+/** The box around every pixel of a 720-wide RGB frame that is not the source's grey. */
+function inkBox(frame: Buffer) {
+  const box = { left: Infinity, right: -1, top: Infinity, bottom: -1 };
+  for (let at = 0; at < frame.length; at += 3) {
+    const distance =
+      Math.abs(frame[at]! - GREY) + Math.abs(frame[at + 1]! - GREY) + Math.abs(frame[at + 2]! - GREY);
+    if (distance < 40) continue;
+    const x = (at / 3) % 720;
+    const y = Math.floor(at / 3 / 720);
+    box.left = Math.min(box.left, x);
+    box.right = Math.max(box.right, x);
+    box.top = Math.min(box.top, y);
+    box.bottom = Math.max(box.bottom, y);
+  }
+  return box;
+}
+
 /** The RGB of one pixel of the video's frame at `atMs`. */
 async function pixelsAt(video: string, atMs: number) {
   const { stdout } = await run(
@@ -123,14 +178,14 @@ describe.each(DATABASE_TARGETS)('brand kits on $name', (target) => {
   const logoKeys = async (userId: string) =>
     (await storedKeys(t, userId)).filter((key) => key.includes('/brand-kits/'));
 
-  it('exports a clip with the kit logo in its corner at its opacity, as the preview places it', async (ctx) => {
+  it('exports a styled TikTok clip: kit logo in its corner at its opacity, caption colours, a hook title that goes, all inside the safe zone', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const user = await signUp(t.app, 'brand');
     const made = await createKit(
       user.headers,
       {
         name: 'Red corner',
-        logo_position: 'top_left',
+        logo_position: 'bottom_left',
         logo_opacity: '0.5',
         logo_scale: '0.25',
         style: JSON.stringify({ text_color: '#ffee00' }),
@@ -148,7 +203,7 @@ describe.each(DATABASE_TARGETS)('brand kits on $name', (target) => {
     const [kit] = BrandKit.array().parse(list.json().data);
     expect(kit).toMatchObject({
       id: kitId,
-      logo_position: 'top_left',
+      logo_position: 'bottom_left',
       logo_opacity: 0.5,
       style: { text_color: '#ffee00' },
     });
@@ -178,13 +233,13 @@ describe.each(DATABASE_TARGETS)('brand kits on $name', (target) => {
     });
     expect(preview.statusCode, preview.body).toBe(200);
     const placed = CaptionPreview.parse(preview.json().data).logo!;
-    const expected = placeLogo({
+    const generic = placeLogo({
       frame: { width: 720, height: 1280 },
       logo: { width: 200, height: 100 },
-      position: 'top_left',
+      position: 'bottom_left',
       scale: 0.25,
     });
-    expect(placed).toMatchObject({ ...expected, opacity: 0.5, position: 'top_left' });
+    expect(placed).toMatchObject({ ...generic, opacity: 0.5, position: 'bottom_left' });
     // The kit used last is remembered for the next clip.
     const [row] = await kitRows(user.userId);
     expect(row!.lastUsedAt).not.toBeNull();
@@ -198,14 +253,34 @@ describe.each(DATABASE_TARGETS)('brand kits on $name', (target) => {
     });
     const onTiktok = CaptionPreview.parse(tiktok.json().data).logo!;
     const zone = safeRect('tiktok', { width: 720, height: 1280 });
-    expect(onTiktok.y).toBeGreaterThanOrEqual(zone.y);
+    const expected = placeLogo({
+      frame: { width: 720, height: 1280 },
+      logo: { width: 200, height: 100 },
+      position: 'bottom_left',
+      scale: 0.25,
+      platform: 'tiktok',
+    });
+    expect(onTiktok).toMatchObject(expected);
+    expect(onTiktok.y + onTiktok.height).toBeLessThanOrEqual(zone.y + zone.h);
     expect(onTiktok.x).toBeGreaterThanOrEqual(zone.x);
 
     const started = await t.app.inject({
       method: 'POST',
       url: '/api/job',
       headers: user.headers,
-      payload: { type: 'VIRAL_MOMENT_EXPORT', moment_id: momentId, options },
+      // The kit's text colour, a highlight and a position chosen over it, a hook title.
+      payload: {
+        type: 'VIRAL_MOMENT_EXPORT',
+        moment_id: momentId,
+        options: {
+          ...options,
+          platform: 'tiktok',
+          caption_display: 'source',
+          template: 'karaoke',
+          style: { highlight_color: '#FF00FF', position_y: 0.5, font_size: 80 },
+          hook_title: { text: 'Big brand news', seconds: 1.2 },
+        },
+      },
     });
     expect(started.statusCode, started.body).toBe(200);
     const done = await waitForJob(t.app, user.headers, Job.parse(started.json().data).job_id);
@@ -234,6 +309,31 @@ describe.each(DATABASE_TARGETS)('brand kits on $name', (target) => {
     expect(Math.abs(justLeft[0]! - GREY)).toBeLessThan(12);
     const justIn = rgb(expected.x + 3, expected.y + 3);
     expect(justIn[0]! - GREY).toBeGreaterThan(60);
+
+    // While "logo" is spoken: the other words in the kit's yellow, the spoken one in magenta.
+    expect(pixelsNear(frame, [0xff, 0xee, 0x00])).toBeGreaterThan(300);
+    expect(pixelsNear(frame, [0xff, 0x00, 0xff])).toBeGreaterThan(100);
+    const early = await pixelsAt(video, 600);
+    // Captions, title and logo: nothing drawn outside TikTok's safe zone, early and late.
+    for (const shown of [early, frame]) {
+      const ink = inkBox(shown);
+      expect(ink.left).toBeGreaterThanOrEqual(zone.x);
+      expect(ink.right).toBeLessThan(zone.x + zone.w);
+      expect(ink.top).toBeGreaterThanOrEqual(zone.y);
+      expect(ink.bottom).toBeLessThan(zone.y + zone.h);
+    }
+    // The title is read in its first seconds, every box of text inside the zone, and gone after.
+    const first = await ocrBoxes(video, 600);
+    expect(first.map((word) => word.text).join(' ')).toMatch(/Big brand news/i);
+    for (const word of [...first, ...(await ocrBoxes(video, 2800))]) {
+      expect(word.x, word.text).toBeGreaterThanOrEqual(zone.x);
+      expect(word.x + word.w, word.text).toBeLessThanOrEqual(zone.x + zone.w);
+      expect(word.y, word.text).toBeGreaterThanOrEqual(zone.y);
+      expect(word.y + word.h, word.text).toBeLessThanOrEqual(zone.y + zone.h);
+    }
+    const later = (await ocrBoxes(video, 2800)).map((word) => word.text).join(' ');
+    expect(later).toMatch(/brand new logo/i);
+    expect(later).not.toMatch(/news/i);
   });
 
   it("refuses bad logos, an unsafe SVG, a kit over the plan and another user's kit, storing nothing", async (ctx) => {
@@ -289,7 +389,16 @@ describe.each(DATABASE_TARGETS)('brand kits on $name', (target) => {
     );
     const badStyle = await createKit(user.headers, { name: 'Bad', style: '{"text_color":"red"}' });
     expect(badStyle.statusCode).toBe(400);
+    expect(badStyle.json().code).toBe('VALIDATION_FAILED');
+    const badFont = await createKit(
+      user.headers,
+      { name: 'Bad', style: '{"font_family":"Comic Sans MS"}' },
+      { name: 'logo.png', bytes: redLogo },
+    );
+    expect(badFont.statusCode).toBe(422);
+    expect(badFont.json().code).toBe('UNKNOWN_FONT');
     expect(await kitRows(user.userId)).toHaveLength(0);
+    expect(await logoKeys(user.userId)).toEqual([]);
 
     // A plain SVG is drawn server-side and kept as a PNG.
     const drawn = await createKit(
@@ -349,6 +458,18 @@ describe.each(DATABASE_TARGETS)('brand kits on $name', (target) => {
     });
     expect(put.statusCode).toBe(404);
     expect((await kitRows(user.userId)).find((kit) => kit.id === kitId)?.name).toBe('Drawn');
+
+    // A change to a font not installed keeps the kit as it was.
+    const fontChange = kitForm({ style: '{"font_family":"Comic Sans MS"}' });
+    const refusedChange = await t.app.inject({
+      method: 'PUT',
+      url: `/api/brand_kit/${kitId}`,
+      headers: { ...user.headers, ...fontChange.headers },
+      payload: fontChange.payload,
+    });
+    expect(refusedChange.statusCode).toBe(422);
+    expect(refusedChange.json().code).toBe('UNKNOWN_FONT');
+    expect((await kitRows(user.userId)).find((kit) => kit.id === kitId)?.style).toEqual({});
 
     // The owner replaces fields and drops the logo; deleting the kit leaves no file.
     const change = kitForm({ name: 'Renamed', remove_logo: 'true', logo_opacity: '0.4' });

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ClipSettings } from '@moments/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clipDrafts } from '../src/db/schema.js';
+import { brandKits, clipDrafts } from '../src/db/schema.js';
 import { DATABASE_TARGETS } from './support/databases.js';
 import { signUp, startTestApp, type TestApp } from './support/app.js';
 import { FakeMediaRepository } from './support/fake-media.repository.js';
@@ -171,6 +171,42 @@ describe.each(DATABASE_TARGETS)('clip editor drafts on $name', (target) => {
     );
     const templates = await t.app.inject({ method: 'GET', url: '/api/captions/templates' });
     expect(templates.json().data[0].style.font_family).toBe('Noto Sans');
+  });
+
+  it("keeps the brand kit chosen in the draft; another user's kit is not found and nothing is saved", async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const kitOf = async (userId: string) => {
+      const [kit] = await t.services.database.db
+        .insert(brandKits)
+        .values({
+          userId,
+          name: 'Kit',
+          logoPosition: 'top_right',
+          logoOpacity: 0.9,
+          logoScale: 0.18,
+          style: { text_color: '#FFEE00' },
+        })
+        .returning();
+      return kit!.id;
+    };
+    const own = await kitOf(owner.userId);
+    const theirs = await kitOf(stranger.userId);
+    const withKit: ClipSettings = { ...SETTINGS, brand_kit_id: own };
+    const saved = await draftCall('PUT', owner, momentId, { settings: withKit });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await draftCall('GET', owner, momentId)).json().data.settings).toEqual(withKit);
+    // "No kit" is a choice of its own, kept as such.
+    const none = await draftCall('PUT', owner, momentId, {
+      settings: { ...SETTINGS, brand_kit_id: null },
+    });
+    expect(none.json().data.settings.brand_kit_id).toBeNull();
+    const foreign = await draftCall('PUT', owner, momentId, {
+      settings: { ...SETTINGS, brand_kit_id: theirs },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().code).toBe('NOT_FOUND');
+    expect((await draftCall('GET', owner, momentId)).json().data.settings.brand_kit_id).toBeNull();
+    await draftCall('PUT', owner, momentId, { settings: SETTINGS });
   });
 
   it('opens a stored draft that no longer reads as settings as none, instead of failing', async (ctx) => {

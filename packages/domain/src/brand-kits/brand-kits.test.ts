@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { safeRect } from '../platforms/index.js';
 import { brandKitLimit } from '../plans/index.js';
-import { defaultBrandKit, mergeKitStyle, placeLogo } from './index.js';
+import { brandKitForClip, defaultBrandKit, mergeKitStyle, placeLogo } from './index.js';
 
 const frame = { width: 1080, height: 1920 };
 
@@ -77,6 +77,13 @@ describe('brand kit rules', () => {
     ];
     expect(defaultBrandKit(kits)?.id).toBe('b');
     expect(defaultBrandKit([kits[2]!])).toBeUndefined();
+    // A clip never edited with a kit choice opens with the kit used last; a choice is kept,
+    // "none" included, and a kit deleted since opens as none.
+    expect(brandKitForClip(undefined, kits)).toBe('b');
+    expect(brandKitForClip('c', kits)).toBe('c');
+    expect(brandKitForClip(null, kits)).toBeNull();
+    expect(brandKitForClip('gone', kits)).toBeNull();
+    expect(brandKitForClip(undefined, [])).toBeNull();
   });
 
   it('limits kits by plan: one on free, more on paid plans', () => {

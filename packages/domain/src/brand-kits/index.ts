@@ -85,3 +85,14 @@ export function defaultBrandKit<K extends { last_used_at: string | null; created
     .sort((a, b) => b.last_used_at!.localeCompare(a.last_used_at!));
   return used[0];
 }
+
+/**
+ * The kit a clip opens with: the one its settings name (none when that kit is gone, or when they
+ * say none), else, for a clip with no kit choice yet, the one used last.
+ */
+export function brandKitForClip<
+  K extends { id: string; last_used_at: string | null; created_at: string },
+>(chosen: string | null | undefined, kits: readonly K[]): string | null {
+  if (chosen !== undefined) return kits.some((kit) => kit.id === chosen) ? chosen : null;
+  return defaultBrandKit(kits)?.id ?? null;
+}

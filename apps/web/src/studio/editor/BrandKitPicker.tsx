@@ -1,22 +1,9 @@
 import { Anchor, Button, Group, Select, Text } from '@mantine/core';
 import type { BrandKit, CaptionStyle } from '@moments/contract';
-import { defaultBrandKit, mergeKitStyle } from '@moments/domain/brand-kits';
+import { mergeKitStyle } from '@moments/domain/brand-kits';
 import { Link } from 'react-router';
 import { useUpdateBrandKit } from '../../api/brandKits';
 import { t } from '../../messages/catalogue';
-
-/**
- * The kit a clip opens with: the one its settings name (none when that kit is gone), else, for a
- * clip never edited with a kit choice, the one used last (the server remembers which kit went
- * into the user's last preview or export, so this holds on every browser).
- */
-export function initialBrandKitId(
-  saved: string | null | undefined,
-  kits: readonly BrandKit[],
-): string | null {
-  if (saved !== undefined) return kits.some((kit) => kit.id === saved) ? saved : null;
-  return defaultBrandKit(kits)?.id ?? null;
-}
 
 /**
  * The clip editor's brand kit: pick one (its style fills the style controls, its logo and cards

@@ -11,10 +11,10 @@ import type {
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ClipOptions } from '../api';
+import { brandKitForClip } from '@moments/domain/brand-kits';
 import type { ClipAspect } from '../frame';
 import { CLIP_ASPECT_OPTIONS } from '../options';
 import type { Span } from '../trim';
-import { initialBrandKitId } from './BrandKitPicker';
 import { useCaptionStyle } from './useCaptionStyle';
 
 /** The editor's own starting point: the moment's span, framed as the clip keeps it. */
@@ -86,10 +86,10 @@ function startingPoint(start: ClipStart) {
   const first = start.opened ?? start.saved ?? defaults;
   const held = start.saved ?? defaults;
   // The kit chosen for a clip with no choice yet is no change of the user's: nothing to save.
-  const heldKit = initialBrandKitId(held.brand_kit_id, start.kits);
+  const heldKit = brandKitForClip(held.brand_kit_id, start.kits);
   return {
     first,
-    kitId: initialBrandKitId(first.brand_kit_id, start.kits),
+    kitId: brandKitForClip(first.brand_kit_id, start.kits),
     held: held.brand_kit_id === undefined ? { ...held, brand_kit_id: heldKit } : held,
   };
 }
