@@ -168,9 +168,18 @@ describe.skipIf(missing.length > 0)('animated captions result page', () => {
     expect(edited).toBeDefined();
     await seekPreview(page, (edited.start + edited.end) / 2);
 
-    // 9:16, the subject kept in frame (or the blurred fit when there is none).
-    await page.getByText('9:16', { exact: true }).click();
+    // Made for TikTok: its shape, 9:16 (the subject kept in frame, or the blurred fit when there
+    // is none), its safe zone outlined over the preview, and a hook title over the first seconds.
+    await chooseOption(page, 'Made for', 'TikTok');
     await expect.poll(() => preview.getAttribute('data-frame')).toBe('720x1280');
+    await page.getByRole('checkbox', { name: 'Show the safe zone' }).check();
+    const zone = (await page.getByTestId('safe-zone').boundingBox())!;
+    const whole = (await preview.boundingBox())!;
+    expect(Math.abs((zone.y - whole.y) / whole.height - 0.1)).toBeLessThan(0.01);
+    expect(Math.abs((zone.y + zone.height - whole.y) / whole.height - 0.8)).toBeLessThan(0.01);
+    await page.getByRole('switch', { name: 'Hook title over the first seconds' }).check();
+    expect(await page.getByTestId('hook-title-text').inputValue()).toBe('Harbour morning');
+    await page.getByText('9:16', { exact: true }).click();
 
     // Subtitle files: parsed back, every cue on its words' times.
     await page.getByRole('button', { name: 'Subtitle files' }).click();
@@ -208,7 +217,13 @@ describe.skipIf(missing.length > 0)('animated captions result page', () => {
     expect(JSON.parse((await exportRequest).postData()!)).toMatchObject({
       type: 'ANIMATED_CAPTION_EXPORT',
       task_id: task.id,
-      options: { aspect: '9:16', quality: '720p', template: 'one_word' },
+      options: {
+        aspect: '9:16',
+        quality: '720p',
+        template: 'one_word',
+        platform: 'tiktok',
+        hook_title: { text: 'Harbour morning', seconds: 3 },
+      },
     });
     await page.waitForURL(/\/job\/[^/]+$/);
     const download = page.getByRole('link', { name: 'Download MP4' });
@@ -236,6 +251,20 @@ describe.skipIf(missing.length > 0)('animated captions result page', () => {
     ]);
     const { stdout } = await run('tesseract', [png, '-', '--psm', '6', '-l', 'eng']);
     expect(stdout.replace(/\s+/g, ' ')).toContain(EDIT);
+
+    // The hook title is read at the top, below TikTok's top tenth, in its seconds, and gone after.
+    const titleAt = async (seconds: number) => {
+      const top = path.join(workDir, `title-${seconds}.png`);
+      await runFfmpeg([
+        ...['-ss', seconds.toFixed(3), '-i', file, '-frames:v', '1', '-vf'],
+        `crop=iw:${Math.round(1280 * 0.3)}:0:${Math.round(1280 * 0.1)},format=rgb24,` +
+          `lutrgb=r='${white}':g='${white}':b='${white}',format=gray,lut=y='if(gte(val,250),0,255)'`,
+        top,
+      ]);
+      return (await run('tesseract', [top, '-', '--psm', '6', '-l', 'eng'])).stdout;
+    };
+    expect(await titleAt(1)).toMatch(/Harbour morning/i);
+    expect(await titleAt(4.5)).not.toMatch(/Harbour|morning/i);
     expect(pageErrors).toEqual([]);
   }, 400_000);
 });

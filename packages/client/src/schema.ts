@@ -7253,6 +7253,7 @@ export interface paths {
                   } | null;
                   /** @enum {string} */
                   platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                  brand_kit_id?: string | null;
                 };
                 updated_at: number;
               } | null;
@@ -7414,6 +7415,7 @@ export interface paths {
               } | null;
               /** @enum {string} */
               platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+              brand_kit_id?: string | null;
             };
           };
         };
@@ -7481,6 +7483,7 @@ export interface paths {
                   } | null;
                   /** @enum {string} */
                   platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                  brand_kit_id?: string | null;
                 };
                 updated_at: number;
               };
@@ -9582,6 +9585,7 @@ export interface paths {
                 } | null;
                 /** @enum {string} */
                 platform?: 'tiktok' | 'instagram_reels' | 'youtube_shorts' | 'generic';
+                brand_kit_id?: string | null;
               } | null;
             };
           };
@@ -18220,13 +18224,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: INVALID_LOGO */
+        /** @description Unprocessable Entity: INVALID_LOGO, UNKNOWN_FONT */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_INVALID_LOGO'];
+            'application/json': components['schemas']['Error422_INVALID_LOGO_UNKNOWN_FONT'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -18424,13 +18428,13 @@ export interface paths {
             'application/json': components['schemas']['Error415_UNSUPPORTED_MEDIA_TYPE'];
           };
         };
-        /** @description Unprocessable Entity: INVALID_LOGO */
+        /** @description Unprocessable Entity: INVALID_LOGO, UNKNOWN_FONT */
         422: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Error422_INVALID_LOGO'];
+            'application/json': components['schemas']['Error422_INVALID_LOGO_UNKNOWN_FONT'];
           };
         };
         /** @description Too Many Requests: RATE_LIMITED */
@@ -19460,9 +19464,9 @@ export interface components {
       data: null;
       details?: unknown;
     };
-    Error422_INVALID_LOGO: {
+    Error422_INVALID_LOGO_UNKNOWN_FONT: {
       /** @enum {string} */
-      code: 'INVALID_LOGO';
+      code: 'INVALID_LOGO' | 'UNKNOWN_FONT';
       message: string;
       /** @enum {string|null} */
       data: null;
