@@ -98,7 +98,7 @@ describe.skipIf(missing.length > 0)('brand kits in the studio', () => {
     await stage?.close();
   });
 
-  it('makes a kit, applies it in the editor, and exports the logo the preview shows', async () => {
+  it('makes a kit, styles it in the editor, and exports the logo and captions the preview shows', async () => {
     const { context, token } = await signedInContext(stage.browser, stage.server.baseUrl);
     const call = apiClient(stage.server.baseUrl, () => token);
     const task = await runLinkTask(call, { url: stage.videoUrl, title: 'Brand talk' });

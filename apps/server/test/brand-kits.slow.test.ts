@@ -122,7 +122,9 @@ function inkBox(frame: Buffer) {
   const box = { left: Infinity, right: -1, top: Infinity, bottom: -1 };
   for (let at = 0; at < frame.length; at += 3) {
     const distance =
-      Math.abs(frame[at]! - GREY) + Math.abs(frame[at + 1]! - GREY) + Math.abs(frame[at + 2]! - GREY);
+      Math.abs(frame[at]! - GREY) +
+      Math.abs(frame[at + 1]! - GREY) +
+      Math.abs(frame[at + 2]! - GREY);
     if (distance < 40) continue;
     const x = (at / 3) % 720;
     const y = Math.floor(at / 3 / 720);
