@@ -39,7 +39,7 @@ export function useCaptionStyle(
   );
   return {
     template,
-    /** The style fields the user changed over the template (the export's `style`). */
+    /** The style fields the user changed over the template and the kit (the export's `style`). */
     overrides,
     /** Forgets every change (a kit just applied brings its own look). */
     resetOverrides: () => setOverrides({}),
