@@ -1,15 +1,18 @@
 /**
  * The clip studio end to end: a real task (synthesized speech served over
  * HTTP, downloaded, transcribed, moments found) opened in the clip editor in Chromium; the
- * captions are drawn in the page by libass (JASSUB); template, aspect and trim are changed; the
- * export renders on the real server and the downloaded MP4 is probed.
+ * captions are drawn in the page by libass (JASSUB); template, aspect and trim are changed, a
+ * sentence is deleted by text; the export renders on the real server and the downloaded MP4 is
+ * probed and transcribed again.
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ClipFraming, Job, Moment, Task } from '@moments/contract';
-import { fasterWhisperAvailability } from '@moments/ai/asr';
+import type { CaptionPreview, ClipFraming, Job, Moment, Task } from '@moments/contract';
+import { fasterWhisperAvailability, FasterWhisperEngine } from '@moments/ai/asr';
+import { cutsOfDeleted, sentenceAround } from '@moments/domain/cuts';
+import { formatDuration } from '@moments/domain/format';
 import { runFfmpeg } from '@moments/media/ffmpeg';
 import { probeMedia } from '@moments/media/probe';
 import {
@@ -32,6 +35,7 @@ import {
 import { startMomentsServer, type RunningMomentsServer } from './support/server';
 import { ensureWebBuild } from './support/webBuild';
 import { cropAt } from '../apps/web/src/studio/framing';
+import { formatClock } from '../apps/web/src/studio/trim';
 import { t } from '../apps/web/src/messages/catalogue';
 
 /** About a minute of speech: a story with a point, so the moment finder has something to pick. */
@@ -46,8 +50,11 @@ later we had ten thousand paying users. Here is the lesson. If you want to under
 your office and stand in line with them. The best research tool we ever had was a broken coffee
 machine. Thank you for listening, and go talk to your customers today.`;
 
-/** The exported clip stays short: a 720p render of a few seconds keeps the test quick. */
-const MAX_CLIP_MS = 6000;
+/**
+ * The exported clip stays short: a 720p render of a few seconds keeps the test quick. It holds a
+ * whole sentence (deleted by text) and enough of the next one for a transcription to hear.
+ */
+const MAX_CLIP_MS = 12_000;
 
 const asr = fasterWhisperAvailability();
 const missing = [
@@ -347,7 +354,9 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
     const start = await sliderValue(page, 'Clip start');
     const transcript = (await (
       await context.request.get(`/api/highlight_moment/task/transcript?id=${moment.task_id}`)
-    ).json()) as { data: { segments: { words: { start: number; end: number }[] }[] } };
+    ).json()) as {
+      data: { segments: { words: { text: string; start: number; end: number }[] }[] };
+    };
     const words = transcript.data.segments.flatMap((segment) => segment.words);
     const firstWord = words.find((word) => word.start >= start)!;
     expect(Math.abs(firstWord.start - start)).toBeLessThanOrEqual(1);
@@ -418,6 +427,67 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
     };
     expect(retimed.data.words[0]).toMatchObject({ text: 'Yesterday', start });
 
+    // Edit by text: a sentence deleted in the cut panel is gone from the preview's captions and
+    // its clock, and (below) from the export: its length and what a transcription of it hears.
+    const clipWords = words.filter((word) => {
+      const middle = (word.start + word.end) / 2;
+      return middle >= start && middle <= end;
+    });
+    // The clip's first sentence (the trim starts on a sentence and holds its end and a few words
+    // more); a clip with no sentence end inside deletes a run of words instead.
+    const firstSentence = sentenceAround(clipWords, 1);
+    const wholeSentence = firstSentence.at(-1)! < clipWords.length - 2;
+    const deleted = wholeSentence
+      ? firstSentence
+      : [1, 2, 3].filter((index) => index < clipWords.length - 1);
+    const cuts = cutsOfDeleted(
+      clipWords.map((word) => ({ startMs: word.start, endMs: word.end })),
+      new Set(deleted),
+    ).map((cut) => ({ start_ms: cut.startMs, end_ms: cut.endMs }));
+    const cutPreviewReply = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/api/captions/preview') &&
+        JSON.stringify(JSON.parse(response.request().postData()!).options.cuts) ===
+          JSON.stringify(cuts),
+    );
+    const cutButtons = page.getByTestId('clip-cut-words').getByRole('button');
+    if (wholeSentence) {
+      await cutButtons.nth(1).dblclick();
+    } else {
+      await cutButtons.nth(deleted[0]!).click();
+      await cutButtons.nth(deleted.at(-1)!).click({ modifiers: ['Shift'] });
+    }
+    const cutPreview = (await (await cutPreviewReply).json()) as { data: CaptionPreview };
+    console.log(
+      wholeSentence,
+      JSON.stringify(deleted.map((i) => clipWords[i]!.text)),
+      JSON.stringify(cutPreview.data.removed),
+    );
+    const removedMs = cutPreview.data.removed.reduce(
+      (sum, span) => sum + span.end_ms - span.start_ms,
+      0,
+    );
+    const deletedWords = deleted.map((index) => clipWords[index]!);
+    expect(removedMs).toBeGreaterThanOrEqual(deletedWords.at(-1)!.end - deletedWords[0]!.start);
+    expect(cutPreview.data.duration_ms).toBe(end - start - removedMs);
+    const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}]+/gu, '');
+    const keptTexts = clipWords
+      .filter((_, index) => !deleted.includes(index))
+      .map((w) => bare(w.text));
+    // The deleted words said nowhere else in the clip: the ones no caption or transcription may show.
+    const goneTexts = deletedWords
+      .map((word) => bare(word.text))
+      .filter((text) => !keptTexts.includes(text));
+    expect(goneTexts.length).toBeGreaterThan(0);
+    const captionTexts = cutPreview.data.words.map((word) => bare(word.text));
+    for (const text of goneTexts) expect(captionTexts).not.toContain(text);
+    await expect
+      .poll(() => page.getByLabel(t('studio.preview.position')).textContent())
+      .toContain(`/ ${formatClock(cutPreview.data.duration_ms)}`);
+    expect(await page.getByTestId('clip-cut-length').textContent()).toContain(
+      t('studio.cuts.saved', { saved: formatDuration(removedMs) }),
+    );
+
     // After the clip's end there are no captions: the comparison measures captions, nothing else.
     await seekPreview(page, end + 1500);
     await expect.poll(() => captionPixels(page), { timeout: 15_000 }).toBeLessThan(30);
@@ -437,6 +507,7 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
         template: 'one_word',
         start_ms: start,
         end_ms: end,
+        cuts,
       },
     });
 
@@ -465,12 +536,25 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
     await fs.writeFile(file, await reply.body());
     const info = await probeMedia(file);
     expect(info).toMatchObject({ width: 720, height: 1280, hasAudio: true });
-    expect(Math.abs(info.durationMs - (end - start))).toBeLessThanOrEqual(100);
+    expect(Math.abs(info.durationMs - (end - start - removedMs))).toBeLessThanOrEqual(100);
+    // Transcribed again, the export no longer says the deleted sentence, and says the rest.
+    const engine = new FasterWhisperEngine();
+    const heard = await engine
+      .transcribe(file, { language: 'en' })
+      .then((spoken) =>
+        spoken.segments.flatMap((segment) => segment.words).map((w) => bare(w.text)),
+      )
+      .finally(() => engine.close());
+    console.log(heard.join(' '), '/ gone', goneTexts.join(' '), '/ kept', keptTexts.join(' '));
+    for (const text of goneTexts) expect(heard, heard.join(' ')).not.toContain(text);
+    expect(heard.filter((text) => keptTexts.includes(text)).length).toBeGreaterThanOrEqual(
+      keptTexts.length / 2,
+    );
 
     exportedJob = await (await context.request.get(`/api/job/${jobId}`)).json().then((r) => r.data);
     expect(exportedJob).toMatchObject({ status: 'DONE', moment_id: moment.id });
     expect(pageErrors).toEqual([]);
-  }, 240_000);
+  }, 300_000);
 
   it('lists the export under Projects on a phone, and deletes it', async () => {
     expect(exportedJob, 'needs the export of the previous test').toBeDefined();

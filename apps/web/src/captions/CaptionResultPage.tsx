@@ -162,8 +162,12 @@ function CaptionResult({
 
   const durationMs = transcript.duration_ms || task.duration_ms || 0;
   const span = useMemo(() => ({ start: 0, end: durationMs }), [durationMs]);
-  // The one cost function: the whole-video render costs credits by its length.
-  const exportCost = exportQuote('ANIMATED_CAPTION_EXPORT', durationMs).amount;
+  // The one cost function: the whole-video render costs credits by the length it is exported
+  // at, which the preview of these options says once fillers are cut (the server's quote too).
+  const exportCost = exportQuote(
+    'ANIMATED_CAPTION_EXPORT',
+    preview.data?.duration_ms ?? durationMs,
+  ).amount;
   const frame =
     aspect === 'original'
       ? preview.data && debounced.aspect === 'original'

@@ -170,10 +170,14 @@ export interface ExportQuote {
   amount: number;
 }
 
-/** What an export costs: one of the plan's exports, or credits by duration for the caption video. */
-export function exportQuote(type: JobType, durationMs: number): ExportQuote {
+/**
+ * What an export costs: one of the plan's exports, or credits by duration for the caption video.
+ * `exportedMs` is the length of the file made: with words, fillers or pauses cut out, the cut's
+ * length (the cut plan's), not the span of the source it is cut from.
+ */
+export function exportQuote(type: JobType, exportedMs: number): ExportQuote {
   if (type === 'ANIMATED_CAPTION_EXPORT') {
-    return { kind: 'caption-export', feature: 'CREDIT', amount: workCost('summary', durationMs) };
+    return { kind: 'caption-export', feature: 'CREDIT', amount: workCost('summary', exportedMs) };
   }
   return { kind: 'export', feature: 'CANVAS_EXPORT', amount: 1 };
 }

@@ -35,6 +35,7 @@ import { WorkGate } from '../../queue/work-gate.js';
 import {
   assertTranslationAvailable,
   clipCutPlan,
+  cutsClip,
   exportFrameSize,
   snapToWords,
   type ResolvedClipOptions,
@@ -156,7 +157,12 @@ export class ExportsService {
     const source = await this.resolveClip(userId, body.type, body);
     await assertTranslationAvailable(this.translator, source.options, source.transcript.language);
     const durationMs = source.options.endMs - source.options.startMs;
-    const charge = exportQuote(body.type, durationMs);
+    // A caption video is charged by the length it is exported at: what its cut leaves.
+    const exportedMs =
+      body.type === 'ANIMATED_CAPTION_EXPORT' && cutsClip(source.options)
+        ? (await this.cutPlan(source)).durationMs
+        : durationMs;
+    const charge = exportQuote(body.type, exportedMs);
     // Looked up before the transaction: on PGlite (one connection) a query outside an open
     // transaction waits for it to end, so this read inside it would never return.
     const previewedFraming = await this.renderer.framing.stored(
