@@ -40,6 +40,7 @@ import { FeedbackRepository } from './modules/feedback/feedback.repository.js';
 import { MomentsRepository } from './modules/moments/moments.repository.js';
 import { MomentsService } from './modules/moments/moments.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
 import {
   SearchIndexRepository,
   SearchIndexer,
@@ -362,7 +363,7 @@ function createAccounts(
   );
   const apiTokens = new ApiTokensService(new ApiTokensRepository(db), log, bus);
   const notifications = new NotificationsService(
-    db,
+    new NotificationsRepository(db),
     bus,
     (userId, type, data) =>
       accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
@@ -424,9 +425,9 @@ function createContent(
     new MediaAnalysesRepository(db),
   );
   const shares = new SharesService(summaries, notes, clipShares, moments);
-  const clipDrafts = new ClipDraftsService(db, new ClipDraftsRepository(db));
+  const clipDrafts = new ClipDraftsService(momentsRepo, new ClipDraftsRepository(db));
   const brandKits = new BrandKitsService({
-    db,
+    plans: billing.reads,
     repo: new BrandKitsRepository(db),
     storage,
     fileUrls,
@@ -461,6 +462,7 @@ function createContent(
   );
   return {
     tasksRepo,
+    momentsRepo,
     moments,
     summaries,
     notes,
@@ -568,7 +570,7 @@ function createExportWork(
   config: AppConfig,
   { db, storage, queue, workRoot, background, fileUrls, media }: Foundation,
   { billing, notifications }: Accounts,
-  { tasksRepo, translator, thumbnails, brandKits }: Content,
+  { tasksRepo, momentsRepo, translator, thumbnails, brandKits }: Content,
   { tasks }: Pick<TaskWork, 'tasks'>,
   log: Logger,
 ) {
@@ -613,6 +615,7 @@ function createExportWork(
     media,
     repo: exportsRepo,
     tasks: tasksRepo,
+    moments: momentsRepo,
     storage,
     fileUrls,
     queue,
@@ -635,7 +638,7 @@ function createExportWork(
   // Exports belong to their task: deleting the task deletes them, files and links included.
   tasks.whenDeleting((task) => exports.deleteForTask(task.userId, task.id));
   const framingPreparer = new FramingPreparer({
-    momentsRepo: new MomentsRepository(db),
+    momentsRepo,
     media,
     tasks: tasksRepo,
     storage,
@@ -727,7 +730,6 @@ export async function createServices(
   });
   const idempotencyKeys = new IdempotencyKeysRepository(foundation.db);
   const account = new AccountService({
-    db: foundation.db,
     users: accounts.users,
     auth: accounts.auth,
     apiTokens: accounts.apiTokens,

@@ -1,10 +1,8 @@
 import { assertFontInstalled } from '../exports/exports.service.js';
 import { ClipSettings, ERROR_CODES, type ClipDraft } from '@moments/contract';
 import { isCaptionTemplateId } from '@moments/media/captions';
-import type { Db } from '../../db/client.js';
-import { findOwned } from '../../db/owned.js';
-import { moments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { MomentsRepository } from '../moments/moments.repository.js';
 import type { ClipDraftRow, ClipDraftsRepository } from './clip-drafts.repository.js';
 
 /**
@@ -25,18 +23,18 @@ function toDraft(row: ClipDraftRow): ClipDraft | null {
  */
 export class ClipDraftsService {
   constructor(
-    private readonly db: Db,
+    private readonly moments: Pick<MomentsRepository, 'findOwned'>,
     private readonly repo: ClipDraftsRepository,
   ) {}
 
   async get(userId: string, momentId: unknown): Promise<ClipDraft | null> {
-    const moment = await findOwned(this.db, moments, userId, momentId, 'Moment');
+    const moment = await this.moments.findOwned(userId, momentId);
     const row = await this.repo.find(userId, moment.id);
     return row ? toDraft(row) : null;
   }
 
   async save(userId: string, momentId: unknown, settings: ClipSettings): Promise<ClipDraft> {
-    const moment = await findOwned(this.db, moments, userId, momentId, 'Moment');
+    const moment = await this.moments.findOwned(userId, momentId);
     if (!isCaptionTemplateId(settings.template)) {
       throw new AppError(
         ERROR_CODES.UNKNOWN_TEMPLATE,

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { insertOne } from '../../db/owned.js';
+import { findOwned, insertOne } from '../../db/owned.js';
 import { exportBatches, jobs, moments } from '../../db/schema.js';
 import type { Tx } from '../billing/index.js';
 
@@ -22,6 +22,16 @@ export class ExportBatchesRepository {
 
   async setJobIds(id: string, jobIds: string[], tx: Db | Tx = this.db): Promise<void> {
     await tx.update(exportBatches).set({ jobIds }).where(eq(exportBatches.id, id));
+  }
+
+  /** The user's batch, or 404 when it is not theirs (another user's id reads as missing). */
+  findOwned(userId: string, id: unknown): Promise<ExportBatchRow> {
+    return findOwned(this.db, exportBatches, userId, id, 'Export batch');
+  }
+
+  /** One of the user's clips (any export of theirs), or 404 as for a batch. */
+  ownedClip(userId: string, id: unknown): Promise<BatchJobRow> {
+    return findOwned(this.db, jobs, userId, id, 'Job');
   }
 
   async findById(id: string): Promise<ExportBatchRow | undefined> {

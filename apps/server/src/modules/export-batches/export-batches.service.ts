@@ -20,8 +20,7 @@ import {
 } from '@moments/contract';
 import { publishKitTexts } from '@moments/domain/publish';
 import type { Db } from '../../db/client.js';
-import { findOwned, isUuid } from '../../db/owned.js';
-import { exportBatches, jobs, tasks } from '../../db/schema.js';
+import { isUuid } from '../../db/owned.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { silentLogger, type Logger } from '../../logging.js';
 import type { Storage } from '../../storage/index.js';
@@ -88,7 +87,7 @@ export class ExportBatchesService {
    */
   async create(userId: string, body: ExportBatchCreateBody): Promise<ExportBatchCreated> {
     const { db, repo, exports } = this.options;
-    const task = await findOwned(db, tasks, userId, body.task_id, 'Task');
+    const task = await this.options.tasks.findOwned(userId, body.task_id);
     if ((body.moment_ids === undefined) === (body.top_n === undefined)) {
       throw badRequest('Give either moment_ids or top_n, not both and not neither.');
     }
@@ -338,7 +337,7 @@ export class ExportBatchesService {
   }
 
   private async finishedJob(userId: string, jobId: unknown): Promise<BatchJobRow> {
-    const job = await findOwned(this.options.db, jobs, userId, jobId, 'Job');
+    const job = await this.options.repo.ownedClip(userId, jobId);
     if (job.status !== 'DONE' || !job.fileKey) {
       throw new AppError(
         ERROR_CODES.CONFLICT,
@@ -350,7 +349,7 @@ export class ExportBatchesService {
   }
 
   private owned(userId: string, id: unknown): Promise<ExportBatchRow> {
-    return findOwned(this.options.db, exportBatches, userId, id, 'Export batch');
+    return this.options.repo.findOwned(userId, id);
   }
 
   /** The batch's clips in its order (best moment first); deleted clips are left out. */

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { insertOne, type RowPatch } from '../../db/owned.js';
+import { findOwned, insertOne, type RowPatch } from '../../db/owned.js';
 import { jobs } from '../../db/schema.js';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -14,6 +14,11 @@ export class ExportsRepository {
   /** `tx`: the caller's transaction, so the row, its charge and its queue job commit together. */
   insert(job: NewJob, tx: Db = this.db): Promise<JobRow> {
     return insertOne(tx, jobs, job);
+  }
+
+  /** The user's export, or 404 when it is not theirs (another user's id reads as missing). */
+  findOwned(userId: string, id: unknown): Promise<JobRow> {
+    return findOwned(this.db, jobs, userId, id, 'Job');
   }
 
   async findById(id: string): Promise<JobRow | undefined> {
