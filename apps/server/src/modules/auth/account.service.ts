@@ -13,7 +13,7 @@ import { hashPassword, hashToken, type AuthService } from './auth.service.js';
 import type { UsersRepository } from './users.repository.js';
 
 /** How long a mailed email-change link works. */
-export const EMAIL_CHANGE_TTL_HOURS = 24;
+const EMAIL_CHANGE_TTL_HOURS = 24;
 
 export interface AccountServiceDeps {
   users: UsersRepository;
