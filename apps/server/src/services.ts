@@ -25,8 +25,8 @@ import { MediaAnalysesRepository } from './modules/exports/media-analyses.reposi
 import { ExportRenderer } from './modules/exports/export-renderer.js';
 import {
   ExportsRepository,
-  type JobPatch,
-  type JobRow,
+  type ExportPatch,
+  type ExportRow,
 } from './modules/exports/exports.repository.js';
 import { ExportsService } from './modules/exports/exports.service.js';
 import { ExportBatchesRepository } from './modules/export-batches/export-batches.repository.js';
@@ -142,7 +142,7 @@ export interface Services {
   exportBatches: ExportBatchesService;
   captions: CaptionsService;
   exportRenderer: ExportRenderer;
-  exportLeases: Leases<JobRow, JobPatch>;
+  exportLeases: Leases<ExportRow, ExportPatch>;
   /** Analyses the best moments' framing in the background once a task is DONE. */
   framingPreparer: FramingPreparer;
   workGate: WorkGate;
@@ -578,7 +578,7 @@ function createExportWork(
   // Work users wait for goes first; background analyses in this process give way to it and,
   // tracked by `background`, stop and are awaited when the process closes.
   const workGate = new WorkGate(background);
-  const exportLeases = new Leases<JobRow, JobPatch>({
+  const exportLeases = new Leases<ExportRow, ExportPatch>({
     name: 'export',
     rows: exportsRepo,
     leaseMs: config.TASK_LEASE_MS,

@@ -6,7 +6,7 @@ import type { Tx } from '../billing/index.js';
 
 export type ExportBatchRow = typeof exportBatches.$inferSelect;
 export type MomentRow = typeof moments.$inferSelect;
-export type BatchJobRow = typeof jobs.$inferSelect;
+export type BatchClipRow = typeof jobs.$inferSelect;
 
 /** Data access for export-all batches; their clips are ordinary rows of `jobs`. */
 export class ExportBatchesRepository {
@@ -30,7 +30,7 @@ export class ExportBatchesRepository {
   }
 
   /** One of the user's clips (any export of theirs), or 404 as for a batch. */
-  ownedClip(userId: string, id: unknown): Promise<BatchJobRow> {
+  ownedClip(userId: string, id: unknown): Promise<BatchClipRow> {
     return findOwned(this.db, jobs, userId, id, 'Job');
   }
 
@@ -44,7 +44,7 @@ export class ExportBatchesRepository {
   }
 
   /** The clips' jobs of a batch (in no particular order: the batch's `job_ids` orders them). */
-  clips(batchId: string): Promise<BatchJobRow[]> {
+  clips(batchId: string): Promise<BatchClipRow[]> {
     return this.db.select().from(jobs).where(eq(jobs.batchId, batchId));
   }
 

@@ -40,7 +40,7 @@ import {
 } from '../captions/clip-captions.js';
 import { toFramingDto } from './clip-framing.js';
 import { ExportRenderer, framingRequestOf, type JobOptions } from './export-renderer.js';
-import type { ExportsRepository, JobRow } from './exports.repository.js';
+import type { ExportsRepository, ExportRow } from './exports.repository.js';
 import {
   clipSettingsOf,
   jobCaptionsKey,
@@ -178,7 +178,7 @@ export class ExportsService {
     userId: string,
     prepared: PreparedExport,
     extra: { batchId?: string } = {},
-  ): Promise<JobRow> {
+  ): Promise<ExportRow> {
     const { source, durationMs, charge, previewedFraming } = prepared;
     const runToken = randomUUID();
     const inserted = await this.repo.insert(
@@ -229,7 +229,7 @@ export class ExportsService {
   }
 
   /** Tells the user's clients about jobs just queued (progress 0), and wakes a local worker. */
-  async announce(userId: string, rows: JobRow[]): Promise<void> {
+  async announce(userId: string, rows: ExportRow[]): Promise<void> {
     this.queue.wake('export-render');
     for (const row of rows) {
       await this.notifications.jobChanged(userId, jobForNotification(row), false);
@@ -476,11 +476,11 @@ export class ExportsService {
     return size;
   }
 
-  private owned(userId: string, id: unknown): Promise<JobRow> {
+  private owned(userId: string, id: unknown): Promise<ExportRow> {
     return this.repo.findOwned(userId, id);
   }
 
-  private async toDto(row: JobRow): Promise<Job> {
+  private async toDto(row: ExportRow): Promise<Job> {
     const url =
       row.status === 'DONE' && row.fileKey
         ? await this.fileUrls.signFileUrl(row.fileKey, {
