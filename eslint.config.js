@@ -24,6 +24,46 @@ const MEDIA_TOOL_WRAPPERS = {
   '@moments/media/captions': ['burnCaptions'],
 };
 
+/** The media repository's implementation: the one place that starts the tools. */
+const MEDIA_TOOL_FILES = [
+  'apps/server/src/modules/media/tools-media.repository.ts',
+  'apps/server/src/modules/media/clip-render.ts',
+];
+
+const TABLES_DOOR =
+  "Query through the module's repository (*.repository.ts, with an example in apps/server/src/sql-review/examples.ts), not the tables.";
+
+/**
+ * The imports a module file may not make: the media tools (always), and with `tables` the schema
+ * and the query builder (types stay free: a service may name a row's type).
+ */
+function restrictedImports(tables) {
+  return {
+    paths: [
+      ...['@moments/media/ffmpeg', '@moments/process', 'node:child_process', 'child_process'].map(
+        (name) => ({ name, allowTypeImports: true, message: MEDIA_DOOR }),
+      ),
+      ...Object.entries(MEDIA_TOOL_WRAPPERS).map(([name, importNames]) => ({
+        name,
+        importNames,
+        allowTypeImports: true,
+        message: MEDIA_DOOR,
+      })),
+      ...(tables ? [{ name: 'drizzle-orm', allowTypeImports: true, message: TABLES_DOOR }] : []),
+    ],
+    patterns: [
+      {
+        group: ['**/media/clip-render*', '**/media/tools-media.repository*'],
+        allowTypeImports: true,
+        message: MEDIA_DOOR,
+      },
+      ...(tables
+        ? [{ group: ['**/db/schema*'], allowTypeImports: true, message: TABLES_DOOR }]
+        : []),
+    ],
+  };
+}
+
 /** Tests, their support code, end-to-end runs and benches: not held to the function length limit. */
 const TEST_CODE = [
   '**/*.test.{ts,tsx}',
@@ -78,39 +118,15 @@ export default tseslint.config(
     // Services reach the media tools only through the media repository (injected, so
     // a service test runs with the fake); only its implementation may import the tool wrappers.
     files: ['apps/server/src/modules/**/*.ts'],
-    ignores: [
-      '**/*.test.ts',
-      'apps/server/src/modules/media/tools-media.repository.ts',
-      'apps/server/src/modules/media/clip-render.ts',
-    ],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            ...[
-              '@moments/media/ffmpeg',
-              '@moments/process',
-              'node:child_process',
-              'child_process',
-            ].map((name) => ({ name, allowTypeImports: true, message: MEDIA_DOOR })),
-            ...Object.entries(MEDIA_TOOL_WRAPPERS).map(([name, importNames]) => ({
-              name,
-              importNames,
-              allowTypeImports: true,
-              message: MEDIA_DOOR,
-            })),
-          ],
-          patterns: [
-            {
-              group: ['**/media/clip-render*', '**/media/tools-media.repository*'],
-              allowTypeImports: true,
-              message: MEDIA_DOOR,
-            },
-          ],
-        },
-      ],
-    },
+    ignores: ['**/*.test.ts', ...MEDIA_TOOL_FILES],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', restrictedImports(false)] },
+  },
+  {
+    // Queries live in repositories (*.repository.ts), so the SQL review (`npm run sql`) shows
+    // every statement the server sends; a service asks its repository, never the tables.
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.repository.ts', ...MEDIA_TOOL_FILES],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', restrictedImports(true)] },
   },
   {
     // Every catch says why (a log line with ids, or a comment for deliberate

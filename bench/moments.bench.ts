@@ -12,7 +12,7 @@ import {
   SEARCH_PASSAGES,
 } from '../packages/ai/src/moments/testing/planted';
 import { buildSyntheticTranscript } from '../packages/ai/src/moments/testing/synthetic-transcript';
-import { loadDefaultEmbedder, searchMomentsWithReport } from '../packages/ai/src/search/index';
+import { loadDefaultEmbedder, findAnswerMomentsWithReport } from '../packages/ai/src/search/index';
 
 async function benchViralMoments(): Promise<void> {
   const hour = buildSyntheticTranscript({
@@ -59,7 +59,7 @@ async function benchSearch(): Promise<void> {
     const times: number[] = [];
     for (const passage of SEARCH_PASSAGES) {
       const started = performance.now();
-      const report = await searchMomentsWithReport(talk.transcript, passage.query, {
+      const report = await findAnswerMomentsWithReport(talk.transcript, passage.query, {
         limit: 5,
         embedder: mode === 'semantic' ? embedder : null,
       });

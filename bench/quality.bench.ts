@@ -13,7 +13,7 @@
 import type { LlmClient } from '../packages/ai/src/llm/index';
 import { OpenAICompatibleLlm } from '../packages/ai/src/llm/index';
 import { findViralMoments, type Moment } from '../packages/ai/src/moments/index';
-import { loadDefaultEmbedder, searchMomentsWithReport } from '../packages/ai/src/search/index';
+import { loadDefaultEmbedder, findAnswerMomentsWithReport } from '../packages/ai/src/search/index';
 import { summariseTranscript, type VideoSummary } from '../packages/ai/src/summary/index';
 import {
   answerFigures,
@@ -50,7 +50,9 @@ async function runTalk(talk: SpokenMarkedTalk, judge: Judge): Promise<TalkOutput
   const summary = await summariseTranscript(talk.transcript, { llm });
   const answers: Moment[][] = [];
   for (const question of talk.questions) {
-    const report = await searchMomentsWithReport(talk.transcript, question.question, { limit: 3 });
+    const report = await findAnswerMomentsWithReport(talk.transcript, question.question, {
+      limit: 3,
+    });
     answers.push(report.moments);
   }
   return {

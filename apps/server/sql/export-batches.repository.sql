@@ -30,6 +30,58 @@ set
 where
   "export_batches"."id" = $2;
 
+-- ExportBatchesRepository.findOwned
+select
+  "id",
+  "user_id",
+  "task_id",
+  "options",
+  "job_ids",
+  "finished_at",
+  "created_at"
+from
+  "export_batches"
+where
+  (
+    "export_batches"."id" = $1
+    and "export_batches"."user_id" = $2
+  )
+limit
+  $3;
+
+-- ExportBatchesRepository.ownedClip
+select
+  "id",
+  "user_id",
+  "moment_id",
+  "task_id",
+  "type",
+  "status",
+  "progress",
+  "title",
+  "options",
+  "file_key",
+  "poster_key",
+  "share_id",
+  "error_reason",
+  "duration_ms",
+  "cost_credits",
+  "run_token",
+  "batch_id",
+  "started_at",
+  "heartbeat_at",
+  "created_at",
+  "updated_at"
+from
+  "jobs"
+where
+  (
+    "jobs"."id" = $1
+    and "jobs"."user_id" = $2
+  )
+limit
+  $3;
+
 -- ExportBatchesRepository.findById
 select
   "id",

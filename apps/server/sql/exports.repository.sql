@@ -73,6 +73,39 @@ returning
   "created_at",
   "updated_at";
 
+-- ExportsRepository.findOwned
+select
+  "id",
+  "user_id",
+  "moment_id",
+  "task_id",
+  "type",
+  "status",
+  "progress",
+  "title",
+  "options",
+  "file_key",
+  "poster_key",
+  "share_id",
+  "error_reason",
+  "duration_ms",
+  "cost_credits",
+  "run_token",
+  "batch_id",
+  "started_at",
+  "heartbeat_at",
+  "created_at",
+  "updated_at"
+from
+  "jobs"
+where
+  (
+    "jobs"."id" = $1
+    and "jobs"."user_id" = $2
+  )
+limit
+  $3;
+
 -- ExportsRepository.findById
 select
   "id",

@@ -81,6 +81,73 @@ where
     and "credit_buckets"."feature" = $2
   );
 
+-- LedgerRepository.allBuckets
+select
+  "user_id",
+  "feature",
+  "bucket",
+  "balance",
+  "unlimited",
+  "period_used",
+  "updated_at"
+from
+  "credit_buckets"
+where
+  "credit_buckets"."user_id" = $1;
+
+-- LedgerRepository.netCharged
+select
+  coalesce(- sum("amount"), 0)::int
+from
+  "credit_ledger"
+where
+  (
+    "credit_ledger"."task_id" = $1
+    and "credit_ledger"."kind" in ('charge', 'refund')
+  );
+
+select
+  coalesce(- sum("amount"), 0)::int
+from
+  "credit_ledger"
+where
+  (
+    "credit_ledger"."job_id" = $1
+    and "credit_ledger"."kind" in ('charge', 'refund')
+  );
+
+-- LedgerRepository.movements
+select
+  "credit_ledger"."id",
+  "credit_ledger"."user_id",
+  "credit_ledger"."operation_key",
+  "credit_ledger"."kind",
+  "credit_ledger"."feature",
+  "credit_ledger"."bucket",
+  "credit_ledger"."amount",
+  "credit_ledger"."balance_after",
+  "credit_ledger"."reason",
+  "credit_ledger"."action",
+  "credit_ledger"."cause",
+  "credit_ledger"."task_id",
+  "credit_ledger"."job_id",
+  "credit_ledger"."created_at",
+  "credit_operations"."charge_kind",
+  "tasks"."video",
+  "jobs"."title"
+from
+  "credit_ledger"
+  left join "credit_operations" on "credit_operations"."key" = "credit_ledger"."operation_key"
+  left join "tasks" on "tasks"."id" = "credit_ledger"."task_id"
+  left join "jobs" on "jobs"."id" = "credit_ledger"."job_id"
+where
+  "credit_ledger"."user_id" = $1
+order by
+  "credit_ledger"."created_at" desc,
+  "credit_ledger"."id" desc
+limit
+  $2;
+
 -- LedgerRepository.addToBucket
 insert into
   "credit_buckets" (

@@ -238,6 +238,22 @@ set
 where
   "users"."id" = $6;
 
+-- UsersRepository.taskIdsOf
+select
+  "id"
+from
+  "tasks"
+where
+  "tasks"."user_id" = $1;
+
+-- UsersRepository.exportIdsOf
+select
+  "id"
+from
+  "jobs"
+where
+  "jobs"."user_id" = $1;
+
 -- UsersRepository.deletePersonalRows
 begin;
 

@@ -25,8 +25,8 @@ import { MediaAnalysesRepository } from './modules/exports/media-analyses.reposi
 import { ExportRenderer } from './modules/exports/export-renderer.js';
 import {
   ExportsRepository,
-  type JobPatch,
-  type JobRow,
+  type ExportPatch,
+  type ExportRow,
 } from './modules/exports/exports.repository.js';
 import { ExportsService } from './modules/exports/exports.service.js';
 import { ExportBatchesRepository } from './modules/export-batches/export-batches.repository.js';
@@ -40,6 +40,7 @@ import { FeedbackRepository } from './modules/feedback/feedback.repository.js';
 import { MomentsRepository } from './modules/moments/moments.repository.js';
 import { MomentsService } from './modules/moments/moments.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
 import {
   SearchIndexRepository,
   SearchIndexer,
@@ -141,7 +142,7 @@ export interface Services {
   exportBatches: ExportBatchesService;
   captions: CaptionsService;
   exportRenderer: ExportRenderer;
-  exportLeases: Leases<JobRow, JobPatch>;
+  exportLeases: Leases<ExportRow, ExportPatch>;
   /** Analyses the best moments' framing in the background once a task is DONE. */
   framingPreparer: FramingPreparer;
   workGate: WorkGate;
@@ -362,7 +363,7 @@ function createAccounts(
   );
   const apiTokens = new ApiTokensService(new ApiTokensRepository(db), log, bus);
   const notifications = new NotificationsService(
-    db,
+    new NotificationsRepository(db),
     bus,
     (userId, type, data) =>
       accountMails.safely(type, () => accountMails.notificationStored(userId, type, data)),
@@ -424,10 +425,15 @@ function createContent(
     new MediaAnalysesRepository(db),
   );
   const shares = new SharesService(summaries, notes, clipShares, moments);
-  const clipDrafts = new ClipDraftsService(db, new ClipDraftsRepository(db));
+  const brandKitsRepo = new BrandKitsRepository(db);
+  const clipDrafts = new ClipDraftsService(
+    momentsRepo,
+    new ClipDraftsRepository(db),
+    brandKitsRepo,
+  );
   const brandKits = new BrandKitsService({
-    db,
-    repo: new BrandKitsRepository(db),
+    plans: billing.reads,
+    repo: brandKitsRepo,
     storage,
     fileUrls,
     workRoot,
@@ -461,6 +467,7 @@ function createContent(
   );
   return {
     tasksRepo,
+    momentsRepo,
     moments,
     summaries,
     notes,
@@ -568,7 +575,7 @@ function createExportWork(
   config: AppConfig,
   { db, storage, queue, workRoot, background, fileUrls, media }: Foundation,
   { billing, notifications }: Accounts,
-  { tasksRepo, translator, thumbnails, brandKits }: Content,
+  { tasksRepo, momentsRepo, translator, thumbnails, brandKits }: Content,
   { tasks }: Pick<TaskWork, 'tasks'>,
   log: Logger,
 ) {
@@ -576,7 +583,7 @@ function createExportWork(
   // Work users wait for goes first; background analyses in this process give way to it and,
   // tracked by `background`, stop and are awaited when the process closes.
   const workGate = new WorkGate(background);
-  const exportLeases = new Leases<JobRow, JobPatch>({
+  const exportLeases = new Leases<ExportRow, ExportPatch>({
     name: 'export',
     rows: exportsRepo,
     leaseMs: config.TASK_LEASE_MS,
@@ -613,6 +620,7 @@ function createExportWork(
     media,
     repo: exportsRepo,
     tasks: tasksRepo,
+    moments: momentsRepo,
     storage,
     fileUrls,
     queue,
@@ -635,7 +643,7 @@ function createExportWork(
   // Exports belong to their task: deleting the task deletes them, files and links included.
   tasks.whenDeleting((task) => exports.deleteForTask(task.userId, task.id));
   const framingPreparer = new FramingPreparer({
-    momentsRepo: new MomentsRepository(db),
+    momentsRepo,
     media,
     tasks: tasksRepo,
     storage,
@@ -727,7 +735,6 @@ export async function createServices(
   });
   const idempotencyKeys = new IdempotencyKeysRepository(foundation.db);
   const account = new AccountService({
-    db: foundation.db,
     users: accounts.users,
     auth: accounts.auth,
     apiTokens: accounts.apiTokens,

@@ -22,8 +22,9 @@ describe.each(DATABASE_TARGETS)('credit ledger under concurrency on $name', (tar
     skip = await target.unavailable();
     if (skip) return;
     database = await target.open();
-    ledger = new Ledger(new LedgerRepository(database.db));
-    reads = new CreditReads(database.db);
+    const ledgerRepo = new LedgerRepository(database.db);
+    ledger = new Ledger(ledgerRepo);
+    reads = new CreditReads(ledgerRepo);
   });
   afterAll(async () => {
     await database?.close();

@@ -8,13 +8,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client.js';
-import { CreditReads } from '../src/modules/billing/ledger/credit-reads.js';
+import { LedgerRepository } from '../src/modules/billing/ledger/ledger.repository.js';
 import { ExportsRepository } from '../src/modules/exports/exports.repository.js';
 import { MomentsRepository } from '../src/modules/moments/moments.repository.js';
-import { NotificationsService } from '../src/modules/notifications/notifications.service.js';
+import { NotificationsRepository } from '../src/modules/notifications/notifications.repository.js';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
 import { TasksRepository } from '../src/modules/tasks/tasks.repository.js';
-import type { RealtimeBus } from '../src/realtime/index.js';
 import { recordingDatabase, type RecordedStatement } from '../src/sql-review/recorder.js';
 import { openDatabase } from '../src/db/client.js';
 import { createScratchPostgres, postgresReachable } from './support/databases.js';
@@ -43,12 +42,6 @@ const SIZE: LoadSeedSize = {
   tasksPerUser: 50,
   momentsPerTask: 10,
   notificationsPerUser: 500,
-};
-
-const silentBus: RealtimeBus = {
-  publish: async () => undefined,
-  subscribe: async () => async () => undefined,
-  close: async () => undefined,
 };
 
 describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
@@ -135,16 +128,19 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
   });
 
   it('the notification history reads one page from notifications_user_idx', async () => {
-    const history = (db: Db) => new NotificationsService(db, silentBus).history(userId, 1, 20);
-    await expectIndexed(history, 'notifications_user_idx');
+    // The first page, and the third of those at or before a time (what the bell's history sends).
+    const page = (db: Db) => new NotificationsRepository(db).page(userId, 21, 0);
+    await expectIndexed(page, 'notifications_user_idx');
     await expectIndexed(
-      (db) => new NotificationsService(db, silentBus).history(userId, 3, 20, Date.now()),
+      (db) => new NotificationsRepository(db).page(userId, 21, 40, new Date()),
       'notifications_user_idx',
     );
   });
 
   it('the credit history page reads the user’s movements from credit_ledger_user_idx', async () => {
-    const statements = await statementsOf((db) => new CreditReads(db).history(userId, 1, 20));
+    const statements = await statementsOf((db) =>
+      new LedgerRepository(db).movements(userId, 21, 0),
+    );
     const page = statements.find((statement) => /from "credit_ledger"/.test(statement.sql))!;
     const text = await plan(page);
     expect(text, text).toContain('credit_ledger_user_idx');

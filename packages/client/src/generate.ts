@@ -5,7 +5,7 @@ import * as prettier from 'prettier';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The server's committed document, the one source of these types. */
-export const OPENAPI_FILE = path.resolve(here, '../../../apps/server/openapi.json');
+const OPENAPI_FILE = path.resolve(here, '../../../apps/server/openapi.json');
 /** The generated types, committed beside the client so that an API change shows in review. */
 export const SCHEMA_FILE = path.join(here, 'schema.ts');
 

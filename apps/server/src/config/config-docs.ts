@@ -80,7 +80,7 @@ interface VariableDoc {
  * to the schema without a line here (or a line left for a removed one) fails the type check.
  * Defaults and accepted values are not written here: they are read from the schema.
  */
-export const VARIABLES: Record<EnvKey, VariableDoc> = {
+const VARIABLES: Record<EnvKey, VariableDoc> = {
   HOST: {
     group: 'server',
     meaning:

@@ -10,12 +10,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema.js';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** The query surface shared by the PGlite and node-postgres drivers. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 /** Runs one parameterised statement; pg-boss and LISTEN/NOTIFY users need the raw driver. */
-export type RawSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
+type RawSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
 
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
@@ -47,7 +47,7 @@ const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../drizzle');
 export const HNSW_SETTINGS = { 'hnsw.ef_search': '100', 'hnsw.iterative_scan': 'relaxed_order' };
 
 /** What an operator reads when their PostgreSQL has no pgvector. */
-export const PGVECTOR_MISSING =
+const PGVECTOR_MISSING =
   'PostgreSQL has no pgvector extension, which search needs (its HNSW index). Install it on the ' +
   'database server: Debian/Ubuntu with PostgreSQL apt repository (apt.postgresql.org): ' +
   'apt-get install postgresql-<major>-pgvector; Fedora/RHEL: dnf install pgvector; Alpine: ' +

@@ -35,7 +35,7 @@ export async function insertOne<T extends PgTable>(
 }
 
 /** How many rows of `table` the user has (the per-user caps: tokens, webhooks, brand kits). */
-export async function countOf(db: Db, table: UserTable, userId: string): Promise<number> {
+async function countOf(db: Db, table: UserTable, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(table as PgTable)
@@ -44,7 +44,7 @@ export async function countOf(db: Db, table: UserTable, userId: string): Promise
 }
 
 /** Every row of `table` the user has, in `order`. */
-export function listOf<T extends UserTable>(
+function listOf<T extends UserTable>(
   db: Db,
   table: T,
   userId: string,

@@ -195,7 +195,7 @@ export const tasks = pgTable(
     /** The video's thumbnail as the server stored it (never a remote address). */
     thumbnailKey: text('thumbnail_key'),
     /**
-     * Why no frame can ever be taken from the media (FRAMELESS_REASONS: 'audio-only', 'no-frame'):
+     * Why no frame can ever be taken from the media (FramelessReason: 'audio-only', 'no-frame'):
      * the thumbnail backfill passes the video and its moments by instead of probing it again.
      */
     framelessReason: text('frameless_reason'),

@@ -36,7 +36,7 @@ export interface JsonRouteSpec<
 }
 
 /** What a handler gets: the checked input, and the request and reply for anything else. */
-export interface RouteCall<B extends Input, Q extends Input, P extends Input, U> {
+interface RouteCall<B extends Input, Q extends Input, P extends Input, U> {
   userId: U;
   body: Parsed<B>;
   query: Parsed<Q>;

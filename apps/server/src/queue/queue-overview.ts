@@ -2,9 +2,9 @@ import type PgBoss from 'pg-boss';
 import { JOB_KINDS, jobPolicy, type JobKind } from './job-kinds.js';
 
 const STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
-export type JobState = (typeof STATES)[number];
+type JobState = (typeof STATES)[number];
 
-export interface QueueFailure {
+interface QueueFailure {
   id: string;
   failedAt: Date | null;
   attempts: number;

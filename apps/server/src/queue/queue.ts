@@ -17,9 +17,7 @@ import { readQueueOverview, type QueueOverview } from './queue-overview.js';
 import { currentRunIds, withRunIds } from './run-context.js';
 import type { WorkGate } from './work-gate.js';
 
-export type { JobHandler, JobHandlers, JobKind, JobPayloads } from './job-kinds.js';
-
-export interface SendOptions {
+interface SendOptions {
   /** The caller's transaction: the job exists only if it commits (row, charge and job together). */
   tx?: Db;
   /** Overrides the kind's expiry, e.g. from the stage timeouts of this very run. */

@@ -49,7 +49,7 @@ export interface BusEnvelope {
   exceptSessionId?: string;
 }
 
-export function toEnvelope(
+function toEnvelope(
   userId: string,
   message: UserMessage,
   options: PublishOptions = {},
@@ -60,7 +60,7 @@ export function toEnvelope(
 }
 
 /** Parses an envelope from another instance; null when it is not one we understand. */
-export function parseEnvelope(text: string): BusEnvelope | null {
+function parseEnvelope(text: string): BusEnvelope | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -79,7 +79,7 @@ export function parseEnvelope(text: string): BusEnvelope | null {
 }
 
 /** Delivers to every handler, isolating one handler's failure from the others. */
-export class HandlerSet {
+class HandlerSet {
   private readonly handlers = new Set<UserMessageHandler>();
 
   get size(): number {

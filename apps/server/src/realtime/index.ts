@@ -16,26 +16,9 @@ import type { RealtimeLogger } from './logger.js';
 import { PostgresBus } from './postgres-bus.js';
 import { RedisBus } from './redis-bus.js';
 
-export {
-  type PublishOptions,
-  type RealtimeBus,
-  type UserMessage,
-  type UserMessageHandler,
-} from './bus.js';
-export type { RealtimeLogger } from './logger.js';
-export {
-  PresenceRegistry,
-  type LocalPresence,
-  type SharedPresence,
-  type UserPresence,
-} from './presence.js';
-export { type PostgresBusOptions } from './postgres-bus.js';
-export { type RedisBusOptions } from './redis-bus.js';
-export {
-  attachStompServer,
-  type StompServerHandle,
-  type StompServerOptions,
-} from './stomp-server.js';
+export { type RealtimeBus } from './bus.js';
+export { PresenceRegistry, type UserPresence } from './presence.js';
+export { attachStompServer } from './stomp-server.js';
 
 export interface RealtimeBusConfig {
   kind: 'memory' | 'postgres' | 'redis';

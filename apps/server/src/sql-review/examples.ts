@@ -1,7 +1,6 @@
 import type { Db } from '../db/client.js';
 import { UsersRepository } from '../modules/auth/users.repository.js';
 import { BillingRepository } from '../modules/billing/billing.repository.js';
-import { CreditReads } from '../modules/billing/ledger/credit-reads.js';
 import { LedgerRepository } from '../modules/billing/ledger/ledger.repository.js';
 import { ClipDraftsRepository } from '../modules/clip-drafts/clip-drafts.repository.js';
 import { ExportsRepository } from '../modules/exports/exports.repository.js';
@@ -13,7 +12,7 @@ import { ReferralsRepository } from '../modules/invites/referrals.repository.js'
 import { MailPreferencesRepository } from '../modules/mail/mail-preferences.repository.js';
 import { MomentsRepository, type MomentRow } from '../modules/moments/moments.repository.js';
 import { NotesRepository } from '../modules/notes/notes.repository.js';
-import { NotificationsService } from '../modules/notifications/notifications.service.js';
+import { NotificationsRepository } from '../modules/notifications/notifications.repository.js';
 import { ClipSharesRepository } from '../modules/shares/clip-shares.repository.js';
 import { SearchIndexRepository } from '../modules/search/search-index.repository.js';
 import { SearchRepository } from '../modules/search/search.repository.js';
@@ -21,9 +20,7 @@ import { SummariesRepository } from '../modules/summaries/summaries.repository.j
 import { ThumbnailsRepository } from '../modules/thumbnails/thumbnails.repository.js';
 import { UploadsRepository } from '../modules/uploads/uploads.repository.js';
 import { AsrChunksRepository } from '../modules/tasks/asr-chunks.repository.js';
-import type { TaskRow } from '../modules/tasks/task-mapper.js';
 import { TasksRepository } from '../modules/tasks/tasks.repository.js';
-import type { RealtimeBus } from '../realtime/index.js';
 import { ApiTokensRepository } from '../modules/api-tokens/api-tokens.repository.js';
 import { WebhooksRepository } from '../modules/webhooks/webhooks.repository.js';
 import { ServerProcessesRepository } from '../modules/deployment/server-processes.repository.js';
@@ -78,7 +75,6 @@ const NOTE = '00000000-0000-4000-8000-000000000040';
 const BATCH = '00000000-0000-4000-8000-000000000060';
 const TOKEN = 'run-token';
 const AT = new Date('2026-01-01T00:00:00Z');
-const TASK_ROW = { id: TASK, userId: USER } as TaskRow;
 const MOMENT_ROW = { id: MOMENT, taskId: TASK, userId: USER } as MomentRow;
 const NEW_MOMENT = {
   taskId: TASK,
@@ -91,11 +87,6 @@ const NEW_MOMENT = {
   title: 'A moment',
   description: '',
   transcript: '',
-};
-const silentBus: RealtimeBus = {
-  publish: async () => undefined,
-  subscribe: async () => async () => undefined,
-  close: async () => undefined,
 };
 
 /** Every class that sends SQL, in the order the files are written. */
@@ -123,6 +114,8 @@ export const QUERY_SOURCES: QuerySource[] = [
     findEmailChange: (r) => r.findEmailChange('hash'),
     applyEmailChange: (r) => r.applyEmailChange('hash', USER, 'b@example.com', AT),
     anonymise: (r) => r.anonymise(USER, 'x', AT),
+    taskIdsOf: (r) => r.taskIdsOf(USER),
+    exportIdsOf: (r) => r.exportIdsOf(USER),
     deletePersonalRows: (r) => r.deletePersonalRows(USER),
   }),
   source('tasks.repository', 'TasksRepository', (db) => new TasksRepository(db), {
@@ -171,6 +164,7 @@ export const QUERY_SOURCES: QuerySource[] = [
   source('exports.repository', 'ExportsRepository', (db) => new ExportsRepository(db), {
     insert: (r) =>
       r.insert({ userId: USER, type: 'VIRAL_MOMENT_EXPORT', title: 'x', status: 'IN_PROGRESS' }),
+    findOwned: (r) => r.findOwned(USER, JOB),
     findById: (r) => r.findById(JOB),
     listForUser: (r) => r.listForUser(USER, 20, 20, 'VIRAL_MOMENT_EXPORT'),
     updateRun: (r) => r.updateRun(JOB, TOKEN, { progress: 50 }),
@@ -186,6 +180,8 @@ export const QUERY_SOURCES: QuerySource[] = [
     {
       insert: (r) => r.insert({ userId: USER, taskId: TASK, options: {} }),
       setJobIds: (r) => r.setJobIds(BATCH, [JOB]),
+      findOwned: (r) => r.findOwned(USER, BATCH),
+      ownedClip: (r) => r.ownedClip(USER, JOB),
       findById: (r) => r.findById(BATCH),
       clips: (r) => r.clips(BATCH),
       topMoments: (r) => r.topMoments(USER, TASK, 5),
@@ -339,57 +335,22 @@ export const QUERY_SOURCES: QuerySource[] = [
       r.insertFeedback({ userId: USER, type: 'cancel', email: 'a@example.com', details: {} }),
     insertContact: (r) => r.insertContact(USER, { message: 'hi' }),
   }),
-  source('credit-reads', 'CreditReads', (db) => new CreditReads(db), {
-    entitlements: (r) => r.entitlements(USER, 'free'),
-    spendable: (r) => r.spendable(USER, 'credits'),
-    assertCanSpend: (r) => r.assertCanSpend(USER, 'credits', 10),
-    assertVideoLength: (r) => r.assertVideoLength('free', 60_000),
-    assertClipLength: (r) => r.assertClipLength('free', 60_000),
-    assertCanCoverAll: (r) => r.assertCanCoverAll(USER, 'CANVAS_EXPORT', 5, () => 'refused'),
-    netCharged: (r) => r.netCharged({ taskId: TASK }),
-    history: (r) => r.history(USER, 1, 20),
-  }),
   source(
-    'notifications.service',
-    'NotificationsService',
-    (db) => new NotificationsService(db, silentBus),
+    'notifications.repository',
+    'NotificationsRepository',
+    (db) => new NotificationsRepository(db),
     {
-      taskChanged: (r) => r.taskChanged({ ...TASK_ROW, status: 'DONE', video: {} }, true),
-      taskFollowedUp: (r) => r.taskFollowedUp({ ...TASK_ROW, status: 'DONE', video: {} }),
-      taskGrew: (r) =>
-        r.taskGrew(
-          { ...TASK_ROW, video: {} },
-          { transcribed_ms: 0, chunks_done: 0, chunk_count: 1, added: [], moments: [] },
-        ),
-      jobChanged: (r) =>
-        r.jobChanged(
-          USER,
-          {
-            id: JOB,
-            type: 'VIRAL_MOMENT_EXPORT',
-            status: 'DONE',
-            title: 'x',
-            progress: 100,
-            momentId: MOMENT,
-          },
-          true,
-        ),
-      whenBatchClipEnds: (r) => r.whenBatchClipEnds(async () => {}),
-      batchClipGone: (r) => r.batchClipGone(BATCH),
-      batchFinished: (r) =>
-        r.batchFinished(USER, {
-          id: BATCH,
-          taskId: TASK,
-          title: 'x',
-          status: 'DONE',
-          clipCount: 1,
-          doneCount: 1,
-          errorCount: 0,
-          thumbnailJobId: JOB,
-        }),
-      history: (r) => r.history(USER, 1, 20, AT.getTime()),
-      markViewed: (r) => r.markViewed(USER, [NOTE]),
-      markAllViewed: (r) => r.markAllViewed(USER),
+      insert: (r) => r.insert({ userId: USER, type: 'TASK_STATUS_UPDATE', data: {} }),
+      // The first page, then one of those at or before a time.
+      page: async (r) => {
+        await r.page(USER, 21, 0);
+        await r.page(USER, 21, 40, AT);
+      },
+      // Some by id, then every unviewed one.
+      markViewed: async (r) => {
+        await r.markViewed(USER, [NOTE]);
+        await r.markViewed(USER, 'unviewed');
+      },
       delete: (r) => r.delete(USER, [NOTE]),
     },
   ),
@@ -468,6 +429,12 @@ export const QUERY_SOURCES: QuerySource[] = [
     operation: (r) => r.operation(r.db, 'task-run:1'),
     chargedParts: (r) => r.chargedParts(r.db, 'task-run:1'),
     buckets: (r) => r.buckets(r.db, USER, 'CREDIT'),
+    allBuckets: (r) => r.allBuckets(USER),
+    netCharged: async (r) => {
+      await r.netCharged({ taskId: TASK });
+      await r.netCharged({ jobId: JOB });
+    },
+    movements: (r) => r.movements(USER, 21, 0),
     addToBucket: (r) => r.addToBucket(r.db, USER, 'CREDIT', 'plan', -10),
     resetPlanBucket: (r) => r.resetPlanBucket(r.db, USER, 'CREDIT', 100, false),
     addPeriodUse: (r) => r.addPeriodUse(r.db, USER, 'CREDIT', 10),

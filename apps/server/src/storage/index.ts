@@ -5,16 +5,11 @@ import { S3Storage } from './s3-storage.js';
 import type { Storage } from './storage.js';
 
 export { registerFileRoutes } from './file-routes.js';
-export {
-  FileUrls,
-  loadAppSecret,
-  type FileUrlQuery,
-  type SignFileUrlOptions,
-} from './file-urls.js';
-export { checkStorage, storageProblem } from './storage-check.js';
+export { FileUrls, loadAppSecret } from './file-urls.js';
+export { checkStorage } from './storage-check.js';
 export { LocalStorage } from './local-storage.js';
-export { S3Storage, type S3StorageOptions } from './s3-storage.js';
-export { StorageNotFoundError, type ByteRange, type Storage } from './storage.js';
+export { S3Storage } from './s3-storage.js';
+export { StorageNotFoundError, type Storage } from './storage.js';
 
 /**
  * The configured driver: DATA_DIR/files by default, a bucket with STORAGE_DRIVER=s3 (its local

@@ -11,7 +11,7 @@ export const TEST_POSTGRES_URL =
 
 let problem: Promise<string | null> | undefined;
 /** Why the suite's PostgreSQL cannot run the database tests (unreachable, no pgvector), or null. */
-export function postgresProblem(): Promise<string | null> {
+function postgresProblem(): Promise<string | null> {
   problem ??= (async () => {
     if (process.env.TEST_PGVECTOR_MISSING === '1') {
       return 'PostgreSQL with pgvector is not installed (run bash scripts/setup.sh, or set TEST_DATABASE_URL to a PostgreSQL with pgvector)';

@@ -153,7 +153,7 @@ const VECTOR_INDEXES: Record<string, string[]> = {
  * query does not depend on what they mean). The HNSW indexes are dropped first and built again
  * after, as a bulk load would: a build is many times faster than one insertion per row.
  */
-export async function seedVectors(
+async function seedVectors(
   client: pg.Client,
   tables: string[],
   model = EMBEDDING_MODEL,

@@ -5,7 +5,7 @@ import { fetchUserInfo } from '../api/account';
 
 export const USER_INFO_QUERY_KEY = ['user', 'info'] as const;
 
-export type SessionStatus = 'loading' | 'anonymous' | 'authenticated';
+type SessionStatus = 'loading' | 'anonymous' | 'authenticated';
 
 export interface Session {
   status: SessionStatus;

@@ -65,7 +65,7 @@ function kitRows(texts: { title: string; caption: string; hashtags: string[] }) 
 }
 
 /** A finished clip's publish kit: its cover, and per platform the texts with copy buttons. */
-export function PublishKitPanel({ jobId, title }: { jobId: string; title: string }) {
+function PublishKitPanel({ jobId, title }: { jobId: string; title: string }) {
   const kit = usePublishKit(jobId, true);
   if (!kit.data) return null;
   return (
@@ -140,7 +140,7 @@ function BatchClipRow({ clip }: { clip: ExportBatchClip }) {
 }
 
 /** The batch's clips with their progress, and the ZIP once a clip is ready. */
-export function BatchView({ batchId }: { batchId: string }) {
+function BatchView({ batchId }: { batchId: string }) {
   const batch = useBatch(batchId);
   if (!batch.data) return null;
   return (

@@ -9,7 +9,7 @@ import { api } from '../api/client';
 import { useRealtimeMessages, useRealtimeStatus } from '../realtime';
 
 /** Export all (/api/job/batch) and the publish kit of a finished clip, as TanStack Query hooks. */
-export const batchKeys = {
+const batchKeys = {
   detail: (id: string) => ['batches', id] as const,
   kit: (jobId: string) => ['publish-kit', jobId] as const,
 };

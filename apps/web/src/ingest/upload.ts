@@ -60,7 +60,7 @@ function errorFromTus(error: Error | DetailedError): ApiError {
   return new ApiError(ERROR_CODES.NETWORK_DISCONNECTED, t('ingest.upload.interrupted'), 0, true);
 }
 
-export type UploadPhase = 'idle' | 'uploading' | 'paused' | 'processing' | 'done' | 'error';
+type UploadPhase = 'idle' | 'uploading' | 'paused' | 'processing' | 'done' | 'error';
 
 export interface UploadState {
   phase: UploadPhase;

@@ -27,7 +27,7 @@ type Field = 'email' | 'password' | 'username';
 type FieldErrors = Partial<Record<Field, string>>;
 
 /** Server error codes shown next to the field they concern. */
-export function fieldErrorsFor(code: string, message: string): FieldErrors | null {
+function fieldErrorsFor(code: string, message: string): FieldErrors | null {
   switch (code) {
     case ERROR_CODES.EMAIL_TAKEN:
       return { email: t('pages.login.emailTaken') };

@@ -8,7 +8,7 @@ import {
 import { parseRealtimeMessage, type RealtimeMessage } from './messages';
 
 /** The client states of the realtime connection. */
-export type RealtimeClientState = 'active' | 'deactivating' | 'inactive';
+type RealtimeClientState = 'active' | 'deactivating' | 'inactive';
 
 export interface RealtimeStatus {
   state: RealtimeClientState;

@@ -1,18 +1,8 @@
-export {
-  stompSessionHeaders,
-  type RealtimeClientState,
-  type RealtimeListener,
-  type RealtimeStatus,
-} from './channel';
+export { stompSessionHeaders } from './channel';
 export {
   useRealtimeConnection,
   useRealtimeMessages,
   useRealtimeReconnect,
   useRealtimeStatus,
 } from './hooks';
-export {
-  type JobStatusData,
-  type RealtimeMessage,
-  type TaskStatusData,
-  type TaskPartialData,
-} from './messages';
+export { type RealtimeMessage, type TaskStatusData } from './messages';

@@ -19,9 +19,9 @@ export interface TaskStatusData {
 }
 
 /** What a chunk added, and the provisional moments of the transcript so far (times in ms). */
-export type TaskPartialData = TaskPartial;
+type TaskPartialData = TaskPartial;
 
-export interface JobStatusData {
+interface JobStatusData {
   job_id: string;
   job_status: JobStatus;
   job_title: string;

@@ -74,7 +74,7 @@ export function cropAtVideoTime(framing: ClipFraming, videoSec: number): CropRec
 }
 
 /** Where a pane sits in the frame, in percent of the frame (so the frame's pixel size never matters). */
-export interface PaneBox {
+interface PaneBox {
   left: string;
   top: string;
   width: string;
@@ -82,7 +82,7 @@ export interface PaneBox {
 }
 
 /** A pane of the segment on screen: its place in the frame and the source window it shows. */
-export interface PaneView {
+interface PaneView {
   box: PaneBox;
   crop: CropRect;
 }

@@ -6,7 +6,7 @@ import { hashtagWords } from '../../../../bench/marked-talks/metrics';
 import { spokenSet } from '../../../../bench/marked-talks/sets';
 import type { SpokenMarkedTalk } from '../../../../bench/marked-talks/talks';
 import { endsOnFunctionWord, nounPhrases, tagWords } from '../language/index';
-import { searchMomentsWithReport } from '../search/index';
+import { findAnswerMomentsWithReport } from '../search/index';
 import { contentTerms } from '../search/text';
 import { summariseTranscript } from '../summary/index';
 import { findViralMoments } from './index';
@@ -40,7 +40,7 @@ describe.each(talks.map((talk) => [talk.name, talk] as const))('the talk "%s"', 
     const answers: Moment[] = [];
     for (const question of talk.questions)
       answers.push(
-        ...(await searchMomentsWithReport(talk.transcript, question.question, { limit: 3 }))
+        ...(await findAnswerMomentsWithReport(talk.transcript, question.question, { limit: 3 }))
           .moments,
       );
     const summary = await summariseTranscript(talk.transcript);

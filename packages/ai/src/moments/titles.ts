@@ -237,8 +237,7 @@ const GREETINGS = new Set(
 everyone everybody guys folks friends morning afternoon evening tonight show episode channel video
 podcast today`.split(/\s+/),
 );
-/** Hashtags per clip: at least this many where the clip names that many topics, at most HASHTAGS_MAX. */
-export const HASHTAGS_MIN = 3;
+/** Hashtags per clip at most (fewer where the clip names fewer topics). */
 export const HASHTAGS_MAX = 5;
 /** What a phrase of two or more words, or a name, gains over a single noun when tags are ranked. */
 const PHRASE_BONUS = 0.2;
@@ -322,7 +321,7 @@ export function hashtagsFor(
  * Hashtags as keyphrases: the clip's noun phrases most like its meaning (MiniLM, or how often and
  * distinctively it uses them without the model), each unlike the ones before, phrases and names
  * first; never a bare verb, a greeting, a function word, a number or a word the engine was unsure
- * of. HASHTAGS_MIN to HASHTAGS_MAX where the clip names that many things.
+ * of. At most HASHTAGS_MAX, fewer where the clip names fewer things.
  */
 export async function keyphraseHashtags(
   sentences: readonly Sentence[],

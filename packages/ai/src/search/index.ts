@@ -1,5 +1,5 @@
-export { searchMoments, searchMomentsWithReport } from './search';
-export type { SearchMomentsOptions, SearchMomentsReport } from './search';
+export { findAnswerMoments, findAnswerMomentsWithReport } from './search';
+export type { AnswerMomentsOptions, AnswerMomentsReport } from './search';
 export { contentTerms } from './text';
 export {
   DEFAULT_EMBEDDING_MODEL_DIR,

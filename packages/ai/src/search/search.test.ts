@@ -12,8 +12,8 @@ import { cosine, MiniLmEmbedder } from './embeddings';
 import {
   configureEmbeddings,
   DEFAULT_EMBEDDING_MODEL_DIR,
-  searchMoments,
-  searchMomentsWithReport,
+  findAnswerMoments,
+  findAnswerMomentsWithReport,
 } from './index';
 import { WordPieceTokenizer } from './wordpiece';
 import { transcriptFromParagraphs } from '../moments/testing/held-out';
@@ -40,7 +40,7 @@ beforeAll(() => {
   });
 });
 
-describe('searchMoments without the embedding model (words, stems and synonyms)', () => {
+describe('findAnswerMoments without the embedding model (words, stems and synonyms)', () => {
   afterEach(() => configureEmbeddings());
 
   it('falls back to lexical search with a clear warning and still finds worded-alike answers', async () => {
@@ -54,7 +54,7 @@ describe('searchMoments without the embedding model (words, stems and synonyms)'
       ['japan', 'moving to Japan'],
     ];
     for (const [id, query] of queries) {
-      const report = await searchMomentsWithReport(synthetic.transcript, query, { limit: 5 });
+      const report = await findAnswerMomentsWithReport(synthetic.transcript, query, { limit: 5 });
       expect(report.method).toBe('lexical');
       expect(report.warnings.join(' ')).toMatch(/Semantic search is unavailable .*word matching/);
       expect(rankOfAnswer(report.moments, synthetic.planted.get(id)!), query).toBe(0);
@@ -64,15 +64,15 @@ describe('searchMoments without the embedding model (words, stems and synonyms)'
 
   it('returns nothing for a query the video does not talk about, and for an empty query', async () => {
     expect(
-      await searchMoments(synthetic.transcript, 'quantum chromodynamics lattice gauge theory', {
+      await findAnswerMoments(synthetic.transcript, 'quantum chromodynamics lattice gauge theory', {
         embedder: null,
       }),
     ).toEqual([]);
-    expect(await searchMoments(synthetic.transcript, '   ', { embedder: null })).toEqual([]);
+    expect(await findAnswerMoments(synthetic.transcript, '   ', { embedder: null })).toEqual([]);
   });
 });
 
-describe.skipIf(!hasModel)('searchMoments with the local sentence-embedding model', () => {
+describe.skipIf(!hasModel)('findAnswerMoments with the local sentence-embedding model', () => {
   it('tokenises like BERT uncased (the vocabulary the model was trained with)', async () => {
     const tokenizer = new WordPieceTokenizer(
       await readFile(path.join(modelDir, 'vocab.txt'), 'utf8'),
@@ -111,7 +111,7 @@ describe.skipIf(!hasModel)('searchMoments with the local sentence-embedding mode
     let inTop3 = 0;
     const misses: string[] = [];
     for (const passage of SEARCH_PASSAGES) {
-      const report = await searchMomentsWithReport(synthetic.transcript, passage.query, {
+      const report = await findAnswerMomentsWithReport(synthetic.transcript, passage.query, {
         limit: 5,
         minMs: 10_000,
         maxMs: 60_000,
@@ -140,7 +140,7 @@ describe.skipIf(!hasModel)('searchMoments with the local sentence-embedding mode
   });
 
   it('returns nothing for a query the video does not talk about', async () => {
-    const report = await searchMomentsWithReport(
+    const report = await findAnswerMomentsWithReport(
       synthetic.transcript,
       'quantum chromodynamics lattice gauge theory',
     );
@@ -164,7 +164,7 @@ describe.skipIf(!hasModel)('answers to paraphrased questions', () => {
   const { transcript, paragraphs } = transcriptFromParagraphs(talk);
 
   it('answers with the sentences that answer, led in by the question the speaker asked', async () => {
-    const report = await searchMomentsWithReport(
+    const report = await findAnswerMomentsWithReport(
       transcript,
       'how do you keep warm on the boat in winter',
       {
@@ -183,9 +183,13 @@ describe.skipIf(!hasModel)('answers to paraphrased questions', () => {
   });
 
   it('answers a number question with the sentence that holds the number, not its whole paragraph', async () => {
-    const report = await searchMomentsWithReport(transcript, 'how much did the mooring cost rise', {
-      limit: 3,
-    });
+    const report = await findAnswerMomentsWithReport(
+      transcript,
+      'how much did the mooring cost rise',
+      {
+        limit: 3,
+      },
+    );
     const top = report.moments[0]!;
     expect(top.text).toMatch(/a tenth/);
     expect(top.startMs).toBeGreaterThanOrEqual(paragraphs[4]!.startMs - 300);
@@ -207,7 +211,7 @@ describe.skipIf(!hasModel)('answers past the talk announcement', () => {
   const { transcript, paragraphs } = transcriptFromParagraphs(talk);
 
   it('answers how bees are fed through the winter with the feeding advice, not the announcement', async () => {
-    const report = await searchMomentsWithReport(
+    const report = await findAnswerMomentsWithReport(
       transcript,
       'what do beekeepers do so their hives do not starve in winter',
       { limit: 3 },
@@ -232,7 +236,7 @@ describe.skipIf(!hasModel)('answers in an interview', () => {
   const { transcript, paragraphs } = transcriptFromParagraphs(talk);
 
   it('answers with the question asked in the talk and the whole reply after it', async () => {
-    const report = await searchMomentsWithReport(transcript, 'who did they take on first', {
+    const report = await findAnswerMomentsWithReport(transcript, 'who did they take on first', {
       limit: 3,
     });
     const top = report.moments[0]!;
@@ -257,7 +261,7 @@ describe.skipIf(!hasModel)('answers with the list a speaker announces', () => {
   const { transcript, paragraphs } = transcriptFromParagraphs(talk);
 
   it('answers with every item of the list, not the first of them', async () => {
-    const report = await searchMomentsWithReport(transcript, 'why did the mill shut down', {
+    const report = await findAnswerMomentsWithReport(transcript, 'why did the mill shut down', {
       limit: 3,
     });
     const top = report.moments[0]!;
@@ -280,7 +284,7 @@ describe.skipIf(!hasModel)('answers with the reply to a question asked in the ta
   const { transcript, paragraphs } = transcriptFromParagraphs(talk);
 
   it('answers a number question with the question, its reply and no more', async () => {
-    const report = await searchMomentsWithReport(
+    const report = await findAnswerMomentsWithReport(
       transcript,
       'how many weeks does a summer worker bee live',
       { limit: 3 },

@@ -9,7 +9,7 @@ import { embedRemembered, meanVector } from '../topics/index';
 import { cosine, loadDefaultEmbedder, type SentenceEmbedder } from './embeddings';
 import { contentTerms, contentTermsWithSurface } from './text';
 
-export interface SearchMomentsOptions {
+export interface AnswerMomentsOptions {
   limit?: number;
   minMs?: number;
   maxMs?: number;
@@ -18,7 +18,7 @@ export interface SearchMomentsOptions {
   signal?: AbortSignal;
 }
 
-export interface SearchMomentsReport {
+export interface AnswerMomentsReport {
   moments: Moment[];
   method: 'semantic' | 'lexical';
   warnings: string[];
@@ -398,11 +398,11 @@ async function answerMoment(
  * Finds the spans of whole sentences that answer a query (moment list type `search_snippet`), by meaning
  * when the local sentence-embedding model is installed, and by words, stems and synonyms otherwise.
  */
-export async function searchMomentsWithReport(
+export async function findAnswerMomentsWithReport(
   transcript: Transcript,
   query: string,
-  options: SearchMomentsOptions = {},
-): Promise<SearchMomentsReport> {
+  options: AnswerMomentsOptions = {},
+): Promise<AnswerMomentsReport> {
   const limit = options.limit ?? DEFAULT_LIMIT;
   const warnings: string[] = [];
   const sentences = splitSentences(transcript);
@@ -749,12 +749,12 @@ function excerptFrom(spanSentences: readonly Sentence[], titleSentence: Sentence
 }
 
 /** The spans answering a query, best first; warnings (e.g. no local model) go to the console. */
-export async function searchMoments(
+export async function findAnswerMoments(
   transcript: Transcript,
   query: string,
-  options: SearchMomentsOptions = {},
+  options: AnswerMomentsOptions = {},
 ): Promise<Moment[]> {
-  const report = await searchMomentsWithReport(transcript, query, options);
+  const report = await findAnswerMomentsWithReport(transcript, query, options);
   for (const warning of report.warnings) console.warn(`[moments/search] ${warning}`);
   return report.moments;
 }

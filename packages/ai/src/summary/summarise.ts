@@ -199,7 +199,7 @@ const NEGATED_BEFORE =
   /(?:\b(?:not|never|no|without|nor|neither|hardly|stop|stopped|avoid|quit)\b|n['’]t\b)[^,;:.!?]{0,40}$/i;
 
 /** Whether every time the texts say the phrase, they say it under a negation. */
-export function saidOnlyNegated(phrase: string, texts: readonly string[]): boolean {
+function saidOnlyNegated(phrase: string, texts: readonly string[]): boolean {
   const pattern = new RegExp(
     `(?<![\\p{L}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}(?![\\p{L}])`,
     'giu',

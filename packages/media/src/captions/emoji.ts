@@ -99,7 +99,7 @@ export interface EmojiLayer {
 }
 
 /** Twemoji draws on a 36 x 36 square. */
-export const EMOJI_UNITS = 36;
+const EMOJI_UNITS = 36;
 
 const svgDir = (() => {
   const require = createRequire(import.meta.url);
@@ -130,7 +130,7 @@ export function emojiLayers(emoji: string): EmojiLayer[] {
 const ATTRIBUTE = /([a-zA-Z-]+)="([^"]*)"/g;
 
 /** Paths, circles and ellipses (inside groups that may set a fill) as coloured layers. */
-export function svgLayers(svg: string): EmojiLayer[] {
+function svgLayers(svg: string): EmojiLayer[] {
   if (/opacity|clip|mask|gradient|<use|<image|<text|stroke=/i.test(svg)) {
     throw new Error('emoji SVG uses a feature (opacity, clipping, gradients, strokes) not kept');
   }

@@ -7,7 +7,7 @@ import { runFfmpeg } from '../ffmpeg/index.js';
 const LINE_CHARS = 18;
 const MAX_LINES = 4;
 /** Covers are this wide (the height keeps the clip's shape). */
-export const COVER_WIDTH = 720;
+const COVER_WIDTH = 720;
 
 /** A title broken into at most four short lines at spaces (a long word keeps its line). */
 export function coverLines(title: string): string[] {

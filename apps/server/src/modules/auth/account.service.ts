@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ERROR_CODES } from '@moments/contract';
 import { tierOfPlan } from '@moments/domain/plans';
-import { eq } from 'drizzle-orm';
 import type { ApiTokensService } from '../api-tokens/api-tokens.service.js';
-import type { Db } from '../../db/client.js';
-import { jobs, tasks } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { Logger } from '../../logging.js';
 import type { Storage } from '../../storage/index.js';
@@ -16,10 +13,9 @@ import { hashPassword, hashToken, type AuthService } from './auth.service.js';
 import type { UsersRepository } from './users.repository.js';
 
 /** How long a mailed email-change link works. */
-export const EMAIL_CHANGE_TTL_HOURS = 24;
+const EMAIL_CHANGE_TTL_HOURS = 24;
 
 export interface AccountServiceDeps {
-  db: Db;
   users: UsersRepository;
   auth: AuthService;
   /** A deleted account's API tokens are revoked with its sessions (a password change keeps them). */
@@ -132,12 +128,15 @@ export class AccountService {
         'Your subscription still renews. Cancel it on the plan page first, then delete the account.',
       );
     }
-    const { db, storage } = this.deps;
+    const { storage } = this.deps;
     // Each through its service: runs stop, unfinished work is refunded, files and links go.
-    const taskRows = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.userId, userId));
-    for (const task of taskRows) await this.deps.tasks.delete(userId, task.id);
-    const jobRows = await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.userId, userId));
-    for (const job of jobRows) await this.deps.exports.delete(userId, job.id);
+    for (const id of await this.deps.users.taskIdsOf(userId)) {
+      await this.deps.tasks.delete(userId, id);
+    }
+    // A task's deletion took its exports with it; what is left is deleted on its own.
+    for (const id of await this.deps.users.exportIdsOf(userId)) {
+      await this.deps.exports.delete(userId, id);
+    }
     await this.deps.users.deletePersonalRows(userId);
     // Everything stored under the user's folder: uploads, sources, pictures, exports, previews.
     await storage.deletePrefix(`users/${userId}/`);

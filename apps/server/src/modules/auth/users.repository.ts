@@ -6,6 +6,7 @@ import {
   emailChanges,
   feedback,
   idempotencyKeys,
+  jobs,
   linkPreviews,
   mailOptOuts,
   mediaAnalyses,
@@ -15,6 +16,7 @@ import {
   referralCodes,
   sessions,
   subscriptionFeedback,
+  tasks,
   uploadStarts,
   uploads,
   users,
@@ -206,6 +208,18 @@ export class UsersRepository {
    * forms with an address, preferences, invite code, pending links, kept replies, brand kits. The ledger,
    * invoices, checkouts and plan changes stay: accounting needs them, and they name no one.
    */
+  /** The ids of the user's tasks (the account's deletion deletes each through its service). */
+  async taskIdsOf(userId: string): Promise<string[]> {
+    const rows = await this.db.select({ id: tasks.id }).from(tasks).where(eq(tasks.userId, userId));
+    return rows.map((row) => row.id);
+  }
+
+  /** The ids of the user's exports (read again after their tasks are deleted: those took theirs). */
+  async exportIdsOf(userId: string): Promise<string[]> {
+    const rows = await this.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.userId, userId));
+    return rows.map((row) => row.id);
+  }
+
   async deletePersonalRows(userId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       for (const table of [

@@ -16,7 +16,6 @@ import type { CheckoutStatus, SubscriptionState } from './subscriptions/machine.
 
 export type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
 export type CheckoutRow = typeof billingCheckoutSessions.$inferSelect;
-export type InvoiceRow = typeof billingInvoices.$inferSelect;
 type Executor = Db | Tx;
 
 /** Data access for billing; the rules live in BillingService. */

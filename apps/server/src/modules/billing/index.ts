@@ -70,7 +70,7 @@ export function createBilling(
   const limits = config.BILLING !== 'off';
   const ledgerRepo = new LedgerRepository(db);
   const ledger = new Ledger(ledgerRepo, { limits, onMoved: hooks.onCreditsMoved });
-  const reads = new CreditReads(db, limits);
+  const reads = new CreditReads(ledgerRepo, limits);
   const locks = new UserLocks(database);
   const events = new SubscriptionEvents({
     db,

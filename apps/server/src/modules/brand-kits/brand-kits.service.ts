@@ -9,15 +9,13 @@ import {
   type LogoPosition,
 } from '@moments/contract';
 import { brandKitLimit } from '@moments/domain/plans';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { users } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
 import type { BrandKitRow, BrandKitsRepository } from './brand-kits.repository.js';
 import { readLogo } from './logo-image.js';
 import type { MediaRepository } from '../media/media.repository.js';
 import { assertFontInstalled } from '../exports/exports.service.js';
+import type { CreditReads } from '../billing/index.js';
 
 /** Signed logo links live this long; the list is read again when the editor opens. */
 const LOGO_URL_TTL_SEC = 6 * 3600;
@@ -41,7 +39,8 @@ export interface BrandKitChange {
 }
 
 export interface BrandKitsServiceOptions {
-  db: Db;
+  /** The user's plan, which says how many kits they keep. */
+  plans: Pick<CreditReads, 'planOf'>;
   repo: BrandKitsRepository;
   storage: Storage;
   fileUrls: FileUrls;
@@ -64,12 +63,7 @@ export class BrandKitsService {
 
   /** Refuses a new kit over the plan's limit, before the upload is read. */
   async assertCanCreate(userId: string): Promise<void> {
-    const [user] = await this.deps.db
-      .select({ plan: users.currentPlan })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1);
-    const limit = brandKitLimit(user?.plan);
+    const limit = brandKitLimit(await this.deps.plans.planOf(userId));
     if (limit !== -1 && (await this.deps.repo.countOf(userId)) >= limit) {
       throw new AppError(
         ERROR_CODES.BRAND_KIT_LIMIT_REACHED,

@@ -222,10 +222,7 @@ export async function captionText(
 }
 
 /** The caption words of the span before fillers are dropped: the transcript's, or the edit re-timed. */
-export function clipWords(
-  transcript: StoredTranscript,
-  options: ResolvedClipOptions,
-): CaptionWord[] {
+function clipWords(transcript: StoredTranscript, options: ResolvedClipOptions): CaptionWord[] {
   const spanWords = wordsInSpan(transcript, options.startMs, options.endMs);
   return options.transcriptText !== null
     ? retimeWords(spanWords, options.transcriptText, transcript.language)
@@ -335,11 +332,7 @@ function transcriptWords(transcript: StoredTranscript): CaptionWord[] {
 }
 
 /** Words spoken inside the span (by their middle), so a word cut by the trim is kept whole or dropped. */
-export function wordsInSpan(
-  transcript: StoredTranscript,
-  startMs: number,
-  endMs: number,
-): CaptionWord[] {
+function wordsInSpan(transcript: StoredTranscript, startMs: number, endMs: number): CaptionWord[] {
   return transcriptWords(transcript).filter((word) => {
     const middle = (word.startMs + word.endMs) / 2;
     return middle >= startMs && middle <= endMs;

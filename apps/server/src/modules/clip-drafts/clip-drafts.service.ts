@@ -1,10 +1,9 @@
 import { assertFontInstalled } from '../exports/exports.service.js';
 import { ClipSettings, ERROR_CODES, type ClipDraft } from '@moments/contract';
 import { isCaptionTemplateId } from '@moments/media/captions';
-import type { Db } from '../../db/client.js';
-import { findOwned } from '../../db/owned.js';
-import { brandKits, moments } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { MomentsRepository } from '../moments/moments.repository.js';
+import type { BrandKitsRepository } from '../brand-kits/brand-kits.repository.js';
 import type { ClipDraftRow, ClipDraftsRepository } from './clip-drafts.repository.js';
 
 /**
@@ -25,18 +24,19 @@ function toDraft(row: ClipDraftRow): ClipDraft | null {
  */
 export class ClipDraftsService {
   constructor(
-    private readonly db: Db,
+    private readonly moments: Pick<MomentsRepository, 'findOwned'>,
     private readonly repo: ClipDraftsRepository,
+    private readonly kits: Pick<BrandKitsRepository, 'owned'>,
   ) {}
 
   async get(userId: string, momentId: unknown): Promise<ClipDraft | null> {
-    const moment = await findOwned(this.db, moments, userId, momentId, 'Moment');
+    const moment = await this.moments.findOwned(userId, momentId);
     const row = await this.repo.find(userId, moment.id);
     return row ? toDraft(row) : null;
   }
 
   async save(userId: string, momentId: unknown, settings: ClipSettings): Promise<ClipDraft> {
-    const moment = await findOwned(this.db, moments, userId, momentId, 'Moment');
+    const moment = await this.moments.findOwned(userId, momentId);
     if (!isCaptionTemplateId(settings.template)) {
       throw new AppError(
         ERROR_CODES.UNKNOWN_TEMPLATE,
@@ -47,7 +47,7 @@ export class ClipDraftsService {
     assertFontInstalled(settings.style?.font_family);
     // Another user's kit is not found, as in an export: a draft only names the user's own.
     if (settings.brand_kit_id) {
-      await findOwned(this.db, brandKits, userId, settings.brand_kit_id, 'Brand kit');
+      await this.kits.owned(userId, settings.brand_kit_id);
     }
     if (settings.end_ms <= settings.start_ms) {
       throw new AppError(ERROR_CODES.INVALID_RANGE, 422, 'The clip must start before it ends.');

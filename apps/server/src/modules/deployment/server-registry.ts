@@ -6,7 +6,7 @@ import { settingsConflicts, type SharedSettings } from './deployment-checks.js';
 import type { ServerProcessesRepository } from './server-processes.repository.js';
 
 /** How often a process marks its row alive. */
-export const PROCESS_HEARTBEAT_MS = 10_000;
+const PROCESS_HEARTBEAT_MS = 10_000;
 /** A process silent this long counts as gone (three missed heartbeats). */
 export const PROCESS_LIVE_MS = 3 * PROCESS_HEARTBEAT_MS;
 /** Rows of processes silent this long (killed, never stopped) are swept at the next start. */

@@ -1,12 +1,12 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { insertOne } from '../../db/owned.js';
+import { findOwned, insertOne } from '../../db/owned.js';
 import { exportBatches, jobs, moments } from '../../db/schema.js';
 import type { Tx } from '../billing/index.js';
 
 export type ExportBatchRow = typeof exportBatches.$inferSelect;
 export type MomentRow = typeof moments.$inferSelect;
-export type BatchJobRow = typeof jobs.$inferSelect;
+export type BatchClipRow = typeof jobs.$inferSelect;
 
 /** Data access for export-all batches; their clips are ordinary rows of `jobs`. */
 export class ExportBatchesRepository {
@@ -24,6 +24,16 @@ export class ExportBatchesRepository {
     await tx.update(exportBatches).set({ jobIds }).where(eq(exportBatches.id, id));
   }
 
+  /** The user's batch, or 404 when it is not theirs (another user's id reads as missing). */
+  findOwned(userId: string, id: unknown): Promise<ExportBatchRow> {
+    return findOwned(this.db, exportBatches, userId, id, 'Export batch');
+  }
+
+  /** One of the user's clips (any export of theirs), or 404 as for a batch. */
+  ownedClip(userId: string, id: unknown): Promise<BatchClipRow> {
+    return findOwned(this.db, jobs, userId, id, 'Job');
+  }
+
   async findById(id: string): Promise<ExportBatchRow | undefined> {
     const rows = await this.db
       .select()
@@ -34,7 +44,7 @@ export class ExportBatchesRepository {
   }
 
   /** The clips' jobs of a batch (in no particular order: the batch's `job_ids` orders them). */
-  clips(batchId: string): Promise<BatchJobRow[]> {
+  clips(batchId: string): Promise<BatchClipRow[]> {
     return this.db.select().from(jobs).where(eq(jobs.batchId, batchId));
   }
 

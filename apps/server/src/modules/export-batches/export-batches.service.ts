@@ -20,8 +20,7 @@ import {
 } from '@moments/contract';
 import { publishKitTexts } from '@moments/domain/publish';
 import type { Db } from '../../db/client.js';
-import { findOwned, isUuid } from '../../db/owned.js';
-import { exportBatches, jobs, tasks } from '../../db/schema.js';
+import { isUuid } from '../../db/owned.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { silentLogger, type Logger } from '../../logging.js';
 import type { Storage } from '../../storage/index.js';
@@ -36,7 +35,7 @@ import {
 } from '../exports/exports.service.js';
 import { jobCoverKey } from '../exports/job-mapper.js';
 import type {
-  BatchJobRow,
+  BatchClipRow,
   ExportBatchRow,
   ExportBatchesRepository,
   MomentRow,
@@ -58,7 +57,7 @@ export interface ExportBatchesServiceOptions {
 
 /** One clip of a ZIP: its job and the names its files get. */
 interface ZipClip {
-  job: BatchJobRow;
+  job: BatchClipRow;
   index: number;
   fileName: string;
   coverName: string;
@@ -88,7 +87,7 @@ export class ExportBatchesService {
    */
   async create(userId: string, body: ExportBatchCreateBody): Promise<ExportBatchCreated> {
     const { db, repo, exports } = this.options;
-    const task = await findOwned(db, tasks, userId, body.task_id, 'Task');
+    const task = await this.options.tasks.findOwned(userId, body.task_id);
     if ((body.moment_ids === undefined) === (body.top_n === undefined)) {
       throw badRequest('Give either moment_ids or top_n, not both and not neither.');
     }
@@ -115,7 +114,7 @@ export class ExportBatchesService {
     }
     const { batch, rows } = await db.transaction(async (tx) => {
       const batch = await repo.insert({ userId, taskId: task.id, options: body.options }, tx);
-      const rows: BatchJobRow[] = [];
+      const rows: BatchClipRow[] = [];
       for (const one of prepared) {
         rows.push(await exports.enqueue(tx, userId, one, { batchId: batch.id }));
       }
@@ -288,7 +287,7 @@ export class ExportBatchesService {
   }
 
   private async kitOf(
-    job: BatchJobRow,
+    job: BatchClipRow,
     batch: ExportBatchRow | undefined,
     fileName: string,
   ): Promise<PublishKit> {
@@ -312,7 +311,7 @@ export class ExportBatchesService {
   }
 
   /** The cover in storage: the clip's poster (else its best frame) with the hook title drawn. */
-  private async ensureCover(job: BatchJobRow, batch: ExportBatchRow | undefined): Promise<string> {
+  private async ensureCover(job: BatchClipRow, batch: ExportBatchRow | undefined): Promise<string> {
     const { storage, media } = this.options;
     const key = jobCoverKey(job.userId, job.id);
     if (await storage.stat(key)) return key;
@@ -337,8 +336,8 @@ export class ExportBatchesService {
     }
   }
 
-  private async finishedJob(userId: string, jobId: unknown): Promise<BatchJobRow> {
-    const job = await findOwned(this.options.db, jobs, userId, jobId, 'Job');
+  private async finishedJob(userId: string, jobId: unknown): Promise<BatchClipRow> {
+    const job = await this.options.repo.ownedClip(userId, jobId);
     if (job.status !== 'DONE' || !job.fileKey) {
       throw new AppError(
         ERROR_CODES.CONFLICT,
@@ -350,11 +349,11 @@ export class ExportBatchesService {
   }
 
   private owned(userId: string, id: unknown): Promise<ExportBatchRow> {
-    return findOwned(this.options.db, exportBatches, userId, id, 'Export batch');
+    return this.options.repo.findOwned(userId, id);
   }
 
   /** The batch's clips in its order (best moment first); deleted clips are left out. */
-  private async orderedClips(batch: ExportBatchRow): Promise<BatchJobRow[]> {
+  private async orderedClips(batch: ExportBatchRow): Promise<BatchClipRow[]> {
     const rows = await this.options.repo.clips(batch.id);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return (batch.jobIds as string[]).flatMap((id) => byId.get(id) ?? []);
@@ -387,7 +386,7 @@ function batchStatus(count: number, done: number, failed: number): JobStatus {
 }
 
 /** The names a clip's files get in the ZIP: numbered in the batch's order, titled. */
-function clipNames(job: BatchJobRow, index: number) {
+function clipNames(job: BatchClipRow, index: number) {
   const number = String(index).padStart(2, '0');
   return {
     fileName: `${number}-${fileBaseName(job.title)}.mp4`,
@@ -396,7 +395,7 @@ function clipNames(job: BatchJobRow, index: number) {
 }
 
 /** The hook title the clip opens with: the batch's options, else the job's own. */
-function hookTitleOf(job: BatchJobRow, batch: ExportBatchRow | undefined): string | null {
+function hookTitleOf(job: BatchClipRow, batch: ExportBatchRow | undefined): string | null {
   const fromBatch = (batch?.options as Partial<ExportOptions> | undefined)?.hook_title?.text;
   const stored = job.options as {
     hookTitle?: { text?: string } | null;

@@ -34,7 +34,7 @@ import type {
 } from '../media/media.repository.js';
 import { currentFraming, FramingPlanner } from './clip-framing.js';
 import type { MediaAnalysesRepository } from './media-analyses.repository.js';
-import type { ExportsRepository, JobPatch, JobRow } from './exports.repository.js';
+import type { ExportsRepository, ExportPatch, ExportRow } from './exports.repository.js';
 import { RunSuperseded, type LeasedRun, type Leases } from '../../queue/lease.js';
 import { addRunIds } from '../../queue/run-context.js';
 import { removeRunFolder } from '../../config/data-dir.js';
@@ -52,7 +52,7 @@ export interface ExportRendererOptions {
   translator: Translator;
   workRoot: string;
   /** Claims, heart-beats and releases each render (queue/lease.ts). */
-  leases: Leases<JobRow, JobPatch>;
+  leases: Leases<ExportRow, ExportPatch>;
   /** Where framing plans and loudness measures are kept across processes; absent: per process. */
   analyses?: MediaAnalysesRepository;
   /** The video encoder and its threads (VIDEO_ENCODER, the worker's share of the cores). */
@@ -111,8 +111,8 @@ type Stage = keyof typeof STAGES;
 
 /** One render of an export, as its steps see it. */
 interface RenderContext {
-  initial: JobRow;
-  run: LeasedRun<JobRow, JobPatch>;
+  initial: ExportRow;
+  run: LeasedRun<ExportRow, ExportPatch>;
   log: Logger;
   workDir: string;
   options: JobOptions;
@@ -356,7 +356,7 @@ export class ExportRenderer {
   }
 
   /** The render's lease, logger and work folder, and the stage runner every step goes through. */
-  private startRun(initial: JobRow, runToken: string, closing: AbortSignal): RenderContext {
+  private startRun(initial: ExportRow, runToken: string, closing: AbortSignal): RenderContext {
     const jobId = initial.id;
     addRunIds({ userId: initial.userId });
     const log = (this.options.log ?? silentLogger).child({
@@ -565,8 +565,8 @@ export class ExportRenderer {
   private async settleFailure(
     error: unknown,
     context: {
-      initial: JobRow;
-      run: LeasedRun<JobRow, JobPatch>;
+      initial: ExportRow;
+      run: LeasedRun<ExportRow, ExportPatch>;
       log: Logger;
       stage: Stage | undefined;
     },
@@ -618,7 +618,7 @@ export class ExportRenderer {
       );
   }
 
-  private async loadSource(job: JobRow) {
+  private async loadSource(job: ExportRow) {
     const task = job.taskId ? await this.tasks.findById(job.taskId) : undefined;
     const transcriptRow = task ? await this.tasks.findTranscript(task.id) : undefined;
     if (!task?.mediaKey || !transcriptRow) {

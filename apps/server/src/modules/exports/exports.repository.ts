@@ -1,22 +1,27 @@
 import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { insertOne, type RowPatch } from '../../db/owned.js';
+import { findOwned, insertOne, type RowPatch } from '../../db/owned.js';
 import { jobs } from '../../db/schema.js';
 
-export type JobRow = typeof jobs.$inferSelect;
-export type NewJob = typeof jobs.$inferInsert;
-export type JobPatch = RowPatch<NewJob>;
+export type ExportRow = typeof jobs.$inferSelect;
+export type NewExport = typeof jobs.$inferInsert;
+export type ExportPatch = RowPatch<NewExport>;
 
 /** Thin data access for export jobs. */
 export class ExportsRepository {
   constructor(private readonly db: Db) {}
 
   /** `tx`: the caller's transaction, so the row, its charge and its queue job commit together. */
-  insert(job: NewJob, tx: Db = this.db): Promise<JobRow> {
+  insert(job: NewExport, tx: Db = this.db): Promise<ExportRow> {
     return insertOne(tx, jobs, job);
   }
 
-  async findById(id: string): Promise<JobRow | undefined> {
+  /** The user's export, or 404 when it is not theirs (another user's id reads as missing). */
+  findOwned(userId: string, id: unknown): Promise<ExportRow> {
+    return findOwned(this.db, jobs, userId, id, 'Job');
+  }
+
+  async findById(id: string): Promise<ExportRow | undefined> {
     const rows = await this.db.select().from(jobs).where(eq(jobs.id, id)).limit(1);
     return rows[0];
   }
@@ -34,7 +39,11 @@ export class ExportsRepository {
   }
 
   /** Updates a job only while the caller holds its run, so a stale worker never overwrites it. */
-  async updateRun(id: string, runToken: string, patch: JobPatch): Promise<JobRow | undefined> {
+  async updateRun(
+    id: string,
+    runToken: string,
+    patch: ExportPatch,
+  ): Promise<ExportRow | undefined> {
     const [row] = await this.db
       .update(jobs)
       .set({ ...patch, updatedAt: new Date() })
@@ -58,7 +67,7 @@ export class ExportsRepository {
    * can be claimed, so a second delivery of the same token (pg-boss expiry retry) is refused
    * while the first run is alive.
    */
-  async claimRun(id: string, runToken: string, staleBefore: Date): Promise<JobRow | undefined> {
+  async claimRun(id: string, runToken: string, staleBefore: Date): Promise<ExportRow | undefined> {
     const now = new Date();
     const [row] = await this.db
       .update(jobs)

@@ -19,18 +19,16 @@ import type { Translator } from '@moments/ai/translate';
 import { installedCaptionFont, isCaptionTemplateId } from '@moments/media/captions';
 import type { Size } from '@moments/media/reframe';
 import type { MediaRepository } from '../media/media.repository.js';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { jobs, moments, tasks, users } from '../../db/schema.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../queue/queue.js';
-import { findOwned } from '../../db/owned.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
 import type { CreditReads, Ledger, RefundOutbox } from '../billing/index.js';
 import type { Tx } from '../billing/ledger/ledger.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { TaskRow } from '../tasks/task-mapper.js';
 import type { TasksRepository } from '../tasks/tasks.repository.js';
+import type { MomentRow, MomentsRepository } from '../moments/moments.repository.js';
 import { WorkGate } from '../../queue/work-gate.js';
 import {
   assertTranslationAvailable,
@@ -43,7 +41,7 @@ import {
 } from '../captions/clip-captions.js';
 import { toFramingDto } from './clip-framing.js';
 import { ExportRenderer, framingRequestOf, type JobOptions } from './export-renderer.js';
-import type { ExportsRepository, JobRow } from './exports.repository.js';
+import type { ExportsRepository, ExportRow } from './exports.repository.js';
 import {
   clipSettingsOf,
   jobCaptionsKey,
@@ -83,6 +81,7 @@ export interface ExportsServiceOptions {
   media: MediaRepository;
   repo: ExportsRepository;
   tasks: TasksRepository;
+  moments: MomentsRepository;
   storage: Storage;
   fileUrls: FileUrls;
   queue: JobQueue;
@@ -113,6 +112,7 @@ export class ExportsService {
   private readonly media: MediaRepository;
   private readonly repo: ExportsRepository;
   private readonly tasks: TasksRepository;
+  private readonly moments: MomentsRepository;
   private readonly storage: Storage;
   private readonly fileUrls: FileUrls;
   private readonly queue: JobQueue;
@@ -130,6 +130,7 @@ export class ExportsService {
     this.media = options.media;
     this.repo = options.repo;
     this.tasks = options.tasks;
+    this.moments = options.moments;
     this.storage = options.storage;
     this.fileUrls = options.fileUrls;
     this.queue = options.queue;
@@ -183,7 +184,7 @@ export class ExportsService {
     userId: string,
     prepared: PreparedExport,
     extra: { batchId?: string } = {},
-  ): Promise<JobRow> {
+  ): Promise<ExportRow> {
     const { source, durationMs, charge, previewedFraming } = prepared;
     const runToken = randomUUID();
     const inserted = await this.repo.insert(
@@ -219,10 +220,11 @@ export class ExportsService {
     // clipped/list: a moment the user exported is a clipped moment; the layout it was
     // exported with stays with the clip.
     if (source.momentId) {
-      await tx
-        .update(moments)
-        .set({ clipped: true, layout: source.options.layout })
-        .where(eq(moments.id, source.momentId));
+      await this.moments.update(
+        source.momentId,
+        { clipped: true, layout: source.options.layout },
+        tx,
+      );
     }
     await this.queue.send(
       'export-render',
@@ -233,7 +235,7 @@ export class ExportsService {
   }
 
   /** Tells the user's clients about jobs just queued (progress 0), and wakes a local worker. */
-  async announce(userId: string, rows: JobRow[]): Promise<void> {
+  async announce(userId: string, rows: ExportRow[]): Promise<void> {
     this.queue.wake('export-render');
     for (const row of rows) {
       await this.notifications.jobChanged(userId, jobForNotification(row), false);
@@ -339,14 +341,14 @@ export class ExportsService {
     body: { moment_id?: string; task_id?: string; options: ExportOptions },
   ): Promise<ClipSource> {
     let task: TaskRow;
-    let moment: typeof moments.$inferSelect | undefined;
+    let moment: MomentRow | undefined;
     const wantsTask = type === 'ANIMATED_CAPTION_EXPORT' || (!type && !body.moment_id);
     if (wantsTask) {
       if (!body.task_id) throw badRequest('task_id is required for a caption export');
-      task = await findOwned(this.db, tasks, userId, body.task_id, 'Task');
+      task = await this.tasks.findOwned(userId, body.task_id);
     } else {
       if (!body.moment_id) throw badRequest('moment_id is required for a moment export');
-      moment = await findOwned(this.db, moments, userId, body.moment_id, 'Moment');
+      moment = await this.moments.findOwned(userId, body.moment_id);
       const owner = await this.tasks.findById(moment.taskId);
       if (!owner) throw notFound('Moment');
       task = owner;
@@ -380,7 +382,8 @@ export class ExportsService {
         `The clip must start before it ends and lie inside the video (0 to ${videoMs} ms).`,
       );
     }
-    if (moment) this.billing.reads.assertClipLength(await this.planOf(userId), endMs - startMs);
+    if (moment)
+      this.billing.reads.assertClipLength(await this.billing.reads.planOf(userId), endMs - startMs);
     const span = snapToWords(
       transcript,
       { startMs, endMs },
@@ -479,20 +482,11 @@ export class ExportsService {
     return size;
   }
 
-  private async planOf(userId: string): Promise<string> {
-    const [row] = await this.db
-      .select({ plan: users.currentPlan })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1);
-    return row?.plan ?? 'free';
+  private owned(userId: string, id: unknown): Promise<ExportRow> {
+    return this.repo.findOwned(userId, id);
   }
 
-  private owned(userId: string, id: unknown): Promise<JobRow> {
-    return findOwned(this.db, jobs, userId, id, 'Job');
-  }
-
-  private async toDto(row: JobRow): Promise<Job> {
+  private async toDto(row: ExportRow): Promise<Job> {
     const url =
       row.status === 'DONE' && row.fileKey
         ? await this.fileUrls.signFileUrl(row.fileKey, {

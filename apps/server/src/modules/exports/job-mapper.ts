@@ -6,7 +6,7 @@ import {
   type JobType,
 } from '@moments/contract';
 import type { JobOptions } from './export-renderer.js';
-import type { JobRow } from './exports.repository.js';
+import type { ExportRow } from './exports.repository.js';
 
 /** The stored MP4 of a job, and the ASS document burnt into it (kept for support and re-checks). */
 export const jobFileKey = (userId: string, jobId: string) => `users/${userId}/jobs/${jobId}.mp4`;
@@ -20,7 +20,7 @@ export const jobCoverKey = (userId: string, jobId: string) =>
   `users/${userId}/jobs/${jobId}.cover.jpg`;
 
 /** An export job as the client reads it; `file_url` only once DONE. */
-export function toJobDto(row: JobRow, fileUrl: string | null): Job {
+export function toJobDto(row: ExportRow, fileUrl: string | null): Job {
   return {
     job_id: row.id,
     moment_id: row.momentId,
@@ -40,7 +40,7 @@ export function toJobDto(row: JobRow, fileUrl: string | null): Job {
 }
 
 /** What notifications need to know about a job. */
-export const jobForNotification = (row: JobRow) => ({
+export const jobForNotification = (row: ExportRow) => ({
   id: row.id,
   type: row.type,
   status: row.status as JobStatus,
@@ -55,7 +55,7 @@ export const jobForNotification = (row: JobRow) => ({
  * The settings an export was made with, as the clip editor holds them ("Edit again" opens exactly
  * these). Null for a row whose options do not read as settings (none stored).
  */
-export function clipSettingsOf(row: JobRow): ClipSettings | null {
+export function clipSettingsOf(row: ExportRow): ClipSettings | null {
   const options = row.options as Partial<JobOptions>;
   const settings = ClipSettings.safeParse({
     aspect: options.aspect,

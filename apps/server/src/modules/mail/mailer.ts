@@ -77,6 +77,5 @@ export class OutboxMailer implements Mailer {
 }
 
 export { SmtpMailer } from './smtp.js';
-export { renderedMessage, type MailBody } from './templates/render.js';
-export type { MailFooter } from './templates/layout.js';
-export { UnsubscribeTokens, type UnsubscribeClaim } from './unsubscribe-token.js';
+export { renderedMessage } from './templates/render.js';
+export { UnsubscribeTokens } from './unsubscribe-token.js';

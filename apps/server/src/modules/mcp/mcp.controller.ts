@@ -6,7 +6,7 @@ import { unauthorized } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
 import { inProcessFetch } from './in-process-fetch.js';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 /** Any origin: the calls never leave the process (see inProcessFetch). */
 const IN_PROCESS_ORIGIN = 'http://moments.in-process';

@@ -222,7 +222,7 @@ export async function detectSilences(
 }
 
 /** silencedetect's edges (seconds from the span start) as spans; an open one ends with the span. */
-export function parseSilences(text: string, spanMs: number): { startMs: number; endMs: number }[] {
+function parseSilences(text: string, spanMs: number): { startMs: number; endMs: number }[] {
   const spans: { startMs: number; endMs: number }[] = [];
   let open: number | null = null;
   for (const match of text.matchAll(/lavfi\.silence_(start|end)=(-?[\d.]+)/g)) {

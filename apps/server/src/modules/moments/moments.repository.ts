@@ -81,8 +81,13 @@ export class MomentsRepository {
     return rows[0];
   }
 
-  async update(id: string, patch: Partial<NewMoment>): Promise<MomentRow | undefined> {
-    const [row] = await this.db.update(moments).set(patch).where(eq(moments.id, id)).returning();
+  /** `tx`: the caller's transaction, so the change commits with what it goes with. */
+  async update(
+    id: string,
+    patch: Partial<NewMoment>,
+    tx: Db = this.db,
+  ): Promise<MomentRow | undefined> {
+    const [row] = await tx.update(moments).set(patch).where(eq(moments.id, id)).returning();
     return row;
   }
 

@@ -17,7 +17,7 @@ import {
   type Moment as FoundMoment,
   type Transcript,
 } from '@moments/ai/moments';
-import { searchMomentsWithReport } from '@moments/ai/search';
+import { findAnswerMomentsWithReport } from '@moments/ai/search';
 import type { Db } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { isUuid } from '../../db/owned.js';
@@ -124,7 +124,7 @@ export class MomentsService {
   async analyse(task: TaskRow, transcript: Transcript, signal: AbortSignal): Promise<string[]> {
     if (task.kind === 'caption') return [];
     if (task.kind === 'search' && task.query) {
-      const report = await searchMomentsWithReport(transcript, task.query, { signal });
+      const report = await findAnswerMomentsWithReport(transcript, task.query, { signal });
       return this.keepFound(
         task,
         'search_snippet',

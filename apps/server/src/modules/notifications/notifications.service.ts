@@ -7,14 +7,10 @@ import {
   type TaskPartial,
   type TaskStatus,
 } from '@moments/contract';
-import { and, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { notifications } from '../../db/schema.js';
 import type { RealtimeBus } from '../../realtime/index.js';
 import type { TaskRow } from '../tasks/task-mapper.js';
 import type { FinishedWork } from '../webhooks/webhooks.service.js';
-
-type NotificationRow = typeof notifications.$inferSelect;
+import type { NotificationRow, NotificationsRepository } from './notifications.repository.js';
 
 const toDto = (row: NotificationRow): Notification => ({
   id: row.id,
@@ -37,7 +33,7 @@ export class NotificationsService {
   private batchClipEnded?: (batchId: string) => Promise<void>;
 
   constructor(
-    private readonly db: Db,
+    private readonly repo: NotificationsRepository,
     private readonly bus: RealtimeBus,
     /** Told about every stored (finished-work) notification, e.g. to mail it; must not throw. */
     private readonly onStored?: (
@@ -214,47 +210,31 @@ export class NotificationsService {
 
   /** Pages of `page_size`, newest first, only those created at or before `created`. */
   async history(userId: string, pageNum: number, pageSize: number, created?: number) {
-    const conditions = [eq(notifications.userId, userId)];
     // `created` is in milliseconds; rows carry microseconds, so keep the whole millisecond.
-    if (created) conditions.push(lt(notifications.createdAt, new Date(created + 1)));
-    const rows = await this.db
-      .select()
-      .from(notifications)
-      .where(and(...conditions))
-      .orderBy(desc(notifications.createdAt), desc(notifications.seq))
-      .limit(pageSize + 1)
-      .offset((pageNum - 1) * pageSize);
+    const before = created ? new Date(created + 1) : undefined;
+    const rows = await this.repo.page(userId, pageSize + 1, (pageNum - 1) * pageSize, before);
     return { content: rows.slice(0, pageSize).map(toDto), last: rows.length <= pageSize };
   }
 
   async markViewed(userId: string, ids: string[], exceptSessionId?: string): Promise<string[]> {
     if (!ids.length) return [];
-    return this.setViewed(userId, inArray(notifications.id, ids), exceptSessionId);
+    return this.setViewed(userId, ids, exceptSessionId);
   }
 
   async markAllViewed(userId: string, exceptSessionId?: string): Promise<void> {
-    await this.setViewed(userId, eq(notifications.viewed, false), exceptSessionId);
+    await this.setViewed(userId, 'unviewed', exceptSessionId);
   }
 
-  /** Marks the user's notifications that `which` picks viewed; other clients follow. */
-  private async setViewed(userId: string, which: SQL, exceptSessionId?: string) {
-    const rows = await this.db
-      .update(notifications)
-      .set({ viewed: true })
-      .where(and(eq(notifications.userId, userId), which))
-      .returning({ id: notifications.id });
-    const changed = rows.map((row) => row.id);
+  /** Marks the user's notifications that `ids` picks viewed; other clients follow. */
+  private async setViewed(userId: string, ids: string[] | 'unviewed', exceptSessionId?: string) {
+    const changed = await this.repo.markViewed(userId, ids);
     await this.syncOtherClients(userId, 'SYNC_NOTIFY_VIEW', changed, exceptSessionId);
     return changed;
   }
 
   async delete(userId: string, ids: string[], exceptSessionId?: string): Promise<string[]> {
     if (!ids.length) return [];
-    const rows = await this.db
-      .delete(notifications)
-      .where(and(eq(notifications.userId, userId), inArray(notifications.id, ids)))
-      .returning({ id: notifications.id });
-    const deleted = rows.map((row) => row.id);
+    const deleted = await this.repo.delete(userId, ids);
     await this.syncOtherClients(userId, 'SYNC_NOTIFY_DELETE', deleted, exceptSessionId);
     return deleted;
   }
@@ -270,8 +250,7 @@ export class NotificationsService {
   }
 
   private async store(userId: string, type: NotificationType, data: Record<string, unknown>) {
-    const [row] = await this.db.insert(notifications).values({ userId, type, data }).returning();
-    if (!row) throw new Error('notification insert returned nothing');
+    const row = await this.repo.insert({ userId, type, data });
     await this.onStored?.(userId, type, data);
     return toDto(row);
   }

@@ -28,7 +28,7 @@ import { SummariesRepository } from '../summaries/summaries.repository.js';
 import type { TasksRepository } from './tasks.repository.js';
 
 /** A task's folder in storage: its downloaded source and everything made from it. */
-export const taskFolder = (userId: string, taskId: string) => `users/${userId}/tasks/${taskId}/`;
+const taskFolder = (userId: string, taskId: string) => `users/${userId}/tasks/${taskId}/`;
 /** Folders of what a task makes from its source (speech chunks, moment pictures, shared spans). */
 const TASK_DERIVED_FOLDERS = ['asr', 'moments', 'spans'] as const;
 

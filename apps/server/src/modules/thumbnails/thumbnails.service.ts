@@ -17,7 +17,7 @@ const LINK_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const IMAGE_TYPES = /^image\//i;
 const PREVIEW_ID = /^[a-f0-9]{32}$/;
 
-export const taskThumbnailKey = (task: Pick<TaskRow, 'id' | 'userId'>) =>
+const taskThumbnailKey = (task: Pick<TaskRow, 'id' | 'userId'>) =>
   `users/${task.userId}/tasks/${task.id}/thumbnail.jpg`;
 /** The span is in the key: a moment moved by a re-analysis gets a new picture. */
 const momentThumbnailKey = (moment: MomentRow) =>
@@ -35,8 +35,7 @@ const legacyRemoteImage = (video: unknown) => {
 export const LINK_PREVIEW_TTL_MS = 24 * 3600_000;
 
 /** Why a video's media can give no frame (tasks.frameless_reason): it will not change. */
-export const FRAMELESS_REASONS = ['audio-only', 'no-frame'] as const;
-export type FramelessReason = (typeof FRAMELESS_REASONS)[number];
+export type FramelessReason = 'audio-only' | 'no-frame';
 
 /**
  * A frame that failed for good: ffmpeg decoded no picture from the media. Not when the work was
@@ -51,7 +50,7 @@ const isFramelessError = (error: unknown, signal?: AbortSignal) => {
 /** Runs one piece of backfill work as background work (WorkGate.background): it gives way to users. */
 export type BackgroundRunner = <T>(work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 
-export interface BackfillCounts {
+interface BackfillCounts {
   videos: number;
   moments: number;
   posters: number;

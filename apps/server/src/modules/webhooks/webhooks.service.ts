@@ -50,7 +50,7 @@ export type FinishedWork =
   | { kind: 'job'; userId: string; id: string; status: JobStatus };
 
 /** The webhook event of a finished task or export, or null for a status no event names. */
-export function eventOf(work: FinishedWork): WebhookEvent | null {
+function eventOf(work: FinishedWork): WebhookEvent | null {
   if (work.kind === 'job') {
     if (work.status === 'DONE') return 'export.done';
     return work.status === 'ERROR' ? 'export.error' : null;

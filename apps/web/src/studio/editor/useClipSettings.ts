@@ -18,7 +18,7 @@ import type { Span } from '../trim';
 import { useCaptionStyle } from './useCaptionStyle';
 
 /** The editor's own starting point: the moment's span, framed as the clip keeps it. */
-export function defaultSettings(moment: MomentView, task: Task, momentSpan: Span): ClipSettings {
+function defaultSettings(moment: MomentView, task: Task, momentSpan: Span): ClipSettings {
   return {
     aspect: '9:16',
     quality: '1080p',

@@ -5,9 +5,9 @@ import { useBlocker } from 'react-router';
 import { saveClipDraft, studioKeys } from '../api';
 
 /** Settings are saved this long after the last change: a drag or a word typed is one save. */
-export const DRAFT_SAVE_DEBOUNCE_MS = 700;
+const DRAFT_SAVE_DEBOUNCE_MS = 700;
 /** A save that failed (the server unreachable) is tried again this often while changes wait. */
-export const DRAFT_RETRY_MS = 5_000;
+const DRAFT_RETRY_MS = 5_000;
 
 /**
  * Where the clip's changes stand: `saved` (the server holds what is on screen), `pending`

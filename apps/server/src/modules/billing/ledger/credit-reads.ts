@@ -9,25 +9,20 @@ import {
   spendable,
   type CreditBucket,
 } from '@moments/domain';
-import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { creditBuckets, creditLedger, creditOperations, jobs, tasks } from '../../../db/schema.js';
 import { AppError } from '../../../http/errors.js';
 import type { Tx } from './ledger.js';
+import type { LedgerRepository } from './ledger.repository.js';
 
 const BUCKET_ORDER: Record<string, number> = { plan: 0, reward: 1, purchased: 2 };
 
 /** Reads of the ledger: balances, the entitlements in user info, credit history, what work cost. */
 export class CreditReads {
   constructor(
-    private readonly db: Db,
+    private readonly repo: LedgerRepository,
     /** false with BILLING=off: every balance reads unlimited and nothing is refused. */
     private readonly limits = true,
   ) {}
-
-  private buckets(userId: string, tx: Db | Tx = this.db) {
-    return tx.select().from(creditBuckets).where(eq(creditBuckets.userId, userId));
-  }
 
   /**
    * The entitlements of user info, derived from the buckets: for balances, usage is what was
@@ -35,7 +30,7 @@ export class CreditReads {
    * video) come from the plan.
    */
   async entitlements(userId: string, plan: string): Promise<Entitlement[]> {
-    const rows = await this.buckets(userId);
+    const rows = await this.repo.allBuckets(userId);
     if (!this.limits) {
       return entitlementsForPlan(plan).map((grant) => ({
         feature: grant.feature,
@@ -58,14 +53,7 @@ export class CreditReads {
 
   /** Units of `feature` the user can spend now; null when unlimited. */
   async spendable(userId: string, feature: string, tx?: Db | Tx): Promise<number | null> {
-    const rows = (await this.buckets(userId, tx)).filter((row) => row.feature === feature);
-    return spendable(
-      rows.map((row) => ({
-        bucket: row.bucket as CreditBucket,
-        balance: row.balance,
-        unlimited: row.unlimited,
-      })),
-    );
+    return spendable(await this.repo.buckets(tx ?? this.repo.db, userId, feature));
   }
 
   /** Refuses work the balance cannot cover, before anything is stored (credits dialog code). */
@@ -95,6 +83,11 @@ export class CreditReads {
       const code = CHARGE_REFUSALS[feature];
       throw new AppError(code, ERROR_STATUS[code], describe(left));
     }
+  }
+
+  /** The user's plan, which prices and limits their work ('free' for an unknown user). */
+  planOf(userId: string): Promise<string> {
+    return this.repo.planOf(userId);
   }
 
   /** The plan's longest video (a ceiling: the "video too long" dialog). */
@@ -127,34 +120,14 @@ export class CreditReads {
   }
 
   /** Net credit units the work still holds (charges minus refunds): the cost it shows. */
-  async netCharged(work: { taskId: string } | { jobId: string }, tx: Db | Tx = this.db) {
-    const where =
-      'taskId' in work ? eq(creditLedger.taskId, work.taskId) : eq(creditLedger.jobId, work.jobId);
-    const [row] = await tx
-      .select({ net: sql<number>`coalesce(-sum(${creditLedger.amount}), 0)::int` })
-      .from(creditLedger)
-      .where(and(where, sql`${creditLedger.kind} in ('charge', 'refund')`));
-    return Math.max(0, Number(row?.net ?? 0));
+  async netCharged(work: { taskId: string } | { jobId: string }, tx?: Db | Tx) {
+    return Math.max(0, await this.repo.netCharged(work, tx));
   }
 
   /** Credit history: every movement, newest first, with the work it belongs to; paginated. */
   async history(userId: string, page: number, size: number): Promise<CreditHistory> {
-    const rows = await this.db
-      .select({
-        movement: creditLedger,
-        chargeKind: creditOperations.chargeKind,
-        taskVideo: tasks.video,
-        jobTitle: jobs.title,
-      })
-      .from(creditLedger)
-      .leftJoin(creditOperations, eq(creditOperations.key, creditLedger.operationKey))
-      .leftJoin(tasks, eq(tasks.id, creditLedger.taskId))
-      .leftJoin(jobs, eq(jobs.id, creditLedger.jobId))
-      .where(eq(creditLedger.userId, userId))
-      .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
-      .limit(size + 1)
-      .offset((page - 1) * size);
-    const balances = (await this.buckets(userId))
+    const rows = await this.repo.movements(userId, size + 1, (page - 1) * size);
+    const balances = (await this.repo.allBuckets(userId))
       .map((row) => ({
         feature: row.feature,
         bucket: row.bucket as CreditBucket,

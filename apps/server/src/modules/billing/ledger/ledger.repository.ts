@@ -1,5 +1,5 @@
 import type { CreditBucket } from '@moments/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import {
   creditBuckets,
@@ -81,6 +81,41 @@ export class LedgerRepository {
       balance: row.balance,
       unlimited: row.unlimited,
     }));
+  }
+
+  /** Every bucket of the user, of every feature (balances, entitlements, the history's header). */
+  allBuckets(userId: string, tx: Tx | Db = this.db) {
+    return tx.select().from(creditBuckets).where(eq(creditBuckets.userId, userId));
+  }
+
+  /** Net credit units the work still holds: its charges minus its refunds. */
+  async netCharged(work: { taskId: string } | { jobId: string }, tx: Tx | Db = this.db) {
+    const where =
+      'taskId' in work ? eq(creditLedger.taskId, work.taskId) : eq(creditLedger.jobId, work.jobId);
+    const [row] = await tx
+      .select({ net: sql<number>`coalesce(-sum(${creditLedger.amount}), 0)::int` })
+      .from(creditLedger)
+      .where(and(where, sql`${creditLedger.kind} in ('charge', 'refund')`));
+    return Number(row?.net ?? 0);
+  }
+
+  /** One page of the user's movements, newest first, with the work each belongs to. */
+  movements(userId: string, limit: number, offset: number) {
+    return this.db
+      .select({
+        movement: creditLedger,
+        chargeKind: creditOperations.chargeKind,
+        taskVideo: tasks.video,
+        jobTitle: jobs.title,
+      })
+      .from(creditLedger)
+      .leftJoin(creditOperations, eq(creditOperations.key, creditLedger.operationKey))
+      .leftJoin(tasks, eq(tasks.id, creditLedger.taskId))
+      .leftJoin(jobs, eq(jobs.id, creditLedger.jobId))
+      .where(eq(creditLedger.userId, userId))
+      .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
+      .limit(limit)
+      .offset(offset);
   }
 
   /** Adds `amount` (negative takes) to one bucket, creating it; returns the balance after. */

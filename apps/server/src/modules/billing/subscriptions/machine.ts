@@ -23,7 +23,7 @@ import { findPlan, isPurchasablePlan, isUpgradeAllowed } from '@moments/domain';
  *   for the end of the period and grants nothing until that renewal.
  */
 
-export type SubscriptionStatus = 'none' | 'active' | 'ended';
+type SubscriptionStatus = 'none' | 'active' | 'ended';
 export type CheckoutStatus = 'open' | 'pending' | 'paid' | 'failed';
 
 export interface SubscriptionState {
@@ -61,7 +61,7 @@ export const INITIAL_STATE: SubscriptionState = {
 };
 
 /** A subscription as the provider reports it. */
-export interface ProviderSubscriptionView {
+interface ProviderSubscriptionView {
   id: string;
   /** Stripe's statuses: incomplete, incomplete_expired, trialing, active, past_due, canceled, unpaid. */
   status: string;
@@ -72,7 +72,7 @@ export interface ProviderSubscriptionView {
   periodEnd: number;
 }
 
-export interface CheckoutView {
+interface CheckoutView {
   sessionId: string;
   mode: 'subscription' | 'payment';
   /** Stripe's payment_status: paid, unpaid, no_payment_required. */
@@ -102,7 +102,7 @@ export interface MachineContext {
   eduVerified: boolean;
 }
 
-export type LedgerIntent =
+type LedgerIntent =
   /** A new period of `plan` (the plan bucket resets to its grant). */
   | { type: 'grant-plan'; plan: string; action: PlanChangeAction; key: string }
   /** Purchased credits from a paid checkout session. */

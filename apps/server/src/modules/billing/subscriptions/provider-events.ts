@@ -86,7 +86,7 @@ export interface UserHints {
   subscriptionId: string | null;
 }
 
-export interface InvoiceRecord {
+interface InvoiceRecord {
   providerInvoiceId: string;
   description: string;
   amount: number;
