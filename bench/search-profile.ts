@@ -1,7 +1,10 @@
 // Where one search's time goes, at N passages: `node --import tsx bench/search-profile.ts N`.
 // Seeds as the search bench does (or reuses PROFILE_DB_URL, already seeded), then times each step
-// of the home search in this process and prints EXPLAIN (ANALYZE, BUFFERS) of the candidates SQL.
-import { writeFileSync } from 'node:fs';
+// of the home search in this process and prints EXPLAIN (ANALYZE, BUFFERS) of the candidates SQL
+// (its last lines; PROFILE_PLANS=1 prints whole plans, PROFILE_EXPLAIN=0 none). A PostgreSQL it
+// seeds is left running for the next run: its URL and user are written to
+// /tmp/s2/profile-db.env (PROFILE_DB_URL, PROFILE_USER_ID); stop it with pg_ctl when done.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadDefaultEmbedder } from '@moments/ai/search';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.js';
@@ -12,6 +15,7 @@ import { startPgvectorPostgres } from '../scripts/pgvector-postgres.js';
 import { seed } from './search.bench.js';
 
 const passages = Number(process.argv[2] ?? 100_000);
+mkdirSync('/tmp/s2', { recursive: true });
 let url = process.env.PROFILE_DB_URL;
 let userId = process.env.PROFILE_USER_ID;
 if (!url) {
