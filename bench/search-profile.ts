@@ -3,8 +3,8 @@
 // of the home search in this process and prints EXPLAIN (ANALYZE, BUFFERS) of the candidates SQL
 // (its last lines; PROFILE_PLANS=1 prints whole plans, PROFILE_EXPLAIN=0 none). A PostgreSQL it
 // seeds is left running for the next run: its URL and user are written to
-// /tmp/s2/profile-db.env (PROFILE_DB_URL, PROFILE_USER_ID); stop it with pg_ctl when done.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// /tmp/moments-search-profile.env (PROFILE_DB_URL, PROFILE_USER_ID); stop it with pg_ctl when done.
+import { writeFileSync } from 'node:fs';
 import { loadDefaultEmbedder } from '@moments/ai/search';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.js';
@@ -15,7 +15,7 @@ import { startPgvectorPostgres } from '../scripts/pgvector-postgres.js';
 import { seed } from './search.bench.js';
 
 const passages = Number(process.argv[2] ?? 100_000);
-mkdirSync('/tmp/s2', { recursive: true });
+
 let url = process.env.PROFILE_DB_URL;
 let userId = process.env.PROFILE_USER_ID;
 if (!url) {
@@ -34,7 +34,10 @@ if (!url) {
   userId = rows[0]!.id;
   await seed(client, userId, passages);
   await client.end();
-  writeFileSync('/tmp/s2/profile-db.env', `PROFILE_DB_URL=${url}\nPROFILE_USER_ID=${userId}\n`);
+  writeFileSync(
+    '/tmp/moments-search-profile.env',
+    `PROFILE_DB_URL=${url}\nPROFILE_USER_ID=${userId}\n`,
+  );
   console.log(`seeded; kept running: ${url} user ${userId}`);
 }
 const database = await openDatabase({ url });
