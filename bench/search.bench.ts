@@ -82,7 +82,7 @@ const WORD_INDEXES = [
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 const load = () => os.loadavg()[0]!.toFixed(1);
 
-async function seed(client: pg.Client, mainUserId: string, passages: number) {
+export async function seed(client: pg.Client, mainUserId: string, passages: number) {
   const tasks = Math.ceil(passages / PASSAGES_PER_TASK);
   let started = performance.now();
   await client.query(`
@@ -246,6 +246,7 @@ export default async function run(): Promise<void> {
     api = await spawnServer({
       DATABASE_URL: url,
       ROLES: 'api',
+      APP_SECRET: 'the search bench shares one secret',
       API_PROCESSES: '1',
       REALTIME_BUS: 'memory',
       LOG_LEVEL: 'error',

@@ -216,50 +216,53 @@ with
     from
       found
   ),
-  -- BM25 per candidate and query word: ts_rank_cd of one word with these weights is the
-  -- word's weighted count (a title occurrence, weight A, counts three times).
+  -- BM25 per candidate, summed over the query words: ts_rank_cd of one word with these
+  -- weights is the word's weighted count (a title occurrence, weight A, counts three times).
+  -- Summed per candidate in a lateral subquery, not grouped: grouping would sort the
+  -- candidates by their embeddings.
   scored as (
     select
       c.kind,
       c.id,
       c.task_id,
       c.emb,
-      sum(
-        t.idf * case
-          when f.tf > 0 then f.tf * (1.20 + 1) / (f.tf + 1.20 * (1 - 0.75 + 0.75 * c.len / a.len))
-          else 0
-        end
-      ) as bm25,
-      sum(
-        t.idf * case
-          when f.title_tf > 0 then f.title_tf * (1.20 + 1) / (
-            f.title_tf + 1.20 * (1 - 0.75 + 0.75 * c.len / a.len)
-          )
-          else 0
-        end
-      ) as title_bm25
+      s.bm25,
+      s.title_bm25
     from
       candidates c
       cross join corpus a
-      cross join terms t
       cross join lateral (
         select
-          3 * ts_rank_cd(
-            '{0.33333334,0.33333334,0.33333334,1}',
-            c.vec,
-            t.tsq,
-            0
-          )::float8 as tf,
-          case
-            when c.kind = 'passage' then 0
-            else 3 * ts_rank_cd('{0,0,0,1}', c.vec, t.tsq, 0)::float8
-          end as title_tf
-      ) f
-    group by
-      c.kind,
-      c.id,
-      c.task_id,
-      c.emb
+          sum(
+            t.idf * case
+              when f.tf > 0 then f.tf * (1.20 + 1) / (f.tf + 1.20 * (1 - 0.75 + 0.75 * c.len / a.len))
+              else 0
+            end
+          ) as bm25,
+          sum(
+            t.idf * case
+              when f.title_tf > 0 then f.title_tf * (1.20 + 1) / (
+                f.title_tf + 1.20 * (1 - 0.75 + 0.75 * c.len / a.len)
+              )
+              else 0
+            end
+          ) as title_bm25
+        from
+          terms t
+          cross join lateral (
+            select
+              3 * ts_rank_cd(
+                '{0.33333334,0.33333334,0.33333334,1}',
+                c.vec,
+                t.tsq,
+                0
+              )::float8 as tf,
+              case
+                when c.kind = 'passage' then 0
+                else 3 * ts_rank_cd('{0,0,0,1}', c.vec, t.tsq, 0)::float8
+              end as title_tf
+          ) f
+      ) s
   ),
   ranked as (
     select

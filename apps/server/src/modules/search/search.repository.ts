@@ -154,16 +154,18 @@ export class SearchRepository {
         CROSS JOIN corpus c),
       found AS (${sql.join(lateral, sql` UNION ALL `)}),
       candidates AS (SELECT DISTINCT ON (kind, id) * FROM found),
-      -- BM25 per candidate and query word: ts_rank_cd of one word with these weights is the
-      -- word's weighted count (a title occurrence, weight A, counts three times).
+      -- BM25 per candidate, summed over the query words: ts_rank_cd of one word with these
+      -- weights is the word's weighted count (a title occurrence, weight A, counts three times).
+      -- Summed per candidate in a lateral subquery, not grouped: grouping would sort the
+      -- candidates by their embeddings.
       scored AS (
-        SELECT c.kind, c.id, c.task_id, c.emb,
-          sum(t.idf * ${bm25Tf(sql`f.tf`)}) AS bm25, sum(t.idf * ${bm25Tf(sql`f.title_tf`)}) AS title_bm25
-        FROM candidates c CROSS JOIN corpus a CROSS JOIN terms t CROSS JOIN LATERAL (
-          SELECT 3 * ts_rank_cd('{0.33333334,0.33333334,0.33333334,1}', c.vec, t.tsq, 0)::float8 AS tf,
-            CASE WHEN c.kind = 'passage' THEN 0
-              ELSE 3 * ts_rank_cd('{0,0,0,1}', c.vec, t.tsq, 0)::float8 END AS title_tf) f
-        GROUP BY c.kind, c.id, c.task_id, c.emb),
+        SELECT c.kind, c.id, c.task_id, c.emb, s.bm25, s.title_bm25
+        FROM candidates c CROSS JOIN corpus a CROSS JOIN LATERAL (
+          SELECT sum(t.idf * ${bm25Tf(sql`f.tf`)}) AS bm25, sum(t.idf * ${bm25Tf(sql`f.title_tf`)}) AS title_bm25
+          FROM terms t CROSS JOIN LATERAL (
+            SELECT 3 * ts_rank_cd('{0.33333334,0.33333334,0.33333334,1}', c.vec, t.tsq, 0)::float8 AS tf,
+              CASE WHEN c.kind = 'passage' THEN 0
+                ELSE 3 * ts_rank_cd('{0,0,0,1}', c.vec, t.tsq, 0)::float8 END AS title_tf) f) s),
       ranked AS (SELECT *, row_number() OVER (ORDER BY bm25 DESC, kind, id) AS place FROM scored),
       meaning AS (${meaning})
       SELECT kind, id, task_id, bm25, title_bm25,
