@@ -6,6 +6,7 @@ pays for imports and model loading once per process instead of once per run.
 
 One request per line on stdin, handled one at a time:
   {"id": 1, "op": "detect", "audio": "/abs/a.wav", "model": "/abs/model-dir"}
+  (the language of the file's first 30 s of speech)
   ("model" may also be a Whisper name such as "small" with "download_root": "/abs/hub-cache")
   {"id": 2, "op": "transcribe", "audio": "/abs/a.wav", "model": "/abs/model-dir",
    "language": "en" | null, "batch_size": 4, "beam_size": 1, "clip_s": 30}
@@ -143,6 +144,31 @@ def unheard_speech(speech, segments, clip_s, min_s=1.0):
     return clips
 
 
+# The head of the file the VAD reads first to find the speech the language is heard in.
+DETECT_HEAD_S = 60
+HEAD_MARGIN_S = 2
+
+
+def first_speech(audio, window):
+    """
+    The first `window` samples of speech in `audio`, joined (Whisper hears the language in one
+    30 s window). The VAD reads only the head of the file when it holds that much speech: over a
+    whole 80 s chunk it took 0.65 s on a busy 2-core machine, over its first 30 s 0.13 s.
+    """
+    import numpy as np
+    from faster_whisper.vad import get_speech_timestamps
+
+    head = audio[: DETECT_HEAD_S * SAMPLE_RATE]
+    pieces = get_speech_timestamps(head)
+    # The last piece may end early at the head's edge: the speech must fill the window past it.
+    heard = sum(p["end"] - p["start"] for p in pieces)
+    if len(head) < len(audio) and heard < window + HEAD_MARGIN_S * SAMPLE_RATE:
+        head, pieces = audio, get_speech_timestamps(audio)
+    if not pieces:
+        return np.array([], dtype=np.float32)
+    return np.concatenate([head[p["start"] : p["end"]] for p in pieces])[:window]
+
+
 CUBLAS = "libcublas.so.12"
 
 
@@ -235,9 +261,9 @@ def main():
         from faster_whisper.audio import decode_audio
 
         model, _ = model_for(request)
-        audio = decode_audio(request["audio"])
+        speech = first_speech(decode_audio(request["audio"]), model.feature_extractor.n_samples)
         language, probability, _ = model.detect_language(
-            audio, vad_filter=True, language_detection_segments=1
+            speech, vad_filter=False, language_detection_segments=1
         )
         return {"language": language, "language_probability": probability}
 
