@@ -101,7 +101,7 @@ async function plainWavSamples(file: string): Promise<{ start: number; end: numb
       return undefined;
     }
     let plain = false;
-    for (let at = 12; at + 8 <= head.length; ) {
+    for (let at = 12; at + 8 <= head.length;) {
       const id = head.toString('latin1', at, at + 4);
       const length = head.readUInt32LE(at + 4);
       if (id === 'fmt ' && at + 24 <= head.length) {
