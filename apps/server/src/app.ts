@@ -202,6 +202,7 @@ async function registerRoutes(app: App, config: AppConfig, services: Services) {
     uploads: services.uploads,
     uploadLimits: services.uploadLimits,
     workRoot: services.workRoot,
+    uploadStarted: () => services.transcription.warmAhead(),
   });
 
   registerBillingRoutes(app, {

@@ -29,6 +29,7 @@ export async function startWorkers(services: Services): Promise<void> {
     { 'asr-chunk': services.transcription.parallelism },
     services.workGate,
   );
+  if (handlers['asr-chunk']) services.transcription.takesChunks();
   // Rows stored before the search index (or without the model) are indexed in the background.
   if (handlers['search-index']) await queue.send('search-index', {});
   // Runs a crash just left: their lease has run out by now, or will have a lease from now.

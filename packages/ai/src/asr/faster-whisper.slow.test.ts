@@ -64,6 +64,29 @@ describe.skipIf(!engineReady || !hasSharedMedia)('FasterWhisperEngine on real re
   );
 
   it(
+    'hears the language of the first speech of a long WAV, past a minute of silence before it',
+    async () => {
+      // Silence longer than the head the detection looks at first, then German, then English.
+      const file = join(workDir, 'late-german.wav');
+      const recording = join(SHARED_MEDIA_DIR, 'multilingual-en-de.mp3');
+      await execFileAsync('ffmpeg', [
+        ...['-v', 'error', '-y', '-f', 'lavfi', '-t', '65', '-i', 'anullsrc=r=16000:cl=mono'],
+        ...['-ss', '29.5', '-t', '15', '-i', recording, '-t', '29', '-i', recording],
+        '-filter_complex',
+        '[0:a][1:a][2:a]concat=n=3:v=0:a=1,aresample=16000,aformat=channel_layouts=mono[out]',
+        ...['-map', '[out]', '-c:a', 'pcm_s16le', file],
+      ]);
+      const engine = new FasterWhisperEngine();
+      try {
+        expect(await engine.detectLanguage(file)).toBe('de');
+      } finally {
+        engine.close();
+      }
+    },
+    SLOW,
+  );
+
+  it(
     'detects German in the German half of the bilingual recording',
     async () => {
       // The English reading ends at about 29 s; the German one starts at about 31 s.

@@ -5,8 +5,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFfmpeg } from '@moments/media/ffmpeg';
 import { speakWithPauses } from '@moments/media/testing';
 import { FasterWhisperEngine, fasterWhisperAvailability } from './faster-whisper';
+import { findPauses, frameLoudness } from './speech-onsets';
 
 const availability = fasterWhisperAvailability();
 const hasEspeak = existsSync('/usr/bin/espeak-ng') || existsSync('/usr/local/bin/espeak-ng');
@@ -71,4 +73,21 @@ describe.skipIf(!availability.available || !hasEspeak)('speech onsets after a pa
     // "Back", on another "Back"): at most one of the six first words is another word.
     expect(misheard.length, misheard.join(', ')).toBeLessThanOrEqual(1);
   }, 240_000);
+});
+
+describe.skipIf(!hasEspeak)('loudness of the audio a task hears', () => {
+  it('finds the same pauses in the 16 kHz WAV (read as it is) as ffmpeg decodes from a FLAC copy', async () => {
+    const spoken = await speakWithPausesBetween();
+    // As the task extracts its audio: 16 kHz mono 16-bit PCM.
+    const wav = join(workDir, 'heard.wav');
+    await runFfmpeg(['-y', '-i', spoken.wav, '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', wav]);
+    const flac = join(workDir, 'heard.flac');
+    await runFfmpeg(['-y', '-i', wav, flac]);
+    const [read, decoded] = await Promise.all([frameLoudness(wav), frameLoudness(flac)]);
+    expect(read.length).toBe(decoded.length);
+    expect(Math.max(...read.map((db, i) => Math.abs(db - decoded[i]!)))).toBeLessThan(1e-3);
+    // The five pauses between the six sentences, where the chunks may be cut.
+    expect(findPauses(read).length).toBeGreaterThanOrEqual(5);
+    expect(findPauses(read)).toEqual(findPauses(decoded));
+  }, 120_000);
 });

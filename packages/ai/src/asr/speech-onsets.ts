@@ -5,6 +5,9 @@
  * word's time and moments are cut at pauses, so these times must be right: we measure the audio's
  * loudness every 10 ms and move such word edges onto the speech.
  */
+import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import { startProcess, toolPath } from '@moments/process';
 import type { Transcript, TranscriptWord } from './types';
 
@@ -12,8 +15,21 @@ const FRAME_MS = 10;
 const RATE = 16000;
 const SAMPLES_PER_FRAME = (RATE * FRAME_MS) / 1000;
 
-/** Loudness (dBFS) of every 10 ms frame of the file's first audio stream, decoded by ffmpeg. */
+/**
+ * Loudness (dBFS) of every 10 ms frame of the file's first audio stream. The 16 kHz mono WAV the
+ * tasks hear (the extracted audio and its chunks) is read as it is; anything else is decoded by
+ * ffmpeg to the same samples.
+ */
 export async function frameLoudness(file: string, signal?: AbortSignal): Promise<Float32Array> {
+  const meter = loudnessMeter();
+  // Int16Array reads the machine's byte order: WAV's little-endian words only where they agree.
+  const pcm = endianness() === 'LE' ? await plainWavSamples(file) : undefined;
+  if (pcm) {
+    // The same samples ffmpeg would decode, without a process to start and a pipe to read.
+    const stream = createReadStream(file, { start: pcm.start, end: pcm.end - 1, signal });
+    for await (const chunk of stream) meter.add(chunk as Buffer);
+    return meter.frames();
+  }
   const started = startProcess(
     toolPath('ffmpeg'),
     [
@@ -33,30 +49,82 @@ export async function frameLoudness(file: string, signal?: AbortSignal): Promise
     ],
     { signal, stderrTailBytes: 2000 },
   );
-  const frames: number[] = [];
-  let sum = 0;
-  let count = 0;
-  let carry: Buffer | undefined;
-  started.child.stdout?.on('data', (chunk: Buffer) => {
-    const data = carry ? Buffer.concat([carry, chunk]) : chunk;
-    const usable = data.length - (data.length % 2);
-    for (let offset = 0; offset < usable; offset += 2) {
-      const sample = data.readInt16LE(offset) / 32768;
-      sum += sample * sample;
-      if (++count === SAMPLES_PER_FRAME) {
-        frames.push(10 * Math.log10(sum / count + 1e-10));
-        sum = 0;
-        count = 0;
-      }
-    }
-    carry = usable < data.length ? data.subarray(usable) : undefined;
-  });
+  started.child.stdout?.on('data', (chunk: Buffer) => meter.add(chunk));
   const { exitCode, spawnError, stderrTail } = await started.exited;
   if (spawnError) throw spawnError;
   if (exitCode !== 0) {
     throw new Error(`ffmpeg could not decode the audio for onsets: ${stderrTail.trim()}`);
   }
-  return Float32Array.from(frames);
+  return meter.frames();
+}
+
+/** The loudness of 16-bit little-endian mono samples fed in pieces, one value per whole frame. */
+function loudnessMeter() {
+  const frames: number[] = [];
+  let sum = 0;
+  let count = 0;
+  let carry: Buffer | undefined;
+  return {
+    add(chunk: Buffer) {
+      let data = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const usable = data.length - (data.length % 2);
+      // Read as 16-bit words (a view needs an even offset: a piece that starts odd is copied).
+      if (data.byteOffset % 2) data = Buffer.from(data);
+      const samples = new Int16Array(data.buffer, data.byteOffset, usable / 2);
+      for (let i = 0; i < samples.length; i++) {
+        const sample = samples[i]! / 32768;
+        sum += sample * sample;
+        if (++count === SAMPLES_PER_FRAME) {
+          frames.push(10 * Math.log10(sum / count + 1e-10));
+          sum = 0;
+          count = 0;
+        }
+      }
+      carry = usable < data.length ? data.subarray(usable) : undefined;
+    },
+    frames: () => Float32Array.from(frames),
+  };
+}
+
+/**
+ * Where the samples of a 16 kHz mono 16-bit PCM WAV file lie (bytes), or undefined when the file
+ * is anything else (another format, rate or layout, or no readable header).
+ */
+async function plainWavSamples(file: string): Promise<{ start: number; end: number } | undefined> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    const head = Buffer.alloc(Math.min(size, 4096));
+    await handle.read(head, 0, head.length, 0);
+    if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') {
+      return undefined;
+    }
+    let plain = false;
+    for (let at = 12; at + 8 <= head.length;) {
+      const id = head.toString('latin1', at, at + 4);
+      const length = head.readUInt32LE(at + 4);
+      if (id === 'fmt ' && at + 24 <= head.length) {
+        plain =
+          head.readUInt16LE(at + 8) === 1 && // PCM
+          head.readUInt16LE(at + 10) === 1 && // mono
+          head.readUInt32LE(at + 12) === RATE &&
+          head.readUInt16LE(at + 22) === 16;
+      }
+      if (id === 'data') {
+        const start = at + 8;
+        // A header written before the length was known says 0 or the largest size: to the end.
+        const end = length > 0 && start + length <= size ? start + length : size;
+        return plain ? { start, end } : undefined;
+      }
+      at += 8 + length + (length % 2);
+    }
+    return undefined;
+  } catch {
+    return undefined; // unreadable here: ffmpeg reads it, or says why it cannot
+  } finally {
+    await handle?.close();
+  }
 }
 
 /** A frame is speech when it is within this many dB of the loud speech level. */

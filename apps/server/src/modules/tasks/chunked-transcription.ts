@@ -92,6 +92,13 @@ export class ChunkedTranscription {
   ): Promise<Transcript> {
     const { signal } = opts;
     const steps = stepTimes();
+    // Detected once, on the first speech of the audio (its first chunk's), with the main model,
+    // while the loudness is read and the chunks are cut: every chunk is heard in it.
+    const detecting = opts.language
+      ? Promise.resolve(opts.language)
+      : this.options.speech.detectLanguage?.(wav, { signal });
+    // Awaited below; a failure meanwhile (the loudness read failing first) is not unhandled.
+    detecting?.catch(() => undefined);
     const loudness = await this.options.media.audioLoudness(wav, { signal });
     steps.mark('loudnessMs');
     const durationMs = loudness.length * 10;
@@ -105,9 +112,9 @@ export class ChunkedTranscription {
       }),
     );
     if (spans.length === 1) {
-      // One chunk: no queue, no copies; this worker hears it (the engine detects the language).
+      // One chunk: no queue, no copies; this worker hears it.
       return this.options.speech.transcribe(wav, {
-        language: opts.language,
+        language: await detecting,
         signal,
         onProgress: opts.onProgress,
         workDir: opts.workDir,
@@ -119,10 +126,6 @@ export class ChunkedTranscription {
     // A new plan's other chunks are cut while Whisper detects the language (they wait for it).
     const fresh = !(await this.options.chunks.forTask(task.id)).length;
     const cutting = fresh ? this.cutChunks(wav, spans, files, signal) : Promise.resolve();
-    // Detected once, on the first speech, with the main model: every chunk is heard in it.
-    const detecting = opts.language
-      ? Promise.resolve(opts.language)
-      : this.options.speech.detectLanguage?.(files[0]!, { signal });
     const [language] = await Promise.all([detecting, cutting]);
     steps.mark('detectMs');
     const rows = await this.prepare(task, wav, spans, files, language ?? null, signal);
@@ -147,6 +150,22 @@ export class ChunkedTranscription {
   /** A task is about to be heard: the model processes start meanwhile (no-op once they run). */
   warm(): void {
     this.options.speech.warm?.();
+  }
+
+  /** Whether this process's workers take the chunks (set as they start). */
+  private hearsHere = false;
+
+  /** This process's workers take the `asr-chunk` jobs: `warmAhead` warms its engine. */
+  takesChunks(): void {
+    this.hearsHere = true;
+  }
+
+  /**
+   * A task probably follows (an upload began): where this process hears tasks, its engine starts
+   * and loads its model while the bytes arrive (the model load took 1.5-2.5 s on 2 cores).
+   */
+  warmAhead(): void {
+    if (this.hearsHere) this.warm();
   }
 
   /** Chunks one worker's Whisper processes take at once. */

@@ -47,7 +47,13 @@ export class TusUploads {
 
   constructor(
     private readonly uploads: UploadsService,
-    options: { directory: string; maxBytes: number; log: (error: unknown) => void },
+    options: {
+      directory: string;
+      maxBytes: number;
+      log: (error: unknown) => void;
+      /** An upload was accepted: what the task after it needs may start meanwhile. */
+      started?: () => void;
+    },
   ) {
     this.datastore = tusFileStore(options.directory);
     this.server = new Server({
@@ -68,6 +74,7 @@ export class TusUploads {
             `Only ${ACCEPTED_UPLOAD_EXTENSIONS.join(', ')} videos can be uploaded.`,
           );
         }
+        options.started?.();
         // The owner is ours to set: whatever the client put in the metadata is overwritten.
         return { metadata: { ...upload.metadata, filename: name, owner } };
       },

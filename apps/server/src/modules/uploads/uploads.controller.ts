@@ -36,6 +36,11 @@ export interface UploadRoutesDeps {
   uploads: UploadsService;
   /** The plan's upload rate and storage room, checked as an upload starts. */
   uploadLimits: UploadLimitsGuard;
+  /**
+   * An upload was accepted: a task usually follows, so its speech engine starts and loads its
+   * model while the bytes arrive instead of after (this process's workers only).
+   */
+  uploadStarted?: () => void;
 }
 
 const tooLarge = (maxBytes: number) =>
@@ -59,6 +64,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
     directory: path.join(deps.config.DATA_DIR, 'tus'),
     maxBytes,
     log: (error) => app.log.error({ err: error }, 'resumable upload failed'),
+    started: deps.uploadStarted,
   });
   // Abandoned resumable uploads are swept by the `upload-sweep` job kind (queue/job-kinds.ts).
 
@@ -91,6 +97,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
         }
         // The plan's rate and room, from the declared length, before a byte is stored.
         await limits.assertCanStart(user.id, declared);
+        deps.uploadStarted?.();
         const part = await request.file().catch(malformedMultipart);
         if (!part || part.fieldname !== 'file') {
           part?.file.resume();
@@ -134,6 +141,7 @@ export async function registerUploadRoutes(app: App, deps: UploadRoutesDeps): Pr
       const declared = Number(request.headers['upload-length']) || 0;
       if (uploadId === undefined && request.method === 'POST' && declared <= maxBytes) {
         await limits.assertCanStart(user.id, declared);
+        deps.uploadStarted?.();
       }
       reply.hijack();
       await tus.handle(user.id, request.raw, reply.raw);
