@@ -18,7 +18,7 @@ import {
 } from '@moments/ai/asr';
 import { wordErrorRate } from '@moments/ai/wer';
 import { extractAudioForAsr, extractAudioSpan } from '@moments/media/probe';
-import { englishRecordings, type Recording } from '../packages/ai/src/asr/recordings.js';
+import { englishRecordings, type Recording } from '../packages/ai/test/support/recordings.js';
 import { startBenchServer, uploadAndRunTask } from './bench-server';
 import { measured, load, mb } from './speed-measure';
 import { realSpeech, talkInput } from './speed-inputs';

@@ -13,7 +13,7 @@ import {
   englishRecordings,
   joinRecordings,
   type Recording,
-} from '../packages/ai/src/asr/recordings.js';
+} from '../packages/ai/test/support/recordings.js';
 
 const OPENCV_DATA = '/usr/share/doc/opencv-doc/examples/data';
 

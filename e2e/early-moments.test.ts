@@ -10,7 +10,7 @@ import { fasterWhisperAvailability } from '@moments/ai/asr';
 import { makeTestVideo, serveFiles, type ServedFiles } from '@moments/media/testing';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { englishRecordings, joinRecordings } from '../packages/ai/src/asr/recordings';
+import { englishRecordings, joinRecordings } from '../packages/ai/test/support/recordings';
 import { hasChromium, launchChromium } from './support/browser';
 import { startMomentsServer, type RunningMomentsServer } from './support/server';
 import { signedInContext } from './support/session';

@@ -14,7 +14,7 @@ import {
   englishRecordings,
   joinRecordings,
   type Recording,
-} from '../../../packages/ai/src/asr/recordings.js';
+} from '../../../packages/ai/test/support/recordings.js';
 import { createScratchPostgres, postgresReachable } from './support/databases.js';
 import { spawnServer, type ServerProcess } from './support/process.js';
 

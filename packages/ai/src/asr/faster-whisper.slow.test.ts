@@ -13,7 +13,7 @@ import {
   hasSharedMedia,
   synthesizeSpeech,
   transcriptText,
-} from './test-support';
+} from '../../test/support/speech';
 import { SpeechRecognitionError } from './types';
 
 const execFileAsync = promisify(execFile);

@@ -14,7 +14,7 @@ import {
   hasFestival,
   synthesizeSpeech,
   transcriptText,
-} from './test-support';
+} from '../../test/support/speech';
 import type { Transcript } from './types';
 
 const availability = fasterWhisperAvailability();

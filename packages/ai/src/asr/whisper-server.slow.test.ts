@@ -16,7 +16,7 @@ import {
   expectValidWordTimings,
   hasSharedMedia,
   transcriptText,
-} from './test-support';
+} from '../../test/support/speech';
 
 const availability = fasterWhisperAvailability();
 const englishModel = new FasterWhisperEngine().options.englishModelDir;

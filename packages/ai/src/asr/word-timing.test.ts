@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectValidWordTimings } from './test-support';
+import { expectValidWordTimings } from '../../test/support/speech';
 import { buildTranscript } from './word-timing';
 
 describe('buildTranscript', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { wordErrorRate } from '../wer';
 import { createSpeechEngine } from './create';
 import { FasterWhisperEngine, fasterWhisperAvailability } from './faster-whisper';
-import { expectValidWordTimings } from './test-support';
+import { expectValidWordTimings } from '../../test/support/speech';
 import type { Transcript } from './types';
 import { withWrittenWords } from './written-words';
 

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
-import type { Transcript } from './types';
+import type { Transcript } from '../../src/asr/types';
 
 const execFileAsync = promisify(execFile);
 
