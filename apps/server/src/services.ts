@@ -540,6 +540,7 @@ function createTaskWork(
     workRoot,
     background,
     leases: taskLeases,
+    analyses: new MediaAnalysesRepository(db),
     downloadTimeoutMs: config.DOWNLOAD_TIMEOUT_MS,
     transcribeTimeoutFactor: 4,
     analyseTimeoutMs: 10 * 60_000,

@@ -26,7 +26,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client.js';
-import { uploads } from '../src/db/schema.js';
+import { mediaAnalyses, uploads } from '../src/db/schema.js';
 import { multipartFile, signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
 import { entitlementOf, userInfo } from './support/billing.js';
 import { startTranscriptionStandIn, type TranscriptionStandIn } from './support/stand-ins.js';
@@ -155,6 +155,10 @@ describe.each(['mp4', 'webm'])('an uploaded %s whose header understates its leng
     const user = await signUp(t.app, `short-upload-${ext}`);
     const meta = await upload(user, `short-claims-20s.${ext}`);
     expectRealLength(meta.duration! * 1000, SHORT_SEC);
+    // Its picture is taken over the real length, not the 20 s claimed, and shows.
+    const picture = await t.app.inject({ method: 'GET', url: meta.thumbnail! });
+    expect(picture.statusCode).toBe(200);
+    expect(picture.rawPayload.subarray(0, 2).toString('hex')).toBe('ffd8');
     const started = await start(user, meta, 'upload');
     expect(started.statusCode, started.body).toBe(200);
     const task = Task.parse(started.json().data);
@@ -212,12 +216,17 @@ describe('an upload stored with the length its header claimed', () => {
   it('fails refunded when the run measures it longer than charged, and a Retry charges the real length', async () => {
     const user = await signUp(t.app, 'stored-before');
     const meta = await upload(user, 'short-claims-20s.mp4');
-    // As an upload stored before lengths were measured holds it: the header's 20 s.
+    // As an upload stored before lengths were measured holds it: the header's 20 s, and no
+    // measured facts kept for its task to read.
     const uploadId = meta.url.slice('upload://'.length);
-    await t.services.database.db
+    const [row] = await t.services.database.db
       .update(uploads)
       .set({ durationMs: CLAIMED_SEC * 1000 })
-      .where(eq(uploads.id, uploadId));
+      .where(eq(uploads.id, uploadId))
+      .returning();
+    await t.services.database.db
+      .delete(mediaAnalyses)
+      .where(eq(mediaAnalyses.mediaKey, row!.storageKey));
     const started = await start(user, { ...meta, duration: CLAIMED_SEC }, 'upload');
     expect(started.statusCode, started.body).toBe(200);
     const task = Task.parse(started.json().data);

@@ -195,6 +195,15 @@ export const ACCEPTED_UPLOAD_EXTENSIONS = ['mp4', 'mov', 'webm'] as const;
 // ffprobe names the ISO-BMFF demuxer `mov,mp4,...` and the Matroska one `matroska,webm`.
 const ACCEPTED_FORMAT_PARTS = ['mov', 'mp4', 'webm', 'matroska'];
 
+export interface ValidateOptions {
+  /**
+   * Told the header's facts once they show an accepted video, before its packets are read: work
+   * that needs the picture (a thumbnail) can start beside the rest of the checks. Its length is
+   * the header's claim, not yet the measured one.
+   */
+  onHeader?: (header: MediaInfo) => void;
+}
+
 /**
  * Check an uploaded file before anything else touches it: the name must end in an accepted
  * extension and the content must really be such a video (right container, a video stream,
@@ -204,6 +213,7 @@ const ACCEPTED_FORMAT_PARTS = ['mov', 'mp4', 'webm', 'matroska'];
 export async function validateUploadedVideo(
   file: string,
   originalName: string,
+  opts: ValidateOptions = {},
 ): Promise<MediaInfo> {
   const extension = extname(originalName).slice(1).toLowerCase();
   if (!(ACCEPTED_UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
@@ -237,6 +247,9 @@ export async function validateUploadedVideo(
   if (!described.info.hasVideo) {
     throw new MediaError('NOT_A_VIDEO', 'The file has no video picture (audio only?).');
   }
+  // A picture over the limit is refused below, before anything decodes its frames.
+  const { width = 0, height = 0 } = described.info;
+  if (width * height <= MAX_FRAME_PIXELS) opts.onHeader?.(described.info);
   // The length from the packets, not the header: a header can understate it (to be priced
   // for less, or to pass a plan's limit), and browser recordings (MediaRecorder webm) state none.
   const info = await withMeasuredLength(file, described.info, described.streams, {});

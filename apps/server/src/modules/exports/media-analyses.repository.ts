@@ -6,6 +6,12 @@ import { mediaAnalyses } from '../../db/schema.js';
 export type MediaAnalysisKind = 'framing' | 'loudness' | 'faces' | 'probe' | 'silences';
 
 /**
+ * The `probe` span key of a source's facts with its length measured from its packets (an
+ * upload's validation, a task's probing); `source` holds the header's facts an export reads.
+ */
+export const MEASURED_PROBE = 'measured';
+
+/**
  * Stored measurements of a source: one row per media, kind and span key. A repeated store of the
  * same key (two workers finishing the same analysis) keeps the first, which is as good.
  */

@@ -12,7 +12,7 @@ import type {
   IngestOptions,
   VideoMetadata,
 } from '@moments/media/ingest';
-import type { ExtractOptions, MediaInfo } from '@moments/media/probe';
+import type { ExtractOptions, MediaInfo, ValidateOptions } from '@moments/media/probe';
 import type { AnalyzeOptions, SubjectAnalysis } from '@moments/media/reframe';
 import type { PickThumbnailOptions } from '@moments/media/thumbnail';
 import type {
@@ -65,7 +65,11 @@ export interface MediaRepository {
    * stream, a playable length), its length measured from its packets. Throws MediaError with the
    * user-facing code.
    */
-  validateUpload(file: string, originalName: string): Promise<MediaInfo>;
+  validateUpload(
+    file: string,
+    originalName: string,
+    options?: ValidateOptions,
+  ): Promise<MediaInfo>;
   /** The link's metadata without downloading the video (yt-dlp). */
   fetchMetadata(link: string, options?: IngestOptions): Promise<VideoMetadata>;
   /** The video of a link into `outDir` (yt-dlp), with its metadata. */

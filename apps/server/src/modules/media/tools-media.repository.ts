@@ -15,6 +15,7 @@ import {
   probeMedia,
   speechAudioStream,
   validateUploadedVideo,
+  type ValidateOptions,
   type ExtractOptions,
 } from '@moments/media/probe';
 import { analyzeSubjects, type AnalyzeOptions } from '@moments/media/reframe';
@@ -77,8 +78,8 @@ export class ToolsMediaRepository implements MediaRepository {
     return measureMedia(file, options);
   }
 
-  validateUpload(file: string, originalName: string) {
-    return validateUploadedVideo(file, originalName);
+  validateUpload(file: string, originalName: string, options?: ValidateOptions) {
+    return validateUploadedVideo(file, originalName, options);
   }
 
   fetchMetadata(link: string, options?: IngestOptions) {

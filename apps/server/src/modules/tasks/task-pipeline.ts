@@ -28,7 +28,8 @@ export interface TaskPipelineDeps {
  *
  *  1. downloading   the link through yt-dlp or the stored upload (StorageMediaFetcher)
  *  2. probing       the media's facts (ffprobe) and its real length, measured from its packets,
- *                   which the task is charged by; the video's thumbnail (`thumbnails.video`) is
+ *                   which the task is charged by (an upload's, measured when it arrived, are
+ *                   read from media_analyses); the video's thumbnail (`thumbnails.video`) is
  *                   made beside the transcription
  *  3. transcribing  long audio in `asr-chunk` jobs any worker takes (ChunkedTranscription); each
  *                   chunk in order grows the transcript and the provisional moments (`transcriptGrew`)

@@ -10,6 +10,10 @@ import { AppError } from '../../http/errors.js';
 import type { Storage } from '../../storage/index.js';
 import type { MediaInfo } from '@moments/media/probe';
 import type { MediaRepository } from '../media/media.repository.js';
+import {
+  MEASURED_PROBE,
+  type MediaAnalysesRepository,
+} from '../exports/media-analyses.repository.js';
 import type { TaskCharges } from '../billing/index.js';
 import type { MediaFetcher } from './media-fetcher.js';
 import { isExpectedFailure, userFacingReason } from './failure-reasons.js';
@@ -87,6 +91,11 @@ export interface TaskRunnerOptions {
   analyseTimeoutMs: number;
   /** Runs are tracked background work: the process's close stops and awaits them. */
   background: BackgroundWork;
+  /**
+   * A source's facts measured before (an upload's validation, an earlier run), kept per stored
+   * file: a stored file never changes, so its probing reads them instead of every packet again.
+   */
+  analyses?: Pick<MediaAnalysesRepository, 'find' | 'save'>;
   /** Each run logs through a child carrying its taskId, userId and run token. */
   log?: Logger;
 }
@@ -261,7 +270,7 @@ export class TaskRunner {
     const thumbnails = this.options.hooks.thumbnails;
     const info = await stage('probing', PROBE_TIMEOUT_MS, async (signal) => {
       const source = await localSource(signal);
-      const probed = await this.options.media.measure(source, { signal });
+      const probed = await this.measured(run.row.mediaKey!, source, signal);
       const { headerDurationMs, durationMs } = probed;
       // Worth a look in the logs: a header far short of the packets is how a file is made to
       // pass for a shorter one (a second apart is ordinary rounding; browser recordings state
@@ -297,6 +306,16 @@ export class TaskRunner {
       );
     }
     return info;
+  }
+
+  /** The source's facts, its length from its packets: kept from before, or measured and kept. */
+  private async measured(mediaKey: string, source: string, signal: AbortSignal) {
+    const { analyses, media } = this.options;
+    const kept = await analyses?.find<MediaInfo>(mediaKey, 'probe', MEASURED_PROBE);
+    if (kept) return kept;
+    const probed = await media.measure(source, { signal });
+    await analyses?.save(mediaKey, 'probe', MEASURED_PROBE, probed);
+    return probed;
   }
 
   private async charge({ initial, run }: RunContext, info: MediaInfo): Promise<void> {

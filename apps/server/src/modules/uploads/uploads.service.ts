@@ -11,7 +11,10 @@ import {
 import { MediaError } from '@moments/media/errors';
 import { AppError } from '../../http/errors.js';
 import type { FileUrls, Storage } from '../../storage/index.js';
-import type { MediaAnalysesRepository } from '../exports/media-analyses.repository.js';
+import {
+  MEASURED_PROBE,
+  type MediaAnalysesRepository,
+} from '../exports/media-analyses.repository.js';
 import type { MediaRepository } from '../media/media.repository.js';
 import { safeDisplayName, titleFromFileName } from './display-name.js';
 import type { UploadLimitsGuard } from './upload-limits.js';
@@ -60,14 +63,39 @@ export class UploadsService {
     const thumbnailFile = path.join(this.tmpDir, `${uploadId}-thumbnail.jpg`);
     const folder = uploadFolder(input.userId, uploadId);
     let stored = false;
+    let early: { headerMs: number; taken: Promise<boolean> } | undefined;
     try {
       // The real bytes, whatever length the request declared when it started.
       await this.limits?.assertFits(input.userId, (await fs.stat(input.file)).size);
-      const info = await this.media.validateUpload(input.file, displayName).catch(asUserFileError);
-      // A frame worth looking at: not the black first frame or a fade-in.
-      await this.media
-        .thumbnail(input.file, thumbnailFile, { durationMs: info.durationMs })
+      const info = await this.media
+        .validateUpload(input.file, displayName, {
+          // The picture is taken beside the read of every packet, over the length the header
+          // states, instead of after it.
+          onHeader: ({ durationMs: headerMs }) => {
+            if (headerMs <= 0) return;
+            const taken = this.media
+              .thumbnail(input.file, thumbnailFile, { durationMs: headerMs })
+              .then(
+                () => true,
+                () => false,
+              );
+            early = { headerMs, taken };
+          },
+        })
         .catch(asUserFileError);
+      // Kept when the header told the length (a second apart is rounding): the same window.
+      // Otherwise, or when it failed, a frame worth looking at over the real length: not the
+      // black first frame or a fade-in.
+      const kept =
+        early !== undefined &&
+        Math.abs(early.headerMs - info.durationMs) <= 1000 &&
+        (await early.taken);
+      if (!kept) {
+        await early?.taken;
+        await this.media
+          .thumbnail(input.file, thumbnailFile, { durationMs: info.durationMs })
+          .catch(asUserFileError);
+      }
       const extension = path.extname(displayName).slice(1).toLowerCase();
       const storageKey = `${folder}source.${extension}`;
       const thumbnailKey = `${folder}thumbnail.jpg`;
@@ -85,12 +113,16 @@ export class UploadsService {
         height: info.height ?? null,
         thumbnailKey,
       });
+      // Its task reads these instead of reading every packet of the same stored file again.
+      await this.analyses?.save(storageKey, 'probe', MEASURED_PROBE, info);
       return this.videoMeta(row);
     } catch (error) {
       // Best effort: the user sees the original error; a folder left behind costs disk only.
       if (stored) await this.storage.deletePrefix(folder).catch(() => undefined);
       throw error;
     } finally {
+      // A refused file's early picture is done writing before its scratch copy goes.
+      await early?.taken;
       await fs.rm(input.file, { force: true });
       await fs.rm(thumbnailFile, { force: true });
     }
