@@ -65,11 +65,7 @@ export interface MediaRepository {
    * stream, a playable length), its length measured from its packets. Throws MediaError with the
    * user-facing code.
    */
-  validateUpload(
-    file: string,
-    originalName: string,
-    options?: ValidateOptions,
-  ): Promise<MediaInfo>;
+  validateUpload(file: string, originalName: string, options?: ValidateOptions): Promise<MediaInfo>;
   /** The link's metadata without downloading the video (yt-dlp). */
   fetchMetadata(link: string, options?: IngestOptions): Promise<VideoMetadata>;
   /** The video of a link into `outDir` (yt-dlp), with its metadata. */
