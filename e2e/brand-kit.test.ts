@@ -15,7 +15,7 @@ import { runFfmpeg } from '@moments/media/ffmpeg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, runLinkTask } from './support/api';
 import { seriousViolations } from './support/axe';
-import { chooseOption, hasChromium } from './support/browser';
+import { chooseOption, hasChromium, seekPreview } from './support/browser';
 import { signedInContext } from './support/session';
 import { startTalkStage, type TalkStage } from './support/talk';
 
@@ -207,14 +207,7 @@ describe.skipIf(missing.length > 0)('brand kits in the studio', () => {
     const shown = previews.at(-1)!;
     const word = shown.words[Math.min(1, shown.words.length - 1)]!;
     const wordMs = (word.start + word.end) / 2;
-    await page.getByTestId('clip-video').evaluate(async (video: HTMLVideoElement, seconds) => {
-      video.pause();
-      const landed = new Promise((resolve) =>
-        video.addEventListener('seeked', resolve, { once: true }),
-      );
-      video.currentTime = seconds;
-      await landed;
-    }, wordMs / 1000);
+    await seekPreview(page, wordMs);
     const shot = path.join(stage.mediaDir, 'preview.png');
     await expect
       .poll(

@@ -14,7 +14,7 @@ import type { Task } from '@moments/contract';
 import { fasterWhisperAvailability } from '@moments/ai/asr';
 import { runFfmpeg } from '@moments/media/ffmpeg';
 import { probeMedia } from '@moments/media/probe';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { parseSync, type NodeCue } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from './support/accounts';
@@ -24,6 +24,7 @@ import {
   chooseOption,
   chooseSpanishTranslation,
   hasChromium,
+  seekPreview,
 } from './support/browser';
 import { startTalkStage, type TalkStage } from './support/talk';
 
@@ -107,17 +108,6 @@ describe.skipIf(missing.length > 0)('animated captions result page', () => {
     await stage?.close();
     if (workDir) await fs.rm(workDir, { recursive: true, force: true });
   });
-
-  async function seekPreview(page: Page, ms: number) {
-    await page.getByTestId('clip-video').evaluate(async (video: HTMLVideoElement, seconds) => {
-      video.pause();
-      const landed = new Promise((resolve) =>
-        video.addEventListener('seeked', resolve, { once: true }),
-      );
-      video.currentTime = seconds;
-      await landed;
-    }, ms / 1000);
-  }
 
   it('previews, edits and exports the whole captioned video, with subtitle files', async () => {
     const page = await context.newPage();

@@ -31,6 +31,7 @@ import {
   chooseSpanishTranslation,
   hasChromium,
   launchChromium,
+  seekPreview,
 } from './support/browser';
 import { startMomentsServer, type RunningMomentsServer } from './support/server';
 import { ensureWebBuild } from './support/webBuild';
@@ -191,29 +192,6 @@ describe.skipIf(missing.length > 0)('clip studio', () => {
     await served?.close();
     if (workDir) await fs.rm(workDir, { recursive: true, force: true });
   });
-
-  /** Seeks the preview to source time `ms` (paused) and waits for the seek to land. */
-  /**
-   * Seeks the paused preview to `ms` of the source and resolves with the time of the frame it
-   * then shows (ms): the page frames each frame at that frame's own time, as the export does,
-   * and a frame's time lies up to a frame before the time asked for.
-   */
-  async function seekPreview(page: Page, ms: number): Promise<number> {
-    return page.getByTestId('clip-video').evaluate(async (video: HTMLVideoElement, seconds) => {
-      video.pause();
-      const landed = new Promise((resolve) =>
-        video.addEventListener('seeked', resolve, { once: true }),
-      );
-      const shown = new Promise<number>((resolve) => {
-        video.requestVideoFrameCallback((_now, meta) => resolve(meta.mediaTime));
-        // A seek onto the frame already shown presents no new frame.
-        setTimeout(() => resolve(video.currentTime), 2000);
-      });
-      video.currentTime = seconds;
-      await landed;
-      return (await shown) * 1000;
-    }, ms / 1000);
-  }
 
   /**
    * How many pixels of the preview the caption canvas changes: the frame is captured with the

@@ -55,3 +55,25 @@ export async function chooseSpanishTranslation(page: Page, exportButton: string 
   ).toBe(1);
   expect(await page.getByRole('button', { name: exportButton }).first().isDisabled()).toBe(true);
 }
+
+/**
+ * Seeks the paused preview to `ms` of the source and resolves with the time of the frame it
+ * then shows (ms): the page frames each frame at that frame's own time, as the export does,
+ * and a frame's time lies up to a frame before the time asked for.
+ */
+export async function seekPreview(page: Page, ms: number): Promise<number> {
+  return page.getByTestId('clip-video').evaluate(async (video: HTMLVideoElement, seconds) => {
+    video.pause();
+    const landed = new Promise((resolve) =>
+      video.addEventListener('seeked', resolve, { once: true }),
+    );
+    const shown = new Promise<number>((resolve) => {
+      video.requestVideoFrameCallback((_now, meta) => resolve(meta.mediaTime));
+      // A seek onto the frame already shown presents no new frame.
+      setTimeout(() => resolve(video.currentTime), 2000);
+    });
+    video.currentTime = seconds;
+    await landed;
+    return (await shown) * 1000;
+  }, ms / 1000);
+}
