@@ -70,9 +70,9 @@ const vectorOf = (seed: string) =>
       AND c.level = 3 AND c.n = abs(hashtext(${seed} || 'c')) % 10000)`;
 
 const VECTOR_INDEXES = [
-  'CREATE INDEX search_passages_vector_idx ON search_passages USING hnsw (search_vector halfvec_cosine_ops)',
-  'CREATE INDEX moments_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops)',
-  'CREATE INDEX moments_published_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops) WHERE share_id IS NOT NULL AND published',
+  'CREATE INDEX search_passages_vector_idx ON search_passages USING hnsw (search_vector halfvec_cosine_ops) WITH (m = 24, ef_construction = 128)',
+  'CREATE INDEX moments_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops) WITH (m = 24, ef_construction = 128)',
+  'CREATE INDEX moments_published_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops) WITH (m = 24, ef_construction = 128) WHERE share_id IS NOT NULL AND published',
 ];
 const WORD_INDEXES = [
   'CREATE INDEX search_passages_terms_idx ON search_passages USING gin (search_terms)',

@@ -150,6 +150,8 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
     ]);
     for (const row of rows as { indexdef: string }[]) {
       expect(row.indexdef).toContain('halfvec_cosine_ops');
+      // The denser graph a million passages needed for recall.
+      expect(row.indexdef).toMatch(/m='?24'?, ef_construction='?128'?/);
     }
   });
 
