@@ -134,6 +134,26 @@ where
 returning
   "idx";
 
+-- AsrChunksRepository.hearAgainIn
+update "asr_chunks"
+set
+  "language" = $1,
+  "status" = $2,
+  "attempts" = $3,
+  "run_token" = $4,
+  "worker" = $5,
+  "heartbeat_at" = $6,
+  "result" = $7,
+  "error" = $8
+where
+  (
+    "asr_chunks"."task_id" = $9
+    and "asr_chunks"."idx" in ($10)
+    and "asr_chunks"."status" = $11
+  )
+returning
+  "idx";
+
 -- AsrChunksRepository.clearResults
 update "asr_chunks"
 set

@@ -5,6 +5,7 @@ import { Leases, RunSuperseded, type LeasedRows } from './lease.js';
 interface Row {
   id: string;
   progress: number;
+  stage?: string;
   runToken: string | null;
   startedAt: Date | null;
   heartbeatAt: Date | null;
@@ -91,6 +92,29 @@ describe('leases', () => {
     rows[0]!.runToken = 'someone-else';
     await new Promise((resolve) => run.controller.signal.addEventListener('abort', resolve));
     expect(run.controller.signal.reason).toBeInstanceOf(RunSuperseded);
+    await leases.release('task', run);
+  });
+
+  it('tells every new stage at once, and progress at most about once a second', async () => {
+    const rows: Row[] = [
+      { id: 'task', progress: 0, runToken: 'live', startedAt: new Date(), heartbeatAt: new Date() },
+    ];
+    const leases = leasesOver(rows, []);
+    const told: Array<[string | undefined, number]> = [];
+    const run = leases.hold({ ...rows[0]! }, 'live', {
+      onChange: (row) => void told.push([row.stage, row.progress]),
+    });
+    // Within one second: three stages and two progress steps.
+    await run.save({ stage: 'downloading', progress: 1 });
+    await run.save({ stage: 'probing', progress: 2 });
+    await run.save({ progress: 3 });
+    await run.save({ stage: 'transcribing', progress: 5 });
+    await run.save({ progress: 6 });
+    expect(told).toEqual([
+      ['downloading', 1],
+      ['probing', 2],
+      ['transcribing', 5],
+    ]);
     await leases.release('task', run);
   });
 });

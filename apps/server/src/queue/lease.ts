@@ -54,7 +54,12 @@ export interface LeasedRunOptions<Row, Patch> {
   /** Writes `patch` only while this run still holds its token; undefined once it lost it. */
   update(patch: Patch & { heartbeatAt: Date }): Promise<Row | undefined>;
   progressOf(row: Row): number;
-  /** Told after every status change (`final`), and at most about once a second for progress. */
+  /** The row's stage, where it has one: a new stage is told at once, never held back. */
+  stageOf?(row: Row): unknown;
+  /**
+   * Told after every status change (`final`) and stage change, and at most about once a second
+   * for progress.
+   */
   onChange(row: Row, final: boolean): Promise<void> | void;
   heartbeatMs: number;
   /** Aborted when the process closes: the run stops as if superseded, and stays resumable. */
@@ -101,9 +106,13 @@ export class LeasedRun<Row, Patch extends { progress?: number }> {
   async save(patch: Patch, final = false): Promise<Row> {
     const row = await this.options.update({ ...patch, heartbeatAt: new Date() });
     if (!row) throw new RunSuperseded('superseded');
+    const { stageOf } = this.options;
+    // A page shows the stage: one entered within a second of the last report is told too (it
+    // used to wait for the next progress report, which chunked transcription makes per chunk).
+    const newStage = !!stageOf && stageOf(row) !== stageOf(this.row);
     this.row = row;
     const now = Date.now();
-    if (final || now - this.lastReport >= 1000) {
+    if (final || newStage || now - this.lastReport >= 1000) {
       this.lastReport = now;
       await this.options.onChange(row, final);
     }
@@ -232,6 +241,7 @@ export class Leases<Row extends { id: string; progress: number }, Patch extends 
     const run = new LeasedRun<Row, Patch>(initial, {
       update: (patch) => this.options.rows.updateRun(initial.id, runToken, patch),
       progressOf: (row) => row.progress,
+      stageOf: (row) => (row as { stage?: unknown }).stage,
       onChange: on.onChange,
       heartbeatMs: this.options.heartbeatMs,
       closing: on.closing,

@@ -145,6 +145,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     claim: (r) => r.claim(TASK, 0, TOKEN, 'worker-1'),
     update: (r) => r.update(TASK, 0, TOKEN, { status: 'DONE' }),
     requeue: (r) => r.requeue(TASK, [0, 1], AT),
+    hearAgainIn: (r) => r.hearAgainIn(TASK, [1], 'en'),
     clearResults: (r) => r.clearResults(TASK),
   }),
   source('moments.repository', 'MomentsRepository', (db) => new MomentsRepository(db), {

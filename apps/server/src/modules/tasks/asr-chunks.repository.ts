@@ -100,6 +100,35 @@ export class AsrChunksRepository {
     return rows.map((row) => row.idx);
   }
 
+  /**
+   * Chunks done in another language than the talk's, queued again to be heard in `language`
+   * (a first hearing, not a retry: their attempts start over). Returns the indices queued.
+   */
+  async hearAgainIn(taskId: string, indices: number[], language: string): Promise<number[]> {
+    if (!indices.length) return [];
+    const rows = await this.db
+      .update(asrChunks)
+      .set({
+        status: 'QUEUED',
+        language,
+        attempts: 0,
+        result: null,
+        runToken: null,
+        worker: null,
+        heartbeatAt: null,
+        error: null,
+      })
+      .where(
+        and(
+          eq(asrChunks.taskId, taskId),
+          inArray(asrChunks.idx, indices),
+          eq(asrChunks.status, 'DONE'),
+        ),
+      )
+      .returning({ idx: asrChunks.idx });
+    return rows.map((row) => row.idx);
+  }
+
   /** The transcript is saved: the chunks' own results are no longer needed. */
   async clearResults(taskId: string): Promise<void> {
     await this.db.update(asrChunks).set({ result: null }).where(eq(asrChunks.taskId, taskId));

@@ -92,13 +92,7 @@ export class ChunkedTranscription {
   ): Promise<Transcript> {
     const { signal } = opts;
     const steps = stepTimes();
-    // Detected once, on the first speech of the audio (its first chunk's), with the main model,
-    // while the loudness is read and the chunks are cut: every chunk is heard in it.
-    const detecting = opts.language
-      ? Promise.resolve(opts.language)
-      : this.options.speech.detectLanguage?.(wav, { signal });
-    // Awaited below; a failure meanwhile (the loudness read failing first) is not unhandled.
-    detecting?.catch(() => undefined);
+    const language = opts.language ?? null;
     const loudness = await this.options.media.audioLoudness(wav, { signal });
     steps.mark('loudnessMs');
     const durationMs = loudness.length * 10;
@@ -112,30 +106,40 @@ export class ChunkedTranscription {
       }),
     );
     if (spans.length === 1) {
-      // One chunk: no queue, no copies; this worker hears it.
+      // One chunk: no queue, no copies; this worker hears it (and detects its language).
       return this.options.speech.transcribe(wav, {
-        language: await detecting,
+        language: language ?? undefined,
         signal,
         onProgress: opts.onProgress,
         workDir: opts.workDir,
       });
     }
+    // No language given: where every Whisper process hears one chunk, each detects its chunk's
+    // language as it starts (about 0.7 s inside the chunk, nothing waits; a detection up front
+    // held every chunk back by about 1 s). With more chunks than processes, one detection, on
+    // the first speech, while the chunks are cut: later chunks would each pay for their own.
+    const detectAhead = !language && spans.length > this.parallelism;
+    const detecting = detectAhead
+      ? this.options.speech.detectLanguage?.(wav, { signal })
+      : Promise.resolve(language);
+    // Awaited below; a failure meanwhile (a chunk cut failing first) is not unhandled.
+    detecting?.catch(() => undefined);
     const files = spans.map((_, idx) => path.join(opts.workDir, `chunk-${idx}.wav`));
     await this.options.media.extractAudioSpan(wav, files[0]!, spans[0]!, { signal });
     steps.mark('firstChunkMs');
-    // A new plan's other chunks are cut while Whisper detects the language (they wait for it).
     const fresh = !(await this.options.chunks.forTask(task.id)).length;
     const cutting = fresh ? this.cutChunks(wav, spans, files, signal) : Promise.resolve();
-    const [language] = await Promise.all([detecting, cutting]);
+    const [detected] = await Promise.all([detecting, cutting]);
     steps.mark('detectMs');
-    const rows = await this.prepare(task, wav, spans, files, language ?? null, signal);
+    const told = detected ?? null;
+    const rows = await this.prepare(task, wav, spans, files, told, signal);
     await this.requeue(task.id, rows, { firstRun: true });
     steps.mark('prepareMs');
-    const done = await this.watch(task.id, spans, rows, opts);
+    const { done, language: heardIn } = await this.watch(task.id, spans, rows, told, opts);
     steps.mark('chunksMs');
     const merged = mergeChunkTranscripts(
       spans.map((span, idx) => ({ span, transcript: done.get(idx)! })),
-      language ?? done.get(0)?.language ?? 'und',
+      heardIn,
       durationMs,
     );
     steps.mark('mergeMs');
@@ -276,7 +280,8 @@ export class ChunkedTranscription {
         (row, idx) =>
           row.startMs === spans[idx]!.startMs &&
           row.endMs === spans[idx]!.endMs &&
-          row.language === language &&
+          // Chunks heard in the first chunk's language (no language given) are this plan's too.
+          (language === null || row.language === language) &&
           (row.status !== 'DONE' || row.result),
       );
     const stored = reusable ? existing : [];
@@ -338,13 +343,19 @@ export class ChunkedTranscription {
     }
   }
 
-  /** Waits for every chunk, reporting progress and each growth of the transcript in order. */
+  /**
+   * Waits for every chunk, reporting progress and each growth of the transcript in order. With
+   * no language given, each chunk's worker detects its own (no pass before the chunks start);
+   * the talk's language is the first chunk's (its first speech), and a chunk heard in another
+   * one is heard again in it, so the transcript keeps one language as a detection up front did.
+   */
   private async watch(
     taskId: string,
     spans: ChunkSpan[],
     initial: AsrChunkRow[],
+    given: string | null,
     opts: ChunkedTranscribeOptions,
-  ): Promise<Map<number, Transcript>> {
+  ): Promise<{ done: Map<number, Transcript>; language: string }> {
     const durationMs = spans.at(-1)!.endMs;
     const done = new Map<number, Transcript>();
     let inOrder = 0;
@@ -355,6 +366,32 @@ export class ChunkedTranscription {
           done.set(row.idx, row.result as Transcript);
         }
       }
+      const language = given ?? done.get(0)?.language;
+      if (language && !given) {
+        const strays = rows.filter(
+          (row) => row.idx > 0 && done.has(row.idx) && done.get(row.idx)!.language !== language,
+        );
+        if (strays.length) {
+          this.log.info(
+            {
+              taskId,
+              language,
+              chunks: strays.map((row) => ({ idx: row.idx, heard: done.get(row.idx)!.language })),
+            },
+            'chunks heard in another language than the first speech: heard again in it',
+          );
+          const again = await this.options.chunks.hearAgainIn(
+            taskId,
+            strays.map((row) => row.idx),
+            language,
+          );
+          for (const idx of again) {
+            done.delete(idx);
+            await this.options.queue.send('asr-chunk', { taskId, index: idx });
+          }
+          rows = await this.options.chunks.forTask(taskId);
+        }
+      }
       const heardMs = [...done.keys()].reduce(
         (sum, idx) => sum + spans[idx]!.endMs - spans[idx]!.startMs,
         0,
@@ -362,7 +399,10 @@ export class ChunkedTranscription {
       opts.onProgress?.(Math.min(0.99, heardMs / durationMs));
       const before = inOrder;
       while (done.has(inOrder)) inOrder++;
-      if (done.size === spans.length) return done; // the final ranking follows at once
+      if (done.size === spans.length) {
+        // The final ranking follows at once.
+        return { done, language: language ?? 'und' };
+      }
       if (inOrder > before && opts.onGrowth)
         await this.reportGrowth(spans, done, before, inOrder, opts);
       await this.requeue(taskId, rows);
