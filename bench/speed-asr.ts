@@ -258,6 +258,15 @@ export async function taskStages(dir: string, inputs: number[]): Promise<void> {
           `(goal <= 1.1: ${toDone / limit.sec <= 1.1 ? 'met' : 'NOT met'}); pictures and search ` +
           `embeddings pushed ${followedUpAt ? `at ${followedUpAt.toFixed(1)} s, ${(followedUpAt - toDone).toFixed(1)} s after DONE` : 'never (waited 60 s)'}; ${load()}`,
       );
+      // The task log's reading: when its transcription was done (the next stage began) and when
+      // it was DONE, both from the upload's start: what is left after the engine's work.
+      if (analysingAt !== undefined) {
+        console.log(
+          `speed: task ${input.seconds.toFixed(0)} s, its log: transcription done at ${analysingAt.toFixed(1)} s, ` +
+            `DONE at ${toDone.toFixed(1)} s after the upload began: ratio ${(toDone / analysingAt).toFixed(2)} ` +
+            `(${(toDone - analysingAt).toFixed(1)} s after the transcription)`,
+        );
+      }
       console.log(
         `speed: task ${input.seconds.toFixed(0)} s real speech over real-looking video, ${chunks.length} chunk(s): ` +
           `upload to ranked moments ${rankedAt.toFixed(1)} s = ${(input.seconds / rankedAt).toFixed(1)}x real time, ` +
