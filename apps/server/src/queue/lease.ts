@@ -219,7 +219,10 @@ export interface LeasesOptions<Row, Patch> {
  * job kinds). The dead run's job, if it is ever redelivered, finds its token stale and does
  * nothing.
  */
-export class Leases<Row extends { id: string; progress: number }, Patch extends LeasePatch> {
+export class Leases<
+  Row extends { id: string; progress: number; stage?: unknown },
+  Patch extends LeasePatch,
+> {
   private readonly running = new Map<string, LeasedRun<Row, Patch>>();
 
   constructor(private readonly options: LeasesOptions<Row, Patch>) {}
@@ -241,7 +244,7 @@ export class Leases<Row extends { id: string; progress: number }, Patch extends 
     const run = new LeasedRun<Row, Patch>(initial, {
       update: (patch) => this.options.rows.updateRun(initial.id, runToken, patch),
       progressOf: (row) => row.progress,
-      stageOf: (row) => (row as { stage?: unknown }).stage,
+      stageOf: (row) => row.stage,
       onChange: on.onChange,
       heartbeatMs: this.options.heartbeatMs,
       closing: on.closing,
