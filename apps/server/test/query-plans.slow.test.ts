@@ -49,6 +49,8 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
   let client: pg.Client;
   let userId: string;
   let taskId: string;
+  /** The partition of the passages holding the requester's (migration 0028). */
+  let ownPartition: string;
 
   beforeAll(async () => {
     scratch = await createScratchPostgres();
@@ -65,6 +67,12 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
       [userId],
     );
     taskId = task.rows[0]!.id;
+    const partition = await client.query<{ name: string }>(
+      'SELECT DISTINCT tableoid::regclass::text AS name FROM search_passages WHERE user_id = $1',
+      [userId],
+    );
+    expect(partition.rows).toHaveLength(1);
+    ownPartition = partition.rows[0]!.name;
   }, 600_000);
   afterAll(async () => {
     await client?.end();
@@ -95,7 +103,12 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
     expect(statements).toHaveLength(1);
     const text = await plan(statements[0]!);
     for (const index of indexes) expect(text, text).toMatch(index);
-    const scans = [...text.matchAll(/Seq Scan on (\w+)/g)].map((match) => match[1]);
+    // Another user's partition of the passages counts as the passages; the requester's own
+    // partition (their documents, read until the cap for a common word) does not.
+    const scans = [...text.matchAll(/Seq Scan on (\w+)/g)]
+      .map((match) => match[1]!)
+      .filter((table) => table !== ownPartition)
+      .map((table) => table.replace(/^search_passages_p\d+$/, 'search_passages'));
     expect(
       scans.filter((table) => BIG_TABLES.includes(table!)),
       text,
@@ -170,18 +183,25 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
     const own = await expectIndexed(
       search(true, 'glaciers melting'),
       'moments_search_terms_idx',
-      'search_passages_terms_idx',
+      /search_passages_p\d+_search_terms_idx/,
     );
     // The meaning candidates: the nearest passages through their HNSW index (the requester's are
     // a twentieth of all). The requester's 500 moments and the few published ones are fewer than
     // an index scan's candidate list: the planner rightly ranks them exactly, read through their
     // own indexes; never a scan of every document.
-    expect(own).toMatch(/Index Scan using search_passages_vector_idx/);
+    // The passages are partitioned by owner (migration 0028): only the requester's partition is
+    // read, through its own graph.
+    const ownGraphs = new Set(
+      [...own.matchAll(/Index Scan using (search_passages_p\d+)_search_vector_idx/g)].map(
+        (match) => match[1],
+      ),
+    );
+    expect(ownGraphs.size, own).toBe(1);
     // Words in most documents are looked for among the requester's own documents.
     await expectIndexed(
       search(true, 'pricing roadmap'),
       /moments_(user|search_published)_idx/,
-      /search_passages_user_idx/,
+      /search_passages_p\d+_user_id_idx|search_passages_user_idx/,
     );
   });
 

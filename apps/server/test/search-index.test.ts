@@ -143,11 +143,22 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
     const { rows } = await t.services.database.rawSql(
       `SELECT indexname, indexdef FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%' ORDER BY 1`,
     );
+    // The passages are partitioned by their owner (migration 0028): one graph per partition.
     expect(rows).toEqual([
       expect.objectContaining({ indexname: 'moments_published_vector_idx' }),
       expect.objectContaining({ indexname: 'moments_vector_idx' }),
+      ...Array.from({ length: 16 }, (_, i) =>
+        expect.objectContaining({
+          indexname: `search_passages_p${String(i).padStart(2, '0')}_search_vector_idx`,
+        }),
+      ),
       expect.objectContaining({ indexname: 'search_passages_vector_idx' }),
     ]);
+    const partitioned = await t.services.database.rawSql(
+      `SELECT count(*)::int AS n FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
+       WHERE c.relname = 'search_passages' AND p.partstrat = 'h'`,
+    );
+    expect(partitioned.rows).toEqual([{ n: 1 }]);
     for (const row of rows as { indexdef: string }[]) {
       expect(row.indexdef).toContain('halfvec_cosine_ops');
       // The denser graph a million passages needed for recall.
@@ -193,7 +204,9 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
         .map((row) => row['QUERY PLAN'])
         .join('\n');
     });
-    expect(plan).toMatch(/Index Scan using search_passages_vector_idx/);
+    // Only the requester's partition is read, through its HNSW graph.
+    const passageScans = [...plan.matchAll(/Scan using (search_passages_p\d+)_search_vector_idx/g)];
+    expect(passageScans.map((scan) => scan[1])).toHaveLength(1);
     expect(plan).not.toMatch(/Seq Scan on search_passages/);
   });
 
