@@ -73,7 +73,7 @@ const vectorOf = (seed: string) =>
 
 const VECTOR_INDEXES = [
   'CREATE INDEX search_passages_vector_idx ON search_passages USING hnsw (search_vector halfvec_cosine_ops) WITH (m = 24, ef_construction = 128)',
-  'CREATE INDEX moments_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops) WITH (m = 24, ef_construction = 128)',
+  'CREATE INDEX moment_vectors_vector_idx ON moment_vectors USING hnsw (search_vector halfvec_cosine_ops) WITH (m = 24, ef_construction = 128)',
   'CREATE INDEX moments_published_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops) WITH (m = 24, ef_construction = 128) WHERE share_id IS NOT NULL AND published',
 ];
 const WORD_INDEXES = [
@@ -149,7 +149,7 @@ export async function seed(client: pg.Client, mainUserId: string, passages: numb
       pg_size_pretty(coalesce((SELECT sum(pg_relation_size(t.relid)) FROM pg_partition_tree(c.oid) t),
         pg_relation_size(c.oid))) AS size
     FROM pg_class c
-    WHERE c.relname IN ('search_passages_vector_idx', 'moments_vector_idx',
+    WHERE c.relname IN ('search_passages_vector_idx', 'moment_vectors_vector_idx',
       'moments_published_vector_idx', 'search_passages_terms_idx', 'search_passages')`);
   console.log(
     `search: HNSW index on ${passages} passages built in ${hnswSeconds} s (load ${load()}); sizes: ` +

@@ -299,11 +299,11 @@ with
     (
       select
         $24::text as kind,
-        n.id::text as id,
+        n.moment_id::text as id,
         n.task_id,
         1 - (n.search_vector <=> $25::halfvec (384)) as cosine
       from
-        moments n
+        moment_vectors n
       where
         n.user_id = $26
         and n.search_model = $27
@@ -461,7 +461,8 @@ where
   from
     search_passages p
   where
-    p.id in ($1::bigint)
+    p.user_id = $1
+    and p.id in ($2::bigint)
 )
 union all
 (
@@ -474,12 +475,13 @@ union all
   from
     search_passages p
   where
-    p.task_id in ($2::uuid)
+    p.user_id = $3
+    and p.task_id in ($4::uuid)
   order by
     p.task_id,
     (
       p.search_terms @@ replace(
-        strip(to_tsvector('english', $3))::text,
+        strip(to_tsvector('english', $5))::text,
         ''' ''',
         ''' | '''
       )::tsquery

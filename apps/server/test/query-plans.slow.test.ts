@@ -27,6 +27,7 @@ const BIG_TABLES = [
   'tasks',
   'moments',
   'search_passages',
+  'moment_vectors',
   'transcripts',
   'notifications',
   'jobs',
@@ -51,6 +52,8 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
   let taskId: string;
   /** The partition of the passages holding the requester's (migration 0028). */
   let ownPartition: string;
+  /** The partition of the moments' vectors holding the requester's (migration 0029). */
+  let ownMomentPartition: string;
   /**
    * Whether no other user's passages hash to the requester's partition (users are placed by a
    * hash of their random id, so this differs from run to run).
@@ -78,6 +81,12 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
     );
     expect(partition.rows).toHaveLength(1);
     ownPartition = partition.rows[0]!.name;
+    const momentPartition = await client.query<{ name: string }>(
+      'SELECT DISTINCT tableoid::regclass::text AS name FROM moment_vectors WHERE user_id = $1',
+      [userId],
+    );
+    expect(momentPartition.rows).toHaveLength(1);
+    ownMomentPartition = momentPartition.rows[0]!.name;
     const others = await client.query<{ count: string }>(
       `SELECT count(*) FROM ${ownPartition} WHERE user_id <> $1`,
       [userId],
@@ -113,12 +122,12 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
     expect(statements).toHaveLength(1);
     const text = await plan(statements[0]!);
     for (const index of indexes) expect(text, text).toMatch(index);
-    // Another user's partition of the passages counts as the passages; the requester's own
-    // partition (their documents, read until the cap for a common word) does not.
+    // Another user's partition of the passages or moment vectors counts as the whole table; the
+    // requester's own partition (their documents, read until the cap for a common word) does not.
     const scans = [...text.matchAll(/Seq Scan on (\w+)/g)]
       .map((match) => match[1]!)
-      .filter((table) => table !== ownPartition)
-      .map((table) => table.replace(/^search_passages_p\d+$/, 'search_passages'));
+      .filter((table) => table !== ownPartition && table !== ownMomentPartition)
+      .map((table) => table.replace(/^(search_passages|moment_vectors)_p\d+$/, '$1'));
     expect(
       scans.filter((table) => BIG_TABLES.includes(table!)),
       text,
@@ -203,16 +212,20 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
     );
     // The meaning candidates: the nearest passages through their HNSW index (the requester's are
     // a twentieth of all). The requester's 500 moments and the few published ones are fewer than
-    // an index scan's candidate list: the planner rightly ranks them exactly, read through their
-    // own indexes; never a scan of every document.
-    // The passages are partitioned by owner (migration 0028): only the requester's partition is
-    // read, through its own graph.
+    // an index scan's candidate list: the planner may rightly rank them exactly, read through
+    // their own indexes; never a scan of every document.
+    // The passages and the moments' vectors are partitioned by owner (migrations 0028, 0029):
+    // only the requester's partition of each is read, the passages' through its own graph.
     const ownGraphs = new Set(
       [...own.matchAll(/Index Scan using (search_passages_p\d+)_search_vector_idx/g)].map(
         (match) => match[1],
       ),
     );
     expect([...ownGraphs], own).toEqual([ownPartition]);
+    const momentPartitions = new Set(
+      [...own.matchAll(/on (moment_vectors_p\d+)/g)].map((match) => match[1]),
+    );
+    expect([...momentPartitions], own).toEqual([ownMomentPartition]);
     // Words in most documents are looked for among the requester's own documents.
     await expectIndexed(
       search(true, 'pricing roadmap'),

@@ -133,6 +133,13 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
     expect(await embedded()).toBe(0);
     expect((await t.services.searchIndexer.backfill()).embedded).toBe(1);
     expect(await embedded()).toBe(1);
+    // The owner's copy of the vector (moment_vectors, migration 0029) follows the moment's.
+    const copies = await t.services.database.rawSql(
+      `SELECT v.search_vector::text = m.search_vector::text AS same, v.user_id = m.user_id AS owner
+       FROM moment_vectors v JOIN moments m ON m.id = v.moment_id WHERE v.moment_id = $1`,
+      [momentId],
+    );
+    expect(copies.rows).toEqual([{ same: true, owner: true }]);
     const [hit] = await search('wintering hedge');
     expect(hit).toMatchObject({ kind: 'moment', moment_id: momentId });
   });
@@ -143,22 +150,26 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
     const { rows } = await t.services.database.rawSql(
       `SELECT indexname, indexdef FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%' ORDER BY 1`,
     );
-    // The passages are partitioned by their owner (migration 0028): one graph per partition.
-    expect(rows).toEqual([
-      expect.objectContaining({ indexname: 'moments_published_vector_idx' }),
-      expect.objectContaining({ indexname: 'moments_vector_idx' }),
+    // The passages (migration 0028) and the moments' vectors (0029) are partitioned by their
+    // owner: one graph per partition. The published moments have a graph of their own.
+    const partitionGraphs = (table: string) => [
       ...Array.from({ length: 16 }, (_, i) =>
         expect.objectContaining({
-          indexname: `search_passages_p${String(i).padStart(2, '0')}_search_vector_idx`,
+          indexname: `${table}_p${String(i).padStart(2, '0')}_search_vector_idx`,
         }),
       ),
-      expect.objectContaining({ indexname: 'search_passages_vector_idx' }),
+      expect.objectContaining({ indexname: `${table}_vector_idx` }),
+    ];
+    expect(rows).toEqual([
+      ...partitionGraphs('moment_vectors'),
+      expect.objectContaining({ indexname: 'moments_published_vector_idx' }),
+      ...partitionGraphs('search_passages'),
     ]);
     const partitioned = await t.services.database.rawSql(
-      `SELECT count(*)::int AS n FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
-       WHERE c.relname = 'search_passages' AND p.partstrat = 'h'`,
+      `SELECT c.relname AS name FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
+       WHERE p.partstrat = 'h' ORDER BY 1`,
     );
-    expect(partitioned.rows).toEqual([{ n: 1 }]);
+    expect(partitioned.rows).toEqual([{ name: 'moment_vectors' }, { name: 'search_passages' }]);
     for (const row of rows as { indexdef: string }[]) {
       expect(row.indexdef).toContain('halfvec_cosine_ops');
       // The denser graph a million passages needed for recall.
@@ -204,10 +215,17 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
         .map((row) => row['QUERY PLAN'])
         .join('\n');
     });
-    // Only the requester's partition is read, through its HNSW graph.
-    const passageScans = [...plan.matchAll(/Scan using (search_passages_p\d+)_search_vector_idx/g)];
-    expect(passageScans.map((scan) => scan[1])).toHaveLength(1);
-    expect(plan).not.toMatch(/Seq Scan on search_passages/);
+    // Only the requester's partitions are read, each through its HNSW graph.
+    for (const table of ['search_passages', 'moment_vectors']) {
+      const scans = [
+        ...plan.matchAll(new RegExp(`Scan using (${table}_p\\d+)_search_vector_idx`, 'g')),
+      ];
+      expect(
+        scans.map((scan) => scan[1]),
+        plan,
+      ).toHaveLength(1);
+      expect(plan).not.toMatch(new RegExp(`Seq Scan on ${table}`));
+    }
   });
 
   it('removes a task’s vectors with the task', async (ctx) => {
@@ -216,9 +234,10 @@ describe.each(DATABASE_TARGETS)('search index on $name', (target) => {
       count('SELECT count(*) AS n FROM search_passages WHERE task_id = $1', [taskId]).then(
         async (passages) =>
           passages +
-          (await count('SELECT count(*) AS n FROM moments WHERE task_id = $1', [taskId])),
+          (await count('SELECT count(*) AS n FROM moments WHERE task_id = $1', [taskId])) +
+          (await count('SELECT count(*) AS n FROM moment_vectors WHERE task_id = $1', [taskId])),
       );
-    expect(await vectors()).toBe(2);
+    expect(await vectors()).toBe(3);
     const deleted = await t.app.inject({
       method: 'DELETE',
       url: `/api/highlight_moment/task?id=${taskId}`,

@@ -243,7 +243,7 @@ export const QUERY_SOURCES: QuerySource[] = [
     momentsWithTasks: (r) => r.momentsWithTasks([MOMENT]),
     videoKeys: (r) => r.videoKeys([TASK]),
     tasksByIds: (r) => r.tasksByIds([TASK]),
-    passages: (r) => r.passages(['1'], [TASK], 'glaciers melting'),
+    passages: (r) => r.passages(USER, ['1'], [TASK], 'glaciers melting'),
   }),
   source(
     'search-index.repository',

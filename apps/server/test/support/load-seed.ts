@@ -136,10 +136,13 @@ async function seedSearchIndex(client: pg.Client): Promise<void> {
       length = (SELECT sum(search_len) FROM moments) + (SELECT sum(search_len) FROM search_passages)`);
 }
 
-/** The HNSW indexes of migration 0025_pgvector_search, by table. */
+/**
+ * The HNSW indexes of migrations 0025_pgvector_search and 0029_moment_vectors_by_user, by the
+ * table whose vectors fill them (a moment's vector is copied to moment_vectors by a trigger).
+ */
 const VECTOR_INDEXES: Record<string, string[]> = {
   moments: [
-    'CREATE INDEX moments_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops)',
+    'CREATE INDEX moment_vectors_vector_idx ON moment_vectors USING hnsw (search_vector halfvec_cosine_ops) WITH (m = 24, ef_construction = 128)',
     'CREATE INDEX moments_published_vector_idx ON moments USING hnsw (search_vector halfvec_cosine_ops) WHERE share_id IS NOT NULL AND published',
   ],
   search_passages: [

@@ -193,25 +193,28 @@ export class SearchRepository {
   /**
    * The documents of each kind nearest to the query by cosine, through the HNSW indexes (a
    * filtered scan goes on until it has `cap` visible rows: hnsw.iterative_scan, db/client.ts).
-   * The published moments have an index of their own (moments_published_vector_idx).
+   * The published moments have an index of their own (moments_published_vector_idx); the
+   * requester's own moments and passages are read from their owner's partition, whose graph holds
+   * theirs and few others' (moment_vectors, migration 0029; search_passages, 0028).
    */
   private meaningSql(userId: string | null, meaning: NonNullable<CandidateScope['meaning']>): SQL {
-    const nearest = (from: SQL, where: SQL, kind: string) => sql`(
-      SELECT ${kind}::text AS kind, n.id::text AS id, n.task_id,
+    const nearest = (from: SQL, id: SQL, where: SQL, kind: string) => sql`(
+      SELECT ${kind}::text AS kind, ${id}::text AS id, n.task_id,
         1 - (n.search_vector <=> ${meaning.vector}::halfvec(384)) AS cosine
       FROM ${from} n WHERE ${where} AND n.search_model = ${meaning.model}
       ORDER BY n.search_vector <=> ${meaning.vector}::halfvec(384) LIMIT ${meaning.cap})`;
     const parts = [
       nearest(
         sql`moments`,
+        sql`n.id`,
         sql`n.share_id IS NOT NULL AND n.published ${userId ? sql`AND n.user_id <> ${userId}` : sql``}`,
         'moment',
       ),
     ];
     if (userId) {
       parts.push(
-        nearest(sql`moments`, sql`n.user_id = ${userId}`, 'moment'),
-        nearest(sql`search_passages`, sql`n.user_id = ${userId}`, 'passage'),
+        nearest(sql`moment_vectors`, sql`n.moment_id`, sql`n.user_id = ${userId}`, 'moment'),
+        nearest(sql`search_passages`, sql`n.id`, sql`n.user_id = ${userId}`, 'passage'),
       );
     }
     return sql.join(parts, sql` UNION ALL `);
@@ -279,13 +282,14 @@ export class SearchRepository {
 
   /**
    * Passages to pick a snippet from: the given ones, and for each of `taskIds` (videos found by
-   * their title) its first passage containing a word of the query, else its first passage.
+   * their title) its first passage containing a word of the query, else its first passage. Only
+   * the owner's, as only the owner finds a passage: the read stays in their partition (0028).
    */
-  async passages(passageIds: string[], taskIds: string[], query: string) {
+  async passages(userId: string, passageIds: string[], taskIds: string[], query: string) {
     const byId = passageIds.length
       ? sql`SELECT p.id::text AS id, p.task_id, p.start_ms, p.text, p.segment_starts
           FROM search_passages p
-          WHERE p.id IN (${sql.join(
+          WHERE p.user_id = ${userId} AND p.id IN (${sql.join(
             passageIds.map((id) => sql`${id}::bigint`),
             sql`, `,
           )})`
@@ -295,7 +299,7 @@ export class SearchRepository {
     const byTask = taskIds.length
       ? sql`SELECT DISTINCT ON (p.task_id) p.id::text AS id, p.task_id, p.start_ms, p.text, p.segment_starts
           FROM search_passages p
-          WHERE p.task_id IN (${sql.join(
+          WHERE p.user_id = ${userId} AND p.task_id IN (${sql.join(
             taskIds.map((id) => sql`${id}::uuid`),
             sql`, `,
           )})

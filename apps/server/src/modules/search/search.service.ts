@@ -108,7 +108,7 @@ export class SearchService {
     const ranked = await this.ranking.rank(userId, request.query);
     const groups = await this.byVideo(ranked);
     const page = groups.slice(offset, offset + num);
-    const items = await this.hydrate(page, request.query);
+    const items = await this.hydrate(userId, page, request.query);
     return {
       search_id: this.makeCursor(offset + page.length, request.query, userId),
       items,
@@ -134,22 +134,17 @@ export class SearchService {
   }
 
   /** The page's rows, shaped as the contract says, each with the sentence that answers. */
-  private async hydrate(groups: VideoGroup[], query: string): Promise<SearchHit[]> {
+  private async hydrate(
+    userId: string | null,
+    groups: VideoGroup[],
+    query: string,
+  ): Promise<SearchHit[]> {
     const page = groups.map((group) => group.best);
     const terms = contentTerms(query);
     const momentIds = groups.flatMap((group) =>
       [group.best, ...group.moments].flatMap((hit) => (hit.momentId ? [hit.momentId] : [])),
     );
-    const taskHits = page.filter((hit) => hit.kind === 'task');
-    const [momentRows, taskRows, passageRows] = await Promise.all([
-      this.repo.momentsWithTasks(momentIds),
-      this.repo.tasksByIds(taskHits.map((hit) => hit.taskId)),
-      this.repo.passages(
-        taskHits.flatMap((hit) => (hit.passageId ? [hit.passageId] : [])),
-        taskHits.flatMap((hit) => (hit.passageId ? [] : [hit.taskId])),
-        query,
-      ),
-    ]);
+    const [momentRows, taskRows, passageRows] = await this.pageRows(userId, page, momentIds, query);
     const momentsById = new Map(momentRows.map((row) => [row.moment.id, row]));
     const tasksById = new Map(taskRows.map((row) => [row.id, row]));
     const snippetTerms = terms.length ? terms : queryWords(query);
@@ -249,6 +244,24 @@ export class SearchService {
       });
     }
     return items;
+  }
+
+  /** The rows a page shows: its moments with their videos, its videos, their passages. */
+  private pageRows(userId: string | null, page: RankedHit[], momentIds: string[], query: string) {
+    const taskHits = page.filter((hit) => hit.kind === 'task');
+    return Promise.all([
+      this.repo.momentsWithTasks(momentIds),
+      this.repo.tasksByIds(taskHits.map((hit) => hit.taskId)),
+      // Videos are found by their owner only: an anonymous page has none.
+      userId
+        ? this.repo.passages(
+            userId,
+            taskHits.flatMap((hit) => (hit.passageId ? [hit.passageId] : [])),
+            taskHits.flatMap((hit) => (hit.passageId ? [] : [hit.taskId])),
+            query,
+          )
+        : [],
+    ]);
   }
 
   /** The sentence nearest to the query by meaning, for a hit that shares no word with it. */
