@@ -214,6 +214,13 @@ describe.each(TARGETS)(
       // Grace searches the same word and vector: ada's passage is not hers to see.
       const grace = await repo.candidates(scope(owners[1]!.id, 'glacier', 0));
       expect(grace.some((doc) => doc.id === glacier.id)).toBe(false);
+      // The page's snippet passages: the owner's by id and by task, never another user's.
+      const snippets = (userId: string) =>
+        repo.passages(userId, [String(glacier.id)], [owners[0]!.task], 'glacier');
+      const own = await snippets(owners[0]!.id);
+      expect(own.map((row) => row.id)).toContain(glacier.id);
+      expect(own.every((row) => row.task_id === owners[0]!.task)).toBe(true);
+      expect(await snippets(owners[1]!.id)).toEqual([]);
     });
 
     it('copies each embedded moment’s vector to its owner’s partition, and keeps it in step', async (ctx) => {
