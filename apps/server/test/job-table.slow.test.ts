@@ -96,9 +96,14 @@ describe.each(DATABASE_TARGETS)('the job table on $name', (target) => {
         return found.failures.length ? found : undefined;
       });
       expect(total(await broken.overview(), 'export-reap')).toBeGreaterThan(before);
-      expect(queue.counts.failed).toBe(1);
-      expect(queue.failures[0]!.error).toBe('exports table unreachable: connection reset');
-      expect(queue.failures[0]!.attempts).toBe(1);
+      // The app's clock sends export-reap every minute too, and the broken worker may take that
+      // one as well: each failure it ran is counted and listed, in one snapshot, with its text.
+      expect(queue.counts.failed).toBeGreaterThanOrEqual(1);
+      expect(queue.counts.failed).toBe(queue.failures.length);
+      for (const failure of queue.failures) {
+        expect(failure.error).toBe('exports table unreachable: connection reset');
+        expect(failure.attempts).toBe(1);
+      }
       expect(formatQueueOverview(await broken.overview())).toMatch(
         /export-reap .*\n.*failed [1-9]\d*\n {2}failed \S+ after 1 attempt\(s\) \[[0-9a-f-]+\]: exports table unreachable: connection reset/,
       );
