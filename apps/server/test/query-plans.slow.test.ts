@@ -104,15 +104,26 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
   }
 
   /**
-   * The plan with sequential scans priced out: which index answers the statement where a table
-   * is too big to read whole (a small one the planner may rightly read instead).
+   * The plan where the requester's passages are too many to read whole or row by row (a user
+   * with a big library): sequential scans priced out and the passages' btree indexes gone, in a
+   * transaction rolled back. Only the word index can then keep the plan from reading the
+   * partition whole; a query it could not answer would be read whole all the same.
    */
-  async function planAtScale(statement: RecordedStatement): Promise<string> {
-    await client.query('SET enable_seqscan = off');
+  async function planWithOnlyWordIndex(statement: RecordedStatement): Promise<string> {
+    await client.query('BEGIN');
     try {
+      await client.query('SET LOCAL enable_seqscan = off');
+      // Every btree over the passages' rows (the user's, the task's and the key, whose second
+      // column is the user); what is left are the word and meaning indexes.
+      await client.query('DROP INDEX search_passages_user_idx, search_passages_task_idx');
+      const key = await client.query<{ name: string }>(
+        `SELECT quote_ident(conname) AS name FROM pg_constraint
+          WHERE conrelid = 'search_passages'::regclass AND contype = 'p'`,
+      );
+      await client.query(`ALTER TABLE search_passages DROP CONSTRAINT ${key.rows[0]!.name}`);
       return await plan(statement);
     } finally {
-      await client.query('RESET enable_seqscan');
+      await client.query('ROLLBACK');
     }
   }
 
@@ -201,20 +212,22 @@ describe.skipIf(!postgres)('query plans on seeded PostgreSQL', () => {
       search(false, 'glaciers melting'),
       /moments_(search_terms|shared_type|search_published)_idx/,
     );
-    // Signed in, a word no seeded document has (rare): the GIN indexes answer at once. The
-    // requester's partition of the passages holds a few thousand rows here (theirs, and those of
-    // any user hashed beside them), which the planner may rightly read whole; expectIndexed allows
-    // that, as it allows no other partition. Where a partition is too big to read, its GIN index
-    // answers the word.
+    // Signed in, a word no seeded document has (rare): the moments' GIN index answers at once.
+    // The requester's partition of the passages holds a few thousand rows here (theirs, and those
+    // of any user hashed beside them), which the planner may rightly read whole or through the
+    // requester's key rather than guess at a word it cannot see; expectIndexed allows any read of
+    // that partition, and none of another. Where the partition is too big for either, its GIN
+    // index answers the word.
     const rare = search(true, 'glaciers melting');
     const own = await expectIndexed(
       rare,
       'moments_search_terms_idx',
-      new RegExp(`(${ownPartition}_search_terms_idx|Seq Scan on ${ownPartition}\\b)`),
+      new RegExp(`on ${ownPartition}\\b`),
     );
-    const atScale = await planAtScale((await statementsOf(rare))[0]!);
+    const atScale = await planWithOnlyWordIndex((await statementsOf(rare))[0]!);
+    // (The branch for words in most documents reads the requester's rows by their user index,
+    // gone here, so it is read whole in this plan: see 'pricing roadmap' below.)
     expect(atScale, atScale).toMatch(`${ownPartition}_search_terms_idx`);
-    expect(atScale, atScale).not.toMatch(/Seq Scan on (search_passages|moment_vectors)/);
     // The meaning candidates: the nearest passages through their HNSW index (the requester's are
     // a twentieth of all). The requester's 500 moments and the few published ones are fewer than
     // an index scan's candidate list: the planner may rightly rank them exactly, read through
