@@ -13,6 +13,7 @@ import {
 } from '@moments/media/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.js';
+import { waitFor } from './support/remote.js';
 import { multipartFile, signUp, startTestApp, waitForTask, type TestApp } from './support/app.js';
 import { runFfmpeg } from '@moments/media/ffmpeg';
 
@@ -87,7 +88,7 @@ describe.skipIf(missing.length > 0).each(DATABASE_TARGETS)(
       expect(finished.duration_ms).toBeGreaterThan(10_000);
       expect(finished.cost_credits).toBeGreaterThan(0);
 
-      // Indexed for the home search as it finished: its passage, embedded, found by its words.
+      // Indexed for the home search as it finished: its passage, found by its words.
       const searched = await t.app.inject({
         method: 'POST',
         url: '/api/p/v1/searchVideos',
@@ -97,11 +98,16 @@ describe.skipIf(missing.length > 0).each(DATABASE_TARGETS)(
       // One row for the video, led by its best match (the video itself or its moment).
       const hits = searched.json().data.items as { kind: string; task_id: string }[];
       expect(hits.filter((hit) => hit.task_id === task.id)).toHaveLength(1);
-      const embedded = await t.services.database.rawSql(
-        'SELECT count(*)::int AS n FROM search_passages WHERE task_id = $1 AND search_vector IS NOT NULL',
-        [task.id],
-      );
-      expect((embedded.rows[0] as { n: number }).n).toBeGreaterThan(0);
+      // Its embeddings follow DONE (the task's follow-up job), for the search by meaning.
+      const embedded = await waitFor('the passages embedded by the follow-up', 60_000, async () => {
+        const counted = await t.services.database.rawSql(
+          'SELECT count(*)::int AS n FROM search_passages WHERE task_id = $1 AND search_vector IS NOT NULL',
+          [task.id],
+        );
+        const n = (counted.rows[0] as { n: number }).n;
+        return n > 0 ? n : undefined;
+      });
+      expect(embedded).toBeGreaterThan(0);
 
       const transcript = Transcript.parse(
         (
